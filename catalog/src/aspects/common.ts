@@ -1,0 +1,120 @@
+// Records shared by many aspects (com.linkedin.common.*), the urn field types, and the common
+// aspects of wire-compat §7.4. Objects are loose: fields we do not model are tolerated and kept.
+import { z } from 'zod';
+import { validateUrnKey } from '../entity-registry.ts';
+import { isCatalogError } from '../errors.ts';
+import { InvalidUrnError, parseUrn, type Urn } from '../urn.ts';
+
+/** Why `text` is not an acceptable urn (of `entityType`, when given), or undefined. */
+function urnProblem(text: string, entityType?: string): string | undefined {
+  let u: Urn;
+  try {
+    u = parseUrn(text);
+  } catch (e) {
+    if (e instanceof InvalidUrnError) return `'${text}' is not a valid urn (${e.reason})`;
+    throw e;
+  }
+  if (entityType !== undefined && u.entityType !== entityType) {
+    return `expected a ${entityType} urn, got '${text}'`;
+  }
+  // A urn of a modelled type must also have a well-formed key: it becomes a node with
+  // platform/name/origin derived from that key, even when nobody ingests it.
+  try {
+    validateUrnKey(u);
+  } catch (e) {
+    if (isCatalogError(e)) return e.message;
+    throw e;
+  }
+  return undefined;
+}
+
+/** Any urn (syntax checked; keys of modelled types checked too). */
+export const urnSchema = z.string().superRefine((text, ctx) => {
+  const problem = urnProblem(text);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** A urn of one entity type: other kinds are rejected with the field and the urn named. */
+export function urnOf(entityType: string) {
+  return z.string().superRefine((text, ctx) => {
+    const problem = urnProblem(text, entityType);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+/** Pegasus `long`: a JSON integer. */
+export const longSchema = z.number().int();
+export const stringMapSchema = z.record(z.string(), z.string());
+
+export const auditStampSchema = z.looseObject({
+  time: longSchema,
+  actor: urnSchema,
+  impersonator: urnSchema.optional(),
+  message: z.string().optional(),
+});
+export type AuditStamp = z.infer<typeof auditStampSchema>;
+
+export const timeStampSchema = z.looseObject({ time: longSchema, actor: urnSchema.optional() });
+export type TimeStamp = z.infer<typeof timeStampSchema>;
+
+// created/lastModified have Pegasus defaults, so a client may omit them.
+export const changeAuditStampsSchema = z.looseObject({
+  created: auditStampSchema.optional(),
+  lastModified: auditStampSchema.optional(),
+  deleted: auditStampSchema.optional(),
+});
+export type ChangeAuditStamps = z.infer<typeof changeAuditStampsSchema>;
+
+export const edgeSchema = z.looseObject({
+  sourceUrn: urnSchema.optional(),
+  destinationUrn: urnSchema,
+  created: auditStampSchema.optional(),
+  lastModified: auditStampSchema.optional(),
+  properties: stringMapSchema.optional(),
+});
+export type Edge = z.infer<typeof edgeSchema>;
+
+export const statusSchema = z.looseObject({
+  removed: z.boolean().optional(),
+  lifecycleStage: urnSchema.optional(),
+  lifecycleLastUpdated: auditStampSchema.optional(),
+});
+export type Status = z.infer<typeof statusSchema>;
+
+export const subTypesSchema = z.looseObject({ typeNames: z.array(z.string()) });
+export type SubTypes = z.infer<typeof subTypesSchema>;
+
+// Owner.type is an enum in DataHub that grows; any string is accepted so new values never fail.
+export const ownershipSchema = z.looseObject({
+  owners: z.array(z.looseObject({ owner: urnSchema, type: z.string(), typeUrn: urnSchema.optional() })),
+  lastModified: auditStampSchema.optional(),
+});
+export type Ownership = z.infer<typeof ownershipSchema>;
+
+export const globalTagsSchema = z.looseObject({ tags: z.array(z.looseObject({ tag: urnOf('tag') })) });
+export type GlobalTags = z.infer<typeof globalTagsSchema>;
+
+export const glossaryTermsSchema = z.looseObject({
+  terms: z.array(z.looseObject({ urn: urnOf('glossaryTerm') })),
+  auditStamp: auditStampSchema,
+});
+export type GlossaryTerms = z.infer<typeof glossaryTermsSchema>;
+
+export const browsePathsV2Schema = z.looseObject({
+  path: z.array(z.looseObject({ id: z.string(), urn: urnSchema.optional() })),
+});
+export type BrowsePathsV2 = z.infer<typeof browsePathsV2Schema>;
+
+export const dataPlatformInstanceSchema = z.looseObject({
+  platform: urnSchema,
+  instance: urnSchema.optional(),
+});
+export type DataPlatformInstance = z.infer<typeof dataPlatformInstanceSchema>;
+
+export const inputFieldsSchema = z.looseObject({
+  fields: z.array(z.looseObject({ schemaFieldUrn: urnSchema })),
+});
+export type InputFields = z.infer<typeof inputFieldsSchema>;
+
+export const containerSchema = z.looseObject({ container: urnSchema });
+export type Container = z.infer<typeof containerSchema>;

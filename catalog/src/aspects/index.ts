@@ -1,0 +1,307 @@
+// Aspect validation and naming. Modelled aspects (wire-compat §7.4, the lineage aspects and every
+// registered key aspect) are checked against their zod schema; other well-named aspects are stored
+// opaquely. Validation never changes the value: what was received is what gets stored and served.
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import {
+  entityTypeOfKeyAspect,
+  entityTypeSpec,
+  FABRIC_TYPES,
+  keyAspectNameOf,
+  keyAspectOf,
+  type KeyField,
+  REGISTERED_ENTITY_TYPES,
+} from '../entity-registry.ts';
+import { validationFailed } from '../errors.ts';
+import type { Urn } from '../urn.ts';
+import {
+  browsePathsV2Schema,
+  containerSchema,
+  dataPlatformInstanceSchema,
+  globalTagsSchema,
+  glossaryTermsSchema,
+  inputFieldsSchema,
+  ownershipSchema,
+  statusSchema,
+  subTypesSchema,
+  urnOf,
+} from './common.ts';
+import { DATAHUB_ASPECT_FQCNS, DATAHUB_SDK_VERSION } from './datahub-aspect-fqcns.ts';
+import {
+  chartInfoSchema,
+  corpUserInfoSchema,
+  dashboardInfoSchema,
+  dataFlowInfoSchema,
+  dataJobInfoSchema,
+  dataPlatformInfoSchema,
+  datasetPropertiesSchema,
+  roleMembershipSchema,
+  schemaMetadataSchema,
+  telemetryClientIdSchema,
+} from './info.ts';
+import {
+  dataJobInputOutputSchema,
+  dataProcessInfoSchema,
+  dataProcessInstanceInputSchema,
+  dataProcessInstanceOutputSchema,
+  upstreamLineageSchema,
+} from './lineage.ts';
+import {
+  mlFeaturePropertiesSchema,
+  mlFeatureTablePropertiesSchema,
+  mlModelGroupPropertiesSchema,
+  mlModelPropertiesSchema,
+  mlPrimaryKeyPropertiesSchema,
+} from './ml.ts';
+
+export * from './common.ts';
+export * from './info.ts';
+export * from './lineage.ts';
+export * from './ml.ts';
+export { DATAHUB_SDK_VERSION };
+
+/** Aspect names as DataHub allows them for unmodelled aspects. */
+export const ASPECT_NAME = /^[a-z][A-Za-z0-9]*$/;
+
+const VALUE_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
+  ['status', statusSchema],
+  ['subTypes', subTypesSchema],
+  ['ownership', ownershipSchema],
+  ['globalTags', globalTagsSchema],
+  ['glossaryTerms', glossaryTermsSchema],
+  ['browsePathsV2', browsePathsV2Schema],
+  ['dataPlatformInstance', dataPlatformInstanceSchema],
+  ['inputFields', inputFieldsSchema],
+  ['container', containerSchema],
+  ['upstreamLineage', upstreamLineageSchema],
+  ['datasetProperties', datasetPropertiesSchema],
+  ['schemaMetadata', schemaMetadataSchema],
+  ['dataJobInputOutput', dataJobInputOutputSchema],
+  ['dataJobInfo', dataJobInfoSchema],
+  ['dataFlowInfo', dataFlowInfoSchema],
+  ['chartInfo', chartInfoSchema],
+  ['dashboardInfo', dashboardInfoSchema],
+  ['mlFeatureProperties', mlFeaturePropertiesSchema],
+  ['mlPrimaryKeyProperties', mlPrimaryKeyPropertiesSchema],
+  ['mlModelProperties', mlModelPropertiesSchema],
+  ['mlModelGroupProperties', mlModelGroupPropertiesSchema],
+  ['mlFeatureTableProperties', mlFeatureTablePropertiesSchema],
+  ['dataProcessInstanceInput', dataProcessInstanceInputSchema],
+  ['dataProcessInstanceOutput', dataProcessInstanceOutputSchema],
+  ['dataProcessInfo', dataProcessInfoSchema],
+  ['corpUserInfo', corpUserInfoSchema],
+  ['roleMembership', roleMembershipSchema],
+  ['dataPlatformInfo', dataPlatformInfoSchema],
+  ['telemetryClientId', telemetryClientIdSchema],
+];
+
+function keyFieldSchema(field: KeyField): z.ZodType {
+  switch (field.kind) {
+    case 'string':
+      return z.string();
+    case 'fabric':
+      return z.enum(FABRIC_TYPES);
+    case 'urn':
+      return urnOf(field.urnType);
+  }
+}
+
+// A Map, not the object literal: aspect names like `constructor` must not hit Object.prototype.
+const FQCN_BY_NAME: ReadonlyMap<string, string> = new Map(Object.entries(DATAHUB_ASPECT_FQCNS));
+const NAME_BY_FQCN: ReadonlyMap<string, string> = new Map([...FQCN_BY_NAME].map(([n, f]) => [f, n]));
+
+// Registered entity types only: `<type>Key` of an unknown type has no shape beyond {id}, and is
+// checked by equality with the urn in validateAspect.
+const KEY_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = REGISTERED_ENTITY_TYPES.map((type) => {
+  const spec = entityTypeSpec(type);
+  const shape = Object.fromEntries(spec.keyFields.map((f) => [f.name, keyFieldSchema(f)]));
+  return [spec.keyAspect, z.strictObject(shape)];
+});
+
+/** Schema of every modelled aspect, key aspects of registered entity types included. */
+export const aspectSchemas: ReadonlyMap<string, z.ZodType> = new Map([...VALUE_SCHEMAS, ...KEY_SCHEMAS]);
+
+export function isModelledAspect(aspectName: string): boolean {
+  return aspectSchemas.has(aspectName);
+}
+
+// Entity-specific aspects: written on another entity type they would be stored but never derived
+// from, so they are rejected like DataHub rejects aspects missing from an entity's spec.
+const ASPECT_ENTITY_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['upstreamLineage', ['dataset']],
+  ['datasetProperties', ['dataset']],
+  ['dataJobInputOutput', ['dataJob']],
+  ['dataJobInfo', ['dataJob']],
+  ['dataFlowInfo', ['dataFlow']],
+  ['chartInfo', ['chart']],
+  ['dashboardInfo', ['dashboard']],
+  ['mlFeatureProperties', ['mlFeature']],
+  ['mlPrimaryKeyProperties', ['mlPrimaryKey']],
+  ['mlModelProperties', ['mlModel']],
+  ['mlModelGroupProperties', ['mlModelGroup']],
+  ['mlFeatureTableProperties', ['mlFeatureTable']],
+  ['dataProcessInstanceInput', ['dataProcessInstance']],
+  ['dataProcessInstanceOutput', ['dataProcessInstance']],
+  ['dataProcessInfo', ['dataProcess']],
+  ['corpUserInfo', ['corpuser']],
+  ['dataPlatformInfo', ['dataPlatform']],
+  ['telemetryClientId', ['telemetry']],
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Error messages. Clients show `message` to users, and the Python client reads one particular
+// phrase about unrecognized fields as "upgrade your server": these messages never contain it.
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+const TYPE_NAMES: Readonly<Record<string, string>> = { int: 'integer', record: 'object', map: 'object' };
+const typeName = (t: string) => (Object.hasOwn(TYPE_NAMES, t) ? TYPE_NAMES[t]! : t);
+
+function describeInput(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'array';
+  if (typeof input === 'number' && !Number.isInteger(input)) return 'non-integer number';
+  return typeof input;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_value':
+      return `expected one of ${issue.values.map(String).join('|')}`;
+    case 'invalid_type':
+      if (issue.input === undefined) return `required field missing (expected ${typeName(issue.expected)})`;
+      return `expected ${typeName(issue.expected)}, got ${describeInput(issue.input)}`;
+    case 'unrecognized_keys':
+      return `unexpected field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'does not match any allowed form';
+    default:
+      return issue.message;
+  }
+}
+
+const MAX_REPORTED_ISSUES = 5;
+
+function formatIssues(aspectName: string, issues: readonly z.core.$ZodIssue[]): string {
+  const shown = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+    const path = formatPath(issue.path);
+    return path === '' ? describeIssue(issue) : `${path}: ${describeIssue(issue)}`;
+  });
+  const more = issues.length > MAX_REPORTED_ISSUES ? ` (and ${issues.length - MAX_REPORTED_ISSUES} more)` : '';
+  return `Invalid ${aspectName}: ${shown.join('; ')}${more}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates an aspect value written on `urn` and returns it unchanged (zod defaults are never
+ * applied to what is stored). Throws validationFailed naming the aspect and the failing field.
+ */
+export function validateAspect(aspectName: string, value: unknown, urn: Urn): unknown {
+  if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName)) {
+    throw validationFailed(`Invalid aspect name '${String(aspectName)}'`);
+  }
+  // The entity's own key must be valid whatever aspect is written: the write creates it.
+  const key = keyAspectOf(urn);
+  if (!isJsonObject(value)) {
+    throw validationFailed(`Invalid ${aspectName}: expected a JSON object, got ${describeInput(value)}`);
+  }
+
+  if (aspectName === keyAspectNameOf(urn.entityType)) {
+    const schema = aspectSchemas.get(aspectName);
+    const shape = schema?.safeParse(value, { reportInput: true });
+    if (shape && !shape.success) throw validationFailed(formatIssues(aspectName, shape.error.issues));
+    if (!isDeepStrictEqual(value, key.value)) {
+      throw validationFailed(
+        `Invalid ${aspectName}: does not match urn ${urn.text} (expected ${JSON.stringify(key.value)})`,
+      );
+    }
+    return value;
+  }
+  const keyOwner = entityTypeOfKeyAspect(aspectName);
+  if (keyOwner !== undefined) {
+    throw validationFailed(`Aspect ${aspectName} is the key aspect of ${keyOwner}, not of ${urn.entityType} (${urn.text})`);
+  }
+  const owners = ASPECT_ENTITY_TYPES.get(aspectName);
+  if (owners && !owners.includes(urn.entityType)) {
+    throw validationFailed(`Aspect ${aspectName} is not supported for entity type ${urn.entityType} (${urn.text})`);
+  }
+
+  const schema = aspectSchemas.get(aspectName);
+  if (schema) {
+    const result = schema.safeParse(value, { reportInput: true });
+    if (!result.success) throw validationFailed(formatIssues(aspectName, result.error.issues));
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names on the wire
+
+/**
+ * FQCN of an aspect (`upstreamLineage` → `com.linkedin.dataset.UpstreamLineage`), for every aspect
+ * the DataHub SDK knows (so GET /aspects can answer with the union key the Python client checks),
+ * not just the modelled ones; undefined for names DataHub does not know.
+ */
+export function aspectFqcn(aspectName: string): string | undefined {
+  return FQCN_BY_NAME.get(aspectName);
+}
+
+/** Aspect name of an FQCN (the union key of an MCE aspect); undefined when unknown. */
+export function aspectNameOfFqcn(fqcn: string): string | undefined {
+  return NAME_BY_FQCN.get(fqcn);
+}
+
+// The Snapshot union members of MetadataChangeEvent, verified against the *SnapshotClass classes
+// of acryl-datahub 1.7.0.17.
+const SNAPSHOT_ENTITY_TYPES: ReadonlyArray<readonly [string, string]> = [
+  ['ChartSnapshot', 'chart'],
+  ['CorpGroupSnapshot', 'corpGroup'],
+  ['CorpUserSnapshot', 'corpuser'],
+  ['DashboardSnapshot', 'dashboard'],
+  ['DataFlowSnapshot', 'dataFlow'],
+  ['DataHubPolicySnapshot', 'dataHubPolicy'],
+  ['DataHubRetentionSnapshot', 'dataHubRetention'],
+  ['DataJobSnapshot', 'dataJob'],
+  ['DataPlatformSnapshot', 'dataPlatform'],
+  ['DataProcessSnapshot', 'dataProcess'],
+  ['DatasetSnapshot', 'dataset'],
+  ['GlossaryNodeSnapshot', 'glossaryNode'],
+  ['GlossaryTermSnapshot', 'glossaryTerm'],
+  ['MLFeatureSnapshot', 'mlFeature'],
+  ['MLFeatureTableSnapshot', 'mlFeatureTable'],
+  ['MLModelDeploymentSnapshot', 'mlModelDeployment'],
+  ['MLModelGroupSnapshot', 'mlModelGroup'],
+  ['MLModelSnapshot', 'mlModel'],
+  ['MLPrimaryKeySnapshot', 'mlPrimaryKey'],
+  ['SchemaFieldSnapshot', 'schemaField'],
+  ['TagSnapshot', 'tag'],
+];
+const SNAPSHOT_PACKAGE = 'com.linkedin.metadata.snapshot.';
+const ENTITY_TYPE_BY_SNAPSHOT: ReadonlyMap<string, string> = new Map(
+  SNAPSHOT_ENTITY_TYPES.map(([cls, type]) => [SNAPSHOT_PACKAGE + cls, type]),
+);
+const SNAPSHOT_BY_ENTITY_TYPE: ReadonlyMap<string, string> = new Map(
+  SNAPSHOT_ENTITY_TYPES.map(([cls, type]) => [type, SNAPSHOT_PACKAGE + cls]),
+);
+
+/** `com.linkedin.metadata.snapshot.DatasetSnapshot` → `dataset`; undefined when unknown. */
+export function snapshotEntityType(snapshotFqcn: string): string | undefined {
+  return ENTITY_TYPE_BY_SNAPSHOT.get(snapshotFqcn);
+}
+
+/** `dataset` → `com.linkedin.metadata.snapshot.DatasetSnapshot`; undefined when DataHub has none. */
+export function snapshotFqcnOf(entityType: string): string | undefined {
+  return SNAPSHOT_BY_ENTITY_TYPE.get(entityType);
+}

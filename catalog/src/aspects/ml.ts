@@ -1,0 +1,48 @@
+// ML aspects. Lineage fields per lineage-model.md §2; only mlPrimaryKeyProperties.sources is
+// restricted to one urn kind (dataset). The other urn lists accept any urn: a destination type
+// the relationship table does not list simply yields no edge.
+import { z } from 'zod';
+import { stringMapSchema, urnOf, urnSchema } from './common.ts';
+
+const common = {
+  customProperties: stringMapSchema.optional(),
+  description: z.string().optional(),
+};
+
+export const mlPrimaryKeyPropertiesSchema = z.looseObject({
+  ...common,
+  sources: z.array(urnOf('dataset')),
+});
+export type MLPrimaryKeyProperties = z.infer<typeof mlPrimaryKeyPropertiesSchema>;
+
+export const mlFeaturePropertiesSchema = z.looseObject({
+  ...common,
+  sources: z.array(urnSchema).optional(),
+});
+export type MLFeatureProperties = z.infer<typeof mlFeaturePropertiesSchema>;
+
+export const mlModelPropertiesSchema = z.looseObject({
+  ...common,
+  name: z.string().optional(),
+  trainingJobs: z.array(urnSchema).optional(),
+  downstreamJobs: z.array(urnSchema).optional(),
+  mlFeatures: z.array(urnSchema).optional(),
+  groups: z.array(urnSchema).optional(),
+  deployments: z.array(urnSchema).optional(),
+});
+export type MLModelProperties = z.infer<typeof mlModelPropertiesSchema>;
+
+export const mlModelGroupPropertiesSchema = z.looseObject({
+  ...common,
+  name: z.string().optional(),
+  trainingJobs: z.array(urnSchema).optional(),
+  downstreamJobs: z.array(urnSchema).optional(),
+});
+export type MLModelGroupProperties = z.infer<typeof mlModelGroupPropertiesSchema>;
+
+export const mlFeatureTablePropertiesSchema = z.looseObject({
+  ...common,
+  mlFeatures: z.array(urnSchema).optional(),
+  mlPrimaryKeys: z.array(urnSchema).optional(),
+});
+export type MLFeatureTableProperties = z.infer<typeof mlFeatureTablePropertiesSchema>;

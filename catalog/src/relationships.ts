@@ -1,0 +1,616 @@
+// Relationship derivation (lineage-model.md §2–§5): turns one stored aspect value into the typed
+// edges its owner declares, and decides which of them are lineage from the (source type,
+// relationship, destination type) triple. Pure: no database access. Aspect values arrive already
+// validated, but are read defensively as plain JSON so that a restated old row can never throw here.
+import { createHash } from 'node:crypto';
+import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
+import { validationFailed } from './errors.ts';
+
+export const relationshipTypes = [
+  'DownstreamOf',
+  'Consumes',
+  'Produces',
+  'IsPartOf',
+  'Contains',
+  'DashboardContainsDashboard',
+  'DerivedFrom',
+  'KeyedBy',
+  'TrainedBy',
+  'UsedBy',
+  'MemberOf',
+  'DeployedTo',
+  'DataProcessInstanceConsumes',
+  'DataProcessInstanceProduces',
+  'InstanceOf',
+  'ChildOf',
+  'UpstreamOf',
+  'consumesField',
+] as const;
+
+export type RelationshipType = (typeof relationshipTypes)[number];
+
+export interface DerivedEdge {
+  /** sha1 hex of [source, type, destination, owner, aspect]: the identity of the stored edge. */
+  key: string;
+  type: RelationshipType;
+  source: string;
+  destination: string;
+  /** Urn of the entity whose aspect declared the edge. */
+  owner: string;
+  aspect: string;
+  createdOn: number | null;
+  createdActor: string | null;
+  updatedOn: number | null;
+  updatedActor: string | null;
+  properties: Record<string, string> | null;
+  via: string | null;
+  /** properties.source === 'UI': exempt from time windows (§6). */
+  manual: boolean;
+  /** Present iff this typed edge is a lineage edge per the registry triple and not a self-edge. */
+  lineage: { upstream: string; downstream: string } | null;
+}
+
+export interface DeriveEdgesInput {
+  urn: string;
+  entityType: string;
+  aspectName: string;
+  value: unknown;
+  /** systemMetadata.lastObserved of the write, epoch ms. */
+  writeTime: number;
+  /** Urn of the writer. */
+  actor: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lineage registry
+
+export type LineageEnd = 'upstream' | 'downstream';
+
+export interface LineageTriple {
+  sourceType: string;
+  type: RelationshipType;
+  destinationType: string;
+  destinationIs: LineageEnd;
+}
+
+const DPI = 'dataProcessInstance';
+
+function triples(
+  sourceTypes: readonly string[],
+  type: RelationshipType,
+  destinationTypes: readonly string[],
+  destinationIs: LineageEnd,
+): LineageTriple[] {
+  return sourceTypes.flatMap((sourceType) =>
+    destinationTypes.map((destinationType) => ({ sourceType, type, destinationType, destinationIs })),
+  );
+}
+
+/** Every lineage triple of §2, plus DataHub's hard-coded schemaField→schemaField field lineage. */
+export const lineageTriples: ReadonlyArray<LineageTriple> = Object.freeze([
+  ...triples(['dataset'], 'DownstreamOf', ['dataset'], 'upstream'),
+  ...triples(['dataJob'], 'Consumes', ['dataset'], 'upstream'),
+  ...triples(['dataJob'], 'Produces', ['dataset'], 'downstream'),
+  ...triples(['dataJob'], 'DownstreamOf', ['dataJob'], 'upstream'),
+  ...triples(['chart'], 'Consumes', ['dataset', 'chart'], 'upstream'),
+  ...triples(['dashboard'], 'Contains', ['chart'], 'upstream'),
+  ...triples(['dashboard'], 'Consumes', ['dataset'], 'upstream'),
+  ...triples(['dashboard'], 'DashboardContainsDashboard', ['dashboard'], 'upstream'),
+  ...triples(['mlFeature', 'mlPrimaryKey'], 'DerivedFrom', ['dataset'], 'upstream'),
+  ...triples(['mlModel'], 'Consumes', ['mlFeature'], 'upstream'),
+  ...triples(['mlModel', 'mlModelGroup'], 'TrainedBy', ['dataJob', DPI], 'upstream'),
+  ...triples(['mlModel', 'mlModelGroup'], 'UsedBy', ['dataJob', DPI], 'downstream'),
+  ...triples(['mlModel'], 'MemberOf', ['mlModelGroup'], 'downstream'),
+  ...triples([DPI], 'DataProcessInstanceConsumes', ['dataset', 'mlModel', DPI], 'upstream'),
+  ...triples([DPI], 'DataProcessInstanceProduces', ['dataset', 'mlModel', DPI], 'downstream'),
+  // The dataProcess quirk: outputs are modelled as Consumes too, so they read as upstream.
+  ...triples(['dataProcess'], 'Consumes', ['dataset'], 'upstream'),
+  ...triples(['schemaField'], 'DownstreamOf', ['schemaField'], 'upstream'),
+].map((t) => Object.freeze(t)));
+
+const tripleIndex = new Map<string, LineageEnd>(
+  lineageTriples.map((t) => [tripleKey(t.sourceType, t.type, t.destinationType), t.destinationIs]),
+);
+
+function tripleKey(sourceType: string, type: string, destinationType: string): string {
+  return `${sourceType}\u0000${type}\u0000${destinationType}`;
+}
+
+/** Whether the destination of such a typed edge is its upstream or downstream end; null = not lineage. */
+export function lineageDirectionOf(
+  sourceType: string,
+  type: RelationshipType,
+  destinationType: string,
+): LineageEnd | null {
+  return tripleIndex.get(tripleKey(sourceType, type, destinationType)) ?? null;
+}
+
+export interface LineageNeighbour {
+  type: RelationshipType;
+  /** OUTGOING: this entity holds the edge; INCOMING: the neighbour holds it. */
+  direction: 'OUTGOING' | 'INCOMING';
+  neighbourType: string;
+}
+
+export interface LineageNeighbours {
+  upstream: LineageNeighbour[];
+  downstream: LineageNeighbour[];
+}
+
+/** The §5 table row of one entity type, derived from lineageTriples (DataHub's LineageRegistry). */
+export function lineageNeighbours(entityType: string): LineageNeighbours {
+  const result: LineageNeighbours = { upstream: [], downstream: [] };
+  for (const t of lineageTriples) {
+    if (t.sourceType === entityType) {
+      result[t.destinationIs].push({ type: t.type, direction: 'OUTGOING', neighbourType: t.destinationType });
+    }
+    if (t.destinationType === entityType) {
+      const sourceIs: LineageEnd = t.destinationIs === 'upstream' ? 'downstream' : 'upstream';
+      result[sourceIs].push({ type: t.type, direction: 'INCOMING', neighbourType: t.sourceType });
+    }
+  }
+  return result;
+}
+
+/** Entity types with at least one registry entry; lineage from any other type is empty (§5). */
+export const lineageEntityTypes: ReadonlySet<string> = new Set(
+  lineageTriples.flatMap((t) => [t.sourceType, t.destinationType]),
+);
+
+export const lineageAspects: ReadonlySet<string> = new Set([
+  'upstreamLineage',
+  'dataJobInputOutput',
+  'chartInfo',
+  'dashboardInfo',
+  'mlFeatureProperties',
+  'mlPrimaryKeyProperties',
+  'mlModelProperties',
+  'mlModelGroupProperties',
+  'dataProcessInstanceInput',
+  'dataProcessInstanceOutput',
+  'dataProcessInfo',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Derivation table (§2)
+
+/**
+ * How a field holds its urns:
+ * - urn: a single urn; urnList: urn[]; unionList: chart `inputs`, `{"string": urn}` members;
+ * - upstreams: Upstream[] (`dataset`, stamps `created`/`auditStamp`, `properties`, `query`);
+ * - edges: Edge[] (`destinationUrn`, stamps `created`/`lastModified`, `properties`);
+ * - inputFields: InputField[] (`schemaFieldUrn`).
+ */
+type FieldShape = 'urn' | 'urnList' | 'unionList' | 'upstreams' | 'edges' | 'inputFields';
+
+interface FieldRule {
+  field: string;
+  shape: FieldShape;
+  type: RelationshipType;
+  destinationTypes: readonly string[];
+}
+
+interface AspectRules {
+  ownerTypes: readonly string[];
+  fields: readonly FieldRule[];
+  /** Whether the aspect's fineGrainedLineages produce field-level edges (§4). */
+  fineGrained?: 'query' | 'owner';
+}
+
+const rule = (
+  field: string,
+  shape: FieldShape,
+  type: RelationshipType,
+  destinationTypes: readonly string[],
+): FieldRule => ({ field, shape, type, destinationTypes });
+
+const mlJobTypes = ['dataJob', DPI] as const;
+
+const derivationTable: Readonly<Record<string, AspectRules>> = {
+  upstreamLineage: {
+    ownerTypes: ['dataset'],
+    fields: [rule('upstreams', 'upstreams', 'DownstreamOf', ['dataset'])],
+    fineGrained: 'query',
+  },
+  dataJobInputOutput: {
+    ownerTypes: ['dataJob'],
+    fields: [
+      rule('inputDatasets', 'urnList', 'Consumes', ['dataset']),
+      rule('inputDatasetEdges', 'edges', 'Consumes', ['dataset']),
+      rule('outputDatasets', 'urnList', 'Produces', ['dataset']),
+      rule('outputDatasetEdges', 'edges', 'Produces', ['dataset']),
+      rule('inputDatajobs', 'urnList', 'DownstreamOf', ['dataJob']),
+      rule('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob']),
+      rule('inputDatasetFields', 'urnList', 'Consumes', ['schemaField']),
+      rule('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
+    ],
+    fineGrained: 'owner',
+  },
+  dataJobKey: {
+    ownerTypes: ['dataJob'],
+    fields: [rule('flow', 'urn', 'IsPartOf', ['dataFlow'])],
+  },
+  chartInfo: {
+    ownerTypes: ['chart'],
+    fields: [
+      rule('inputs', 'unionList', 'Consumes', ['dataset']),
+      rule('inputEdges', 'edges', 'Consumes', ['dataset', 'chart']),
+    ],
+  },
+  inputFields: {
+    ownerTypes: ['chart', 'dashboard'],
+    fields: [rule('fields', 'inputFields', 'consumesField', ['schemaField'])],
+  },
+  dashboardInfo: {
+    ownerTypes: ['dashboard'],
+    fields: [
+      rule('charts', 'urnList', 'Contains', ['chart']),
+      rule('chartEdges', 'edges', 'Contains', ['chart']),
+      rule('datasets', 'urnList', 'Consumes', ['dataset']),
+      rule('datasetEdges', 'edges', 'Consumes', ['dataset']),
+      rule('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard']),
+    ],
+  },
+  mlFeatureProperties: {
+    ownerTypes: ['mlFeature'],
+    fields: [rule('sources', 'urnList', 'DerivedFrom', ['dataset'])],
+  },
+  mlPrimaryKeyProperties: {
+    ownerTypes: ['mlPrimaryKey'],
+    fields: [rule('sources', 'urnList', 'DerivedFrom', ['dataset'])],
+  },
+  mlFeatureTableProperties: {
+    ownerTypes: ['mlFeatureTable'],
+    fields: [
+      rule('mlFeatures', 'urnList', 'Contains', ['mlFeature']),
+      rule('mlPrimaryKeys', 'urnList', 'KeyedBy', ['mlPrimaryKey']),
+    ],
+  },
+  mlModelProperties: {
+    ownerTypes: ['mlModel'],
+    fields: [
+      rule('mlFeatures', 'urnList', 'Consumes', ['mlFeature']),
+      rule('trainingJobs', 'urnList', 'TrainedBy', mlJobTypes),
+      rule('downstreamJobs', 'urnList', 'UsedBy', mlJobTypes),
+      rule('groups', 'urnList', 'MemberOf', ['mlModelGroup']),
+      rule('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
+    ],
+  },
+  mlModelGroupProperties: {
+    ownerTypes: ['mlModelGroup'],
+    fields: [
+      rule('trainingJobs', 'urnList', 'TrainedBy', mlJobTypes),
+      rule('downstreamJobs', 'urnList', 'UsedBy', mlJobTypes),
+    ],
+  },
+  dataProcessInstanceInput: {
+    ownerTypes: [DPI],
+    fields: [
+      rule('inputs', 'urnList', 'Consumes', ['dataset', 'mlModel']),
+      rule('inputEdges', 'edges', 'DataProcessInstanceConsumes', ['dataset', 'mlModel', DPI]),
+    ],
+  },
+  dataProcessInstanceOutput: {
+    ownerTypes: [DPI],
+    fields: [
+      rule('outputs', 'urnList', 'Produces', ['dataset', 'mlModel']),
+      rule('outputEdges', 'edges', 'DataProcessInstanceProduces', ['dataset', 'mlModel', DPI]),
+    ],
+  },
+  dataProcessInstanceRelationships: {
+    ownerTypes: [DPI],
+    fields: [
+      rule('parentTemplate', 'urn', 'InstanceOf', ['dataJob', 'dataFlow', 'dataset']),
+      rule('parentInstance', 'urn', 'ChildOf', [DPI]),
+      rule('upstreamInstances', 'urnList', 'UpstreamOf', [DPI]),
+    ],
+  },
+  dataProcessInfo: {
+    ownerTypes: ['dataProcess'],
+    fields: [
+      rule('inputs', 'urnList', 'Consumes', ['dataset']),
+      rule('outputs', 'urnList', 'Consumes', ['dataset']),
+    ],
+  },
+};
+
+/** Aspects that deriveEdges reads for the given owner type (others always derive nothing). */
+export function edgeAspectsOf(entityType: string): string[] {
+  return Object.entries(derivationTable)
+    .filter(([, r]) => r.ownerTypes.includes(entityType))
+    .map(([name]) => name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading plain JSON
+
+type Json = Record<string, unknown>;
+
+function asRecord(v: unknown): Json | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
+}
+
+function asArray(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function asString(v: unknown): string | null {
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+function asStringMap(v: unknown): Record<string, string> | null {
+  const rec = asRecord(v);
+  if (!rec) return null;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(rec)) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+function canonicalOrNull(v: unknown): string | null {
+  const s = asString(v);
+  return s === null ? null : (tryParseUrn(s)?.text ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provenance (§3)
+
+/** Pegasus' default AuditStamp actor: a placeholder, not an assertion about who did it. */
+const UNKNOWN_ACTOR = 'urn:li:corpuser:unknown';
+
+interface Stamps {
+  createdOn: number | null;
+  createdActor: string | null;
+  updatedOn: number | null;
+  updatedActor: string | null;
+}
+
+interface WriteContext {
+  /** Fallback time: the write's lastObserved, null when the write carries none. */
+  time: number | null;
+  actor: string;
+}
+
+function stampTime(stamp: Json | null, ctx: WriteContext): number | null {
+  const t = stamp?.['time'];
+  return typeof t === 'number' && Number.isFinite(t) && t !== 0 ? t : ctx.time;
+}
+
+function stampActor(stamp: Json | null, ctx: WriteContext): string | null {
+  const a = asString(stamp?.['actor']);
+  return a === null || a === UNKNOWN_ACTOR ? ctx.actor : a;
+}
+
+/**
+ * Each stamp falls back on its own: a missing or 0 time takes the write's lastObserved, a missing or
+ * placeholder actor takes the writer. DataHub instead overwrites updatedActor with the writer
+ * whenever the created actor is missing; for the SDK's default auditStamp both give the writer.
+ */
+function resolveStamps(created: unknown, updated: unknown, ctx: WriteContext): Stamps {
+  const c = asRecord(created);
+  const u = asRecord(updated);
+  return {
+    createdOn: stampTime(c, ctx),
+    createdActor: stampActor(c, ctx),
+    updatedOn: stampTime(u, ctx),
+    updatedActor: stampActor(u, ctx),
+  };
+}
+
+const NO_STAMPS: Stamps = { createdOn: null, createdActor: null, updatedOn: null, updatedActor: null };
+
+// ---------------------------------------------------------------------------------------------
+// Derivation
+
+interface Candidate {
+  type: RelationshipType;
+  source: Urn;
+  destination: Urn;
+  stamps: Stamps;
+  properties: Record<string, string> | null;
+  via: string | null;
+  /** Higher wins when two entries produce the same key: Edge/Upstream records beat plain urns. */
+  rank: number;
+}
+
+const RANK_PLAIN = 0;
+const RANK_RECORD = 1;
+
+function extractField(rule: FieldRule, value: Json, owner: Urn, ctx: WriteContext): Candidate[] {
+  const raw = value[rule.field];
+  const out: Candidate[] = [];
+  const push = (
+    destText: unknown,
+    stamps: Stamps,
+    properties: Record<string, string> | null,
+    via: string | null,
+    rank: number,
+  ) => {
+    const s = asString(destText);
+    const destination = s === null ? undefined : tryParseUrn(s);
+    // Unparseable urns and urns of a kind the field does not list yield no edge.
+    if (!destination || !rule.destinationTypes.includes(destination.entityType)) return;
+    out.push({ type: rule.type, source: owner, destination, stamps, properties, via, rank });
+  };
+  const plainStamps = (): Stamps => resolveStamps(undefined, undefined, ctx);
+
+  switch (rule.shape) {
+    case 'urn':
+      push(raw, plainStamps(), null, null, RANK_PLAIN);
+      break;
+    case 'urnList':
+      for (const u of asArray(raw)) push(u, plainStamps(), null, null, RANK_PLAIN);
+      break;
+    case 'unionList':
+      // ChartDataSourceType is a typeref'd-string union: {"string": urn}; accept a bare string too.
+      for (const m of asArray(raw)) push(typeof m === 'string' ? m : asRecord(m)?.['string'], plainStamps(), null, null, RANK_PLAIN);
+      break;
+    case 'upstreams':
+      for (const up of asArray(raw)) {
+        const r = asRecord(up);
+        if (!r) continue;
+        push(r['dataset'], resolveStamps(r['created'], r['auditStamp'], ctx), asStringMap(r['properties']), canonicalOrNull(r['query']), RANK_RECORD);
+      }
+      break;
+    case 'edges':
+      // Edge.sourceUrn is not consulted: like DataHub's graph indexer, the source is the owner.
+      for (const e of asArray(raw)) {
+        const r = asRecord(e);
+        if (!r) continue;
+        push(r['destinationUrn'], resolveStamps(r['created'], r['lastModified'], ctx), asStringMap(r['properties']), null, RANK_RECORD);
+      }
+      break;
+    case 'inputFields':
+      for (const f of asArray(raw)) push(asRecord(f)?.['schemaFieldUrn'], plainStamps(), null, null, RANK_PLAIN);
+      break;
+  }
+  return out;
+}
+
+/**
+ * §4: one `downstream -[DownstreamOf]-> upstream` per pair of each entry. Entries lacking upstreams
+ * or downstreams are skipped (DataHub stops at the first one: [Improvement]). Like DataHub, these
+ * edges carry no stamps, so they are never excluded by a time window.
+ */
+function extractFineGrained(value: Json, owner: Urn, viaRule: 'query' | 'owner'): Candidate[] {
+  const out: Candidate[] = [];
+  for (const entry of asArray(value['fineGrainedLineages'])) {
+    const r = asRecord(entry);
+    if (!r) continue;
+    const downstreams = asArray(r['downstreams'])
+      .map((u) => (typeof u === 'string' ? tryParseUrn(u) : undefined))
+      .filter((u): u is Urn => u !== undefined && u.entityType === 'schemaField');
+    const upstreams = asArray(r['upstreams'])
+      .map((u) => (typeof u === 'string' ? tryParseUrn(u) : undefined))
+      .filter((u): u is Urn => u !== undefined && (u.entityType === 'schemaField' || u.entityType === 'dataset'));
+    if (downstreams.length === 0 || upstreams.length === 0) continue;
+    const via = viaRule === 'owner' ? owner.text : canonicalOrNull(r['query']);
+    for (const source of downstreams) {
+      for (const destination of upstreams) {
+        out.push({
+          type: 'DownstreamOf', source, destination, stamps: NO_STAMPS, properties: null, via, rank: RANK_RECORD,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Identity of a stored typed edge (§10): parallel edges from different owners or aspects differ. */
+export function edgeKey(source: string, type: string, destination: string, owner: string, aspect: string): string {
+  // A JSON array keeps the fields unambiguous whatever characters the urns contain.
+  return createHash('sha1').update(JSON.stringify([source, type, destination, owner, aspect])).digest('hex');
+}
+
+interface Derived {
+  edge: DerivedEdge;
+  candidate: Candidate;
+}
+
+function derive(input: DeriveEdgesInput): Derived[] {
+  const rules = derivationTable[input.aspectName];
+  if (!rules || !rules.ownerTypes.includes(input.entityType)) return [];
+  const owner = parseUrnOrThrow(input.urn);
+  if (owner.entityType !== input.entityType) {
+    throw validationFailed(`Urn ${input.urn} is not of entity type ${input.entityType}`);
+  }
+  const value = asRecord(input.value);
+  if (!value) return [];
+  const ctx: WriteContext = {
+    time: Number.isFinite(input.writeTime) && input.writeTime > 0 ? input.writeTime : null,
+    actor: input.actor,
+  };
+
+  const candidates = rules.fields.flatMap((r) => extractField(r, value, owner, ctx));
+  if (rules.fineGrained) candidates.push(...extractFineGrained(value, owner, rules.fineGrained));
+
+  // One typed edge per key; first position kept, the higher-ranked (record-typed) content wins.
+  const byKey = new Map<string, Derived>();
+  for (const c of candidates) {
+    const key = edgeKey(c.source.text, c.type, c.destination.text, owner.text, input.aspectName);
+    const existing = byKey.get(key);
+    if (existing && existing.candidate.rank >= c.rank) continue;
+    byKey.set(key, { edge: toEdge(key, c, owner.text, input.aspectName), candidate: c });
+  }
+  return [...byKey.values()];
+}
+
+function toEdge(key: string, c: Candidate, owner: string, aspect: string): DerivedEdge {
+  const direction = lineageDirectionOf(c.source.entityType, c.type, c.destination.entityType);
+  // Self-edges stay typed edges but never become lineage: traversal ignores them anyway (§5), and
+  // a LINEAGE self-loop would only cost the BFS a wasted expansion.
+  const isSelf = c.source.text === c.destination.text;
+  const lineage =
+    direction === null || isSelf
+      ? null
+      : direction === 'upstream'
+        ? { upstream: c.destination.text, downstream: c.source.text }
+        : { upstream: c.source.text, downstream: c.destination.text };
+  return {
+    key,
+    type: c.type,
+    source: c.source.text,
+    destination: c.destination.text,
+    owner,
+    aspect,
+    ...c.stamps,
+    properties: c.properties,
+    via: c.via,
+    manual: c.properties?.['source'] === 'UI',
+    lineage,
+  };
+}
+
+/** The typed edges that one aspect value of one entity declares (§2–§4). */
+export function deriveEdges(input: DeriveEdgesInput): DerivedEdge[] {
+  return derive(input).map((d) => d.edge);
+}
+
+function parentOfField(u: string): string | null {
+  const parsed = tryParseUrn(u);
+  if (!parsed) return null;
+  if (parsed.entityType === 'dataset') return parsed.text;
+  if (parsed.entityType !== 'schemaField') return null;
+  const parent = parsed.parts[0];
+  return parent === undefined ? null : (tryParseUrn(parent)?.text ?? null);
+}
+
+/**
+ * For the existence rule: every entity-level urn that a lineage aspect names as a lineage
+ * neighbour, de-duplicated, in derivation order (table fields, then fine-grained upstreams before
+ * downstreams). Fine-grained entries contribute the parent datasets of their
+ * schemaField urns (both ends) and their dataset urns. Pass `ownerUrn` to leave the owner out
+ * (fine-grained downstreams of an upstreamLineage are normally the owner's own fields).
+ */
+export function referencedLineageUrns(
+  entityType: string,
+  aspectName: string,
+  value: unknown,
+  ownerUrn?: string,
+): string[] {
+  if (!lineageAspects.has(aspectName)) return [];
+  const rules = derivationTable[aspectName];
+  if (!rules || !rules.ownerTypes.includes(entityType)) return [];
+  const record = asRecord(value);
+  if (!record) return [];
+  const owner = ownerUrn === undefined ? undefined : tryParseUrn(ownerUrn);
+  // Candidates only use the owner as their source, which is not read here.
+  const source = owner ?? tryParseUrn(`urn:li:${entityType}`);
+  if (!source) return [];
+  const ctx: WriteContext = { time: null, actor: UNKNOWN_ACTOR };
+  const seen = new Set<string>();
+  for (const r of rules.fields) {
+    for (const c of extractField(r, record, source, ctx)) {
+      if (lineageDirectionOf(entityType, c.type, c.destination.entityType) !== null) seen.add(c.destination.text);
+    }
+  }
+  if (rules.fineGrained) {
+    for (const c of extractFineGrained(record, source, rules.fineGrained)) {
+      for (const end of [c.destination.text, c.source.text]) {
+        const parent = parentOfField(end);
+        if (parent !== null) seen.add(parent);
+      }
+    }
+  }
+  if (owner) seen.delete(owner.text);
+  return [...seen];
+}

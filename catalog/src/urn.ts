@@ -1,0 +1,132 @@
+// DataHub URN grammar (wire-compat §8.1): urn:<namespace>:<entityType>:<key>, where a key that
+// starts with "(" is a tuple split on commas at nesting depth 1. There is no escape syntax:
+// producers percent-encode , ( ) inside names, and we never decode them.
+import { validationFailed, type CatalogError } from './errors.ts';
+
+export interface Urn {
+  readonly namespace: string;
+  readonly entityType: string;
+  /** Key parts, positionally mapped to the key aspect's fields. */
+  readonly parts: readonly string[];
+  /** Canonical text: one part without parentheses, several as (p1,p2,…). Equality = equality of this. */
+  readonly text: string;
+}
+
+const NAMESPACE = /^[a-z][a-z0-9-]{0,31}$/;
+const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
+
+export class InvalidUrnError extends Error {
+  readonly input: string;
+  readonly reason: string;
+  constructor(input: string, reason: string) {
+    super(`Invalid urn: ${input} (${reason})`);
+    this.name = 'InvalidUrnError';
+    this.input = input;
+    this.reason = reason;
+  }
+}
+
+function fail(input: string, reason: string): never {
+  throw new InvalidUrnError(input, reason);
+}
+
+/** Splits a tuple body (without its outer parentheses) on depth-1 commas. */
+function splitTuple(input: string, body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth < 0) fail(input, 'mismatched paren nesting');
+    } else if (c === ',' && depth === 0) {
+      parts.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) fail(input, 'mismatched paren nesting');
+  parts.push(body.slice(start));
+  if (parts.some((p) => p.length === 0)) fail(input, 'empty part disallowed');
+  return parts;
+}
+
+function checkBalanced(input: string, s: string): void {
+  let depth = 0;
+  for (const c of s) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) fail(input, 'mismatched paren nesting');
+  }
+  if (depth !== 0) fail(input, 'mismatched paren nesting');
+}
+
+export function parseUrn(input: string): Urn {
+  if (typeof input !== 'string') fail(String(input), 'not a string');
+  if (!input.startsWith('urn:')) fail(input, "Urn doesn't start with 'urn:'");
+  const rest = input.slice(4);
+  const c1 = rest.indexOf(':');
+  if (c1 < 0) fail(input, 'missing namespace or entity type');
+  const namespace = rest.slice(0, c1);
+  if (!NAMESPACE.test(namespace)) fail(input, `invalid namespace '${namespace}'`);
+  const afterNs = rest.slice(c1 + 1);
+  const c2 = afterNs.indexOf(':');
+  const entityType = c2 < 0 ? afterNs : afterNs.slice(0, c2);
+  if (!ENTITY_TYPE.test(entityType)) fail(input, `invalid entity type '${entityType}'`);
+  let parts: string[];
+  if (c2 < 0) {
+    // `urn:li:foo` has an empty key and is legal; `urn:li:foo:` is not.
+    parts = [''];
+  } else {
+    const key = afterNs.slice(c2 + 1);
+    if (key.length === 0) fail(input, 'Urns with empty entityKey are not allowed');
+    if (key.startsWith('(')) {
+      if (!key.endsWith(')')) fail(input, 'mismatched paren nesting');
+      // The opening paren must close at the very end: "(a)(b)" is not a tuple.
+      let depth = 0;
+      for (let i = 0; i < key.length; i++) {
+        if (key[i] === '(') depth++;
+        else if (key[i] === ')') {
+          depth--;
+          if (depth < 0) fail(input, 'mismatched paren nesting');
+          if (depth === 0 && i !== key.length - 1) fail(input, 'mismatched paren nesting');
+        }
+      }
+      if (depth !== 0) fail(input, 'mismatched paren nesting');
+      parts = splitTuple(input, key.slice(1, -1));
+    } else {
+      checkBalanced(input, key);
+      parts = [key];
+    }
+  }
+  return { namespace, entityType, parts, text: formatUrn(entityType, parts, namespace) };
+}
+
+/** Canonical urn text for a type and its key parts. */
+export function formatUrn(entityType: string, parts: readonly string[], namespace = 'li'): string {
+  if (parts.length === 1 && parts[0] === '') return `urn:${namespace}:${entityType}`;
+  // A lone part that itself starts with "(" keeps its wrapper, or re-parsing would unwrap it again.
+  const key = parts.length === 1 && !parts[0]!.startsWith('(') ? parts[0] : `(${parts.join(',')})`;
+  return `urn:${namespace}:${entityType}:${key}`;
+}
+
+export function tryParseUrn(input: string): Urn | undefined {
+  try {
+    return parseUrn(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses, turning a grammar failure into a Rest.li 422 validation error naming the input. */
+export function parseUrnOrThrow(input: string, what = 'urn'): Urn {
+  try {
+    return parseUrn(input);
+  } catch (e) {
+    if (e instanceof InvalidUrnError) {
+      const err: CatalogError = validationFailed(what === 'urn' ? e.message : `${what}: ${e.message}`);
+      throw err;
+    }
+    throw e;
+  }
+}

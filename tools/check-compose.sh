@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Validates docker-compose.yml with `docker compose config` (no engine needed), installing the
+# compose plugin first if this machine lacks it. Runs from any cwd.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+compose_file="$root/docker-compose.yml"
+
+if ! bash "$root/tools/install-compose.sh"; then
+  echo "check-compose: FAILED: could not install the docker compose plugin (see messages above)" >&2
+  exit 1
+fi
+
+# Without a docker client the plugin binary is still usable on its own.
+if command -v docker >/dev/null 2>&1 && docker compose version >/dev/null 2>&1; then
+  compose=(docker compose)
+else
+  compose=("${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins/docker-compose")
+fi
+
+if ! "${compose[@]}" -f "$compose_file" config -q; then
+  echo "check-compose: FAILED: '${compose[*]} -f docker-compose.yml config' rejected $compose_file" >&2
+  exit 1
+fi
+echo "check-compose: OK: $compose_file is valid ($("${compose[@]}" version --short 2>/dev/null || true))"
