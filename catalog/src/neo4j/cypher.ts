@@ -1,0 +1,61 @@
+// Every Cypher statement lives in cypher/<area>/<name>.cypher and is run by name. Files are read
+// once at start; a name the code uses that has no file fails at load, not at first use.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const cypherDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cypher');
+
+/** The statements the code runs. Adding a name here without a file is caught by loadCypher. */
+export const statementNames = [
+  'aspects/lock-entities',
+  'aspects/fetch-latest',
+  'aspects/fetch-versions',
+  'aspects/fetch-one-version',
+  'aspects/fetch-entity-latest',
+  'aspects/write-rows',
+  'aspects/delete-rows',
+  'aspects/count-latest',
+  'entities/exist',
+  'entities/merge-nodes',
+  'entities/set-search-fields',
+  'entities/finish-hard-delete',
+  'edges/delete-by-key',
+  'edges/merge-typed',
+  'edges/merge-lineage',
+  'edges/owned-by',
+  'auth/token-active',
+  'auth/roles-of',
+] as const;
+
+export type StatementName = (typeof statementNames)[number];
+
+export type Statements = Readonly<Record<StatementName, string>> & { readonly all: ReadonlyMap<string, string> };
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : p.endsWith('.cypher') ? [p] : [];
+  });
+}
+
+/** Loads every .cypher file (schema files included, under their own names). */
+export function loadCypher(dir = cypherDir): Statements {
+  const all = new Map<string, string>();
+  for (const file of walk(dir)) {
+    const name = relative(dir, file).replace(/\.cypher$/, '');
+    all.set(name, readFileSync(file, 'utf8'));
+  }
+  const missing = statementNames.filter((n) => !all.has(n));
+  if (missing.length) throw new Error(`Missing Cypher files in ${dir}: ${missing.join(', ')}`);
+  const named = Object.fromEntries(statementNames.map((n) => [n, all.get(n)!])) as Record<StatementName, string>;
+  return Object.freeze({ ...named, all });
+}
+
+/** Splits a file holding several statements (the schema) on semicolons at line ends. */
+export function splitStatements(text: string): string[] {
+  return text
+    .split(/;\s*$/m)
+    .map((s) => s.replace(/^\s*\/\/.*$/gm, '').trim())
+    .filter((s) => s.length > 0);
+}

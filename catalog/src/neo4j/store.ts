@@ -1,0 +1,160 @@
+// The only module that touches the Neo4j driver. It runs named statements in managed transactions
+// (retried by the driver on transient errors such as deadlocks, so work functions must be
+// idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
+import { CatalogError, deadlineExceeded, unavailable } from '../errors.ts';
+import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
+
+export interface StoreOptions {
+  uri: string;
+  user?: string | undefined;
+  password?: string | undefined;
+  database: string;
+  statements?: Statements;
+}
+
+/** A transaction handle that only runs named statements. */
+export interface Tx {
+  run<T = Record<string, unknown>>(name: StatementName, params?: Record<string, unknown>): Promise<T[]>;
+}
+
+export interface TxOptions {
+  timeoutMs?: number;
+  /** Transaction metadata, visible in SHOW TRANSACTIONS and the query log (request ids). */
+  metadata?: Record<string, string>;
+}
+
+export interface Store {
+  readonly database: string;
+  readonly statements: Statements;
+  read<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
+  write<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
+  /** Auto-commit run of a named statement (for CALL … IN TRANSACTIONS and schema statements). */
+  runAutoCommit(name: string, params?: Record<string, unknown>): Promise<void>;
+  applySchema(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  readonly driver: Driver;
+}
+
+/** Neo4j integers and temporal-free records → plain JSON-safe JS values. */
+export function toPlain(value: unknown): unknown {
+  if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value && typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
+    }
+    // Nodes and relationships: expose their properties.
+    if ('properties' in value && ('labels' in value || 'type' in value)) {
+      return toPlain((value as { properties: unknown }).properties);
+    }
+  }
+  return value;
+}
+
+/** Integers must reach Neo4j as Integer, not Float: use for LIMIT, versions, epoch ms. */
+export const int = (n: number) => neo4j.int(n);
+
+function recordsOf<T>(result: QueryResult<RecordShape>): T[] {
+  return result.records.map((r) => toPlain(r.toObject()) as T);
+}
+
+const TRANSIENT_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
+
+export function mapDriverError(e: unknown): unknown {
+  if (e instanceof CatalogError) return e;
+  const code = (e as { code?: string }).code ?? '';
+  if (TRANSIENT_UNAVAILABLE.has(code) || code === 'Neo.TransientError.General.DatabaseUnavailable') {
+    return unavailable('The metadata store is unavailable; retry later.', e);
+  }
+  if (code === 'Neo.ClientError.Transaction.TransactionTimedOut' || code === 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration') {
+    return deadlineExceeded('The operation exceeded its deadline.');
+  }
+  if (code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') || code === 'Neo.TransientError.General.TransactionMemoryLimit') {
+    return deadlineExceeded('The operation exceeded its memory budget.');
+  }
+  return e;
+}
+
+export function createStore(options: StoreOptions): Store {
+  const auth = options.user ? neo4j.auth.basic(options.user, options.password ?? '') : undefined;
+  const driver = neo4j.driver(options.uri, auth, {
+    // Fail fast when the store is gone so requests answer 503 instead of hanging.
+    connectionAcquisitionTimeout: 10_000,
+    connectionTimeout: 5_000,
+    maxTransactionRetryTime: 15_000,
+    disableLosslessIntegers: false,
+  });
+  const statements = options.statements ?? loadCypher();
+  const database = options.database;
+
+  const wrapTx = (tx: ManagedTransaction): Tx => ({
+    async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
+      const text = statements[name];
+      const result = await tx.run(text, params);
+      return result.records.map((r) => toPlain(r.toObject()) as T);
+    },
+  });
+
+  const txConfig = (o?: TxOptions) => ({
+    ...(o?.timeoutMs ? { timeout: o.timeoutMs } : {}),
+    ...(o?.metadata ? { metadata: o.metadata } : {}),
+  });
+
+  async function withSession<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>, o?: TxOptions): Promise<T> {
+    const session = driver.session({ database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    try {
+      const fn = (tx: ManagedTransaction) => work(wrapTx(tx));
+      return mode === 'READ' ? await session.executeRead(fn, txConfig(o)) : await session.executeWrite(fn, txConfig(o));
+    } catch (e) {
+      throw mapDriverError(e);
+    } finally {
+      await session.close();
+    }
+  }
+
+  return {
+    database,
+    statements,
+    driver,
+    read: (work, o) => withSession('READ', work, o),
+    write: (work, o) => withSession('WRITE', work, o),
+    async runAutoCommit(name, params = {}) {
+      const text = statements.all.get(name);
+      if (!text) throw new Error(`No Cypher file named ${name}`);
+      const session = driver.session({ database });
+      try {
+        await session.run(text, params);
+      } catch (e) {
+        throw mapDriverError(e);
+      } finally {
+        await session.close();
+      }
+    },
+    async applySchema() {
+      const text = statements.all.get('schema/schema');
+      if (!text) throw new Error('cypher/schema/schema.cypher is missing');
+      for (const stmt of splitStatements(text)) {
+        try {
+          await driver.executeQuery(stmt, {}, { database });
+        } catch (e) {
+          throw mapDriverError(e);
+        }
+      }
+    },
+    async ping() {
+      try {
+        await driver.executeQuery('RETURN 1', {}, { database });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => driver.close(),
+  };
+}
+
+export type { RecordShape };
+export { recordsOf };

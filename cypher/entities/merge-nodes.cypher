@@ -1,0 +1,9 @@
+// Purpose: make sure nodes exist for urns that edges reference (ghosts until ingested) with the
+// fields derived from the urn alone.
+// Params: $rows: [{urn, entityType, label, platform, origin, name, parentUrn}]
+// Returns: nothing
+UNWIND $rows AS row
+MERGE (n:Entity {urn: row.urn})
+  ON CREATE SET n.entityType = row.entityType, n.exists = false, n.removed = false,
+                n.platform = row.platform, n.origin = row.origin, n.name = row.name, n.parentUrn = row.parentUrn
+SET n:$(row.label)

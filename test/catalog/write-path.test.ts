@@ -1,0 +1,76 @@
+// The aspect write path on a real Neo4j: versions, derivation, idempotence, existence rule.
+import { parseUrn } from '../../catalog/src/urn.ts';
+import { writeAspects, hardDeleteEntity, type AspectChange } from '../../catalog/src/aspect-writer.ts';
+import { getAspect, getAspectVersions, entityExistence } from '../../catalog/src/aspect-reader.ts';
+import { testStore, namespace } from '../support/context.ts';
+import type { Store } from '../../catalog/src/neo4j/store.ts';
+
+let store: Store;
+const ns = namespace('wp');
+const opts = { actor: 'urn:li:corpuser:tester', existenceMode: 'strict' as const, now: 1_700_000_000_000 };
+
+beforeAll(() => { store = testStore(); });
+afterAll(async () => { await store.close(); });
+
+const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = 1_700_000_000_000): AspectChange =>
+  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved } });
+
+async function edges(owner: string) {
+  return store.read((tx) => tx.run<{ type: string; source: string; destination: string; aspect: string; lineageType: string | null }>(
+    'edges/owned-by', { rows: [{ owner, aspect: null }] }));
+}
+
+const a = ns.dataset('a'), b = ns.dataset('b'), c = ns.dataset('c');
+
+test('an aspect write creates the key aspect, the node and its search fields', async () => {
+  await writeAspects(store, [upsert(a, 'datasetProperties', { name: 'Table A', description: 'first', customProperties: {} })], opts);
+  const key = await getAspect(store, parseUrn(a), 'datasetKey');
+  expect(key?.value).toEqual({ platform: `urn:li:dataPlatform:${ns.platform}`, name: 'a', origin: 'PROD' });
+  const node = await store.read((tx) => tx.run<Record<string, unknown>>('aspects/fetch-one-version', { key: `${a}\u241fdatasetProperties\u241f0` }));
+  expect(node).toHaveLength(1);
+  expect((await entityExistence(store, [parseUrn(a)])).get(a)).toEqual({ exists: true, removed: false });
+});
+
+test('lineage to missing entities is rejected in strict mode and nothing is written', async () => {
+  await expect(writeAspects(store, [upsert(b, 'upstreamLineage', { upstreams: [{ dataset: a, type: 'TRANSFORMED' }] })], opts))
+    .rejects.toThrow(`Cannot upsert lineage as downstream urn ${b} doesn't exist`);
+  expect(await getAspect(store, parseUrn(b), 'datasetKey')).toBeUndefined();
+  await expect(writeAspects(store, [
+    upsert(b, 'datasetProperties', { name: 'b' }),
+    upsert(b, 'upstreamLineage', { upstreams: [{ dataset: c, type: 'TRANSFORMED' }] }),
+  ], opts)).rejects.toThrow(/referenced entity does not exist: .*,c,PROD/);
+  expect(await getAspect(store, parseUrn(b), 'datasetKey')).toBeUndefined();
+});
+
+test('lineage creates typed and LINEAGE edges; re-ingest replaces exactly that aspect\'s edges', async () => {
+  await writeAspects(store, [
+    upsert(b, 'datasetProperties', { name: 'b' }),
+    upsert(c, 'datasetProperties', { name: 'c' }),
+    upsert(c, 'upstreamLineage', { upstreams: [{ dataset: a, type: 'TRANSFORMED' }, { dataset: b, type: 'COPY' }] }),
+  ], opts);
+  let owned = await edges(c);
+  expect(owned.filter((e) => e.type === 'DownstreamOf').map((e) => e.destination).sort()).toEqual([a, b].sort());
+  expect(owned.filter((e) => e.type === 'LINEAGE').map((e) => e.source).sort()).toEqual([a, b].sort());
+  await writeAspects(store, [upsert(c, 'upstreamLineage', { upstreams: [{ dataset: b, type: 'COPY' }] }, 1_700_000_000_500)], opts);
+  owned = await edges(c);
+  expect(owned.filter((e) => e.type === 'DownstreamOf').map((e) => e.destination)).toEqual([b]);
+  expect(owned.filter((e) => e.type === 'LINEAGE').map((e) => e.source)).toEqual([b]);
+  const versions = await getAspectVersions(store, parseUrn(c), 'upstreamLineage');
+  expect(versions.map((v) => v.version)).toEqual([0, 1]);
+  expect(versions[1]!.value).toEqual({ upstreams: [{ dataset: a, type: 'TRANSFORMED' }, { dataset: b, type: 'COPY' }] });
+});
+
+test('an identical re-ingest writes nothing', async () => {
+  const before = await getAspectVersions(store, parseUrn(c), 'upstreamLineage');
+  const r = await writeAspects(store, [upsert(c, 'upstreamLineage', { upstreams: [{ dataset: b, type: 'COPY' }] }, 1_700_000_009_999)], opts);
+  expect(r.rowsWritten).toBe(0);
+  expect(await getAspectVersions(store, parseUrn(c), 'upstreamLineage')).toEqual(before);
+});
+
+test('hard delete removes rows and owned edges, keeps referenced nodes as ghosts', async () => {
+  const rows = await hardDeleteEntity(store, parseUrn(c), opts);
+  expect(rows).toBe(4); // key, properties, upstreamLineage v0 and v1
+  expect(await edges(c)).toEqual([]);
+  expect((await entityExistence(store, [parseUrn(c)])).get(c)?.exists).toBe(false);
+  expect(await hardDeleteEntity(store, parseUrn(c), opts)).toBe(0);
+});
