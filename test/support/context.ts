@@ -5,7 +5,7 @@ import { createStore, type Store } from '../../catalog/src/neo4j/store.ts';
 export function testStore(): Store {
   const uri = process.env.TEST_NEO4J_URI;
   if (!uri) throw new Error('TEST_NEO4J_URI is not set: run tests through jest (globalSetup starts Neo4j)');
-  return createStore({ uri, database: 'neo4j' });
+  return createStore({ uri, user: process.env.TEST_NEO4J_USER, password: process.env.TEST_NEO4J_PASSWORD, database: 'neo4j' });
 }
 
 export function namespace(prefix: string) {

@@ -8,6 +8,8 @@ import { freePort, startNeo4j } from '../../tools/neo4j/neo4j-server.ts';
 
 export interface TestNeo4j {
   uri: string;
+  user?: string;
+  password?: string;
   stop(): Promise<void>;
   kind: 'external' | 'testcontainers' | 'local';
 }
@@ -22,8 +24,11 @@ export async function provideTestNeo4j(): Promise<TestNeo4j> {
   if (process.env.TEST_NEO4J !== 'local' && dockerEngineAvailable()) {
     // Only loaded where an engine exists; the module is an optional dependency.
     const { Neo4jContainer } = await import('@testcontainers/neo4j');
-    const container = await new Neo4jContainer('neo4j:5.26-community').withoutAuthentication().start();
-    return { uri: container.getBoltUri(), kind: 'testcontainers', stop: async () => { await container.stop(); } };
+    const container = await new Neo4jContainer('neo4j:5.26-community').withPassword('test-password').start();
+    return {
+      uri: container.getBoltUri(), user: container.getUsername(), password: container.getPassword(), kind: 'testcontainers',
+      stop: async () => { await container.stop(); },
+    };
   }
   const home = mkdtempSync(join(tmpdir(), 'lineage-test-neo4j-'));
   const server = await startNeo4j({ home, boltPort: await freePort(), heap: '1g', pageCache: '512m' });

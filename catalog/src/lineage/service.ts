@@ -1,0 +1,251 @@
+// Impact analysis, the domain API the GraphQL resolvers call (wire-compat §5, lineage-model §5–§7):
+// scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop, for `lineage(input)`) and
+// shortestPaths (for a page only). No GraphQL types here.
+import { badRequest, isCatalogError } from '../errors.ts';
+import type { Store } from '../neo4j/store.ts';
+import { lineageEntityTypes } from '../relationships.ts';
+import { parentOf } from '../entity-registry.ts';
+import { tryParseUrn, type Urn } from '../urn.ts';
+import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
+import { selectResults, type Facet, type LineageHit } from './results.ts';
+import { reach, windowParams, type LineageLimits } from './traverse.ts';
+
+export type { LineageQuery, LineageDirection } from './query.ts';
+export type { LineageHit, Facet, FacetAggregation } from './results.ts';
+export type { LineageLimits } from './traverse.ts';
+export { lineageLimitsFromConfig } from './traverse.ts';
+
+export interface LineagePage {
+  /** The page, in (degree, urn) order. */
+  hits: LineageHit[];
+  /** Matching entities after every filter (degree included). */
+  total: number;
+  /** [] when skipAggregates; else degree, _entityType, platform, origin. */
+  facets: Facet[];
+  /** Scroll only: cursor after the last hit, null when exhausted. */
+  nextCursor: string | null;
+  /** A per-hop limit, the result cap or the deadline cut the traversal. */
+  isPartial: boolean;
+  /** How the reachable set was computed (for logs/metrics): none = no graph query was needed. */
+  strategy: 'fast' | 'hops' | 'none';
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function parseSource(urn: string | null | undefined): Urn {
+  if (typeof urn !== 'string' || urn === '') throw badRequest('urn is required');
+  const u = tryParseUrn(urn);
+  if (!u) throw badRequest(`Invalid urn: ${urn}`);
+  return u;
+}
+
+function emptyPage(nq: NormalizedQuery): LineagePage {
+  return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none' };
+}
+
+/** Validation, the no-lineage short cut, the walk and the selection shared by scroll and search. */
+async function selection(store: Store, q: LineageQuery, limits: LineageLimits) {
+  const startedAt = Date.now();
+  const source = parseSource(q.urn);
+  const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
+  // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
+  if (!lineageEntityTypes.has(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
+  const walked = await reach(store, nq, limits, startedAt);
+  return { nq, selected: selectResults(walked.rows, nq), isPartial: walked.isPartial, strategy: walked.strategy };
+}
+
+/** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
+async function withPaths(store: Store, q: LineageQuery, nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): Promise<{ hits: LineageHit[]; cut: boolean }> {
+  if (!q.includePaths || hits.length === 0) return { hits, cut: false };
+  let paths: Map<string, string[]>;
+  try {
+    paths = await shortestPaths(store, nq.urn, nq.direction, hits, { window: nq.window, timeoutMs: limits.deadlineMs });
+  } catch (e) {
+    if (isCatalogError(e) && e.kind === 'deadline') return { hits: hits.map((h) => ({ ...h, paths: [] })), cut: true };
+    throw e;
+  }
+  return {
+    hits: hits.map((h) => {
+      const p = paths.get(h.urn);
+      return { ...h, paths: p ? [p] : [] };
+    }),
+    cut: false,
+  };
+}
+
+/** scrollAcrossLineage: keyset pages over the (degree, urn) order, cursor bound to the query. */
+export async function scrollLineage(
+  store: Store,
+  q: LineageQuery,
+  page: { count: number; scrollId?: string | null | undefined },
+  limits: LineageLimits,
+): Promise<LineagePage> {
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits);
+  // Checked even for an empty result: a foreign cursor is a client error either way.
+  const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
+  if (!selected) return emptyPage(nq);
+  const count = Math.max(0, Math.floor(page.count));
+  const all = selected.hits;
+  let from = 0;
+  if (after) {
+    // First hit strictly after the cursor position (binary search over the ordered list).
+    let lo = 0, hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHits(all[mid]!, after) <= 0) lo = mid + 1; else hi = mid;
+    }
+    from = lo;
+  }
+  const hits = all.slice(from, from + count);
+  const last = hits.at(-1);
+  const withP = await withPaths(store, q, nq, hits, limits);
+  return {
+    hits: withP.hits,
+    total: all.length,
+    facets: selected.facets,
+    nextCursor: last && from + count < all.length ? encodeCursor(nq.fingerprint, last) : null,
+    isPartial: isPartial || withP.cut,
+    strategy,
+  };
+}
+
+/** searchAcrossLineage: offset pages over the same ordered list. */
+export async function searchLineage(
+  store: Store,
+  q: LineageQuery,
+  page: { start: number; count: number },
+  limits: LineageLimits,
+): Promise<LineagePage> {
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits);
+  if (!selected) return emptyPage(nq);
+  const start = Math.max(0, Math.floor(page.start));
+  const hits = selected.hits.slice(start, start + Math.max(0, Math.floor(page.count)));
+  const withP = await withPaths(store, q, nq, hits, limits);
+  return { hits: withP.hits, total: selected.hits.length, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/**
+ * One shortest path (urns, source first) per target, for a page of hits only. A hit lifted from a
+ * schemaField is reached through its field (walkUrn); its path is lifted the same way: every node
+ * after the source becomes its parent dataset, consecutive repeats collapsed.
+ */
+export async function shortestPaths(
+  store: Store,
+  source: string,
+  direction: LineageDirection,
+  targets: ReadonlyArray<{ urn: string; walkUrn?: string }>,
+  opts: { window?: TimeWindow | null; timeoutMs?: number } = {},
+): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (targets.length === 0) return result;
+  const byWalk = new Map<string, { urn: string; lifted: boolean }>();
+  for (const t of targets) {
+    const walk = t.walkUrn ?? t.urn;
+    if (!byWalk.has(walk)) byWalk.set(walk, { urn: t.urn, lifted: walk !== t.urn });
+  }
+  const rows = await store.read(
+    (tx) => tx.run<{ target: string; path: string[] }>(direction === 'DOWNSTREAM' ? 'lineage/paths-down' : 'lineage/paths-up', {
+      urn: source,
+      targets: [...byWalk.keys()],
+      ...windowParams(opts.window ?? null),
+    }),
+    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
+  );
+  for (const r of rows) {
+    const t = byWalk.get(r.target);
+    if (!t || result.has(t.urn)) continue;
+    if (!t.lifted) {
+      result.set(t.urn, r.path);
+      continue;
+    }
+    const lifted: string[] = [r.path[0]!];
+    for (const node of r.path.slice(1)) {
+      const parsed = tryParseUrn(node);
+      const parent = parsed ? parentOf(parsed)?.text ?? node : node;
+      if (lifted.at(-1) !== parent) lifted.push(parent);
+    }
+    result.set(t.urn, lifted);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One hop: `lineage(input)`
+
+export interface NeighbourOptions {
+  start?: number | null | undefined;
+  count?: number | null | undefined;
+  startTimeMillis?: number | null | undefined;
+  endTimeMillis?: number | null | undefined;
+  /** Also return ghost and soft-deleted neighbours (then `filtered` is 0). */
+  includeGhostEntities?: boolean | null | undefined;
+  /** Transaction timeout; default 30 s (LINEAGE_DEADLINE_MS's default). */
+  timeoutMs?: number | undefined;
+}
+
+export interface NeighbourRelationship {
+  /** DataHub relationship name of the typed edge (DownstreamOf, Consumes, Produces, …). */
+  type: string;
+  urn: string;
+  entityType: string;
+  degree: 1;
+  createdOn: number | null;
+  createdActor: string | null;
+  updatedOn: number | null;
+  updatedActor: string | null;
+  isManual: boolean;
+}
+
+export interface NeighbourPage {
+  start: number;
+  count: number;
+  /** Relationships after ghost/soft-deleted filtering. */
+  total: number;
+  /** Relationships left out because their neighbour is a ghost or soft-deleted. */
+  filtered: number;
+  relationships: NeighbourRelationship[];
+}
+
+interface NeighbourRow extends Omit<NeighbourRelationship, 'degree' | 'isManual'> {
+  exists: boolean;
+  removed: boolean;
+  manual: boolean;
+}
+
+export async function lineageNeighbours(
+  store: Store,
+  urn: string,
+  direction: LineageDirection,
+  opts: NeighbourOptions = {},
+): Promise<NeighbourPage> {
+  const source = parseSource(urn);
+  const start = Math.max(0, Math.floor(opts.start ?? 0));
+  const count = Math.max(0, Math.floor(opts.count ?? 100));
+  if (!lineageEntityTypes.has(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
+  const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
+  const rows = await store.read(
+    (tx) => tx.run<NeighbourRow>(direction === 'DOWNSTREAM' ? 'lineage/neighbours-down' : 'lineage/neighbours-up', {
+      urn: source.text,
+      ...windowParams(window),
+    }),
+    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'neighbours' } },
+  );
+  // One relationship per (type, neighbour): parallel typed edges from several owners are one fact here.
+  const seen = new Set<string>();
+  const unique = rows.filter((r) => {
+    const k = `${r.type}\u0000${r.urn}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const kept = opts.includeGhostEntities ? unique : unique.filter((r) => r.exists && !r.removed);
+  const relationships = kept.slice(start, start + count).map((r): NeighbourRelationship => ({
+    type: r.type, urn: r.urn, entityType: r.entityType, degree: 1, createdOn: r.createdOn ?? null,
+    createdActor: r.createdActor ?? null, updatedOn: r.updatedOn ?? null, updatedActor: r.updatedActor ?? null,
+    isManual: r.manual === true,
+  }));
+  return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
+}

@@ -1,0 +1,28 @@
+// Purpose: fast path of impact analysis, up from $urn, at most LINEAGE_MAX_HOPS hops (literal 1000,
+// the largest value config accepts: var-length bounds cannot be parameters, $maxHops cuts lower caps). One breadth-first
+// pruning var-expand (VarLengthExpand(Pruning,BFS)): each node is visited once and
+// min(length(p)) is its BFS depth = minimum degree. The time-window test must stay INSIDE all():
+// "$unwindowed OR all(...)" outside the quantifier defeats the BFS rewrite (checked by EXPLAIN in
+// test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through, filtered after.
+// A schemaField's existence is its parent dataset's; field rows carry the parent for lifting.
+// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed),
+//         $maxHops: int (configured cap <= the literal bound), $includeSoftDeleted: boolean,
+//         $limit: int (LINEAGE_MAX_RESULTS + 1: one more row tells the caller it was cut)
+// Returns: urn, degree, entityType, platform, origin, name, description, removed,
+//          parent: {urn, entityType, platform, origin, name, description} | null (schemaFields)
+MATCH (s:Entity {urn: $urn})
+MATCH p = (s)<-[rs:LINEAGE*1..1000]-(n:Entity)
+WHERE all(r IN rs WHERE $unwindowed OR r.manual
+      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
+      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+WITH n, min(length(p)) AS degree
+WHERE degree <= $maxHops AND n.urn <> $urn
+OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})
+WITH n, degree, CASE WHEN n.entityType = 'schemaField' THEN parent ELSE n END AS e
+WHERE e IS NOT NULL AND e.exists = true AND ($includeSoftDeleted OR NOT coalesce(e.removed, false))
+RETURN n.urn AS urn, degree, n.entityType AS entityType, e.platform AS platform, e.origin AS origin,
+       n.name AS name, n.description AS description, coalesce(e.removed, false) AS removed,
+       CASE WHEN n.entityType = 'schemaField' THEN {urn: e.urn, entityType: e.entityType, platform: e.platform,
+         origin: e.origin, name: e.name, description: e.description} END AS parent
+ORDER BY degree, urn
+LIMIT $limit

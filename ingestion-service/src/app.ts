@@ -1,0 +1,238 @@
+// The ingestion/operations service: DataHub GMS's Rest.li surface (wire-compat §6) over the
+// catalog's write path and reads. Routes parse, authorize, call one domain function and render.
+import Koa, { type Context } from 'koa';
+import Router from '@koa/router';
+import { randomUUID } from 'node:crypto';
+import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/catalog/aspect-writer';
+import { getAspect, getLatestAspects, entityExistence, countLatest, createTokenStore, syntheticKeyAspect } from '@lineage/catalog/aspect-reader';
+import { aspectFqcn } from '@lineage/catalog/aspects/index';
+import { keyAspectNameOf } from '@lineage/catalog/entity-registry';
+import {
+  assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied,
+  type Actor,
+} from '@lineage/catalog/auth/privileges';
+import type { AuthConfig } from '@lineage/catalog/auth/authenticate';
+import { badRequest, notFound, validationFailed } from '@lineage/catalog/errors';
+import type { Config } from '@lineage/catalog/config';
+import type { Logger } from '@lineage/catalog/logger';
+import type { Store } from '@lineage/catalog/neo4j/store';
+import { parseUrnOrThrow } from '@lineage/catalog/urn';
+import { handleRestoreIndices } from '@lineage/catalog/restore/handler';
+import { authMiddleware, decodePathUrn, errorMiddleware, jsonBody, prefixMiddleware, type RestState } from './restli.ts';
+import { proposalToChange, snapshotToChanges } from './proposals.ts';
+
+export interface IngestionDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  /** Version reported by /config; must stay below 1.0.1 or SDK clients switch to OpenAPI ingestion. */
+  serverVersion?: string;
+}
+
+export function authConfigOf(config: Config): AuthConfig {
+  return {
+    enabled: config.METADATA_SERVICE_AUTH_ENABLED,
+    signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
+    salt: config.DATAHUB_TOKEN_SERVICE_SALT,
+    ...(config.DATAHUB_SYSTEM_CLIENT_ID ? { systemClientId: config.DATAHUB_SYSTEM_CLIENT_ID } : {}),
+    ...(config.DATAHUB_SYSTEM_CLIENT_SECRET ? { systemClientSecret: config.DATAHUB_SYSTEM_CLIENT_SECRET } : {}),
+  };
+}
+
+const actorOf = (ctx: Context): Actor => (ctx.state as RestState).actor;
+
+/** Rest.li Void actions answer 200 with an empty body (Koa would make that a 204). */
+function voidResponse(ctx: Context): void {
+  ctx.body = '';
+  ctx.status = 200;
+}
+
+/** Rest.li list syntax: List(a,b) (parentheses and commas may arrive percent-encoded). */
+function parseRestliList(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^List\((.*)\)$/.exec(raw.trim());
+  if (!m) throw badRequest(`Invalid aspects parameter '${raw}': expected List(name,…)`);
+  return m[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function requireString(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  if (typeof v !== 'string' || v.length === 0) throw badRequest(`Parameter '${name}' is required and must be a string`);
+  return v;
+}
+
+export function createIngestionApp(deps: IngestionDeps): Koa {
+  const { store, config, logger } = deps;
+  const app = new Koa();
+  app.proxy = false;
+  const router = new Router();
+  const limit = config.MAX_BODY_BYTES;
+  const writeOptions = (ctx: Context) => ({
+    actor: actorOf(ctx).urn,
+    existenceMode: config.LINEAGE_EXISTENCE_MODE,
+    metadata: { requestId: (ctx.state as RestState).requestId },
+  });
+
+  const ingest = async (ctx: Context, changes: AspectChange[]) => {
+    const actor = actorOf(ctx);
+    // Authorization for every change first (403 on the first failure), then one transaction.
+    for (const c of changes) assertCan(actor, ingestOperation(c.changeType), modifyEntityDenied(actor.urn, c.urn.text));
+    return writeAspects(store, changes, writeOptions(ctx));
+  };
+
+  router.get('/config', (ctx) => {
+    ctx.body = {
+      noCode: 'true',
+      retention: 'true',
+      statefulIngestionCapable: true,
+      patchCapable: true,
+      timeZone: 'UTC',
+      supportsImpactAnalysis: true,
+      versions: { 'acryldata/datahub': { version: deps.serverVersion ?? 'v0.15.0', commit: 'lineage-catalog' } },
+      ...(config.PUBLIC_BASE_URL ? { baseUrl: config.PUBLIC_BASE_URL } : {}),
+      telemetry: { enabledCli: false, enabledIngestion: false },
+      managedIngestion: { enabled: false, defaultCliVersion: '0.15.0' },
+      datahub: { serverType: 'quickstart' },
+      datasetUrnNameCasing: false,
+      models: {},
+    };
+  });
+
+  router.get('/health', async (ctx) => {
+    const ok = await store.ping();
+    ctx.status = ok ? 200 : 503;
+    if (!ok) ctx.set('Retry-After', '5');
+    ctx.body = { status: ok ? 'ok' : 'unavailable' };
+  });
+
+  router.post('/aspects', async (ctx) => {
+    const action = ctx.query.action;
+    const body = await jsonBody(ctx, limit);
+    const actor = actorOf(ctx);
+    switch (action) {
+      case 'ingestProposal': {
+        await ingest(ctx, [proposalToChange(body.proposal)]);
+        ctx.body = { value: 'success' };
+        return;
+      }
+      case 'ingestProposalBatch': {
+        if (!Array.isArray(body.proposals)) throw badRequest("Parameter 'proposals' is required and must be an array");
+        if (body.proposals.length > config.MAX_BATCH_PROPOSALS) {
+          throw validationFailed(`Too many proposals in one batch: ${body.proposals.length} > ${config.MAX_BATCH_PROPOSALS}`);
+        }
+        await ingest(ctx, body.proposals.map((p, i) => proposalToChange(p, `proposals[${i}]`)));
+        ctx.body = { value: 'success' };
+        return;
+      }
+      case 'getCount': {
+        assertCan(actor, 'GET_COUNT', getCountsDenied());
+        const urnLike = body.urnLike;
+        if (urnLike !== undefined && urnLike !== null && typeof urnLike !== 'string') throw badRequest("Parameter 'urnLike' must be a string");
+        ctx.body = { value: await countLatest(store, requireString(body, 'aspect'), urnLike ?? undefined) };
+        return;
+      }
+      case 'restoreIndices':
+        ctx.body = await handleRestoreIndices(store, body, actor, updateEntitiesDenied());
+        return;
+      default:
+        throw badRequest(`Unknown action '${String(action)}' on /aspects`);
+    }
+  });
+
+  router.post('/entities', async (ctx) => {
+    const action = ctx.query.action;
+    const body = await jsonBody(ctx, limit);
+    const actor = actorOf(ctx);
+    switch (action) {
+      case 'ingest': {
+        if (body.entity === undefined) throw badRequest("Parameter 'entity' is required");
+        await ingest(ctx, snapshotToChanges(body.entity, body.systemMetadata));
+        voidResponse(ctx);
+        return;
+      }
+      case 'batchIngest': {
+        if (!Array.isArray(body.entities)) throw badRequest("Parameter 'entities' is required and must be an array");
+        const sms = body.systemMetadata;
+        if (sms !== undefined && (!Array.isArray(sms) || sms.length !== body.entities.length)) {
+          throw validationFailed('entities and systemMetadata must have the same length');
+        }
+        const changes = body.entities.flatMap((e, i) => snapshotToChanges(e, Array.isArray(sms) ? sms[i] : undefined, `entities[${i}]`));
+        await ingest(ctx, changes);
+        voidResponse(ctx);
+        return;
+      }
+      case 'exists': {
+        const urn = parseUrnOrThrow(requireString(body, 'urn'));
+        assertCan(actor, 'EXISTS', getAspectDenied(urn.text));
+        const includeSoftDelete = body.includeSoftDelete === undefined || body.includeSoftDelete === null ? true : body.includeSoftDelete;
+        if (typeof includeSoftDelete !== 'boolean') throw badRequest("Parameter 'includeSoftDelete' must be a boolean");
+        const e = (await entityExistence(store, [urn])).get(urn.text)!;
+        ctx.body = { value: e.exists && (includeSoftDelete || !e.removed) };
+        return;
+      }
+      case 'delete': {
+        const urn = parseUrnOrThrow(requireString(body, 'urn'));
+        assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
+        const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
+        ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
+        return;
+      }
+      default:
+        throw badRequest(`Unknown action '${String(action)}' on /entities`);
+    }
+  });
+
+  router.post('/operations', async (ctx) => {
+    if (ctx.query.action !== 'restoreIndices') throw badRequest(`Unknown action '${String(ctx.query.action)}' on /operations`);
+    const body = await jsonBody(ctx, limit);
+    ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
+  });
+
+  // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
+  router.get(/^\/aspects\/(.+)$/, async (ctx) => {
+    const urn = parseUrnOrThrow(decodePathUrn(ctx.path.slice('/aspects/'.length)));
+    assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+    const aspect = typeof ctx.query.aspect === 'string' ? ctx.query.aspect : undefined;
+    if (!aspect) throw badRequest("Query parameter 'aspect' is required");
+    const versionText = typeof ctx.query.version === 'string' ? ctx.query.version : '0';
+    if (!/^\d+$/.test(versionText)) throw badRequest(`Query parameter 'version' must be a non-negative integer, got '${versionText}'`);
+    const version = Number(versionText);
+    const row = await getAspect(store, urn, aspect, version);
+    if (!row) throw notFound(`No ${aspect} (version ${version}) for ${urn.text}`);
+    ctx.body = { aspect: { [aspectFqcn(aspect) ?? aspect]: row.value }, version };
+  });
+
+  router.get(/^\/entitiesV2\/(.+)$/, async (ctx) => {
+    const urn = parseUrnOrThrow(decodePathUrn(ctx.path.slice('/entitiesV2/'.length)));
+    assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+    const names = parseRestliList(typeof ctx.query.aspects === 'string' ? ctx.query.aspects : undefined);
+    const rows = await getLatestAspects(store, urn, names);
+    const aspects: Record<string, unknown> = {};
+    const keyName = keyAspectNameOf(urn.entityType);
+    if (!rows.has(keyName)) {
+      // DataHub always includes the key aspect, even for entities never ingested.
+      const key = syntheticKeyAspect(urn);
+      aspects[key.name] = { name: key.name, type: 'VERSIONED', version: 0, value: key.value, created: { time: 0, actor: 'urn:li:corpuser:__datahub_system' } };
+    }
+    for (const [name, r] of rows) {
+      aspects[name] = { name, type: 'VERSIONED', version: 0, value: r.value, created: { time: r.createdOn, actor: r.createdBy }, systemMetadata: r.systemMetadata };
+    }
+    ctx.body = { entityName: urn.entityType, urn: urn.text, aspects };
+  });
+
+  app.use(async (ctx, next) => {
+    (ctx.state as Partial<RestState>).requestId = ctx.get('x-request-id') || randomUUID();
+    ctx.set('X-Request-Id', (ctx.state as RestState).requestId);
+    await next();
+  });
+  app.use(errorMiddleware(logger));
+  app.use(prefixMiddleware());
+  app.use(authMiddleware(authConfigOf(config), createTokenStore(store)));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use(async (ctx) => {
+    // Unknown routes: a Rest.li 404 rather than Koa's plain text.
+    if (ctx.status === 404 && ctx.body === undefined) throw notFound(`No resource at ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

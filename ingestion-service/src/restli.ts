@@ -1,0 +1,110 @@
+// Rest.li wire conventions (wire-compat §6.1): JSON bodies with a size cap, the error body and
+// headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
+import type { Context, Next } from 'koa';
+import getRawBody from 'raw-body';
+import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/auth/authenticate';
+import type { Actor } from '@lineage/catalog/auth/privileges';
+import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/errors';
+import type { Logger } from '@lineage/catalog/logger';
+
+export interface RestState {
+  actor: Actor;
+  requestId: string;
+}
+
+const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
+
+function renderError(ctx: Context, status: number, message: string, retryAfter?: number): void {
+  ctx.status = status;
+  ctx.set('X-RestLi-Error-Response', 'true');
+  if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+  ctx.body = { exceptionClass: RESTLI_EXCEPTION, stackTrace: '', message, status };
+}
+
+/** Renders CatalogErrors as Rest.li errors; anything else is logged and masked as a 500. */
+export function errorMiddleware(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('X-RestLi-Protocol-Version', '2.0.0');
+    try {
+      await next();
+    } catch (e) {
+      if (isCatalogError(e)) {
+        renderError(ctx, restStatusOf[e.kind], e.message, e.retryAfterSeconds);
+        if (e.kind === 'unavailable') logger.warn({ err: e.cause, path: ctx.path }, 'store unavailable');
+        return;
+      }
+      const status = (e as { status?: number; expose?: boolean }).status;
+      if (status === 413 || (e as { type?: string }).type === 'entity.too.large') {
+        renderError(ctx, 413, 'Request body is larger than the limit');
+        return;
+      }
+      if (typeof status === 'number' && status >= 400 && status < 500 && (e as { expose?: boolean }).expose) {
+        renderError(ctx, status, (e as Error).message);
+        return;
+      }
+      logger.error({ err: e, method: ctx.method, path: ctx.path }, 'unexpected error');
+      renderError(ctx, 500, UNKNOWN_ERROR_MESSAGE);
+    }
+  };
+}
+
+/** Serves every route under /gms and /api/gms too, and accepts `/aspects/?action=…`. */
+export function prefixMiddleware() {
+  return async (ctx: Context, next: Next) => {
+    let path = ctx.path;
+    if (path.startsWith('/api/gms/') || path === '/api/gms') path = path.slice('/api/gms'.length) || '/';
+    else if (path.startsWith('/gms/') || path === '/gms') path = path.slice('/gms'.length) || '/';
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    if (path !== ctx.path) ctx.path = path;
+    await next();
+  };
+}
+
+const OPEN_PATHS = new Set(['/config', '/health']);
+
+export function authMiddleware(config: AuthConfig, tokens: TokenStore) {
+  return async (ctx: Context, next: Next) => {
+    if (OPEN_PATHS.has(ctx.path)) return next();
+    (ctx.state as RestState).actor = await authenticate(ctx.get('authorization') || undefined, config, tokens);
+    await next();
+  };
+}
+
+/** Reads and parses a JSON object body, with the configured size cap (413 beyond it). */
+export async function jsonBody(ctx: Context, limitBytes: number): Promise<Record<string, unknown>> {
+  const type = ctx.get('content-type');
+  if (type && !/json/i.test(type)) {
+    throw new CatalogError('badRequest', `Unsupported content type '${type}': send application/json`);
+  }
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8', length: ctx.get('content-length') || undefined });
+  } catch (e) {
+    if ((e as { type?: string }).type === 'entity.too.large') throw new CatalogError('payloadTooLarge', `Request body is larger than ${limitBytes} bytes`);
+    throw badRequest(`Could not read the request body: ${(e as Error).message}`);
+  }
+  if (text.trim() === '') throw badRequest('Request body is empty: expected a JSON object');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`Request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('Request body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** Path keys arrive percent-encoded (Python quotes the whole urn); tolerate a second encoding. */
+// Decode exactly once: a urn may legitimately contain %2C/%28/%29 that producers encoded in names.
+export function decodePathUrn(raw: string): string {
+  const s = safeDecode(raw);
+  return /^urn%3a/i.test(s) ? safeDecode(s) : s;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    throw badRequest(`Invalid percent-encoding in path: ${s}`);
+  }
+}

@@ -1,0 +1,57 @@
+// The fast path depends on Neo4j planning the traversal as a breadth-first pruning var-expand
+// (each node visited once, min(length(p)) = BFS depth). Innocent-looking edits (moving the time
+// window test outside all(), aggregating anything but min(length(p)) in that horizon) silently turn
+// it into an exhaustive path enumeration, so every traversal file is checked here with EXPLAIN.
+import { testStore } from '../support/context.ts';
+import type { Store } from '../../catalog/src/neo4j/store.ts';
+import { statementNames } from '../../catalog/src/neo4j/cypher.ts';
+
+let store: Store;
+beforeAll(() => { store = testStore(); });
+afterAll(async () => { await store.close(); });
+
+interface PlanNode { operatorType: string; arguments: Record<string, unknown>; children: PlanNode[] }
+const operators = (p: PlanNode): PlanNode[] => [p, ...p.children.flatMap(operators)];
+
+async function explain(name: string, params: Record<string, unknown>): Promise<PlanNode[]> {
+  const text = store.statements.all.get(name)!;
+  const r = await store.driver.executeQuery(`EXPLAIN ${text}`, params, { database: store.database });
+  return operators(r.summary.plan as unknown as PlanNode);
+}
+
+const reachFiles = statementNames.filter((n) => n.startsWith('lineage/reach-'));
+
+test('there is one reach statement per direction and depth bound', () => {
+  expect([...reachFiles].sort()).toEqual(
+    ['down-1', 'down-2', 'down-max', 'up-1', 'up-2', 'up-max'].map((s) => `lineage/reach-${s}`),
+  );
+});
+
+describe.each(reachFiles)('%s', (name) => {
+  test.each([
+    ['without a time window', { unwindowed: true, start: 0, end: 0 }],
+    ['with a time window', { unwindowed: false, start: 1_000, end: 2_000 }],
+  ])('plans a BFS pruning var-expand (one hop for *1..1) %s, seeded from the urn index', async (_label, window) => {
+    const ops = await explain(name, { urn: 'urn:li:dataset:x', ...window, maxHops: 1000, includeSoftDeleted: false, limit: 10 });
+    const expand = ops.filter((o) => o.operatorType.includes('VarLengthExpand'));
+    expect(expand).toHaveLength(1);
+    if (name.endsWith('-1')) {
+      // Neo4j 5.26 only applies the pruning rewrite when the upper bound exceeds 1; *1..1 is
+      // planned as a single-hop expand (no '*' in the pattern), which cannot enumerate paths either.
+      expect(String(expand[0]!.arguments.Details)).toMatch(/\[rs:LINEAGE\]/);
+    } else {
+      expect(expand[0]!.operatorType).toMatch(/Pruning/);
+      expect(expand[0]!.operatorType).toMatch(/BFS/);
+    }
+    expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
+    if (!window.unwindowed) expect(String(expand[0]!.arguments.Details)).toContain('$start');
+  });
+});
+
+test('the paths statements use a (bidirectional) shortest-path operator, not an enumeration', async () => {
+  for (const name of ['lineage/paths-down', 'lineage/paths-up']) {
+    const ops = await explain(name, { urn: 'urn:li:dataset:x', targets: ['urn:li:dataset:y'], unwindowed: false, start: 0, end: 1 });
+    expect(ops.map((o) => o.operatorType).join(' ')).toMatch(/ShortestPath/);
+    expect(ops.some((o) => o.operatorType.includes('VarLengthExpand'))).toBe(false);
+  }
+});

@@ -1,0 +1,35 @@
+// The embedded default shared by `npm start` and `npm run token`: where its data lives, its
+// generated secrets (created once, kept in the data dir, never in the repo) and its Neo4j address.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './neo4j/neo4j-server.ts';
+
+export const dataDir = join(repoRoot, '.data');
+export const neo4jHome = join(dataDir, 'neo4j');
+export const defaultBoltPort = Number(process.env.NEO4J_BOLT_PORT ?? 7687);
+const secretsFile = join(dataDir, 'secrets.json');
+
+export interface EmbeddedSecrets {
+  signingKey: string;
+  salt: string;
+}
+
+export function embeddedSecrets(): EmbeddedSecrets {
+  if (existsSync(secretsFile)) return JSON.parse(readFileSync(secretsFile, 'utf8')) as EmbeddedSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = { signingKey: randomBytes(32).toString('base64url'), salt: randomBytes(16).toString('base64url') };
+  writeFileSync(secretsFile, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
+  return secrets;
+}
+
+/** Environment for the services: the caller's settings win over the embedded defaults. */
+export function embeddedEnv(neo4jUri: string): Record<string, string> {
+  const s = embeddedSecrets();
+  return {
+    NEO4J_URI: neo4jUri,
+    DATAHUB_TOKEN_SERVICE_SIGNING_KEY: s.signingKey,
+    DATAHUB_TOKEN_SERVICE_SALT: s.salt,
+    ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')),
+  };
+}
