@@ -74,3 +74,27 @@ test('hard delete removes rows and owned edges, keeps referenced nodes as ghosts
   expect((await entityExistence(store, [parseUrn(c)])).get(c)?.exists).toBe(false);
   expect(await hardDeleteEntity(store, parseUrn(c), opts)).toBe(0);
 });
+
+test('two owners asserting the same column edge keep two edges; re-deriving one leaves the other', async () => {
+  const src = ns.dataset('fg_src'), dst = ns.dataset('fg_dst');
+  const flow = ns.flow('fg_flow'), job = ns.job(flow, 'fg_job');
+  const fIn = ns.field(src, 'browser'), fOut = ns.field(dst, 'browser_id');
+  const fg = [{ upstreamType: 'FIELD_SET', upstreams: [fIn], downstreamType: 'FIELD', downstreams: [fOut], confidenceScore: 1 }];
+  await writeAspects(store, [
+    upsert(src, 'status', { removed: false }), upsert(dst, 'status', { removed: false }),
+    upsert(job, 'dataJobInfo', { name: 'job', type: 'COMMAND', customProperties: {} }),
+    upsert(dst, 'upstreamLineage', { upstreams: [{ dataset: src, type: 'TRANSFORMED' }], fineGrainedLineages: fg }),
+    upsert(job, 'dataJobInputOutput', { inputDatasets: [src], outputDatasets: [dst], fineGrainedLineages: fg }),
+  ], opts);
+  const columnEdges = () => store.read((tx) => tx.run<{ owner: string; aspect: string }>('edges/owned-by', { rows: [{ owner: dst, aspect: null }, { owner: job, aspect: null }] }))
+    .then((rows) => rows.filter((r) => (r as unknown as { source: string }).source === fOut && (r as unknown as { type: string }).type === 'DownstreamOf')
+      .map((r) => `${r.owner}|${r.aspect}`).sort());
+  expect(await columnEdges()).toEqual([`${dst}|upstreamLineage`, `${job}|dataJobInputOutput`].sort());
+  // The dataset drops its column lineage: the job's identical edge stays.
+  await writeAspects(store, [upsert(dst, 'upstreamLineage', { upstreams: [{ dataset: src, type: 'TRANSFORMED' }] }, 1_700_000_001_000)], opts);
+  expect(await columnEdges()).toEqual([`${job}|dataJobInputOutput`]);
+  // The job's key aspect also emits IsPartOf; rewriting its inputs/outputs leaves that edge alone.
+  await writeAspects(store, [upsert(job, 'dataJobInputOutput', { inputDatasets: [], outputDatasets: [] }, 1_700_000_002_000)], opts);
+  const jobEdges = await edges(job);
+  expect(jobEdges.map((e) => `${e.type}|${e.aspect}`)).toEqual(['IsPartOf|dataJobKey']);
+});

@@ -240,3 +240,25 @@ describe('authentication and authorization', () => {
     expect((await call('POST', '/operations?action=restoreIndices', { urn: down }, editor)).status).toBe(403);
   });
 });
+
+describe('restoreIndices over HTTP', () => {
+  test('needs a token (401) and RESTORE_INDICES_PRIVILEGE (403 with DataHub\'s message per path)', async () => {
+    expect((await call('POST', '/operations?action=restoreIndices', { urn: down }, null)).status).toBe(401);
+    const ops = await call('POST', '/operations?action=restoreIndices', { urn: down }, editor);
+    expect(ops).toMatchObject({ status: 403, body: { message: 'User is unauthorized to restore indices.' } });
+    const aspects = await call('POST', '/aspects?action=restoreIndices', { urn: down }, editor);
+    expect(aspects).toMatchObject({ status: 403, body: { message: 'User is unauthorized to update entities.' } });
+  });
+
+  test('an Admin restores one urn and gets a summary plus counts, through every prefix', async () => {
+    for (const p of ['', '/gms', '/api/gms']) {
+      const r = await call('POST', `${p}/operations?action=restoreIndices`, { urn: down });
+      expect(r.status).toBe(200);
+      expect(r.body.value).toContain('RestoreIndicesResult');
+      expect(r.body.rowsMigrated).toBeGreaterThan(0);
+      expect(r.body.edgesAdded).toBe(0);
+    }
+    expect((await call('POST', '/operations?action=restoreIndices', { batchSize: 'many' })).status).toBe(400);
+  });
+});
+

@@ -11,6 +11,8 @@ export interface StoreOptions {
   password?: string | undefined;
   database: string;
   statements?: Statements;
+  /** How long the driver retries a transaction on transient errors (deadlocks, leader switches). */
+  maxRetryMs?: number;
 }
 
 /** A transaction handle that only runs named statements. */
@@ -84,7 +86,9 @@ export function createStore(options: StoreOptions): Store {
     // Fail fast when the store is gone so requests answer 503 instead of hanging.
     connectionAcquisitionTimeout: 10_000,
     connectionTimeout: 5_000,
-    maxTransactionRetryTime: 15_000,
+    // Deadlocks between writers are retried; an unreachable store should become a 503 quickly,
+    // since DataHub clients retry 503s themselves.
+    maxTransactionRetryTime: options.maxRetryMs ?? 5_000,
     disableLosslessIntegers: false,
   });
   const statements = options.statements ?? loadCypher();
@@ -145,11 +149,15 @@ export function createStore(options: StoreOptions): Store {
       }
     },
     async ping() {
+      // Auto-commit, so the driver does not retry: health answers at once.
+      const session = driver.session({ database });
       try {
-        await driver.executeQuery('RETURN 1', {}, { database });
+        await session.run('RETURN 1');
         return true;
       } catch {
         return false;
+      } finally {
+        await session.close();
       }
     },
     close: () => driver.close(),
