@@ -29,7 +29,7 @@ test('requests get 503 with Retry-After when the store is down', async () => {
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
-      expect((await res.json()).status).toBe(503);
+      expect(((await res.json()) as { status: number }).status).toBe(503);
     } finally {
       server2.close();
     }

@@ -1,0 +1,151 @@
+// The front door (DataHub's frontend port): runs the federated supergraph on DataHub's GraphQL paths
+// and relays every other /api/gms/* and /gms/* request unchanged to the ingestion service. It does
+// routing, authentication and error masking, nothing else: every resolver lives in a subgraph.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { composeServices } from '@apollo/composition';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { authenticate } from '@lineage/catalog/auth/authenticate';
+import { createTokenStore } from '@lineage/catalog/aspect-reader';
+import type { Config } from '@lineage/catalog/config';
+import type { Logger } from '@lineage/catalog/logger';
+import type { Store } from '@lineage/catalog/neo4j/store';
+import { authConfigOf, GRAPHQL_PATH } from '@lineage/lineage-service/app';
+import { createFormatError, dataHubEnvelopePlugin } from '@lineage/lineage-service/envelope';
+import { graphqlHandler, sendPlain } from '@lineage/lineage-service/http';
+import { subgraphTypeDefs } from '@lineage/lineage-service/schema';
+
+/** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
+export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
+const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
+/** `/gms` and `/api/gms` (alone or followed by / or ?): the Rest.li prefixes the ingestion service sees without. */
+const GMS_PREFIX = /^\/(?:api\/)?gms(?=\/|\?|$)/;
+
+export interface GatewayDeps {
+  config: Config;
+  logger: Logger;
+  /** Token store for authentication at the door. */
+  store: Store;
+  /** Subgraph GraphQL endpoint; default LINEAGE_URL, else http://127.0.0.1:<LINEAGE_PORT>/graphql. */
+  lineageUrl?: string;
+  /** Ingestion service base URL; default INGESTION_URL, else http://127.0.0.1:8080. */
+  ingestionUrl?: string;
+}
+
+export interface GatewayContext {
+  /** The caller's Authorization header, forwarded so each subgraph authenticates the caller itself. */
+  authorization?: string;
+}
+
+export interface Gateway {
+  /** Not listening yet: main.ts (or a test) calls listen. */
+  httpServer: Server;
+  apollo: ApolloServer<GatewayContext>;
+  close(): Promise<void>;
+}
+
+export interface SubgraphEndpoint {
+  name: string;
+  url: string;
+}
+
+/**
+ * Composes the supergraph from the subgraphs' own SDL (the same documents they serve), at start:
+ * no dependency on a subgraph being up, no polling. Throws listing every composition error.
+ */
+export function composeSupergraph(lineageUrl: string): string {
+  const result = composeServices([{ name: 'lineage', url: lineageUrl, typeDefs: subgraphTypeDefs() }]);
+  if (result.errors) throw new Error(`Supergraph composition failed:\n${result.errors.map((e) => `  ${e.message}`).join('\n')}`);
+  return result.supergraphSdl;
+}
+
+export function defaultLineageUrl(config: Config): string {
+  return config.LINEAGE_URL ?? `http://127.0.0.1:${config.LINEAGE_PORT}${GRAPHQL_PATH}`;
+}
+
+export function defaultIngestionUrl(config: Config): string {
+  return config.INGESTION_URL ?? 'http://127.0.0.1:8080';
+}
+
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config, logger, store } = deps;
+  const lineageUrl = deps.lineageUrl ?? defaultLineageUrl(config);
+  const ingestionUrl = deps.ingestionUrl ?? defaultIngestionUrl(config);
+
+  const gateway = new ApolloGateway({
+    supergraphSdl: composeSupergraph(lineageUrl),
+    buildService: ({ url }) => new RemoteGraphQLDataSource<GatewayContext>({
+      url,
+      willSendRequest({ request, context }) {
+        if (context.authorization) request.http?.headers.set('authorization', context.authorization);
+      },
+    }),
+    logger,
+  });
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    formatError: createFormatError(logger),
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
+    stopOnTerminationSignals: false,
+    introspection: true,
+    plugins: [dataHubEnvelopePlugin<GatewayContext>()],
+  });
+  await apollo.start();
+
+  const authConfig = authConfigOf(config);
+  const tokenStore = createTokenStore(store);
+  const graphql = graphqlHandler<GatewayContext>({
+    server: apollo,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    logger,
+    async context(req) {
+      // Checked here, before execution, so a bad token is a plain 401 and never a GraphQL error.
+      await authenticate(req.headers.authorization, authConfig, tokenStore);
+      return req.headers.authorization ? { authorization: req.headers.authorization } : {};
+    },
+  });
+
+  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: ingestionUrl,
+    changeOrigin: false,
+    pathRewrite: (path) => {
+      const rest = path.replace(GMS_PREFIX, '');
+      return rest.startsWith('/') ? rest : `/${rest}`;
+    },
+    // A plugin, not `on.error`: that would replace the default 502/504 response and leave the caller hanging.
+    plugins: [(proxyServer) => proxyServer.on('error', (err: Error, req?: IncomingMessage) => logger.warn({ err, url: req?.url }, 'ingestion service unreachable'))],
+  });
+
+  const httpServer = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const path = url.split('?')[0]!;
+    const fail = (e: unknown) => {
+      logger.error({ err: e, url }, 'front door request failed');
+      sendPlain(res, 500, 'An unknown error occurred.');
+    };
+    if (GRAPHQL_PATHS.has(path)) {
+      graphql(req, res).catch(fail);
+    } else if (GMS_PREFIX.test(url)) {
+      proxy(req, res).catch(fail);
+    } else if (HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok' }));
+    } else {
+      sendPlain(res, 404, `No route for ${req.method ?? ''} ${path}`);
+    }
+  });
+
+  return {
+    httpServer,
+    apollo,
+    async close() {
+      const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
+      // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
+      httpServer.closeAllConnections();
+      await closed;
+      await apollo.stop();
+    },
+  };
+}

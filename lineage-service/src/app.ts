@@ -1,0 +1,117 @@
+// The lineage subgraph: an Apollo Federation 2 subgraph over the catalog domain. The factory builds
+// everything but listens on nothing (main.ts does). The caller's identity is re-established here
+// from the forwarded Authorization header, so the subgraph trusts no header the gateway might add.
+import { createServer, type Server } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
+
+import { authenticate, type AuthConfig } from '@lineage/catalog/auth/authenticate';
+import { createTokenStore } from '@lineage/catalog/aspect-reader';
+import { lineageLimitsFromConfig } from '@lineage/catalog/lineage/service';
+import type { Config } from '@lineage/catalog/config';
+import type { Logger } from '@lineage/catalog/logger';
+import type { Store } from '@lineage/catalog/neo4j/store';
+import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
+import { createFormatError, dataHubEnvelopePlugin } from './envelope.ts';
+import { graphqlHandler, sendPlain } from './http.ts';
+import { loadTypeDefs } from './schema.ts';
+import { entityResolvers } from './resolvers/entities.ts';
+import { lineageResolvers } from './resolvers/lineage.ts';
+import { tokenResolvers } from './resolvers/tokens.ts';
+
+export interface LineageSubgraphDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+}
+
+export interface LineageSubgraph {
+  /** Not listening yet: main.ts (or a test) calls listen. */
+  httpServer: Server;
+  apollo: ApolloServer<RequestContext>;
+  /** Stops Apollo and the HTTP server; the store belongs to the caller. */
+  close(): Promise<void>;
+}
+
+export const GRAPHQL_PATH = '/graphql';
+
+export function authConfigOf(config: Config): AuthConfig {
+  return {
+    enabled: config.METADATA_SERVICE_AUTH_ENABLED,
+    signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
+    salt: config.DATAHUB_TOKEN_SERVICE_SALT,
+    ...(config.DATAHUB_SYSTEM_CLIENT_ID ? { systemClientId: config.DATAHUB_SYSTEM_CLIENT_ID } : {}),
+    ...(config.DATAHUB_SYSTEM_CLIENT_SECRET ? { systemClientSecret: config.DATAHUB_SYSTEM_CLIENT_SECRET } : {}),
+  };
+}
+
+export function buildLineageSchema() {
+  const typeDefs = loadTypeDefs();
+  const module = (name: keyof typeof typeDefs, resolvers?: object) =>
+    ({ typeDefs: typeDefs[name], ...(resolvers ? { resolvers: resolvers as GraphQLResolverMap<unknown> } : {}) });
+  return buildSubgraphSchema([
+    module('common'),
+    module('entities', entityResolvers),
+    module('lineage', lineageResolvers),
+    module('tokens', tokenResolvers),
+  ]);
+}
+
+export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<LineageSubgraph> {
+  const { store, config, logger } = deps;
+  const apollo = new ApolloServer<RequestContext>({
+    schema: buildLineageSchema(),
+    formatError: createFormatError(logger),
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
+    stopOnTerminationSignals: false,
+    introspection: true,
+    // No federated tracing: nothing reports usage, and ftv1 would ride along in every response.
+    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled()],
+  });
+  await apollo.start();
+
+  const authConfig = authConfigOf(config);
+  const tokenStore = createTokenStore(store);
+  const services: ResolverServices = {
+    store,
+    limits: lineageLimitsFromConfig(config),
+    tokenSecrets: { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT },
+  };
+  const graphql = graphqlHandler({
+    server: apollo,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    logger,
+    context: async (req) => createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore)),
+  });
+
+  const httpServer = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === GRAPHQL_PATH) {
+      graphql(req, res).catch((e: unknown) => {
+        logger.error({ err: e }, 'GraphQL request failed');
+        sendPlain(res, 500, 'An unknown error occurred.');
+      });
+    } else if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+      store.ping().then((up) => {
+        res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: up ? 'ok' : 'unavailable' }));
+      }, () => sendPlain(res, 503, 'unavailable'));
+    } else {
+      sendPlain(res, 404, `No route for ${req.method ?? ''} ${path}`);
+    }
+  });
+
+  return {
+    httpServer,
+    apollo,
+    async close() {
+      const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
+      // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
+      httpServer.closeAllConnections();
+      await closed;
+      await apollo.stop();
+    },
+  };
+}

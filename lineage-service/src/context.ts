@@ -1,0 +1,53 @@
+// Per-request state of the subgraph: the authenticated caller and request-scoped loaders that
+// batch the reads many entity fields share (latest aspects, existence), so a page of results costs
+// one query per kind of data, not one per entity.
+import DataLoader from 'dataloader';
+import { entityExistence, type Existence } from '@lineage/catalog/aspect-reader';
+import { assertCan, graphqlDenied, type Actor } from '@lineage/catalog/auth/privileges';
+import { parseUrn } from '@lineage/catalog/urn';
+import type { Store } from '@lineage/catalog/neo4j/store';
+import type { LineageLimits } from '@lineage/catalog/lineage/service';
+import type { TokenSecrets } from '@lineage/catalog/access-tokens';
+
+export interface LatestAspect {
+  name: string;
+  value: Record<string, unknown>;
+}
+
+/** What resolvers need besides the caller: fixed per process. */
+export interface ResolverServices {
+  store: Store;
+  limits: LineageLimits;
+  tokenSecrets: TokenSecrets;
+}
+
+export interface RequestContext extends ResolverServices {
+  actor: Actor;
+  /** Latest aspects of an entity by name; empty map when nothing is stored. */
+  aspects: DataLoader<string, Map<string, LatestAspect>>;
+  existence: DataLoader<string, Existence>;
+}
+
+export function createRequestContext(services: ResolverServices, actor: Actor): RequestContext {
+  const { store } = services;
+  return {
+    ...services,
+    actor,
+    aspects: new DataLoader(async (urns) => {
+      const rows = await store.read((tx) =>
+        tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-entity-latest', { urns: [...urns] }));
+      const byUrn = new Map<string, Map<string, LatestAspect>>(urns.map((u) => [u, new Map()]));
+      for (const r of rows) byUrn.get(r.urn)?.set(r.name, { name: r.name, value: JSON.parse(r.value) as Record<string, unknown> });
+      return urns.map((u) => byUrn.get(u)!);
+    }),
+    existence: new DataLoader(async (urns) => {
+      const found = await entityExistence(store, urns.map((u) => parseUrn(u)));
+      return urns.map((u) => found.get(u) ?? { exists: false, removed: false });
+    }),
+  };
+}
+
+/** GraphQL reads need DataHub's READ operation (VIEW_ENTITY_PAGE, EDIT_ENTITY or DELETE_ENTITY). */
+export function requireRead(ctx: RequestContext): void {
+  assertCan(ctx.actor, 'READ', graphqlDenied());
+}

@@ -1,0 +1,173 @@
+// Lineage over GraphQL: updateLineage (wire-compat §4), scrollAcrossLineage / searchAcrossLineage
+// (§5) and the one-hop `lineage(input)` field of every EntityWithRelationships (§3.3). Each resolver
+// parses its input, calls one domain function and renders the result in DataHub's shapes.
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/update-lineage';
+import {
+  lineageNeighbours, scrollLineage, searchLineage,
+  type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery,
+} from '@lineage/catalog/lineage/service';
+import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/lineage/query';
+import { requireRead, type RequestContext } from '../context.ts';
+import { storedRef, type EntityRef } from '../entity-ref.ts';
+
+/** DataHub's default page size for both lineage searches. */
+const DEFAULT_COUNT = 10;
+/** Largest page served; a bigger request gets this many (and a cursor for the rest). */
+export const MAX_PAGE_SIZE = 10_000;
+
+interface SearchFlagsInput {
+  skipAggregates?: boolean | null;
+  includeSoftDeleted?: boolean | null;
+  maxAggValues?: number | null;
+}
+
+interface LineageSearchInput {
+  urn?: string | null;
+  direction: LineageDirection;
+  types?: string[] | null;
+  query?: string | null;
+  count?: number | null;
+  orFilters?: AndFilter[] | null;
+  filters?: FacetFilter[] | null;
+  startTimeMillis?: number | null;
+  endTimeMillis?: number | null;
+  searchFlags?: SearchFlagsInput | null;
+  lineageFlags?: LineageFlags | null;
+}
+
+interface ScrollInput extends LineageSearchInput {
+  scrollId?: string | null;
+}
+
+interface SearchInput extends LineageSearchInput {
+  start?: number | null;
+}
+
+/** Whether the operation selects `path` under this field (paths are computed only when asked for). */
+function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  const has = (set: SelectionSetNode | undefined, depth: number): boolean =>
+    !!set && set.selections.some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === path[depth] && (depth === path.length - 1 || has(s.selectionSet, depth + 1));
+      if (s.kind === Kind.INLINE_FRAGMENT) return has(s.selectionSet, depth);
+      return has(info.fragments[s.name.value]?.selectionSet, depth);
+    });
+  return info.fieldNodes.some((f) => has(f.selectionSet, 0));
+}
+
+function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo): LineageQuery {
+  // The deprecated `filters` is one conjunction; it joins orFilters as one more clause.
+  const orFilters = [...(input.orFilters ?? []), ...(input.filters?.length ? [{ and: input.filters }] : [])];
+  return {
+    urn: input.urn ?? '',
+    direction: input.direction,
+    types: input.types,
+    query: input.query,
+    orFilters,
+    startTimeMillis: input.startTimeMillis,
+    endTimeMillis: input.endTimeMillis,
+    lineageFlags: input.lineageFlags,
+    includeSoftDeleted: input.searchFlags?.includeSoftDeleted,
+    skipAggregates: input.searchFlags?.skipAggregates,
+    maxAggValues: input.searchFlags?.maxAggValues,
+    includePaths: selects(info, ['searchResults', 'paths']),
+  };
+}
+
+const pageSize = (count: number | null | undefined) => Math.min(Math.max(0, count ?? DEFAULT_COUNT), MAX_PAGE_SIZE);
+
+function renderHit(h: LineageHit) {
+  return {
+    entity: storedRef(h.urn),
+    insights: [],
+    matchedFields: [],
+    paths: h.paths ? h.paths.map((p) => ({ path: p.map(storedRef) })) : null,
+    degree: h.degree,
+    degrees: [h.degree],
+    explored: false,
+    truncatedChildren: h.truncatedChildren,
+    ignoredAsHop: h.ignoredAsHop,
+  };
+}
+
+function renderFacet(f: Facet) {
+  return {
+    field: f.field,
+    displayName: f.displayName,
+    entity: null,
+    aggregations: f.aggregations.map((a) => ({
+      value: a.value,
+      count: a.count,
+      entity: f.field === 'platform' ? storedRef(a.value) : null,
+      displayName: null,
+    })),
+  };
+}
+
+function renderPage(page: LineagePage) {
+  return {
+    count: page.hits.length,
+    total: page.total,
+    searchResults: page.hits.map(renderHit),
+    facets: page.facets.map(renderFacet),
+    freshness: null,
+    isPartial: page.isPartial,
+  };
+}
+
+export interface LineageFieldInput {
+  direction: LineageDirection;
+  start?: number | null;
+  count?: number | null;
+  startTimeMillis?: number | null;
+  endTimeMillis?: number | null;
+  includeGhostEntities?: boolean | null;
+}
+
+/** `lineage(input)` on every EntityWithRelationships: one hop, degree 1. */
+export async function lineageField(ref: EntityRef, { input }: { input: LineageFieldInput }, ctx: RequestContext) {
+  const page = await lineageNeighbours(ctx.store, ref.urn.text, input.direction, input);
+  return {
+    start: page.start,
+    count: page.count,
+    total: page.total,
+    filtered: page.filtered,
+    relationships: page.relationships.map((r) => ({
+      type: r.type,
+      entity: storedRef(r.urn),
+      degree: r.degree,
+      createdOn: r.createdOn,
+      createdActor: storedRef(r.createdActor),
+      updatedOn: r.updatedOn,
+      updatedActor: storedRef(r.updatedActor),
+      isManual: r.isManual,
+      paths: [{ path: [ref, storedRef(r.urn)] }],
+    })),
+  };
+}
+
+export const lineageResolvers = {
+  Mutation: {
+    updateLineage: async (
+      _: unknown,
+      { input }: { input: { edgesToAdd: Array<LineageEdgeInput | null>; edgesToRemove: Array<LineageEdgeInput | null> } },
+      ctx: RequestContext,
+    ) => {
+      const present = (edges: Array<LineageEdgeInput | null>) => edges.filter((e): e is LineageEdgeInput => e !== null);
+      return updateLineage(ctx.store, { edgesToAdd: present(input.edgesToAdd), edgesToRemove: present(input.edgesToRemove) }, ctx.actor);
+    },
+  },
+  Query: {
+    scrollAcrossLineage: async (_: unknown, { input }: { input: ScrollInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
+      requireRead(ctx);
+      const page = await scrollLineage(ctx.store, lineageQuery(input, info), { count: pageSize(input.count), scrollId: input.scrollId }, ctx.limits);
+      return { nextScrollId: page.nextCursor, ...renderPage(page) };
+    },
+    searchAcrossLineage: async (_: unknown, { input }: { input: SearchInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
+      requireRead(ctx);
+      const start = Math.max(0, input.start ?? 0);
+      const page = await searchLineage(ctx.store, lineageQuery(input, info), { start, count: pageSize(input.count) }, ctx.limits);
+      return { start, ...renderPage(page), lineageSearchPath: null };
+    },
+  },
+};

@@ -1,0 +1,50 @@
+// createAccessToken / revokeAccessToken (wire-compat §10) on the token store of the domain.
+import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken } from '@lineage/catalog/access-tokens';
+import { assertCan, can, graphqlDenied } from '@lineage/catalog/auth/privileges';
+import type { AccessTokenDuration } from '@lineage/catalog/auth/tokens';
+import { forbidden } from '@lineage/catalog/errors';
+import type { RequestContext } from '../context.ts';
+import { parseRequestUrn } from '../entity-ref.ts';
+
+interface CreateAccessTokenInput {
+  type: 'PERSONAL';
+  actorUrn: string;
+  duration: AccessTokenDuration;
+  name: string;
+  description?: string | null;
+}
+
+function renderToken(t: IssuedToken) {
+  return {
+    accessToken: t.accessToken,
+    metadata: {
+      urn: t.urn, type: 'ACCESS_TOKEN', id: t.id, name: t.name, description: t.description,
+      actorUrn: t.actorUrn, ownerUrn: t.ownerUrn, createdAt: t.createdAt, expiresAt: t.expiresAt,
+    },
+  };
+}
+
+export const tokenResolvers = {
+  Mutation: {
+    createAccessToken: async (_: unknown, { input }: { input: CreateAccessTokenInput }, ctx: RequestContext) => {
+      const actorUrn = parseRequestUrn(input.actorUrn).text;
+      // DataHub: a token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS (or MANAGE); for anyone else MANAGE.
+      assertCan(ctx.actor, actorUrn === ctx.actor.urn ? 'GENERATE_PERSONAL_ACCESS_TOKEN' : 'MANAGE_ACCESS_TOKENS', graphqlDenied());
+      const issued = await issueAccessToken(ctx.store, ctx.tokenSecrets, {
+        actorUrn, ownerUrn: ctx.actor.urn, name: input.name, description: input.description ?? null, duration: input.duration,
+      });
+      return renderToken(issued);
+    },
+    revokeAccessToken: async (_: unknown, { tokenId }: { tokenId: string }, ctx: RequestContext) => {
+      const info = await accessTokenInfo(ctx.store, tokenId);
+      // Revoking an unknown or already revoked id is a no-op that succeeds: nothing to protect.
+      if (!info) return true;
+      if (info.ownerUrn !== ctx.actor.urn && !can(ctx.actor, 'MANAGE_ACCESS_TOKENS')) throw forbidden(graphqlDenied());
+      await revokeAccessToken(ctx.store, tokenId, ctx.actor.urn);
+      return true;
+    },
+  },
+  AccessTokenMetadata: {
+    relationships: () => ({ start: 0, count: 0, total: 0, relationships: [] }),
+  },
+};

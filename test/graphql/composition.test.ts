@@ -1,0 +1,61 @@
+// The supergraph composes from the subgraph's own SDL, and the SDL agrees with the domain: a schema
+// change that breaks composition, drops an operation DataHub clients send, or lets an enum drift
+// from the domain's lists fails here.
+import { buildSchema, isEnumType, isObjectType, type GraphQLSchema } from 'graphql';
+import { composeSupergraph } from '../../gateway/src/app.ts';
+import { buildLineageSchema } from '../../lineage-service/src/app.ts';
+import { GRAPHQL_TYPENAME } from '../../lineage-service/src/entity-ref.ts';
+import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/entity-registry.ts';
+
+let supergraph: GraphQLSchema;
+let supergraphSdl: string;
+
+beforeAll(() => {
+  supergraphSdl = composeSupergraph('http://127.0.0.1:1/graphql');
+  // The API schema clients see: federation's join__/link__ machinery stripped by buildSchema's tolerance.
+  supergraph = buildSchema(supergraphSdl, { assumeValidSDL: true });
+});
+
+test('the supergraph composes and routes the lineage subgraph', () => {
+  expect(supergraphSdl).toContain('join__Graph');
+  expect(supergraphSdl).toMatch(/LINEAGE @join__graph\(name: "lineage", url: "http:\/\/127\.0\.0\.1:1\/graphql"\)/);
+});
+
+test('every operation of wire-compat §3.1 and §10 is in the supergraph', () => {
+  const query = supergraph.getQueryType()!.getFields();
+  for (const f of ['searchAcrossLineage', 'scrollAcrossLineage', 'entity', 'entities', 'entityExists', 'dataset', 'dataJob',
+    'dataFlow', 'chart', 'dashboard', 'mlFeature', 'mlPrimaryKey', 'mlFeatureTable', 'mlModel', 'mlModelGroup', 'schemaField']) {
+    expect(query[f]).toBeDefined();
+  }
+  const mutation = supergraph.getMutationType()!.getFields();
+  expect(Object.keys(mutation).sort()).toEqual(['createAccessToken', 'revokeAccessToken', 'updateLineage']);
+  expect(String(mutation.updateLineage!.type)).toBe('Boolean');
+  expect(String(mutation.revokeAccessToken!.type)).toBe('Boolean!');
+  expect(supergraph.getType('Long')).toBeDefined();
+  for (const t of ['GroupingSpec', 'SearchSortInput', 'LineageSearchPath', 'FacetMetadata', 'SearchFlags', 'LineageFlags']) {
+    expect(supergraph.getType(t)).toBeDefined();
+  }
+});
+
+test('EntityType and FabricType enums are exactly the domain lists, in order', () => {
+  const schema = buildLineageSchema();
+  const values = (name: string) => {
+    const t = schema.getType(name);
+    if (!isEnumType(t)) throw new Error(`${name} is not an enum`);
+    return t.getValues().map((v) => v.name);
+  };
+  expect(values('EntityType')).toEqual([...GRAPHQL_ENTITY_TYPES]);
+  expect(values('FabricType')).toEqual([...FABRIC_TYPES]);
+});
+
+test('every rendered entity type is a federation entity implementing Entity, with exists', () => {
+  const schema = buildLineageSchema();
+  for (const typename of Object.values(GRAPHQL_TYPENAME)) {
+    const t = schema.getType(typename);
+    expect(isObjectType(t)).toBe(true);
+    if (!isObjectType(t)) continue;
+    expect(t.getInterfaces().map((i) => i.name)).toContain('Entity');
+    expect(t.getFields().exists).toBeDefined();
+    expect(t.astNode?.directives?.some((d) => d.name.value === 'key')).toBe(true);
+  }
+});
