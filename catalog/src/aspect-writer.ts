@@ -152,7 +152,6 @@ export async function writeAspects(store: Store, changes: AspectChange[], option
 }
 
 export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options: WriteOptions): Promise<WriteResult> {
-  const now = options.now ?? Date.now();
   const owners = changes.map((c) => c.urn);
   // Reject what needs no database before touching it.
   for (const c of changes) {
@@ -160,6 +159,9 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     entityTypeSpec(c.urn.entityType);
   }
   await tx.run('aspects/lock-entities', { rows: lockRows(owners) });
+  // Read the clock only once the entity locks are held: writers of an entity then stamp createdOn
+  // in the order they commit, so the newest createdOn is always the latest version.
+  const now = options.now ?? Date.now();
 
   // Load every row the request can touch: the changed aspects, key aspects, search aspects, and
   // for hard deletes every aspect of the entity.

@@ -22,6 +22,8 @@ const envSchema = z.object({
   GATEWAY_PORT: port.default(9002),
   INGESTION_URL: z.string().url().optional(),
   LINEAGE_URL: z.string().url().optional(),
+  /** The front door's base URL, for services that relay to it (the ingestion service's /api/graphql). */
+  GATEWAY_URL: z.string().url().optional(),
   PUBLIC_BASE_URL: z.string().optional(),
   METADATA_SERVICE_AUTH_ENABLED: booleanString.default(true),
   DATAHUB_TOKEN_SERVICE_SIGNING_KEY: z.string().min(16, 'must be at least 16 characters'),
@@ -36,6 +38,19 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long SIGTERM waits for in-flight requests before cutting them (below the launcher's 10 s SIGKILL). */
+  SHUTDOWN_GRACE_MS: positiveInt.default(8_000),
+  // Request limits (README "Limits"). Each refusal names the variable that sets it.
+  /** Deepest field nesting of a GraphQL operation; the standard introspection query needs 15. */
+  GRAPHQL_MAX_DEPTH: positiveInt.default(20),
+  /** Aliased fields in one GraphQL operation (each alias is one more resolver run). */
+  GRAPHQL_MAX_ALIASES: positiveInt.default(50),
+  /** UTF-8 size of a GraphQL document (`query`), checked before parsing. */
+  GRAPHQL_MAX_DOCUMENT_BYTES: positiveInt.default(128 * 1024),
+  /** Time to receive a whole request (node's server.requestTimeout); 408 beyond it. */
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+  /** Time to receive the request headers (server.headersTimeout); at most HTTP_REQUEST_TIMEOUT_MS. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,16 +1,24 @@
-// JSON logs (pino), one logger per process. Secrets never reach a log line: the Authorization header
-// and token fields are redacted wherever they appear.
-import { pino, type Logger } from 'pino';
+// JSON logs (pino), one logger per process, each line of a request stamped with its id. Secrets
+// never reach a log line: the Authorization header and token fields are redacted wherever they appear.
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { currentRequestId } from './request-context.ts';
 
 export type { Logger };
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** `destination` (default stdout) lets tests read what a service logs. */
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     name,
     level,
+    // Every line logged while serving a request carries its id (a field given explicitly wins).
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
     redact: {
       paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token', 'accessToken', '*.accessToken'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

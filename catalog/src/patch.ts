@@ -30,6 +30,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError, validationFailed } from './errors.ts';
+import { jsonDepthProblem } from './limits.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -92,6 +93,8 @@ export function applyPatch(input: PatchInput): Record<string, unknown> {
 // Parsing
 
 function parsePatchText(aspectName: string, patchText: string): ParsedPatch {
+  const tooDeep = jsonDepthProblem(patchText);
+  if (tooDeep) throw validationFailed(`PATCH value for ${aspectName} is not acceptable: ${tooDeep}`);
   let raw: unknown;
   try {
     raw = JSON.parse(patchText);
@@ -150,6 +153,8 @@ function parseOps(aspectName: string, raw: Json[]): PatchOp[] {
 /** Splits a JSON pointer into decoded reference tokens. */
 function pointerSegments(path: string): string[] {
   if (path === '') return [];
+  // RFC 6901: "~" only as "~0" or "~1"; anything else is not a pointer (it would address a made-up key).
+  if (/~(?![01])/.test(path)) throw validationFailed(`Invalid JSON pointer '${path}': '~' must be followed by 0 or 1`);
   return path
     .slice(1)
     .split('/')

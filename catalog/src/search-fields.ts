@@ -39,6 +39,8 @@ export interface SearchFields {
   name: string | null;
   description: string | null;
   parentUrn: string | null;
+  /** The urn's words (colons and parentheses split), so "hive" or "logging_events" find it. */
+  searchText: string;
 }
 
 function firstString(value: unknown, fields: string[]): string | undefined {
@@ -58,6 +60,7 @@ export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | '
     origin: originOf(urn) ?? null,
     name: nameOf(urn) ?? null,
     parentUrn: parentOf(urn)?.text ?? null,
+    searchText: urn.text.replace(/[^A-Za-z0-9_.%-]+/g, ' ').trim(),
   };
 }
 

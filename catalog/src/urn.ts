@@ -14,6 +14,7 @@ export interface Urn {
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,31}$/;
 const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 export class InvalidUrnError extends Error {
   readonly input: string;
@@ -64,6 +65,10 @@ function checkBalanced(input: string, s: string): void {
 export function parseUrn(input: string): Urn {
   if (typeof input !== 'string') fail(String(input), 'not a string');
   if (!input.startsWith('urn:')) fail(input, "Urn doesn't start with 'urn:'");
+  // Neo4j stores UTF-8: an unpaired surrogate would be stored as U+FFFD, i.e. as another urn.
+  if (!input.isWellFormed()) fail(input, 'contains an unpaired surrogate');
+  // Control characters (NUL, newlines, …) are never part of a name and break logs and exports.
+  if (CONTROL_CHARACTER.test(input)) fail(input, 'contains a control character');
   const rest = input.slice(4);
   const c1 = rest.indexOf(':');
   if (c1 < 0) fail(input, 'missing namespace or entity type');

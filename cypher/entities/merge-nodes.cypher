@@ -1,9 +1,10 @@
 // Purpose: make sure nodes exist for urns that edges reference (ghosts until ingested) with the
 // fields derived from the urn alone.
-// Params: $rows: [{urn, entityType, label, platform, origin, name, parentUrn}]
+// Params: $rows: [{urn, entityType, label, platform, origin, name, parentUrn, searchText}]
 // Returns: nothing
 UNWIND $rows AS row
 MERGE (n:Entity {urn: row.urn})
   ON CREATE SET n.entityType = row.entityType, n.exists = false, n.removed = false,
-                n.platform = row.platform, n.origin = row.origin, n.name = row.name, n.parentUrn = row.parentUrn
+                n.platform = row.platform, n.origin = row.origin, n.name = row.name, n.parentUrn = row.parentUrn,
+                n.searchText = row.searchText
 SET n:$(row.label)

@@ -1,7 +1,7 @@
 // Purpose: rewrite the derived flags and search fields of entity nodes.
-// Params: $rows: [{urn, exists: boolean, removed: boolean, platform, origin, name, description, parentUrn}]
+// Params: $rows: [{urn, exists: boolean, removed: boolean, platform, origin, name, description, parentUrn, searchText}]
 // Returns: nothing
 UNWIND $rows AS row
 MATCH (n:Entity {urn: row.urn})
 SET n.exists = row.exists, n.removed = row.removed, n.platform = row.platform, n.origin = row.origin,
-    n.name = row.name, n.description = row.description, n.parentUrn = row.parentUrn
+    n.name = row.name, n.description = row.description, n.parentUrn = row.parentUrn, n.searchText = row.searchText

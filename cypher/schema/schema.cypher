@@ -6,7 +6,9 @@ CREATE INDEX entity_type IF NOT EXISTS FOR (n:Entity) ON (n.entityType);
 // restoreIndices scans latest rows in (urn, name) order.
 CREATE INDEX aspect_latest IF NOT EXISTS FOR (a:Aspect) ON (a.version, a.urn, a.name);
 CREATE INDEX aspect_name IF NOT EXISTS FOR (a:Aspect) ON (a.name);
-CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.description, n.urn];
+// entity_search_v1 indexed the raw urn, whose colon-joined words the analyzer keeps as one token.
+DROP INDEX entity_search IF EXISTS;
+CREATE FULLTEXT INDEX entity_search_v2 IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.description, n.searchText];
 // Edges are owned by (owner urn, aspect): restore and hard delete find them through these.
 CREATE INDEX rel_owner_DownstreamOf IF NOT EXISTS FOR ()-[r:DownstreamOf]-() ON (r.owner);
 CREATE INDEX rel_owner_Consumes IF NOT EXISTS FOR ()-[r:Consumes]-() ON (r.owner);

@@ -13,8 +13,13 @@ import type { Logger } from '@lineage/catalog/logger';
 import type { Store } from '@lineage/catalog/neo4j/store';
 import { authConfigOf, GRAPHQL_PATH } from '@lineage/lineage-service/app';
 import { createFormatError, dataHubEnvelopePlugin } from '@lineage/lineage-service/envelope';
+import { graphqlMetricsPlugin } from '@lineage/lineage-service/metrics-plugin';
+import { currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/request-context';
 import { graphqlHandler, sendPlain } from '@lineage/lineage-service/http';
 import { subgraphTypeDefs } from '@lineage/lineage-service/schema';
+import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from '@lineage/lineage-service/limits';
+import { httpServerOptions } from '@lineage/catalog/limits';
+import { explorerStaticHandler } from '@lineage/explorer/serve';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
 export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
@@ -36,6 +41,8 @@ export interface GatewayDeps {
 export interface GatewayContext {
   /** The caller's Authorization header, forwarded so each subgraph authenticates the caller itself. */
   authorization?: string;
+  /** Forwarded so the subgraph's logs and Neo4j transactions carry the front door's request id. */
+  requestId?: string;
 }
 
 export interface Gateway {
@@ -79,6 +86,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       url,
       willSendRequest({ request, context }) {
         if (context.authorization) request.http?.headers.set('authorization', context.authorization);
+        if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
       },
     }),
     logger,
@@ -90,7 +98,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
     introspection: true,
-    plugins: [dataHubEnvelopePlugin<GatewayContext>()],
+    validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
+    plugins: [dataHubEnvelopePlugin<GatewayContext>(), graphqlMetricsPlugin<GatewayContext>('gateway'), operationResolutionPlugin<GatewayContext>()],
   });
   await apollo.start();
 
@@ -100,10 +109,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     server: apollo,
     maxBodyBytes: config.MAX_BODY_BYTES,
     logger,
+    limits: graphqlLimitsFromConfig(config),
     async context(req) {
       // Checked here, before execution, so a bad token is a plain 401 and never a GraphQL error.
       await authenticate(req.headers.authorization, authConfig, tokenStore);
-      return req.headers.authorization ? { authorization: req.headers.authorization } : {};
+      const requestId = currentRequestId();
+      return { ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(requestId ? { requestId } : {}) };
     },
   });
 
@@ -118,7 +129,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     plugins: [(proxyServer) => proxyServer.on('error', (err: Error, req?: IncomingMessage) => logger.warn({ err, url: req?.url }, 'ingestion service unreachable'))],
   });
 
-  const httpServer = createServer((req, res) => {
+  const explorer = explorerStaticHandler();
+  const httpServer = createServer(httpServerOptions(config), (req, res) => {
     const url = req.url ?? '/';
     const path = url.split('?')[0]!;
     const fail = (e: unknown) => {
@@ -133,7 +145,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'ok' }));
     } else {
-      sendPlain(res, 404, `No route for ${req.method ?? ''} ${path}`);
+      // The lineage explorer page (/, /index.html, /assets/*); anything else is a 404.
+      explorer(req, res, () => sendPlain(res, 404, `No route for ${req.method ?? ''} ${path}`));
     }
   });
 

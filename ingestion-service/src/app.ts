@@ -18,7 +18,7 @@ import type { Logger } from '@lineage/catalog/logger';
 import type { Store } from '@lineage/catalog/neo4j/store';
 import { parseUrnOrThrow } from '@lineage/catalog/urn';
 import { handleRestoreIndices } from '@lineage/catalog/restore/handler';
-import { authMiddleware, decodePathUrn, errorMiddleware, jsonBody, prefixMiddleware, type RestState } from './restli.ts';
+import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
 
 export interface IngestionDeps {
@@ -27,6 +27,17 @@ export interface IngestionDeps {
   logger: Logger;
   /** Version reported by /config; must stay below 1.0.1 or SDK clients switch to OpenAPI ingestion. */
   serverVersion?: string;
+  /** Where POST /api/graphql is relayed (the front door's GraphQL endpoint); default {@link defaultGraphqlUrl}. */
+  graphqlUrl?: string;
+}
+
+/**
+ * The front door's GraphQL endpoint as seen from this service. Config has no GATEWAY_URL key yet,
+ * so this is loopback + GATEWAY_PORT: right for `npm start` and the interop stack; containers
+ * (compose) need the gateway's own address passed as `graphqlUrl`.
+ */
+export function defaultGraphqlUrl(config: Config): string {
+  return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
 }
 
 export function authConfigOf(config: Config): AuthConfig {
@@ -118,7 +129,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
       case 'ingestProposalBatch': {
         if (!Array.isArray(body.proposals)) throw badRequest("Parameter 'proposals' is required and must be an array");
         if (body.proposals.length > config.MAX_BATCH_PROPOSALS) {
-          throw validationFailed(`Too many proposals in one batch: ${body.proposals.length} > ${config.MAX_BATCH_PROPOSALS}`);
+          throw validationFailed(`Too many proposals in one batch: ${body.proposals.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
         }
         await ingest(ctx, body.proposals.map((p, i) => proposalToChange(p, `proposals[${i}]`)));
         ctx.body = { value: 'success' };
@@ -152,6 +163,9 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
       }
       case 'batchIngest': {
         if (!Array.isArray(body.entities)) throw badRequest("Parameter 'entities' is required and must be an array");
+        if (body.entities.length > config.MAX_BATCH_PROPOSALS) {
+          throw validationFailed(`Too many entities in one batch: ${body.entities.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
+        }
         const sms = body.systemMetadata;
         if (sms !== undefined && (!Array.isArray(sms) || sms.length !== body.entities.length)) {
           throw validationFailed('entities and systemMetadata must have the same length');
@@ -187,6 +201,13 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
     const body = await jsonBody(ctx, limit);
     ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
   });
+
+  // The Python client's execute_graphql posts to <gms>/api/graphql, where DataHub GMS serves GraphQL.
+  const relay = graphqlRelay(deps.graphqlUrl ?? defaultGraphqlUrl(config), limit, config.LINEAGE_DEADLINE_MS + 5_000);
+  for (const path of ['/api/graphql', '/api/v2/graphql']) {
+    router.post(path, relay);
+    router.all(path, methodNotAllowed(['POST']));
+  }
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {

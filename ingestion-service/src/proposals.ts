@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CHANGE_TYPES, type AspectChange, type ChangeType } from '@lineage/catalog/aspect-writer';
 import { aspectNameOfFqcn, snapshotEntityType } from '@lineage/catalog/aspects/index';
 import { validationFailed } from '@lineage/catalog/errors';
+import { jsonDepthProblem } from '@lineage/catalog/limits';
 import { parseUrnOrThrow } from '@lineage/catalog/urn';
 
 function zodMessage(prefix: string, error: z.ZodError): string {
@@ -18,6 +19,8 @@ export function parseSystemMetadata(raw: unknown, where: string): Record<string,
   if (raw === undefined || raw === null) return undefined;
   let value = raw;
   if (typeof raw === 'string') {
+    const tooDeep = jsonDepthProblem(raw);
+    if (tooDeep) throw validationFailed(`${where}.systemMetadata: ${tooDeep}`);
     try {
       value = JSON.parse(raw);
     } catch {
@@ -72,6 +75,8 @@ export function proposalToChange(raw: unknown, where = 'proposal'): AspectChange
   if (p.aspect.contentType && !/^application\/json$/i.test(p.aspect.contentType)) {
     throw validationFailed(`Invalid ${where}: aspect.contentType '${p.aspect.contentType}' is not supported for ${changeType}`);
   }
+  const tooDeep = jsonDepthProblem(p.aspect.value);
+  if (tooDeep) throw validationFailed(`Invalid ${where}: aspect.value: ${tooDeep}`);
   try {
     change.value = JSON.parse(p.aspect.value);
   } catch (e) {

@@ -6,6 +6,7 @@ import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog
 import type { Actor } from '@lineage/catalog/auth/privileges';
 import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/errors';
 import type { Logger } from '@lineage/catalog/logger';
+import { jsonDepthProblem } from '@lineage/catalog/limits';
 
 export interface RestState {
   actor: Actor;
@@ -19,6 +20,14 @@ function renderError(ctx: Context, status: number, message: string, retryAfter?:
   ctx.set('X-RestLi-Error-Response', 'true');
   if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
   ctx.body = { exceptionClass: RESTLI_EXCEPTION, stackTrace: '', message, status };
+}
+
+/** 405 with a Rest.li error body (the taxonomy has no kind for it: it is a routing answer). */
+export function methodNotAllowed(allowed: string[]) {
+  return (ctx: Context) => {
+    ctx.set('Allow', allowed.join(', '));
+    renderError(ctx, 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`);
+  };
 }
 
 /** Renders CatalogErrors as Rest.li errors; anything else is logged and masked as a 500. */
@@ -70,20 +79,26 @@ export function authMiddleware(config: AuthConfig, tokens: TokenStore) {
   };
 }
 
+/** Reads the body as text, with the configured size cap (413 beyond it). */
+export async function rawBody(ctx: Context, limitBytes: number): Promise<string> {
+  try {
+    return await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8', length: ctx.get('content-length') || undefined });
+  } catch (e) {
+    if ((e as { type?: string }).type === 'entity.too.large') throw new CatalogError('payloadTooLarge', `Request body is larger than ${limitBytes} bytes`);
+    throw badRequest(`Could not read the request body: ${(e as Error).message}`);
+  }
+}
+
 /** Reads and parses a JSON object body, with the configured size cap (413 beyond it). */
 export async function jsonBody(ctx: Context, limitBytes: number): Promise<Record<string, unknown>> {
   const type = ctx.get('content-type');
   if (type && !/json/i.test(type)) {
     throw new CatalogError('badRequest', `Unsupported content type '${type}': send application/json`);
   }
-  let text: string;
-  try {
-    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8', length: ctx.get('content-length') || undefined });
-  } catch (e) {
-    if ((e as { type?: string }).type === 'entity.too.large') throw new CatalogError('payloadTooLarge', `Request body is larger than ${limitBytes} bytes`);
-    throw badRequest(`Could not read the request body: ${(e as Error).message}`);
-  }
+  const text = await rawBody(ctx, limitBytes);
   if (text.trim() === '') throw badRequest('Request body is empty: expected a JSON object');
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) throw badRequest(`Request body is not acceptable: ${tooDeep}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -92,6 +107,30 @@ export async function jsonBody(ctx: Context, limitBytes: number): Promise<Record
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('Request body must be a JSON object');
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * DataHub GMS answers GraphQL itself, so the Python client's `execute_graphql` posts to
+ * `<gms>/api/graphql`. This service owns no schema: relay the request unchanged to the front
+ * door and hand its answer back (status, content type, body) — the GraphQL envelope stays the
+ * front door's. The caller was already authenticated here; the front door checks the token again.
+ */
+export function graphqlRelay(targetUrl: string, limitBytes: number, timeoutMs: number) {
+  return async (ctx: Context) => {
+    const body = await rawBody(ctx, limitBytes);
+    const headers: Record<string, string> = { 'content-type': ctx.get('content-type') || 'application/json' };
+    for (const h of ['authorization', 'accept', 'x-request-id']) if (ctx.get(h)) headers[h] = ctx.get(h);
+    if (!headers['x-request-id']) headers['x-request-id'] = (ctx.state as RestState).requestId;
+    let res: Response;
+    try {
+      res = await fetch(targetUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (e) {
+      throw new CatalogError('unavailable', `GraphQL is served by the front door, which is unreachable at ${targetUrl}`, { cause: e, retryAfterSeconds: 5 });
+    }
+    ctx.status = res.status;
+    ctx.type = res.headers.get('content-type') ?? 'application/json';
+    ctx.body = Buffer.from(await res.arrayBuffer());
+  };
 }
 
 /** Path keys arrive percent-encoded (Python quotes the whole urn); tolerate a second encoding. */

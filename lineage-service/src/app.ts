@@ -14,11 +14,16 @@ import type { Logger } from '@lineage/catalog/logger';
 import type { Store } from '@lineage/catalog/neo4j/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
 import { createFormatError, dataHubEnvelopePlugin } from './envelope.ts';
+import { graphqlMetricsPlugin } from './metrics-plugin.ts';
 import { graphqlHandler, sendPlain } from './http.ts';
 import { loadTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
+import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from './limits.ts';
+import { scalarResolvers } from './scalars.ts';
+import { httpServerOptions } from '@lineage/catalog/limits';
+import { searchResolvers } from './resolvers/search.ts';
 
 export interface LineageSubgraphDeps {
   store: Store;
@@ -51,10 +56,11 @@ export function buildLineageSchema() {
   const module = (name: keyof typeof typeDefs, resolvers?: object) =>
     ({ typeDefs: typeDefs[name], ...(resolvers ? { resolvers: resolvers as GraphQLResolverMap<unknown> } : {}) });
   return buildSubgraphSchema([
-    module('common'),
+    module('common', scalarResolvers),
     module('entities', entityResolvers),
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
+    module('search', searchResolvers),
   ]);
 }
 
@@ -67,8 +73,9 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
     stopOnTerminationSignals: false,
     introspection: true,
+    validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
     // No federated tracing: nothing reports usage, and ftv1 would ride along in every response.
-    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled()],
+    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled(), graphqlMetricsPlugin<RequestContext>('subgraph'), operationResolutionPlugin<RequestContext>()],
   });
   await apollo.start();
 
@@ -83,10 +90,11 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     server: apollo,
     maxBodyBytes: config.MAX_BODY_BYTES,
     logger,
+    limits: graphqlLimitsFromConfig(config),
     context: async (req) => createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore)),
   });
 
-  const httpServer = createServer((req, res) => {
+  const httpServer = createServer(httpServerOptions(config), (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === GRAPHQL_PATH) {
       graphql(req, res).catch((e: unknown) => {

@@ -58,6 +58,11 @@ export function createFormatError(logger: Logger) {
     if (classification) {
       return { ...base, extensions: { classification } };
     }
+    // A pre-execution error the subgraph already rendered (e.g. a variable its Long scalar refused,
+    // which the gateway cannot check itself), relayed by the gateway: keep its classification.
+    if ((!apolloCode || apolloCode === 'DOWNSTREAM_SERVICE_ERROR') && (ext?.classification === 'ValidationError' || ext?.classification === 'InvalidSyntax')) {
+      return { ...base, extensions: { classification: ext.classification } };
+    }
     logger.error({ err: original, path: formatted.path }, `unexpected GraphQL error: ${formatted.message}`);
     return { ...base, message: UNKNOWN_ERROR_MESSAGE, extensions: { ...SERVER_ERROR } };
   };

@@ -7,6 +7,8 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/errors';
 import type { Logger } from '@lineage/catalog/logger';
 import { restliErrorBody } from './envelope.ts';
+import { jsonDepthProblem } from '@lineage/catalog/limits';
+import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './limits.ts';
 
 export interface GraphqlHttpOptions<C extends BaseContext> {
   server: ApolloServer<C>;
@@ -14,6 +16,8 @@ export interface GraphqlHttpOptions<C extends BaseContext> {
   /** Authenticates the request and builds its context; throws CatalogError (unauthenticated → 401). */
   context(req: IncomingMessage): Promise<C>;
   logger: Logger;
+  /** Document limits checked before parsing (a refusal is a ValidationError envelope). */
+  limits?: GraphqlLimits;
 }
 
 export function sendPlain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -40,6 +44,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 /** The request body as a GraphQL request, or a reason to refuse it with a bare 400. */
 function parseGraphqlBody(text: string): { body: Record<string, unknown> } | { error: string } {
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) return { error: `Request body is not acceptable: ${tooDeep}.` };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -63,6 +69,11 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       sendPlain(res, 405, `Method ${req.method ?? ''} is not allowed; use POST.`, { allow: 'POST' });
+      return;
+    }
+    const contentType = req.headers['content-type'];
+    if (contentType && !/json/i.test(contentType)) {
+      sendPlain(res, 400, `Unsupported content type '${contentType}': send application/json.`);
       return;
     }
     let parsed: ReturnType<typeof parseGraphqlBody>;
@@ -90,11 +101,17 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
       }
       return;
     }
+    const tooLarge = options.limits && documentProblem(parsed.body.query as string, options.limits);
+    if (tooLarge) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(validationErrorEnvelope(tooLarge));
+      return;
+    }
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    // The body is already parsed: tell Apollo so whatever content type the client sent.
+    // The body is already parsed (sent as JSON or without a type): tell Apollo so.
     headers.set('content-type', 'application/json');
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers, search: '', body: parsed.body },

@@ -7,7 +7,7 @@ import { parse, type DocumentNode } from 'graphql';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
-export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens'] as const;
+export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search'] as const;
 export type SchemaFile = (typeof SCHEMA_FILES)[number];
 
 export function loadTypeDefs(): Record<SchemaFile, DocumentNode> {

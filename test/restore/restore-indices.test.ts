@@ -245,7 +245,7 @@ test('urnLike treats escaped % and _ literally', async () => {
 test('dry run reports the exact drift and writes nothing', async () => {
   await cypher(`MATCH (x:Entity {urn: $c})-[r:DownstreamOf]->(y:Entity {urn: $a}) DELETE r`, { c, a });
   await cypher(`MATCH (x:Entity {urn: $d}), (y:Entity {urn: $e}) CREATE (x)-[:DownstreamOf {owner: $d, aspect: 'upstreamLineage', key: 'bogus-dry'}]->(y)`, { d, e });
-  await cypher(`MATCH (x:Entity {urn: $d})-[r:LINEAGE]-() SET r.updatedOn = 42`, { d });
+  await cypher(`MATCH (:Entity {urn: $c})-[r:LINEAGE]->(x:Entity {urn: $d}) SET r.updatedOn = 42`, { c, d });
   await cypher(`MATCH (n:Entity {urn: $b}) SET n.description = 'tampered'`, { b });
   await cypher(`MATCH (x:Entity {urn: $a}) CREATE (x)-[:Produces {owner: $a, aspect: 'noSuchRow', key: 'bogus-dry-2'}]->(x)`, { a });
   const corrupted = await snapshot();
@@ -315,5 +315,6 @@ test('a restore running while lineage is written loses no edge and resurrects no
     expect(lineage.map((x) => x.u).sort()).toEqual([...ups].sort());
   }
   const check = await restoreIndices(store, { urnLike: ALL, clean: true, dryRun: true });
+  expect(check.drift).toEqual(expect.objectContaining({ missingEdges: { count: 0, examples: [] }, extraEdges: { count: 0, examples: [] } }));
   expect(hasDrift(check)).toBe(false);
 });

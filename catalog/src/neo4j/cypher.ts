@@ -46,6 +46,8 @@ export const statementNames = [
   'restore/scan-nodes',
   'restore/scan-owners',
   'restore/delete-orphans',
+  'search/fulltext',
+  'search/all',
 ] as const;
 
 export type StatementName = (typeof statementNames)[number];

@@ -3,6 +3,7 @@
 // idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import { CatalogError, deadlineExceeded, unavailable } from '../errors.ts';
+import { currentRequestId } from '../request-context.ts';
 import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
 
 export interface StoreOptions {
@@ -13,6 +14,17 @@ export interface StoreOptions {
   statements?: Statements;
   /** How long the driver retries a transaction on transient errors (deadlocks, leader switches). */
   maxRetryMs?: number;
+  /** Called after every named statement (metrics); must not throw. */
+  onQuery?: (event: QueryEvent) => void;
+}
+
+export interface QueryEvent {
+  statement: string;
+  ms: number;
+  /** Neo4j's error code (or the error's name) when the statement failed. */
+  failure?: string;
+  /** The transaction's metadata (request id included). */
+  metadata: Record<string, string>;
 }
 
 /** A transaction handle that only runs named statements. */
@@ -39,19 +51,27 @@ export interface Store {
   readonly driver: Driver;
 }
 
-/** Neo4j integers and temporal-free records → plain JSON-safe JS values. */
+/**
+ * Neo4j integers and temporal-free records → plain JSON-safe JS values. Hot on large reads (a
+ * lineage reach returns one row per reachable entity): plain loops, no entries/fromEntries arrays.
+ */
 export function toPlain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
   if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
-  if (Array.isArray(value)) return value.map(toPlain);
-  if (value && typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toPlain(v)]));
-    }
-    // Nodes and relationships: expose their properties.
-    if ('properties' in value && ('labels' in value || 'type' in value)) {
-      return toPlain((value as { properties: unknown }).properties);
-    }
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = toPlain(value[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) out[k] = toPlain((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  // Nodes and relationships: expose their properties.
+  if ('properties' in value && ('labels' in value || 'type' in value)) {
+    return toPlain((value as { properties: unknown }).properties);
   }
   return value;
 }
@@ -77,15 +97,22 @@ export function mapDriverError(e: unknown): unknown {
   if (code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') || code === 'Neo.TransientError.General.TransactionMemoryLimit') {
     return deadlineExceeded('The operation exceeded its memory budget.');
   }
+  // Deadlocks and lock timeouts are retried by the driver; one still failing after maxRetryMs is
+  // contention, not a bug: the client should retry (503 + Retry-After), never see a 500.
+  if (code.startsWith('Neo.TransientError.')) {
+    return unavailable('The metadata store is busy; retry later.', e);
+  }
   return e;
 }
 
 export function createStore(options: StoreOptions): Store {
   const auth = options.user ? neo4j.auth.basic(options.user, options.password ?? '') : undefined;
   const driver = neo4j.driver(options.uri, auth, {
-    // Fail fast when the store is gone so requests answer 503 instead of hanging.
-    connectionAcquisitionTimeout: 10_000,
-    connectionTimeout: 5_000,
+    // Fail fast when the store is gone so requests answer 503 instead of hanging. One store call
+    // takes at most about maxTransactionRetryTime + backoff + connectionAcquisitionTimeout (~11 s)
+    // when Neo4j is unreachable; test/faults/neo4j-outage.fault.ts holds requests to that bound.
+    connectionAcquisitionTimeout: 5_000,
+    connectionTimeout: 3_000,
     // Deadlocks between writers are retried; an unreachable store should become a 503 quickly,
     // since DataHub clients retry 503s themselves.
     maxTransactionRetryTime: options.maxRetryMs ?? 5_000,
@@ -94,24 +121,42 @@ export function createStore(options: StoreOptions): Store {
   const statements = options.statements ?? loadCypher();
   const database = options.database;
 
-  const wrapTx = (tx: ManagedTransaction): Tx => ({
+  const onQuery = options.onQuery;
+  const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>): Tx => ({
     async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
       const text = statements[name];
-      const result = await tx.run(text, params);
-      return result.records.map((r) => toPlain(r.toObject()) as T);
+      if (!onQuery) return recordsOf<T>(await tx.run(text, params));
+      const t0 = performance.now();
+      try {
+        const result = await tx.run(text, params);
+        onQuery({ statement: name, ms: performance.now() - t0, metadata });
+        return recordsOf<T>(result);
+      } catch (e) {
+        const failure = (e as { code?: string }).code || (e as Error).name || 'Error';
+        onQuery({ statement: name, ms: performance.now() - t0, failure, metadata });
+        throw e;
+      }
     },
   });
 
-  const txConfig = (o?: TxOptions) => ({
+  // The request being served (if any) is named in the transaction metadata, so SHOW TRANSACTIONS
+  // and the query log tie a slow or stuck transaction to the HTTP request and its log lines.
+  const metadataOf = (o?: TxOptions): Record<string, string> => {
+    const requestId = currentRequestId();
+    return { ...(requestId ? { requestId } : {}), ...(o?.metadata ?? {}) };
+  };
+  const txConfig = (o: TxOptions | undefined, metadata: Record<string, string>) => ({
     ...(o?.timeoutMs ? { timeout: o.timeoutMs } : {}),
-    ...(o?.metadata ? { metadata: o.metadata } : {}),
+    ...(Object.keys(metadata).length ? { metadata } : {}),
   });
 
   async function withSession<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>, o?: TxOptions): Promise<T> {
     const session = driver.session({ database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
     try {
-      const fn = (tx: ManagedTransaction) => work(wrapTx(tx));
-      return mode === 'READ' ? await session.executeRead(fn, txConfig(o)) : await session.executeWrite(fn, txConfig(o));
+      const metadata = metadataOf(o);
+      const fn = (tx: ManagedTransaction) => work(wrapTx(tx, metadata));
+      const config = txConfig(o, metadata);
+      return mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
     } catch (e) {
       throw mapDriverError(e);
     } finally {

@@ -10,6 +10,7 @@ import { badRequest } from '../errors.ts';
 import type { Store } from '../neo4j/store.ts';
 import { InvalidUrnError, parseUrn } from '../urn.ts';
 import { restoreIndices, type RestoreArgs, type RestoreResult } from './restore-indices.ts';
+import { processMetrics } from '../metrics.ts';
 
 /** DataHub's defaults for the Rest.li action. */
 export const API_DEFAULT_BATCH_SIZE = 10;
@@ -109,7 +110,7 @@ export async function handleRestoreIndices(
   assertCan(actor, 'RESTORE_INDICES', deniedMessage);
   const args = restoreArgsOfBody(body);
   const { requestedLimit: _, ...domainArgs } = args;
-  const r = await restoreIndices(store, domainArgs);
+  const r = await processMetrics().trackRestore((onProgress) => restoreIndices(store, domainArgs, onProgress));
   return {
     value: summaryOf(args, r),
     rowsScanned: r.rowsScanned,

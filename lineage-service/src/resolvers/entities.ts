@@ -6,6 +6,7 @@ import type { Urn } from '@lineage/catalog/urn';
 import { requireRead, type RequestContext } from '../context.ts';
 import { GRAPHQL_TYPENAME, parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { lineageField } from './lineage.ts';
+import { MAX_PAGE_SIZE, pageArgument } from '../limits.ts';
 
 type Args<T> = T;
 type Json = Record<string, unknown>;
@@ -54,8 +55,8 @@ export interface RelationshipsInput {
 }
 
 export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: RelationshipsInput) {
-  const start = Math.max(0, input.start ?? 0);
-  const count = Math.max(0, input.count ?? DEFAULT_RELATIONSHIP_COUNT);
+  const start = pageArgument('start', input.start, 0);
+  const count = pageArgument('count', input.count, DEFAULT_RELATIONSHIP_COUNT, MAX_PAGE_SIZE);
   // LINEAGE is the derived traversal edge, not a DataHub relationship; HAS_ASPECT never ends at an Entity.
   const types = input.types.filter((t) => t !== 'LINEAGE');
   const statement = input.direction === 'INCOMING' ? 'graphql/relationships-incoming' : 'graphql/relationships-outgoing';

@@ -10,11 +10,10 @@ import {
 import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/lineage/query';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
+import { MAX_PAGE_SIZE, pageArgument } from '../limits.ts';
 
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;
-/** Largest page served; a bigger request gets this many (and a cursor for the rest). */
-export const MAX_PAGE_SIZE = 10_000;
 
 interface SearchFlagsInput {
   skipAggregates?: boolean | null;
@@ -74,7 +73,7 @@ function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo): Line
   };
 }
 
-const pageSize = (count: number | null | undefined) => Math.min(Math.max(0, count ?? DEFAULT_COUNT), MAX_PAGE_SIZE);
+const pageSize = (count: number | null | undefined) => pageArgument('count', count, DEFAULT_COUNT, MAX_PAGE_SIZE);
 
 function renderHit(h: LineageHit) {
   return {
@@ -126,7 +125,9 @@ export interface LineageFieldInput {
 
 /** `lineage(input)` on every EntityWithRelationships: one hop, degree 1. */
 export async function lineageField(ref: EntityRef, { input }: { input: LineageFieldInput }, ctx: RequestContext) {
-  const page = await lineageNeighbours(ctx.store, ref.urn.text, input.direction, input);
+  const page = await lineageNeighbours(ctx.store, ref.urn.text, input.direction, {
+    ...input, start: pageArgument('start', input.start, 0), count: pageArgument('count', input.count, 100, MAX_PAGE_SIZE),
+  });
   return {
     start: page.start,
     count: page.count,
@@ -165,7 +166,7 @@ export const lineageResolvers = {
     },
     searchAcrossLineage: async (_: unknown, { input }: { input: SearchInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
       requireRead(ctx);
-      const start = Math.max(0, input.start ?? 0);
+      const start = pageArgument('start', input.start, 0);
       const page = await searchLineage(ctx.store, lineageQuery(input, info), { start, count: pageSize(input.count) }, ctx.limits);
       return { start, ...renderPage(page), lineageSearchPath: null };
     },

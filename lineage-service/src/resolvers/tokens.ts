@@ -2,7 +2,7 @@
 import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken } from '@lineage/catalog/access-tokens';
 import { assertCan, can, graphqlDenied } from '@lineage/catalog/auth/privileges';
 import type { AccessTokenDuration } from '@lineage/catalog/auth/tokens';
-import { forbidden } from '@lineage/catalog/errors';
+import { badRequest, forbidden } from '@lineage/catalog/errors';
 import type { RequestContext } from '../context.ts';
 import { parseRequestUrn } from '../entity-ref.ts';
 
@@ -13,6 +13,8 @@ interface CreateAccessTokenInput {
   name: string;
   description?: string | null;
 }
+
+const TOKEN_ID = /^[A-Za-z0-9+/=_-]{1,128}$/;
 
 function renderToken(t: IssuedToken) {
   return {
@@ -36,6 +38,8 @@ export const tokenResolvers = {
       return renderToken(issued);
     },
     revokeAccessToken: async (_: unknown, { tokenId }: { tokenId: string }, ctx: RequestContext) => {
+      // Stored ids are base64 SHA-256 digests; anything else cannot name a token (and is no urn key).
+      if (!TOKEN_ID.test(tokenId)) throw badRequest(`Invalid token id: ${tokenId}`);
       const info = await accessTokenInfo(ctx.store, tokenId);
       // Revoking an unknown or already revoked id is a no-op that succeeds: nothing to protect.
       if (!info) return true;

@@ -1,0 +1,54 @@
+// Catalogue-wide entity search (GraphQL searchAcrossEntities): the search fields of entity nodes
+// through Neo4j's full-text index. Every query token must match (prefix match on each token), so
+// "fct_users" finds fct_users_created and fct_users_deleted. Ghosts and soft-deleted entities are
+// never returned.
+import { DEFAULT_RESULT_TYPES } from './lineage/query.ts';
+import { graphqlToEntityType } from './entity-registry.ts';
+import { badRequest } from './errors.ts';
+import { int, type Store } from './neo4j/store.ts';
+
+export interface EntitySearchInput {
+  query: string;
+  /** GraphQL EntityType names; empty = the lineage-capable types. */
+  types?: readonly string[] | null | undefined;
+  start?: number | null | undefined;
+  count?: number | null | undefined;
+}
+
+export interface EntitySearchResult {
+  start: number;
+  total: number;
+  hits: Array<{ urn: string; entityType: string; score: number }>;
+}
+
+export const MAX_SEARCH_PAGE = 1000;
+
+// Lucene's query syntax characters; escaped so user text is always literal.
+const LUCENE_SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
+
+/** User text → a Lucene query: every token required, each as an escaped prefix match. */
+export function luceneQueryOf(text: string): string | undefined {
+  const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0 && t !== '*');
+  if (!tokens.length) return undefined;
+  return tokens.map((t) => `+${t.toLowerCase().replace(LUCENE_SPECIAL, '\\$&')}*`).join(' ');
+}
+
+export async function searchEntities(store: Store, input: EntitySearchInput): Promise<EntitySearchResult> {
+  const start = input.start ?? 0;
+  const count = input.count ?? 10;
+  if (!Number.isInteger(start) || start < 0) throw badRequest(`start must be a non-negative integer, got ${start}`);
+  if (!Number.isInteger(count) || count < 0) throw badRequest(`count must be a non-negative integer, got ${count}`);
+  const typeNames = input.types?.length ? input.types : DEFAULT_RESULT_TYPES;
+  const types = typeNames.map((t) => {
+    const name = graphqlToEntityType(t);
+    if (!name) throw badRequest(`Unknown entity type ${t}`);
+    return name;
+  });
+  const lucene = luceneQueryOf(input.query);
+  const params = { types, skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)) };
+  type Row = { total: number; page: Array<{ urn: string; entityType: string; score: number }> };
+  const rows = await store.read((tx) => lucene === undefined
+    ? tx.run<Row>('search/all', params)
+    : tx.run<Row>('search/fulltext', { ...params, lucene }));
+  return { start, total: rows[0]?.total ?? 0, hits: rows[0]?.page ?? [] };
+}

@@ -1,0 +1,117 @@
+// Column-level lineage for the column display: a dataset's columns come from its schemaMetadata
+// aspect plus every field named in fine-grained lineage; column edges come from each downstream
+// dataset's Dataset.fineGrainedLineages (upstream fields → downstream fields, wire-compat §3.3).
+
+export interface SchemaFieldRef {
+  /** The parent dataset urn. */
+  urn: string;
+  /** The fieldPath; '' when the upstream is a whole dataset. */
+  path: string;
+}
+
+export interface FineGrainedLineage {
+  upstreams?: SchemaFieldRef[] | null;
+  downstreams?: SchemaFieldRef[] | null;
+}
+
+export interface DatasetColumnsInput {
+  urn: string;
+  fineGrainedLineages?: FineGrainedLineage[] | null;
+  /** schemaMetadata.fields[].fieldPath, in schema order. */
+  schemaFields: string[];
+}
+
+export interface ColumnEdge {
+  from: string;
+  to: string;
+}
+
+export interface ColumnGraph {
+  /** Column paths per dataset: schema order, then fields only known from lineage. */
+  columns: Map<string, string[]>;
+  edges: ColumnEdge[];
+}
+
+const SEP = '\u241f';
+export const columnKey = (dataset: string, path: string): string => `${dataset}${SEP}${path}`;
+export function splitColumnKey(key: string): { dataset: string; path: string } {
+  const i = key.lastIndexOf(SEP);
+  return { dataset: key.slice(0, i), path: key.slice(i + SEP.length) };
+}
+
+/** v2 field paths (`[version=2.0].[type=struct].a.[type=string].b`) read as `a.b`. */
+export function displayFieldPath(path: string): string {
+  if (!path.startsWith('[')) return path;
+  return path.replace(/\[[^\]]*\]\.?/g, '') || path;
+}
+
+/** Parses a schemaMetadata RawAspect payload; tolerant of anything unexpected (returns []). */
+export function schemaFieldsOf(payload: string | null | undefined): string[] {
+  if (!payload) return [];
+  try {
+    const value = JSON.parse(payload) as { fields?: Array<{ fieldPath?: unknown }> };
+    return (value.fields ?? []).map((f) => f.fieldPath).filter((p): p is string => typeof p === 'string');
+  } catch {
+    return [];
+  }
+}
+
+export function buildColumnGraph(datasets: readonly DatasetColumnsInput[]): ColumnGraph {
+  const columns = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const addColumn = (dataset: string, path: string) => {
+    if (path === '') return;
+    const key = columnKey(dataset, path);
+    if (seen.has(key)) return;
+    seen.add(key);
+    const list = columns.get(dataset) ?? [];
+    list.push(path);
+    columns.set(dataset, list);
+  };
+  for (const d of datasets) for (const f of d.schemaFields) addColumn(d.urn, f);
+  const edges: ColumnEdge[] = [];
+  const edgeKeys = new Set<string>();
+  for (const d of datasets) {
+    for (const fgl of d.fineGrainedLineages ?? []) {
+      for (const down of fgl.downstreams ?? []) {
+        for (const up of fgl.upstreams ?? []) {
+          // A whole-dataset upstream has no column to draw from.
+          if (up.path === '' || down.path === '') continue;
+          addColumn(up.urn, up.path);
+          addColumn(down.urn, down.path);
+          const from = columnKey(up.urn, up.path);
+          const to = columnKey(down.urn, down.path);
+          const k = `${from}\u0000${to}`;
+          if (from === to || edgeKeys.has(k)) continue;
+          edgeKeys.add(k);
+          edges.push({ from, to });
+        }
+      }
+    }
+  }
+  return { columns, edges };
+}
+
+/** Every column upstream and downstream of `start`, across any number of hops (cycles are fine). */
+export function columnClosure(edges: readonly ColumnEdge[], start: string): { upstream: Set<string>; downstream: Set<string> } {
+  const outgoing = new Map<string, string[]>();
+  const incoming = new Map<string, string[]>();
+  for (const e of edges) {
+    (outgoing.get(e.from) ?? outgoing.set(e.from, []).get(e.from)!).push(e.to);
+    (incoming.get(e.to) ?? incoming.set(e.to, []).get(e.to)!).push(e.from);
+  }
+  const walk = (next: Map<string, string[]>) => {
+    const out = new Set<string>();
+    const queue = [start];
+    while (queue.length) {
+      const at = queue.shift()!;
+      for (const n of next.get(at) ?? []) {
+        if (n === start || out.has(n)) continue;
+        out.add(n);
+        queue.push(n);
+      }
+    }
+    return out;
+  };
+  return { upstream: walk(incoming), downstream: walk(outgoing) };
+}

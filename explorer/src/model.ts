@@ -1,0 +1,182 @@
+// The neighbourhood the page draws, built from scrollAcrossLineage pages. Results give each entity's
+// minimum degree and one shortest path from the centre (wire-compat §5.3); consecutive path entries
+// are the edges drawn, so the picture is the union of shortest paths. An entity that only appears on
+// a path (filtered out by type/platform, or beyond the loaded page) is kept as a "context" node so
+// the graph stays connected.
+
+export type Direction = 'UPSTREAM' | 'DOWNSTREAM';
+export type Side = 'centre' | 'upstream' | 'downstream';
+
+/** What GraphQL returns for the ENTITY fragment (queries.ts); every field optional by type. */
+export interface RawEntity {
+  urn: string;
+  type: string;
+  exists?: boolean | null;
+  name?: string | null;
+  jobId?: string | null;
+  flowId?: string | null;
+  chartId?: string | null;
+  dashboardId?: string | null;
+  fieldPath?: string | null;
+  featureNamespace?: string | null;
+  orchestrator?: string | null;
+  tool?: string | null;
+  platform?: { urn?: string; name: string; properties?: { displayName?: string | null } | null } | null;
+  properties?: { name?: string | null } | null;
+  dataFlow?: { orchestrator?: string | null } | null;
+}
+
+export interface RawResult {
+  degree: number;
+  entity: RawEntity;
+  paths?: Array<{ path: Array<RawEntity | null> } | null> | null;
+}
+
+export interface EntitySummary {
+  urn: string;
+  type: string;
+  name: string;
+  platform: string | null;
+  exists: boolean | null;
+}
+
+export interface GraphNode extends EntitySummary {
+  side: Side;
+  /** Hops from the centre (0 for the centre itself). */
+  degree: number;
+  /** Only known as a step on a path: not itself a result under the current filters. */
+  context: boolean;
+}
+
+/** Data flows from → to. */
+export interface GraphEdge {
+  from: string;
+  to: string;
+}
+
+export interface Neighbourhood {
+  centre: string;
+  nodes: Map<string, GraphNode>;
+  edges: Map<string, GraphEdge>;
+}
+
+/** The last segment of a urn's key (`urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)` → `db.t`). */
+export function urnTail(urn: string): string {
+  const m = /^urn:li:[^:]+:(.*)$/.exec(urn);
+  let key = m ? m[1]! : urn;
+  if (key.startsWith('(') && key.endsWith(')')) {
+    const parts = splitTuple(key.slice(1, -1));
+    // Datasets end with the fabric (PROD); the name is the one before it. Jobs end with their id.
+    key = /^urn:li:dataset:/.test(urn) && parts.length >= 2 ? parts[parts.length - 2]! : parts[parts.length - 1]!;
+  }
+  return key;
+}
+
+/** Splits a urn tuple at top-level commas (nested urns carry their own parentheses). */
+function splitTuple(inner: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(inner.slice(start));
+  return parts;
+}
+
+function platformFromUrn(urn: string): string | null {
+  const p = /urn:li:dataPlatform:([^,)]+)/.exec(urn);
+  if (p) return p[1]!;
+  // A flow urn names its orchestrator first (urn:li:dataFlow:(airflow,flow,PROD)); a job urn nests its flow's.
+  const f = /urn:li:dataFlow:\(([^,()]+),/.exec(urn);
+  return f ? f[1]! : null;
+}
+
+export function summarise(e: RawEntity): EntitySummary {
+  const name = e.properties?.name ?? e.name ?? e.jobId ?? e.flowId ?? e.chartId ?? e.dashboardId ?? e.fieldPath ?? urnTail(e.urn);
+  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? e.dataFlow?.orchestrator ?? e.orchestrator ?? e.tool ?? platformFromUrn(e.urn);
+  return { urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null };
+}
+
+export function emptyNeighbourhood(centre: RawEntity): Neighbourhood {
+  const nodes = new Map<string, GraphNode>();
+  nodes.set(centre.urn, { ...summarise(centre), side: 'centre', degree: 0, context: false });
+  return { centre: centre.urn, nodes, edges: new Map() };
+}
+
+function addEdge(g: Neighbourhood, from: string, to: string): void {
+  if (from === to) return;
+  g.edges.set(`${from}\u0000${to}`, { from, to });
+}
+
+/**
+ * Adds one page of results seen from `origin` (the centre, or an expanded node at `originDegree`)
+ * in `direction`. Returns the urns that became (non-context) nodes.
+ */
+export function mergeResults(g: Neighbourhood, direction: Direction, results: readonly RawResult[], origin = g.centre, originDegree = 0): string[] {
+  const side: Side = direction === 'UPSTREAM' ? 'upstream' : 'downstream';
+  const added: string[] = [];
+  const place = (e: RawEntity, degree: number, context: boolean) => {
+    const existing = g.nodes.get(e.urn);
+    if (!existing) {
+      g.nodes.set(e.urn, { ...summarise(e), side, degree, context });
+      if (!context) added.push(e.urn);
+    } else if (existing.side !== 'centre') {
+      if (existing.context && !context) {
+        existing.context = false;
+        added.push(e.urn);
+      }
+      // Keep the shortest distance seen from the centre when it is reached on the same side.
+      if (existing.side === side && degree < existing.degree) existing.degree = degree;
+    }
+  };
+  for (const r of results) {
+    place(r.entity, originDegree + r.degree, false);
+    const path = r.paths?.find((p) => p && p.path.length >= 2)?.path;
+    if (!path) {
+      // No path rendered: a direct link is the best we know (degree 1 is always direct).
+      if (r.degree === 1) direction === 'DOWNSTREAM' ? addEdge(g, origin, r.entity.urn) : addEdge(g, r.entity.urn, origin);
+      continue;
+    }
+    const steps = path.filter((p): p is RawEntity => p !== null);
+    for (let i = 1; i < steps.length - 1; i++) place(steps[i]!, originDegree + i, true);
+    for (let i = 0; i + 1 < steps.length; i++) {
+      const near = steps[i]!.urn;
+      const far = steps[i + 1]!.urn;
+      if (direction === 'DOWNSTREAM') addEdge(g, near, far);
+      else addEdge(g, far, near);
+    }
+  }
+  return added;
+}
+
+/** Partition (column) index of a node: upstream to the left (negative), downstream to the right. */
+export function columnOf(n: GraphNode): number {
+  return n.side === 'upstream' ? -n.degree : n.side === 'downstream' ? n.degree : 0;
+}
+
+/** The entity-type names people read (the API's enum names are the filter values). */
+export const TYPE_LABELS: Readonly<Record<string, string>> = {
+  DATASET: 'Dataset',
+  DATA_JOB: 'Data job',
+  DATA_FLOW: 'Data flow',
+  CHART: 'Chart',
+  DASHBOARD: 'Dashboard',
+  MLFEATURE: 'ML feature',
+  MLPRIMARY_KEY: 'ML primary key',
+  MLFEATURE_TABLE: 'ML feature table',
+  MLMODEL: 'ML model',
+  MLMODEL_GROUP: 'ML model group',
+  DATA_PROCESS_INSTANCE: 'Process run',
+  SCHEMA_FIELD: 'Column',
+};
+
+export function typeLabel(type: string): string {
+  return TYPE_LABELS[type] ?? type.toLowerCase().replaceAll('_', ' ');
+}

@@ -1,0 +1,187 @@
+// Draws a laid-out neighbourhood as one SVG string (a single innerHTML write is what keeps a
+// 500-node picture fast). Interaction is wired by main.ts through event delegation on data-*
+// attributes: data-urn (a node: re-centre), data-col (a column row: highlight its lineage),
+// data-more (load the next page of a side), data-expand (load the next hop of a node).
+import type { GraphNode, Neighbourhood } from './model.ts';
+import { typeLabel } from './model.ts';
+import type { Placed } from './layout.ts';
+import { columnKey, displayFieldPath, splitColumnKey, type ColumnEdge } from './columns.ts';
+
+export const NODE_WIDTH = 216;
+export const HEADER_HEIGHT = 64;
+export const ROW_HEIGHT = 22;
+export const MAX_ROWS = 12;
+export const MORE_WIDTH = 170;
+export const MORE_HEIGHT = 54;
+
+export const TYPE_COLOURS: Readonly<Record<string, string>> = {
+  DATASET: '#2563eb',
+  DATA_JOB: '#c2410c',
+  DATA_FLOW: '#9a3412',
+  CHART: '#15803d',
+  DASHBOARD: '#0f766e',
+  MLFEATURE: '#7e22ce',
+  MLPRIMARY_KEY: '#6d28d9',
+  MLFEATURE_TABLE: '#a21caf',
+  MLMODEL: '#be185d',
+  MLMODEL_GROUP: '#9d174d',
+  DATA_PROCESS_INSTANCE: '#475569',
+};
+export const colourOf = (type: string): string => TYPE_COLOURS[type] ?? '#475569';
+
+export function escapeXml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function truncate(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/** The rows a dataset shows in column display: lineage-carrying columns first, capped. */
+export function visibleColumns(all: readonly string[], withEdges: ReadonlySet<string>, dataset: string): { rows: string[]; hidden: number } {
+  if (all.length <= MAX_ROWS) return { rows: [...all], hidden: 0 };
+  const linked = all.filter((p) => withEdges.has(columnKey(dataset, p)));
+  const rest = all.filter((p) => !withEdges.has(columnKey(dataset, p)));
+  const rows = [...linked, ...rest].slice(0, MAX_ROWS - 1);
+  return { rows, hidden: all.length - rows.length };
+}
+
+export function nodeHeight(rows: number, hidden: number): number {
+  return HEADER_HEIGHT + (rows + (hidden > 0 ? 1 : 0)) * ROW_HEIGHT + (rows > 0 || hidden > 0 ? 6 : 0);
+}
+
+export interface MoreAffordance {
+  id: string;
+  side: 'UPSTREAM' | 'DOWNSTREAM';
+  remaining: number;
+}
+
+export interface RenderInput {
+  graph: Neighbourhood;
+  positions: Map<string, Placed>;
+  width: number;
+  height: number;
+  /** Column display: rows per dataset node (absent = display off). */
+  rows?: Map<string, { rows: string[]; hidden: number }>;
+  columnEdges?: readonly ColumnEdge[];
+  selectedColumn?: string | null;
+  highlighted?: ReadonlySet<string>;
+  more: readonly MoreAffordance[];
+  /** Nodes that offer "load next hop" (at the degree limit). */
+  expandable: ReadonlySet<string>;
+}
+
+function sideLabel(n: GraphNode): string {
+  if (n.side === 'centre') return 'selected entity';
+  const hops = `${n.degree} hop${n.degree === 1 ? '' : 's'}`;
+  return `${n.side} · ${hops}`;
+}
+
+function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
+  const colour = colourOf(n.type);
+  const classes = ['node', `side-${n.side}`];
+  if (n.context) classes.push('context');
+  if (n.exists === false) classes.push('ghost');
+  const name = escapeXml(truncate(n.name, 24));
+  const platform = escapeXml(truncate(n.platform ?? '—', 16));
+  const label = `${typeLabel(n.type)} ${n.name}${n.platform ? ` on ${n.platform}` : ''}, ${sideLabel(n)}${n.context ? ', on a path only (filtered out)' : ''}`;
+  const parts: string[] = [];
+  parts.push(`<g class="${classes.join(' ')}" transform="translate(${p.x},${p.y})" data-urn="${escapeXml(n.urn)}" data-type="${n.type}" data-side="${n.side}" data-degree="${n.degree}" tabindex="0" role="button" aria-label="${escapeXml(label)}">`);
+  parts.push(`<title>${escapeXml(`${n.urn}\n${label}`)}</title>`);
+  parts.push(`<rect class="box" width="${p.width}" height="${p.height}" rx="8" style="--type:${colour}"/>`);
+  parts.push(`<rect class="strip" width="6" height="${p.height}" rx="3" fill="${colour}"/>`);
+  parts.push(`<text class="type" x="16" y="19" fill="${colour}">${escapeXml(n.type)}</text>`);
+  parts.push(`<text class="platform" x="${p.width - 12}" y="19" text-anchor="end">${platform}</text>`);
+  parts.push(`<text class="name" x="16" y="40">${name}</text>`);
+  parts.push(`<text class="meta" x="16" y="57">${escapeXml(n.context ? `${sideLabel(n)} · via path` : sideLabel(n))}</text>`);
+  const rows = input.rows?.get(n.urn);
+  if (rows) {
+    rows.rows.forEach((path, i) => {
+      const key = columnKey(n.urn, path);
+      const y = HEADER_HEIGHT + i * ROW_HEIGHT;
+      const cls = ['col'];
+      if (input.selectedColumn === key) cls.push('selected');
+      else if (input.highlighted?.has(key)) cls.push('highlighted');
+      else if (input.selectedColumn) cls.push('dimmed');
+      parts.push(`<g class="${cls.join(' ')}" data-col="${escapeXml(key)}" data-field="${escapeXml(path)}" tabindex="0" role="button" aria-pressed="${input.selectedColumn === key}" aria-label="${escapeXml(`column ${displayFieldPath(path)} of ${n.name}`)}">`
+        + `<rect x="6" y="${y}" width="${p.width - 12}" height="${ROW_HEIGHT - 2}" rx="3"/>`
+        + `<text x="16" y="${y + 15}">${escapeXml(truncate(displayFieldPath(path), 28))}</text></g>`);
+    });
+    if (rows.hidden > 0) {
+      parts.push(`<text class="col-more" x="16" y="${HEADER_HEIGHT + rows.rows.length * ROW_HEIGHT + 15}">+${rows.hidden} more columns</text>`);
+    }
+  }
+  if (input.expandable.has(n.urn)) {
+    const x = n.side === 'upstream' ? -11 : p.width + 11;
+    parts.push(`<g class="expand" data-expand="${escapeXml(n.urn)}" transform="translate(${x},${HEADER_HEIGHT / 2})" tabindex="0" role="button" aria-label="${escapeXml(`load the next hop ${n.side} of ${n.name}`)}"><title>Load the next hop</title><circle r="10"/><text y="5" text-anchor="middle">+</text></g>`);
+  }
+  parts.push('</g>');
+  return parts.join('');
+}
+
+function curve(x1: number, y1: number, x2: number, y2: number): string {
+  const dx = Math.max(40, Math.abs(x2 - x1) / 2);
+  return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
+}
+
+export function renderSvg(input: RenderInput): string {
+  const { graph, positions } = input;
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" id="graph" role="group" aria-label="Lineage graph" viewBox="0 0 ${input.width} ${input.height}" data-nodes="${graph.nodes.size}" data-edges="${graph.edges.size}">`);
+  out.push('<defs>'
+    + '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#94a3b8"/></marker>'
+    + '<marker id="arrow-col" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#a855f7"/></marker>'
+    + '<marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#ea580c"/></marker>'
+    + '</defs>');
+  out.push('<g class="edges">');
+  for (const e of graph.edges.values()) {
+    const a = positions.get(e.from);
+    const b = positions.get(e.to);
+    if (!a || !b) continue;
+    const y1 = a.y + HEADER_HEIGHT / 2;
+    const y2 = b.y + HEADER_HEIGHT / 2;
+    out.push(`<path class="edge" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x + a.width, y1, b.x, y2)}" marker-end="url(#arrow)"/>`);
+  }
+  out.push('</g>');
+  const nodes: string[] = [];
+  for (const n of graph.nodes.values()) {
+    const p = positions.get(n.urn);
+    if (p) nodes.push(nodeSvg(n, p, input));
+  }
+  out.push(`<g class="nodes">${nodes.join('')}</g>`);
+  if (input.rows && input.columnEdges?.length) {
+    // Column edges above the nodes, so they stay visible where they cross a box.
+    out.push('<g class="col-edges">');
+    const rowY = (key: string): { x1: number; x2: number; y: number } | undefined => {
+      const { dataset, path } = splitColumnKey(key);
+      const p = positions.get(dataset);
+      const rows = input.rows!.get(dataset);
+      if (!p || !rows) return undefined;
+      const i = rows.rows.indexOf(path);
+      // A column cut off by the row cap attaches to the "+N more" line.
+      const index = i >= 0 ? i : rows.rows.length;
+      return { x1: p.x, x2: p.x + p.width, y: p.y + HEADER_HEIGHT + index * ROW_HEIGHT + ROW_HEIGHT / 2 - 1 };
+    };
+    for (const e of input.columnEdges) {
+      const a = rowY(e.from);
+      const b = rowY(e.to);
+      if (!a || !b) continue;
+      const hot = input.selectedColumn !== null && input.selectedColumn !== undefined
+        && (e.from === input.selectedColumn || input.highlighted?.has(e.from)) && (e.to === input.selectedColumn || input.highlighted?.has(e.to));
+      const cls = hot ? 'col-edge hot' : input.selectedColumn ? 'col-edge dimmed' : 'col-edge';
+      out.push(`<path class="${cls}" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x2, a.y, b.x1, b.y)}" marker-end="url(#${hot ? 'arrow-hot' : 'arrow-col'})"/>`);
+    }
+    out.push('</g>');
+  }
+  for (const m of input.more) {
+    const p = positions.get(m.id);
+    if (!p) continue;
+    const dir = m.side === 'UPSTREAM' ? 'upstream' : 'downstream';
+    out.push(`<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="0" role="button" aria-label="${m.remaining} more ${dir}: load them">`
+      + `<rect width="${p.width}" height="${p.height}" rx="27"/>`
+      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more</text>`
+      + `<text x="${p.width / 2}" y="41" text-anchor="middle" class="more-hint">${dir} · click to load</text></g>`);
+  }
+  out.push('</svg>');
+  return out.join('');
+}

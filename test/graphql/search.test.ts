@@ -1,0 +1,75 @@
+// searchAcrossEntities through the front door: token prefix matching over name, description and
+// urn; types filter; paging with a real total; ghosts, soft-deleted entities and Lucene syntax in
+// user text handled.
+import { parseUrn } from '../../catalog/src/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
+import { luceneQueryOf } from '../../catalog/src/entity-search.ts';
+import { namespace } from '../support/context.ts';
+import { tokenFor } from '../support/services.ts';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+let reader: string;
+const ns = namespace('gqs');
+const created = ns.dataset('fct_users_created');
+const deleted = ns.dataset('fct_users_deleted');
+const removed = ns.dataset('fct_users_gone');
+const flow = ns.flow('daily');
+const job = ns.job(flow, 'fct_users_loader');
+
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
+  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value });
+
+beforeAll(async () => {
+  stack = await startStack();
+  reader = await tokenFor(stack.store, ns.user('reader'), 'Reader');
+  await writeAspects(stack.store, [
+    upsert(created, 'datasetProperties', { name: 'fct_users_created', description: `signups on ${ns.platform}` }),
+    upsert(deleted, 'datasetProperties', { name: 'fct_users_deleted', description: `churn on ${ns.platform}` }),
+    upsert(removed, 'datasetProperties', { name: 'fct_users_gone', description: `old on ${ns.platform}` }),
+    upsert(removed, 'status', { removed: true }),
+    upsert(job, 'dataJobInfo', { name: 'fct_users_loader', type: 'COMMAND', description: `loads ${ns.platform}` }),
+  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
+});
+afterAll(async () => { await stack.close(); });
+
+const SEARCH = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
+  start count total searchResults { entity { urn type } matchedFields { name } } } }`;
+
+async function search(input: Record<string, unknown>) {
+  const r = await stack.graphql(SEARCH, reader, { variables: { input } });
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+test('every token must match as a prefix; soft-deleted and ghost entities are left out', async () => {
+  const body = await search({ query: `${ns.platform} fct_users` });
+  const urns = body.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn).sort();
+  expect(urns).toEqual([created, deleted, job].sort());
+  expect(body.data.searchAcrossEntities.total).toBe(3);
+});
+
+test('types filter and paging with the total of all matches', async () => {
+  const first = await search({ query: `${ns.platform} fct_users`, types: ['DATASET'], start: 0, count: 1 });
+  const second = await search({ query: `${ns.platform} fct_users`, types: ['DATASET'], start: 1, count: 1 });
+  const page = (b: any) => b.data.searchAcrossEntities;
+  expect(page(first)).toMatchObject({ start: 0, count: 1, total: 2 });
+  expect(page(second)).toMatchObject({ start: 1, count: 1, total: 2 });
+  expect(new Set([page(first).searchResults[0].entity.urn, page(second).searchResults[0].entity.urn])).toEqual(new Set([created, deleted]));
+  expect((await search({ query: `${ns.platform}`, types: ['DATA_JOB'] })).data.searchAcrossEntities.searchResults)
+    .toEqual([{ entity: { urn: job, type: 'DATA_JOB' }, matchedFields: [] }]);
+});
+
+test('Lucene syntax in user text is literal, never an error', async () => {
+  for (const q of ['fct_users AND (', '"unbalanced', 'a:b/c~2^3', '*', '   ']) {
+    const body = await search({ query: q });
+    expect(body.errors).toBeUndefined();
+  }
+  expect(luceneQueryOf('a:b (c)')).toBe('+a\\:b* +\\(c\\)*');
+  expect(luceneQueryOf(' * ')).toBeUndefined();
+});
+
+test('needs READ', async () => {
+  const r = await stack.graphql(SEARCH, null, { variables: { input: { query: 'x' } } });
+  expect(r.status).toBe(401);
+});

@@ -1,0 +1,214 @@
+// Issue 7 item 2: every endpoint × every kind of credential → 401 / 403 / 200 as wire-compat §10–§11
+// say. Credentials: none, malformed, wrong signature, alg "none", expired, revoked (through the
+// revokeAccessToken mutation), and real stored tokens of a Reader, an Editor and an Admin. Rest.li
+// endpoints are called directly and through the front door's /api/gms proxy; GraphQL operations
+// through the gateway and straight at the subgraph (which authenticates on its own). /config and
+// /health are open to all. No response and no log line (the services log through the production
+// logger into memory, at trace level) contains a token, the signing key, the salt or a stack trace.
+import { signAccessToken, tokenId } from '../../catalog/src/auth/tokens.ts';
+import { issueAccessToken } from '../../catalog/src/access-tokens.ts';
+import { writeAspects } from '../../catalog/src/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/urn.ts';
+import { namespace } from '../support/context.ts';
+import { TEST_SECRETS, tokenFor } from '../support/services.ts';
+import { fixturesOf } from './corpus/fixtures.ts';
+import { mcp, snapshot as mce } from './corpus/rest.ts';
+import { graphql, send, startHarness, type Harness, type Reply } from './corpus/harness.ts';
+
+const ns = namespace('authm');
+const fx = fixturesOf(ns);
+const users = { Reader: ns.user('reader'), Editor: ns.user('editor'), Admin: ns.user('admin'), victim: ns.user('victim') };
+
+type Credential = 'none' | 'malformed' | 'wrong signature' | 'alg none' | 'expired' | 'revoked' | 'Reader' | 'Editor' | 'Admin';
+type Role = 'Reader' | 'Editor' | 'Admin';
+const CREDENTIALS: Credential[] = ['none', 'malformed', 'wrong signature', 'alg none', 'expired', 'revoked', 'Reader', 'Editor', 'Admin'];
+const ROLES: readonly Credential[] = ['Reader', 'Editor', 'Admin'];
+
+let h: Harness;
+const tokens = {} as Record<Credential, string | null>;
+/** Every token string that ever existed in this test, for the leak checks. */
+const allTokens: string[] = [];
+const responses: Array<{ id: string; reply: Reply }> = [];
+
+const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+beforeAll(async () => {
+  h = await startHarness();
+  await writeAspects(h.store, [
+    { urn: parseUrn(fx.a), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
+    { urn: parseUrn(fx.b), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
+  ], { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' });
+  for (const role of ['Reader', 'Editor', 'Admin'] as const) tokens[role] = await tokenFor(h.store, users[role], role);
+  const adminId = users.Admin.slice('urn:li:corpuser:'.length);
+  const claims = { actorType: 'USER', actorId: adminId, type: 'PERSONAL', version: '1', sub: adminId, iss: 'datahub-metadata-service' };
+  tokens.none = null;
+  tokens.malformed = 'not-a-jwt';
+  tokens['wrong signature'] = (await signAccessToken({ signingKey: 'another-signing-key-0123456789abcdef', actorId: adminId, type: 'PERSONAL', version: '1' })).token;
+  tokens['alg none'] = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+  tokens.expired = (await signAccessToken({ signingKey: TEST_SECRETS.signingKey, actorId: adminId, type: 'PERSONAL', version: '1', now: Date.now() - 7_200_000, expiresInMs: 3_600_000 })).token;
+  // An Admin's own stored token, revoked through the GraphQL mutation: revocation is the only reason to refuse it.
+  const revoked = await tokenFor(h.store, users.Admin);
+  const r = await graphql(`${h.gatewayUrl}/api/graphql`, tokens.Admin, { query: 'mutation r($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: tokenId(revoked, TEST_SECRETS.salt) } });
+  expect(r.json).toEqual({ data: { revokeAccessToken: true }, extensions: {} });
+  tokens.revoked = revoked;
+  for (const t of Object.values(tokens)) if (t) allTokens.push(t);
+}, 120_000);
+afterAll(async () => { await h?.close(); });
+
+// ---------------------------------------------------------------------------------------------
+// The endpoints
+
+interface RestEndpoint {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: () => unknown;
+  /** Roles allowed (wire-compat §11); the others get 403 with `denied` in the message. */
+  allowed: readonly Role[];
+  denied: RegExp;
+}
+
+const enc = encodeURIComponent;
+const statusUnion = { 'com.linkedin.common.Status': { removed: false } };
+const REST: RestEndpoint[] = [
+  { name: 'ingestProposal', method: 'POST', path: '/aspects?action=ingestProposal', body: () => ({ proposal: mcp(fx.a, 'status', { removed: false }) }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'ingestProposalBatch', method: 'POST', path: '/aspects?action=ingestProposalBatch', body: () => ({ proposals: [mcp(fx.a, 'status', { removed: false })] }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'entities.ingest', method: 'POST', path: '/entities?action=ingest', body: () => ({ entity: mce(fx.a, [statusUnion]) }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'entities.batchIngest', method: 'POST', path: '/entities?action=batchIngest', body: () => ({ entities: [mce(fx.b, [statusUnion])] }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'entities.exists', method: 'POST', path: '/entities?action=exists', body: () => ({ urn: fx.a }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'entities.delete', method: 'POST', path: '/entities?action=delete', body: () => ({ urn: fx.missing }), allowed: ['Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'getCount', method: 'POST', path: '/aspects?action=getCount', body: () => ({ aspect: 'status', urnLike: `%${ns.platform}%` }), allowed: ['Admin'], denied: /User is unauthorized to get aspect counts\./ },
+  { name: 'aspects.restoreIndices', method: 'POST', path: '/aspects?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to update entities\./ },
+  { name: 'operations.restoreIndices', method: 'POST', path: '/operations?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to restore indices\./ },
+  { name: 'GET /aspects', method: 'GET', path: `/aspects/${enc(fx.a)}?aspect=status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'GET /entitiesV2', method: 'GET', path: `/entitiesV2/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'POST /api/graphql (GMS relay)', method: 'POST', path: '/api/graphql', body: () => ({ query: `{ entityExists(urn: "${fx.a}") }` }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+];
+
+interface GraphqlOperation {
+  name: string;
+  /** Built per call: revocation needs a fresh victim token each time. */
+  request(credential: Credential): Promise<{ query: string; variables?: Record<string, unknown> }>;
+  allowed: readonly Role[];
+  denied: RegExp;
+  /** The field whose value proves success. */
+  field: string;
+}
+
+const GRAPHQL: GraphqlOperation[] = [
+  { name: 'updateLineage', field: 'updateLineage', allowed: ['Editor', 'Admin'], denied: /Unauthorized to edit dataset lineage\. Please contact your DataHub administrator\./,
+    request: async () => ({ query: 'mutation u($e: [LineageEdge]!) { updateLineage(input: {edgesToAdd: $e, edgesToRemove: []}) }', variables: { e: [{ downstreamUrn: fx.b, upstreamUrn: fx.a }] } }) },
+  { name: 'scrollAcrossLineage', field: 'scrollAcrossLineage', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ scrollAcrossLineage(input: {urn: "${fx.b}", direction: UPSTREAM}) { total } }` }) },
+  { name: 'searchAcrossLineage', field: 'searchAcrossLineage', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ searchAcrossLineage(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
+  { name: 'entity', field: 'entity', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ entity(urn: "${fx.a}") { urn } }` }) },
+  { name: 'entityExists', field: 'entityExists', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ entityExists(urn: "${fx.a}") }` }) },
+  { name: 'createAccessToken (for oneself)', field: 'createAccessToken', allowed: ['Editor', 'Admin'], denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async (c) => ({ query: 'mutation c($u: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: "matrix"}) { accessToken } }', variables: { u: ROLES.includes(c) ? users[c as Role] : users.Admin } }) },
+  { name: "revokeAccessToken (someone else's token)", field: 'revokeAccessToken', allowed: ['Admin'], denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async () => {
+      const victim = await issueAccessToken(h.store, TEST_SECRETS, { actorUrn: users.victim, ownerUrn: users.victim, name: 'victim', duration: 'ONE_DAY' });
+      allTokens.push(victim.accessToken);
+      return { query: 'mutation r($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: victim.id } };
+    } },
+];
+
+const OPEN: Array<{ name: string; url: () => string }> = [
+  { name: 'ingestion GET /config', url: () => `${h.ingestionUrl}/config` },
+  { name: 'ingestion GET /health', url: () => `${h.ingestionUrl}/health` },
+  { name: 'gateway GET /health', url: () => `${h.gatewayUrl}/health` },
+  { name: 'subgraph GET /health', url: () => h.subgraphUrl.replace(/\/graphql$/, '/health') },
+];
+
+const isRole = (c: Credential): c is Role => ROLES.includes(c);
+
+// ---------------------------------------------------------------------------------------------
+// The matrix
+
+const restRows = REST.flatMap((e) => (['direct', 'front door /api/gms'] as const).flatMap((via) => CREDENTIALS.map((c) => [e.name, via, c, e] as const)));
+const graphqlRows = GRAPHQL.flatMap((op) => (['gateway', 'subgraph'] as const).flatMap((target) => CREDENTIALS.map((c) => [op.name, target, c, op] as const)));
+const openRows = OPEN.flatMap((o) => CREDENTIALS.map((c) => [o.name, c, o] as const));
+
+test('the matrix covers every endpoint with every credential', () => {
+  expect(restRows.length + graphqlRows.length + openRows.length).toBe((REST.length * 2 + GRAPHQL.length * 2 + OPEN.length) * CREDENTIALS.length);
+});
+
+describe('Rest.li endpoints', () => {
+  test.each(restRows)('%s via %s with %s', async (name, via, credential, e) => {
+    const base = via === 'direct' ? h.ingestionUrl : `${h.gatewayUrl}/api/gms`;
+    const r = await send(base + e.path, { method: e.method, body: e.body?.(), token: tokens[credential] });
+    responses.push({ id: `${name} ${via} ${credential}`, reply: r });
+    if (!isRole(credential)) {
+      expect({ status: r.status, json: r.json }).toEqual({ status: 401, json: expect.objectContaining({ status: 401, stackTrace: '' }) });
+      expect(r.json.message).toMatch(credential === 'expired' ? /Token has expired/ : credential === 'revoked' ? /Token has been revoked/ : /Unauthorized to perform this action|Failed to validate DataHub token/);
+    } else if (e.allowed.includes(credential)) {
+      expect(r.status).toBe(200);
+      if (name.startsWith('POST /api/graphql')) expect(r.json).toEqual({ data: { entityExists: true }, extensions: {} });
+    } else {
+      expect({ status: r.status, message: r.json?.message }).toEqual({ status: 403, message: expect.stringMatching(e.denied) });
+    }
+  });
+});
+
+describe('GraphQL operations', () => {
+  test.each(graphqlRows)('%s via %s with %s', async (name, target, credential, op) => {
+    const url = target === 'gateway' ? `${h.gatewayUrl}/api/graphql` : h.subgraphUrl;
+    const r = await graphql(url, tokens[credential], await op.request(credential));
+    responses.push({ id: `${name} ${target} ${credential}`, reply: r });
+    if (!isRole(credential)) {
+      // Plain HTTP 401 before any GraphQL processing, no envelope (wire-compat §2, §10).
+      expect(r.status).toBe(401);
+      expect(r.json).toMatchObject({ status: 401 });
+      expect(r.json).not.toHaveProperty('errors');
+      return;
+    }
+    expect(r.status).toBe(200);
+    if (op.allowed.includes(credential)) {
+      expect(r.json.errors).toBeUndefined();
+      expect(r.json.data[op.field]).toBeTruthy();
+      if (op.field === 'createAccessToken') allTokens.push(r.json.data.createAccessToken.accessToken);
+    } else {
+      // A denied non-null field (revokeAccessToken: Boolean!) nulls the whole `data`.
+      expect(r.json.data?.[op.field] ?? null).toBeNull();
+      expect(r.json.errors[0]).toMatchObject({ message: expect.stringMatching(op.denied), extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' } });
+    }
+  });
+});
+
+describe('open endpoints', () => {
+  test.each(openRows)('%s with %s', async (_name, credential, o) => {
+    const r = await send(o.url(), { token: tokens[credential] });
+    responses.push({ id: `${o.name} ${credential}`, reply: r });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('nothing leaks', () => {
+  const STACK = /\n\s+at |\bat [\w.<>]+ \(.*:\d+:\d+\)|node:internal|\/work\/|"stack"/;
+  const secrets = () => [TEST_SECRETS.signingKey, TEST_SECRETS.salt];
+
+  test('no response carries a token it was not asked to mint, the signing key, the salt or a stack trace', () => {
+    expect(responses.length).toBe(restRows.length + graphqlRows.length + openRows.length);
+    for (const { id, reply } of responses) {
+      const minted = id.startsWith('createAccessToken') && reply.json?.data?.createAccessToken?.accessToken;
+      for (const t of allTokens) if (t !== minted) expect({ id, leaked: reply.text.includes(t) }).toEqual({ id, leaked: false });
+      for (const s of secrets()) expect({ id, leaked: reply.text.includes(s) }).toEqual({ id, leaked: false });
+      expect({ id, stack: STACK.test(reply.text) }).toEqual({ id, stack: false });
+    }
+  });
+
+  test('no log line carries a token, the signing key, the salt or a stack trace', () => {
+    const lines = h.logLines();
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      for (const t of allTokens) expect(line.includes(t) ? line : null).toBeNull();
+      for (const s of secrets()) expect(line.includes(s) ? line : null).toBeNull();
+      // Also not the parts of a JWT (a logged payload or signature would still identify the token).
+      for (const t of allTokens) for (const part of t.split('.').filter((p) => p.length > 20)) expect(line.includes(part) ? line : null).toBeNull();
+      expect(STACK.test(line) ? line : null).toBeNull();
+    }
+  });
+});

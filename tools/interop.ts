@@ -1,0 +1,277 @@
+// `npm run test:interop`: the real DataHub Python client (acryl-datahub, pinned versions from
+// test/interop/requirements-<version>.txt) against the whole stack on a throwaway Neo4j.
+//
+//   npm run test:interop                          # every pinned version, sequentially, one stack
+//   npm run test:interop -- --version 1.7.0.17    # one version
+//   npm run test:interop -- -k restore            # extra arguments go to pytest
+//   npm run test:interop -- --stack-only          # start the ephemeral stack, print its env, wait
+//
+// Virtual environments live in .venv/interop-<version> and are reused while the requirements file
+// and the Python interpreter are unchanged (a stamp file records both). They are created while
+// Neo4j starts, so a warm run costs the stack start-up plus the suite.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './neo4j/neo4j-server.ts';
+import { startStack, type RunningStack } from './stack.ts';
+
+const interopDir = join(repoRoot, 'test', 'interop');
+const venvRoot = join(repoRoot, '.venv');
+const MIN_PYTHON: [number, number] = [3, 9];
+const SUITE_TIMEOUT_MS = 6 * 60_000;
+
+/** Our flags; every other argument goes to pytest (`npm run test:interop -- -k restore -x`). */
+function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; python?: string; pytest: string[] } {
+  const out = { versions: [] as string[], stackOnly: false, python: undefined as string | undefined, pytest: [] as string[] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--version' && i + 1 < argv.length) out.versions.push(argv[++i]!);
+    else if (a.startsWith('--version=')) out.versions.push(a.slice('--version='.length));
+    else if (a === '--stack-only') out.stackOnly = true;
+    else if (a === '--python' && i + 1 < argv.length) out.python = argv[++i]!;
+    else out.pytest.push(a);
+  }
+  return out;
+}
+const cli = parseCli(process.argv.slice(2));
+
+function log(line: string): void {
+  process.stdout.write(`[interop] ${line}\n`);
+}
+
+/** Pinned client versions: one requirements file per version. */
+function pinnedVersions(): string[] {
+  return readdirSync(interopDir)
+    .map((f) => /^requirements-(.+)\.txt$/.exec(f)?.[1])
+    .filter((v): v is string => v !== undefined)
+    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+}
+
+interface Python {
+  exe: string;
+  version: string;
+}
+
+/** A python3 ≥ 3.9 with the venv module (Debian ships it separately as python3-venv). */
+function findPython(): Python | { problem: string } {
+  const chosen = cli.python ?? process.env.INTEROP_PYTHON;
+  const candidates = chosen ? [chosen] : ['python3', 'python'];
+  const problems: string[] = [];
+  for (const exe of candidates) {
+    const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
+    if (r.error) {
+      problems.push(`${exe}: not found`);
+      continue;
+    }
+    if (r.status !== 0) {
+      problems.push(`${exe}: cannot create virtual environments (${r.stderr.trim().split('\n').pop()}); install python3-venv`);
+      continue;
+    }
+    const [version = '', executable = exe] = r.stdout.trim().split('\n');
+    const [maj, min] = version.split('.').map(Number) as [number, number];
+    if (maj < MIN_PYTHON[0] || (maj === MIN_PYTHON[0] && min < MIN_PYTHON[1])) {
+      problems.push(`${exe}: Python ${version} is older than ${MIN_PYTHON.join('.')}`);
+      continue;
+    }
+    return { exe: executable, version };
+  }
+  return { problem: problems.join('; ') };
+}
+
+function run(cmd: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; logFile?: string; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    const timer = opts.timeoutMs ? setTimeout(() => { output += `\n[interop] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs) : undefined;
+    child.on('error', (e) => { output += String(e); });
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      if (opts.logFile) writeFileSync(opts.logFile, output);
+      resolve({ code: code ?? 1, output });
+    });
+  });
+}
+
+/** Creates or reuses .venv/interop-<version>; returns its python. */
+async function ensureVenv(python: Python, version: string): Promise<string> {
+  const dir = join(venvRoot, `interop-${version}`);
+  const req = join(interopDir, `requirements-${version}.txt`);
+  const stampFile = join(dir, '.interop-stamp');
+  const stamp = createHash('sha256').update(readFileSync(req)).update(`\0${python.exe}\0${python.version}`).digest('hex');
+  const venvPython = join(dir, 'bin', 'python');
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
+    log(`acryl-datahub ${version}: reusing ${dir}`);
+    return venvPython;
+  }
+  const t0 = Date.now();
+  log(`acryl-datahub ${version}: creating ${dir} (pip install -r ${req}) …`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(venvRoot, { recursive: true });
+  const made = await run(python.exe, ['-m', 'venv', dir]);
+  if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
+  const pip = await run(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', req], { timeoutMs: 10 * 60_000 });
+  if (pip.code !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`pip install for acryl-datahub ${version} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
+  }
+  writeFileSync(stampFile, stamp + '\n');
+  log(`acryl-datahub ${version}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return venvPython;
+}
+
+/** `npm run token` against this stack: the same tool an operator uses, with the stack's env. */
+async function mintToken(stack: RunningStack): Promise<string> {
+  const r = await run(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', 'interop', '--duration', 'ONE_DAY'], { env: stack.env });
+  const token = r.output.trim().split('\n').pop() ?? '';
+  if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
+  return token;
+}
+
+interface SuiteResult {
+  version: string;
+  code: number;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  seconds: number;
+  failed: string[];
+  note?: string;
+}
+
+function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'errors' | 'skipped' | 'failed'> {
+  if (!existsSync(file)) return { tests: 0, failures: 0, errors: 0, skipped: 0, failed: [] };
+  const xml = readFileSync(file, 'utf8');
+  const attr = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
+  const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
+  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
+}
+
+async function runSuite(venvPython: string, version: string, stack: RunningStack, token: string, workDir: string): Promise<SuiteResult> {
+  const t0 = Date.now();
+  const home = join(workDir, `home-${version}`);
+  mkdirSync(home, { recursive: true });
+  const junit = join(workDir, `junit-${version}.xml`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${join(venvPython, '..')}:${process.env.PATH ?? ''}`,
+    // A private HOME: the CLI writes ~/.datahubenv and ~/.datahub/; never touch the operator's.
+    HOME: home,
+    LANG: 'C.UTF-8',
+    // No client telemetry to the internet from CI; the suite reads the telemetry aspect itself.
+    DATAHUB_TELEMETRY_ENABLED: 'false',
+    INTEROP_CLIENT_VERSION: version,
+    INTEROP_GMS_URL: stack.ingestionUrl,
+    INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
+    INTEROP_MISSING_SERVICES: stack.missing.join(','),
+    INTEROP_TOKEN: token,
+    INTEROP_NEO4J_URI: stack.neo4jUri,
+    INTEROP_LOG_DIR: stack.logDir ?? '',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  log(`acryl-datahub ${version}: running the suite …`);
+  const r = await run(venvPython, ['-m', 'pytest', interopDir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
+    env, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${version}.log`),
+  });
+  process.stdout.write(r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+  return { version, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const python = findPython();
+  if ('problem' in python) {
+    process.stderr.write(`[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the acryl-datahub interop suite cannot run.\n` +
+      `[interop] Install python3 with the venv module (Debian/Ubuntu: apt-get install python3 python3-venv), or set INTEROP_PYTHON.\n` +
+      `[interop] Details: ${python.problem || 'no candidates'}\n`);
+    return 3;
+  }
+  const all = pinnedVersions();
+  const versions = cli.versions.length ? cli.versions : all;
+  const unknown = versions.filter((v) => !all.includes(v));
+  if (unknown.length) {
+    process.stderr.write(`[interop] No test/interop/requirements-<version>.txt for ${unknown.join(', ')} (pinned: ${all.join(', ')})\n`);
+    return 2;
+  }
+  log(`Python ${python.version} (${python.exe}); acryl-datahub versions: ${versions.join(', ')}`);
+
+  // Venvs (network + unzip) and the stack (mostly JVM start-up) do not compete much: overlap them.
+  const venvsPromise = Promise.all(versions.map(async (v) => [v, await ensureVenv(python, v)] as const)).then((pairs) => new Map(pairs));
+  const control: { stop?: () => Promise<void> } = {};
+  let stack: RunningStack | undefined;
+  let serviceDied: string | undefined;
+  const onSignal = () => { void (control.stop?.() ?? Promise.resolve()).then(() => process.exit(130)); };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const workDir = mkdtempSync(join(tmpdir(), 'lineage-interop-'));
+  try {
+    const stackPromise = startStack({
+      ephemeral: true, control, log, tokenName: 'interop launcher',
+      onServiceExit: (name, code) => { serviceDied = `${name} exited with code ${code}`; log(`${serviceDied} during the run`); },
+    });
+    // Awaited only after the venvs; a start-up failure must not count as unhandled meanwhile.
+    stackPromise.catch(() => undefined);
+    let venvs: Map<string, string>;
+    try {
+      venvs = await venvsPromise;
+    } catch (e) {
+      await stackPromise.then((st) => st.stop(), () => undefined);
+      throw e;
+    }
+    stack = await stackPromise;
+    log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.running.includes('gateway') ? stack.gatewayUrl : '(not running)'}, Neo4j ${stack.neo4jUri}` +
+      (stack.missing.length ? `; NOT BUILT: ${stack.missing.join(', ')}` : '') + ` (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    const token = await mintToken(stack);
+
+    if (cli.stackOnly) {
+      process.stdout.write([
+        `export INTEROP_GMS_URL=${stack.ingestionUrl}`,
+        `export INTEROP_FRONT_DOOR_URL=${stack.running.includes('gateway') ? stack.gatewayUrl : ''}`,
+        `export INTEROP_TOKEN=${token}`,
+        `export INTEROP_NEO4J_URI=${stack.neo4jUri}`,
+        `export INTEROP_LOG_DIR=${stack.logDir ?? ''}`,
+        ...[...venvs].map(([v, py]) => `# ${v}: ${py} -m pytest test/interop`),
+        '',
+      ].join('\n'));
+      log('stack-only: Ctrl-C stops it.');
+      await new Promise(() => {});
+    }
+
+    const results: SuiteResult[] = [];
+    for (const v of versions) {
+      results.push(await runSuite(venvs.get(v)!, v, stack, token, workDir));
+    }
+
+    if (results.some((r) => r.code !== 0) && stack.logDir) {
+      for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
+        const lines = readFileSync(join(stack.logDir, f), 'utf8').trim().split('\n');
+        const bad = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-5);
+        if (bad.length) process.stdout.write(`[interop] ${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}\n`);
+      }
+    }
+    process.stdout.write('\n');
+    for (const r of results) {
+      const passed = r.tests - r.failures - r.errors - r.skipped;
+      const verdict = r.code === 0 ? 'PASS' : 'FAIL';
+      process.stdout.write(`[interop] acryl-datahub ${r.version}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+        (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') + '\n');
+      for (const name of r.failed) process.stdout.write(`[interop]     failed: ${name}\n`);
+    }
+    if (serviceDied) process.stdout.write(`[interop] ${serviceDied}\n`);
+    process.stdout.write(`[interop] total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
+  } finally {
+    await stack?.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (e) {
+  process.stderr.write(`[interop] ${(e as Error).message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,197 @@
+// The whole product as child processes: Neo4j (unless a URI is given), the ingestion service, the
+// lineage subgraph and the gateway, plus a freshly minted Admin token. `npm start` runs the
+// persistent embedded default; `npm run test:interop` runs an ephemeral copy (throwaway Neo4j in a
+// temp dir, free ports, generated secrets that are never written to .data/) and removes it after.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
+import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
+import { loadConfig } from '../catalog/src/config.ts';
+import { createStore } from '../catalog/src/neo4j/store.ts';
+import { issueAccessToken } from '../catalog/src/access-tokens.ts';
+
+export const SERVICES = [
+  { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT' },
+  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT' },
+  { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT' },
+] as const;
+const STOP_GRACE_MS = 10_000;
+
+export type ServiceName = (typeof SERVICES)[number]['name'];
+
+export interface StackOptions {
+  /** Throwaway everything: temp Neo4j home, free ports, fresh secrets; `stop()` deletes the temp dir. */
+  ephemeral?: boolean;
+  /** Use this Neo4j instead of starting one (default: NEO4J_URI unless ephemeral, else start one). */
+  neo4jUri?: string;
+  /** Progress lines (default: stdout). */
+  log?: (line: string) => void;
+  /** Service output: inherited (npm start) or written to <logDir>/<service>.log (default for ephemeral). */
+  serviceOutput?: 'inherit' | 'files';
+  /** Called when a service dies on its own; the default stops everything and exits 1 (npm start). */
+  onServiceExit?: (name: ServiceName, code: number | null) => void;
+  /** Extra environment for the services (wins over everything else). */
+  env?: Record<string, string>;
+  /** Name and lifetime of the minted token. */
+  tokenName?: string;
+  tokenDuration?: 'ONE_HOUR' | 'ONE_DAY';
+  /** Filled in at once with a stop function, so a signal during startup can stop what already runs. */
+  control?: { stop?: () => Promise<void> };
+}
+
+export interface RunningStack {
+  neo4jUri: string;
+  /** Where this machine reaches the ingestion service (its listen port on loopback). */
+  ingestionUrl: string;
+  /** The subgraph endpoint the gateway uses (LINEAGE_URL, else derived from the port). */
+  lineageUrl: string;
+  /** The front door (GraphQL at /api/graphql, Rest.li under /api/gms). */
+  gatewayUrl: string;
+  /** Services that were started and answered /health. */
+  running: ServiceName[];
+  /** Services whose entry file does not exist (ephemeral mode starts the rest and reports these). */
+  missing: ServiceName[];
+  /** A stored Admin token for urn:li:corpuser:datahub. */
+  token: string;
+  /** The environment the services got (secrets included): for `npm run token` against this stack. */
+  env: Record<string, string>;
+  /** Where service logs go in 'files' mode. */
+  logDir?: string;
+  stop(): Promise<void>;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      // An unread body keeps the connection busy, and a busy connection blocks the service's
+      // graceful shutdown (server.close waits for it) when the stack stops.
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not become healthy in ${timeoutMs} ms`);
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
+  const log = opts.log ?? ((s: string) => console.log(s));
+  const ephemeral = opts.ephemeral ?? false;
+  const output = opts.serviceOutput ?? (ephemeral ? 'files' : 'inherit');
+  const children: { name: ServiceName; child: ChildProcess }[] = [];
+  let neo4j: RunningNeo4j | undefined;
+  let tempDir: string | undefined;
+  let stopping = false;
+
+  const stop = async () => {
+    stopping = true;
+    const exited = children.map(({ child }) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined));
+    for (const { child } of [...children].reverse()) if (child.exitCode === null) child.kill('SIGTERM');
+    // A service whose graceful shutdown hangs (open keep-alive connections) must not hang us.
+    const escalate = setTimeout(() => {
+      for (const { name, child } of children) {
+        if (child.exitCode === null && child.signalCode === null) {
+          log(`${name} did not stop within ${STOP_GRACE_MS} ms of SIGTERM; killing it.`);
+          child.kill('SIGKILL');
+        }
+      }
+    }, STOP_GRACE_MS);
+    await Promise.all(exited);
+    clearTimeout(escalate);
+    await neo4j?.stop();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  };
+  if (opts.control) opts.control.stop = stop;
+
+  try {
+    // Throwaway means throwaway: an ephemeral stack never writes into the NEO4J_URI server.
+    let uri = opts.neo4jUri ?? (ephemeral ? undefined : process.env.NEO4J_URI);
+    let env: Record<string, string>;
+    if (ephemeral) {
+      tempDir = mkdtempSync(join(tmpdir(), 'lineage-stack-'));
+      if (!uri) {
+        log(`Starting a throwaway Neo4j 5.26 (data in ${tempDir}/neo4j) …`);
+        neo4j = await startNeo4j({ home: join(tempDir, 'neo4j'), boltPort: await freePort(), heap: '1g', pageCache: '512m' });
+        uri = neo4j.uri;
+      }
+      const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+      env = {
+        ...inherited,
+        NEO4J_URI: uri,
+        DATAHUB_TOKEN_SERVICE_SIGNING_KEY: randomBytes(32).toString('base64url'),
+        DATAHUB_TOKEN_SERVICE_SALT: randomBytes(16).toString('base64url'),
+        INGESTION_PORT: String(await freePort()),
+        LINEAGE_PORT: String(await freePort()),
+        GATEWAY_PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+      };
+      // A caller's service URLs would point at some other stack.
+      delete env.INGESTION_URL;
+      delete env.LINEAGE_URL;
+    } else {
+      if (!uri) {
+        log(`Starting Neo4j 5.26 (data in ${neo4jHome}) …`);
+        neo4j = await startNeo4j({ home: neo4jHome, boltPort: defaultBoltPort });
+        uri = neo4j.uri;
+      }
+      env = embeddedEnv(uri);
+    }
+    Object.assign(env, opts.env ?? {});
+    const config = loadConfig(env);
+    const base = (port: number) => `http://127.0.0.1:${port}`;
+    const ingestionUrl = base(config.INGESTION_PORT);
+    const lineageUrl = config.LINEAGE_URL ?? `${base(config.LINEAGE_PORT)}/graphql`;
+    const gatewayUrl = base(config.GATEWAY_PORT);
+    const serviceEnv = { ...env, INGESTION_URL: config.INGESTION_URL ?? ingestionUrl, LINEAGE_URL: lineageUrl };
+    const logDir = output === 'files' ? tempDir ?? mkdtempSync(join(tmpdir(), 'lineage-stack-logs-')) : undefined;
+
+    const running: ServiceName[] = [];
+    const missing: ServiceName[] = [];
+    for (const svc of SERVICES) {
+      if (ephemeral && !existsSync(join(repoRoot, svc.entry))) {
+        log(`${svc.name}: ${svc.entry} does not exist; not started.`);
+        missing.push(svc.name);
+        continue;
+      }
+      let stdio: ['ignore', 'inherit' | number, 'inherit' | number] = ['ignore', 'inherit', 'inherit'];
+      let fd: number | undefined;
+      if (logDir) {
+        fd = openSync(join(logDir, `${svc.name}.log`), 'a');
+        stdio = ['ignore', fd, fd];
+      }
+      const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: serviceEnv, stdio });
+      if (fd !== undefined) closeSync(fd);
+      child.once('exit', (code) => {
+        if (stopping) return;
+        if (opts.onServiceExit) opts.onServiceExit(svc.name, code);
+        else {
+          console.error(`${svc.name} exited with code ${code}; stopping everything.`);
+          void stop().then(() => process.exit(1));
+        }
+      });
+      children.push({ name: svc.name, child });
+      await waitForHealth(`${base(config[svc.portKey])}/health`, child);
+      running.push(svc.name);
+    }
+
+    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
+    let token: string;
+    try {
+      token = (await issueAccessToken(store, { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT }, {
+        actorUrn: 'urn:li:corpuser:datahub', ownerUrn: 'urn:li:corpuser:datahub',
+        name: opts.tokenName ?? (ephemeral ? 'ephemeral stack' : 'npm start'), duration: opts.tokenDuration ?? 'ONE_DAY',
+      })).accessToken;
+    } finally {
+      await store.close();
+    }
+    return { neo4jUri: uri, ingestionUrl, lineageUrl, gatewayUrl, running, missing, token, env: serviceEnv, logDir, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
