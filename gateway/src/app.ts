@@ -11,11 +11,12 @@ import { createTokenStore } from '@lineage/catalog/aspect-reader';
 import type { Config } from '@lineage/catalog/config';
 import type { Logger } from '@lineage/catalog/logger';
 import type { Store } from '@lineage/catalog/neo4j/store';
-import { authConfigOf, GRAPHQL_PATH } from '@lineage/lineage-service/app';
+import { GRAPHQL_PATH } from '@lineage/lineage-service/app';
+import { authConfigOf } from '@lineage/catalog/auth/authenticate';
 import { createFormatError, dataHubEnvelopePlugin } from '@lineage/lineage-service/envelope';
 import { graphqlMetricsPlugin } from '@lineage/lineage-service/metrics-plugin';
 import { currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/request-context';
-import { graphqlHandler, sendPlain } from '@lineage/lineage-service/http';
+import { closeApolloHttp, graphqlHandler, sendPlain } from '@lineage/lineage-service/http';
 import { subgraphTypeDefs } from '@lineage/lineage-service/schema';
 import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from '@lineage/lineage-service/limits';
 import { httpServerOptions } from '@lineage/catalog/limits';
@@ -153,12 +154,6 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   return {
     httpServer,
     apollo,
-    async close() {
-      const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
-      // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
-      httpServer.closeAllConnections();
-      await closed;
-      await apollo.stop();
-    },
+    close: () => closeApolloHttp(httpServer, apollo),
   };
 }

@@ -11,7 +11,7 @@ import {
   assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied,
   type Actor,
 } from '@lineage/catalog/auth/privileges';
-import type { AuthConfig } from '@lineage/catalog/auth/authenticate';
+import { authConfigOf } from '@lineage/catalog/auth/authenticate';
 import { badRequest, notFound, validationFailed } from '@lineage/catalog/errors';
 import type { Config } from '@lineage/catalog/config';
 import type { Logger } from '@lineage/catalog/logger';
@@ -38,16 +38,6 @@ export interface IngestionDeps {
  */
 export function defaultGraphqlUrl(config: Config): string {
   return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
-}
-
-export function authConfigOf(config: Config): AuthConfig {
-  return {
-    enabled: config.METADATA_SERVICE_AUTH_ENABLED,
-    signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
-    salt: config.DATAHUB_TOKEN_SERVICE_SALT,
-    ...(config.DATAHUB_SYSTEM_CLIENT_ID ? { systemClientId: config.DATAHUB_SYSTEM_CLIENT_ID } : {}),
-    ...(config.DATAHUB_SYSTEM_CLIENT_SECRET ? { systemClientSecret: config.DATAHUB_SYSTEM_CLIENT_SECRET } : {}),
-  };
 }
 
 const actorOf = (ctx: Context): Actor => (ctx.state as RestState).actor;

@@ -6,7 +6,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
-import { authenticate, type AuthConfig } from '@lineage/catalog/auth/authenticate';
+import { authenticate, authConfigOf } from '@lineage/catalog/auth/authenticate';
 import { createTokenStore } from '@lineage/catalog/aspect-reader';
 import { lineageLimitsFromConfig } from '@lineage/catalog/lineage/service';
 import type { Config } from '@lineage/catalog/config';
@@ -15,7 +15,7 @@ import type { Store } from '@lineage/catalog/neo4j/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
 import { createFormatError, dataHubEnvelopePlugin } from './envelope.ts';
 import { graphqlMetricsPlugin } from './metrics-plugin.ts';
-import { graphqlHandler, sendPlain } from './http.ts';
+import { closeApolloHttp, graphqlHandler, sendPlain } from './http.ts';
 import { loadTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
@@ -40,16 +40,6 @@ export interface LineageSubgraph {
 }
 
 export const GRAPHQL_PATH = '/graphql';
-
-export function authConfigOf(config: Config): AuthConfig {
-  return {
-    enabled: config.METADATA_SERVICE_AUTH_ENABLED,
-    signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
-    salt: config.DATAHUB_TOKEN_SERVICE_SALT,
-    ...(config.DATAHUB_SYSTEM_CLIENT_ID ? { systemClientId: config.DATAHUB_SYSTEM_CLIENT_ID } : {}),
-    ...(config.DATAHUB_SYSTEM_CLIENT_SECRET ? { systemClientSecret: config.DATAHUB_SYSTEM_CLIENT_SECRET } : {}),
-  };
-}
 
 export function buildLineageSchema() {
   const typeDefs = loadTypeDefs();
@@ -114,12 +104,6 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
   return {
     httpServer,
     apollo,
-    async close() {
-      const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
-      // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
-      httpServer.closeAllConnections();
-      await closed;
-      await apollo.stop();
-    },
+    close: () => closeApolloHttp(httpServer, apollo),
   };
 }

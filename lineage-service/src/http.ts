@@ -2,7 +2,7 @@
 // before Apollo runs is decided here. GET → 405; unparseable JSON or no `query` → bare 400; the
 // caller is authenticated before any GraphQL processing (plain 401 with a Rest.li-style body);
 // only then does Apollo execute, and the envelope plugin makes every executed request HTTP 200.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/errors';
 import type { Logger } from '@lineage/catalog/logger';
@@ -126,4 +126,13 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
     for await (const chunk of result.body.asyncIterator) res.write(chunk);
     res.end();
   };
+}
+
+/** Stops an Apollo server behind a Node http server: listener first, then Apollo. */
+export async function closeApolloHttp(httpServer: Server, apollo: { stop(): Promise<void> }): Promise<void> {
+  const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
+  // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
+  httpServer.closeAllConnections();
+  await closed;
+  await apollo.stop();
 }

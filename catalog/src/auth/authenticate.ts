@@ -3,6 +3,7 @@
 // DataHubTokenAuthenticator (Bearer), both accepting the lowercase scheme too.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated } from '../errors.ts';
+import type { Config } from '../config.ts';
 import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor } from './privileges.ts';
 import { tokenId, verifyAccessToken, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
@@ -22,6 +23,17 @@ export interface AuthConfig {
 }
 
 export const MISSING_CREDENTIALS_MESSAGE = 'Unauthorized to perform this action.';
+
+/** The authentication settings of a process's validated configuration. */
+export function authConfigOf(config: Config): AuthConfig {
+  return {
+    enabled: config.METADATA_SERVICE_AUTH_ENABLED,
+    signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
+    salt: config.DATAHUB_TOKEN_SERVICE_SALT,
+    ...(config.DATAHUB_SYSTEM_CLIENT_ID ? { systemClientId: config.DATAHUB_SYSTEM_CLIENT_ID } : {}),
+    ...(config.DATAHUB_SYSTEM_CLIENT_SECRET ? { systemClientSecret: config.DATAHUB_SYSTEM_CLIENT_SECRET } : {}),
+  };
+}
 
 // Hashing first gives equal-length buffers, so neither the content nor the length of the
 // configured secret leaks through timing.
