@@ -13,6 +13,7 @@ import { searchAspectsOf, searchFieldsOf, urnFields } from './search-fields.ts';
 import { parseUrn, type Urn } from './urn.ts';
 import { validationFailed } from './errors.ts';
 import { int, type Store, type Tx } from './neo4j/store.ts';
+import { markWrite } from './write-generation.ts';
 
 export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -339,6 +340,8 @@ async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: 
   const gone = [...hardDeleted].filter((u) => exists.get(u) !== true);
   if (gone.length) await tx.run('entities/finish-hard-delete', { urns: gone });
 
+  // Last: lineage snapshots taken before this transaction must not be reused.
+  await markWrite(tx);
   return { rowsWritten: writes.length, rowsDeleted };
 }
 

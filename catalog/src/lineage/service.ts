@@ -7,8 +7,9 @@ import { lineageEntityTypes } from '../relationships.ts';
 import { parentOf } from '../entity-registry.ts';
 import { tryParseUrn, type Urn } from '../urn.ts';
 import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
-import { selectResults, type Facet, type LineageHit } from './results.ts';
+import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
 import { reach, windowParams, type LineageLimits } from './traverse.ts';
+import { currentGeneration } from '../write-generation.ts';
 
 export type { LineageQuery, LineageDirection } from './query.ts';
 export type { LineageHit, Facet, FacetAggregation } from './results.ts';
@@ -26,8 +27,11 @@ export interface LineagePage {
   nextCursor: string | null;
   /** A per-hop limit, the result cap or the deadline cut the traversal. */
   isPartial: boolean;
-  /** How the reachable set was computed (for logs/metrics): none = no graph query was needed. */
-  strategy: 'fast' | 'hops' | 'none';
+  /**
+   * How the reachable set was computed (for logs/metrics): none = no graph query was needed;
+   * snapshot = reused from the page before (no write committed since).
+   */
+  strategy: 'fast' | 'hops' | 'none' | 'snapshot';
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -43,15 +47,72 @@ function emptyPage(nq: NormalizedQuery): LineagePage {
   return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none' };
 }
 
-/** Validation, the no-lineage short cut, the walk and the selection shared by scroll and search. */
-async function selection(store: Store, q: LineageQuery, limits: LineageLimits) {
+// Snapshot cache (lineage-model §10): the ordered selection behind a first page, reused by the
+// pages that follow it (scroll cursor / search offset) while the global write generation is
+// unchanged — any committed write, from any process, makes the next page walk again. A first page
+// always walks. Bounded by entry count, total hits held and age.
+interface Snapshot {
+  generation: string;
+  selected: Selection;
+  isPartial: boolean;
+  strategy: 'fast' | 'hops';
+  storedAt: number;
+}
+const SNAPSHOT_TTL_MS = 5 * 60_000;
+const SNAPSHOT_MAX_ENTRIES = 32;
+// ~200 bytes a hit: about 50 MB of heap at most, two hub-sized results at 1M edges.
+const SNAPSHOT_MAX_HITS = 250_000;
+const snapshots = new Map<string, Snapshot>();
+
+function snapshotKey(nq: NormalizedQuery): string {
+  // The fingerprint fixes the result list; these two only shape the facets.
+  return `${nq.fingerprint}|${nq.skipAggregates}|${nq.maxAggValues}`;
+}
+
+function keepSnapshot(key: string, snap: Snapshot): void {
+  snapshots.delete(key);
+  if (snap.selected.hits.length > SNAPSHOT_MAX_HITS) return;
+  snapshots.set(key, snap);
+  let held = 0;
+  for (const s of snapshots.values()) held += s.selected.hits.length;
+  // Oldest first (Map order = insertion order; a reuse re-inserts).
+  for (const [k, s] of snapshots) {
+    if (snapshots.size <= SNAPSHOT_MAX_ENTRIES && held <= SNAPSHOT_MAX_HITS) break;
+    snapshots.delete(k);
+    held -= s.selected.hits.length;
+  }
+}
+
+/** Forget every snapshot (tests, or a process that wants cold measurements). */
+export function clearLineageSnapshots(): void {
+  snapshots.clear();
+}
+
+/**
+ * Validation, the no-lineage short cut, the walk and the selection shared by scroll and search.
+ * `continuation` = a page after the first: a snapshot taken at the current generation is reused.
+ */
+async function selection(store: Store, q: LineageQuery, limits: LineageLimits, continuation = false) {
   const startedAt = Date.now();
   const source = parseSource(q.urn);
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
   // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
   if (!lineageEntityTypes.has(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
+  // Read before the walk: a write committing during the walk leaves the snapshot one generation
+  // behind, so the next page walks again instead of serving what the walk may have missed.
+  const generation = await currentGeneration(store, Math.max(1, Math.floor(startedAt + limits.deadlineMs - Date.now())));
+  const key = snapshotKey(nq);
+  const snap = snapshots.get(key);
+  if (snap && (snap.generation !== generation || startedAt - snap.storedAt > SNAPSHOT_TTL_MS)) snapshots.delete(key);
+  else if (snap && continuation) {
+    snapshots.delete(key);
+    snapshots.set(key, snap);
+    return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const };
+  }
   const walked = await reach(store, nq, limits, startedAt);
-  return { nq, selected: selectResults(walked.rows, nq), isPartial: walked.isPartial, strategy: walked.strategy };
+  const selected = selectResults(walked.rows, nq);
+  keepSnapshot(key, { generation, selected, isPartial: walked.isPartial, strategy: walked.strategy, storedAt: startedAt });
+  return { nq, selected, isPartial: walked.isPartial, strategy: walked.strategy };
 }
 
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
@@ -80,7 +141,7 @@ export async function scrollLineage(
   page: { count: number; scrollId?: string | null | undefined },
   limits: LineageLimits,
 ): Promise<LineagePage> {
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits);
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, Boolean(page.scrollId));
   // Checked even for an empty result: a foreign cursor is a client error either way.
   const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
   if (!selected) return emptyPage(nq);
@@ -116,7 +177,7 @@ export async function searchLineage(
   page: { start: number; count: number },
   limits: LineageLimits,
 ): Promise<LineagePage> {
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits);
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, page.start > 0);
   if (!selected) return emptyPage(nq);
   const start = Math.max(0, Math.floor(page.start));
   const hits = selected.hits.slice(start, start + Math.max(0, Math.floor(page.count)));

@@ -17,6 +17,7 @@ import { entityTypeSpec, keyAspectNameOf } from '../entity-registry.ts';
 import type { DerivedEdge } from '../relationships.ts';
 import { searchAspectsOf, searchFieldsOf, type SearchFields } from '../search-fields.ts';
 import { int, type Store, type Tx } from '../neo4j/store.ts';
+import { markWrite } from '../write-generation.ts';
 import type { Urn } from '../urn.ts';
 import { badRequest } from '../errors.ts';
 import {
@@ -446,7 +447,15 @@ export async function restoreIndices(
   const write = args.dryRun !== true;
   const batchSize = Math.min(args.batchSize ?? DEFAULT_BATCH_SIZE, MAX_TX_ROWS);
   const limit = args.limit && args.limit > 0 ? args.limit : Infinity;
-  const run = <T>(work: (tx: Tx) => Promise<T>) => (write ? store.write(work) : store.read(work));
+  // A batch that repaired anything invalidates lineage snapshots, like any other write.
+  const run = <T extends { outcome: BatchOutcome }>(work: (tx: Tx) => Promise<T>) => (write
+    ? store.write(async (tx) => {
+      const r = await work(tx);
+      const o = r.outcome;
+      if (o.edgesAdded || o.edgesRemoved || o.edgesChanged || o.fieldsRewritten || o.nodesRemoved) await markWrite(tx);
+      return r;
+    })
+    : store.read(work));
   const phase = args.after?.phase ?? 'rows';
 
   if (phase === 'rows') {

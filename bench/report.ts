@@ -1,0 +1,144 @@
+// Renders a results JSON as the markdown block bench/README.md keeps per size (replaced in place
+// between markers, so each size shows its latest run).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fmtInt, fmtMs, type Summary } from './lib/stats.ts';
+import type { QueryCase } from './workloads/query.ts';
+import type { BenchResult } from './run.ts';
+
+const ms = (s: Summary | null | undefined) => (s ? fmtMs(s.p50) : '–');
+const trio = (s: Summary | null | undefined) => (s ? `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / ${fmtMs(s.max)}` : '–');
+
+export interface TargetCheck { target: string; measured: string; met: boolean | null; note?: string }
+
+export function checkTargets(r: BenchResult): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  const hub = r.query?.cases.find((c) => c.source === 'hub' && c.direction === 'DOWNSTREAM' && c.degree === '3+');
+  const at1M = r.size.edges >= 1_000_000 * 0.9;
+  const scale = at1M ? '' : ` (target is set at 1M; measured at ${r.size.label})`;
+  if (hub) {
+    out.push({ target: `hub DOWNSTREAM "3+" first page ≤ 300 ms p50${scale}`, measured: `${fmtMs(hub.domainFirst.p50)} ms (${fmtInt(hub.total ?? NaN)} results)`, met: hub.domainFirst.p50 <= 300 });
+    out.push({ target: `hub DOWNSTREAM "3+" next page ≤ 20 ms p50${scale}`, measured: `${ms(hub.domainNext)} ms`, met: hub.domainNext ? hub.domainNext.p50 <= 20 : null });
+    const ratio = hub.domainFirst.p50 / hub.bfs.p50;
+    out.push({ target: 'hub "3+" first page ≤ 10× in-process BFS', measured: `${ratio.toFixed(1)}× (${fmtMs(hub.domainFirst.p50)} vs ${fmtMs(hub.bfs.p50)} ms)`, met: ratio <= 10 });
+    if (hub.naive) {
+      const speedup = hub.naive.ms / hub.domainFirst.p50;
+      out.push({
+        target: 'hub "3+" ≥ 10× faster than the naive path query',
+        measured: `${hub.naive.timedOut ? '≥ ' : ''}${speedup.toFixed(1)}× (naive ${hub.naive.timedOut ? `stopped at ${fmtInt(hub.naive.ms)}` : fmtInt(hub.naive.ms)} ms)`,
+        met: speedup >= 10,
+      });
+    }
+  }
+  const d1 = r.query?.cases.filter((c) => c.degree === '1') ?? [];
+  if (d1.length) {
+    const worst = d1.reduce((a, b) => (b.domainFirst.p50 > a.domainFirst.p50 ? b : a));
+    out.push({ target: 'degree "1" first page ≤ 20 ms p50 (every source, both directions)', measured: `worst ${fmtMs(worst.domainFirst.p50)} ms (${worst.source} ${worst.direction})`, met: worst.domainFirst.p50 <= 20 });
+  }
+  if (r.ingest?.api) {
+    out.push({ target: 'ingest ≥ 5,000 MCP/s', measured: `${fmtInt(r.ingest.api.mcpPerSec)} MCP/s`, met: r.ingest.api.mcpPerSec >= 5000 });
+    if (r.ingest.raw) {
+      const share = r.ingest.api.mcpPerSec / r.ingest.raw.mcpPerSec;
+      out.push({ target: 'ingest ≥ 1/3 of raw UNWIND…MERGE', measured: `${(share * 100).toFixed(0)}% (raw ${fmtInt(r.ingest.raw.mcpPerSec)} MCP/s)`, met: share >= 1 / 3 });
+    }
+  }
+  if (r.restore?.full) out.push({ target: 'full restore ≥ 5,000 rows/s', measured: `${fmtInt(r.restore.full.rowsPerSec)} rows/s`, met: r.restore.full.rowsPerSec >= 5000 });
+  const peaks: Record<string, number> = {};
+  for (const w of Object.values(r.memory ?? {})) {
+    for (const [name, mb] of Object.entries(w.peakRssMb)) if (name !== 'neo4j' && !name.startsWith('bench')) peaks[name] = Math.max(peaks[name] ?? 0, mb);
+  }
+  if (Object.keys(peaks).length) {
+    const worst = Object.entries(peaks).sort((a, b) => b[1] - a[1])[0]!;
+    out.push({ target: 'each service ≤ 256 MB RSS', measured: Object.entries(peaks).map(([n, v]) => `${n} ${v} MB`).join(', '), met: worst[1] <= 256 });
+  }
+  return out;
+}
+
+function queryTable(cases: QueryCase[]): string[] {
+  const rows = [
+    '| source | dir | degree | results | first p50 / p95 / max (ms) | next p50 | Neo4j reach only p50 | HTTP first p50 | HTTP next p50 | in-memory BFS p50 | naive path query |',
+    '|---|---|---|---:|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const c of cases) {
+    const naive = !c.naive ? '–' : c.naive.timedOut ? `stopped at ${fmtInt(c.naive.ms)} ms${c.naive.error ? ` (${c.naive.error})` : ''}` : c.naive.error ? `error` : `${fmtInt(c.naive.ms)} ms (${fmtInt(c.naive.paths ?? NaN)} paths)`;
+    const how = `${c.strategy && c.strategy !== 'fast' && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
+    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.degree} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${ms(c.reachOnly)} | ${c.httpError ? 'error' : ms(c.httpFirst)} | ${ms(c.httpNext)} | ${ms(c.bfs)} | ${naive} |`);
+  }
+  return rows;
+}
+
+export function renderMarkdown(r: BenchResult): string {
+  const L: string[] = [];
+  const m = r.machine;
+  L.push(`### ${r.size.label} — ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC (results/${r.file})`);
+  L.push('');
+  L.push(`Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`);
+  const g = (k: string): number => r.graph[k] ?? NaN;
+  L.push(`Graph (seed ${r.config.seed}): ${fmtInt(g('lineageEdges'))} lineage edges (${fmtInt(g('entityEdges'))} entity-level, ${fmtInt(g('fieldEdges'))} column-level), ${fmtInt(g('entities'))} entities (${fmtInt(g('datasets'))} datasets, ${fmtInt(g('dataJobs'))} jobs, ${fmtInt(g('charts'))} charts, ${fmtInt(g('dashboards'))} dashboards, ${fmtInt(g('mlPrimaryKeys') + g('mlFeatures'))} ML), ${fmtInt(g('fieldNodes'))} schemaFields, ${fmtInt(g('domains'))} domains; hub reaches ${fmtInt(r.hubReach)} nodes downstream${r.loaded?.storeMb ? `; store ${fmtInt(r.loaded.storeMb)} MB on disk after both loads (the dropped raw copy's space is reused, not returned)` : ''}. Run took ${fmtInt(r.totalMs / 1000)} s.`);
+  L.push('');
+  L.push('| target | measured | met |');
+  L.push('|---|---|---|');
+  for (const t of checkTargets(r)) L.push(`| ${t.target} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`);
+  L.push('');
+  if (r.ingest) {
+    L.push('| W-ingest | MCPs | time (s) | MCP/s | batch p50 / p95 / max (ms) |');
+    L.push('|---|---:|---:|---:|---|');
+    if (r.ingest.raw) L.push(`| raw UNWIND…MERGE (bound) | ${fmtInt(r.ingest.raw.mcps)} | ${(r.ingest.raw.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.raw.mcpPerSec)} | ${trio(r.ingest.raw.batchMs)} |`);
+    if (r.ingest.api) {
+      L.push(`| ingestProposalBatch over HTTP (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(r.ingest.api.mcps)} | ${(r.ingest.api.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.api.mcpPerSec)} | ${trio(r.ingest.api.batchMs)} |`);
+      for (const p of r.ingest.api.phases) L.push(`| … phase ${p.phase} (${p.phase === 1 ? 'entities' : 'lineage aspects'}) | ${fmtInt(p.mcps)} | ${(p.ms / 1000).toFixed(1)} | ${fmtInt(p.mcpPerSec)} | ${trio(p.batchMs)} |`);
+    }
+    const api = r.memory['W-ingest API']?.cpuSec;
+    const raw = r.memory['W-ingest raw']?.cpuSec;
+    if (api && r.ingest.api) {
+      const perMcp = (c: Record<string, number>, keys: string[], mcps: number) => (keys.reduce((a, k) => a + (c[k] ?? 0), 0) / mcps) * 1e6;
+      L.push('');
+      L.push(`CPU per MCP — API: Neo4j ${perMcp(api, ['neo4j'], r.ingest.api.mcps).toFixed(0)} µs + ingestion service ${perMcp(api, ['ingestion-service'], r.ingest.api.mcps).toFixed(0)} µs` +
+        (raw && r.ingest.raw ? `; raw: Neo4j ${perMcp(raw, ['neo4j'], r.ingest.raw.mcps).toFixed(0)} µs` : '') +
+        ` (the runner's own CPU — generating and sending — excluded). On ${r.machine.cores} otherwise idle cores this bounds the API at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(api, ['neo4j', 'ingestion-service'], r.ingest.api.mcps))} MCP/s` +
+        (raw && r.ingest.raw ? ` and the raw load at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(raw, ['neo4j'], r.ingest.raw.mcps))} MCP/s.` : '.'));
+    }
+    L.push('');
+  }
+  if (r.query) {
+    L.push(...queryTable(r.query.cases));
+    L.push('');
+    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up.`);
+    L.push('');
+  }
+  if (r.restore) {
+    L.push('| W-restore | rows | time (s) | rows/s | latency p50 / p95 / max (ms) |');
+    L.push('|---|---:|---:|---:|---|');
+    if (r.restore.full) L.push(`| full restoreIndices (batch ${r.restore.full.batchSize}, per batch) | ${fmtInt(r.restore.full.rows)} | ${(r.restore.full.ms / 1000).toFixed(1)} | ${fmtInt(r.restore.full.rowsPerSec)} | ${trio(r.restore.full.batchMs)} |`);
+    if (r.restore.windows) L.push(`| API windows (${r.restore.windows.windows} × ${r.restore.windows.windowRows} rows at spread offsets) | ${fmtInt(r.restore.windows.windows * r.restore.windows.windowRows)} | – | ${fmtInt(r.restore.windows.rowsPerSec)} | ${trio(r.restore.windows.windowMs)} |`);
+    L.push('');
+  }
+  const names = [...new Set(Object.values(r.memory).flatMap((w) => Object.keys(w.peakRssMb)))];
+  L.push(`| peak RSS MB (CPU s used) | ${names.join(' | ')} | Neo4j heap used / max MB | wall s |`);
+  L.push(`|---|${names.map(() => '---:').join('|')}|---:|---:|`);
+  for (const [w, mem] of Object.entries(r.memory)) {
+    const cell = (n: string) => `${mem.peakRssMb[n] ?? '–'}${mem.cpuSec?.[n] !== undefined ? ` (${mem.cpuSec[n]!.toFixed(1)})` : ''}`;
+    L.push(`| ${w} | ${names.map(cell).join(' | ')} | ${mem.neo4jHeapPeakMb ?? '–'} / ${mem.neo4jHeapMaxMb ?? '–'} | ${mem.wallSec ?? '–'} |`);
+  }
+  L.push('');
+  L.push('Peak RSS is VmHWM, reset at the start of each workload (/proc/<pid>/clear_refs); "neo4j" is the whole JVM (heap + page cache + native). CPU seconds come from /proc/<pid>/stat: on a shared machine they are the stable measure of cost, wall time is not.');
+  L.push('');
+  return L.join('\n');
+}
+
+export function updateReadme(readmePath: string, r: BenchResult): void {
+  const text = readFileSync(readmePath, 'utf8');
+  const start = `<!-- bench:${r.size.label}:start -->`;
+  const end = `<!-- bench:${r.size.label}:end -->`;
+  const block = `${start}\n${renderMarkdown(r)}${end}`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  const next = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : text.replace('<!-- bench:results -->', `<!-- bench:results -->\n\n${block}`);
+  writeFileSync(readmePath, next);
+}
+
+// `node bench/report.ts bench/results/<file>.json …` re-renders those results into bench/README.md.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { fileURLToPath } = await import('node:url');
+  const readme = fileURLToPath(new URL('./README.md', import.meta.url));
+  for (const f of process.argv.slice(2)) updateReadme(readme, JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
+}

@@ -1,0 +1,274 @@
+// The benchmark runner: `npm run bench -- --size 10k|100k|1M [options]`.
+//
+// Starts its own throwaway Neo4j (heap and page cache sized for the run) and the real services
+// (tools/stack.ts, ephemeral: ingestion service, lineage subgraph, gateway) against it, then runs
+// W-ingest (raw UNWIND bound, then the API), W-query, W-restore, sampling memory per workload, and
+// writes bench/results/<date>-<size>.json plus the size's table in bench/README.md.
+//
+// Resumable: the Neo4j store and a state file live in --workdir (default $TMPDIR/lineage-bench-<size>);
+// after a crash or Ctrl-C, `--resume` restarts Neo4j on the same store, keeps finished workloads'
+// results and continues the API load after the last committed batch.
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
+import { startStack, type RunningStack } from '../tools/stack.ts';
+import { createStore, type Store } from '../catalog/src/neo4j/store.ts';
+import { lineageLimitsFromConfig } from '../catalog/src/lineage/traverse.ts';
+import { loadConfig } from '../catalog/src/config.ts';
+import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';
+import { childPids, watchMemory, type WatchedProcess, type WorkloadMemory } from './lib/memory.ts';
+import { ingestRaw, ingestViaApi, dropRaw, type IngestResult } from './workloads/ingest.ts';
+import { runQueries, type QueryCase } from './workloads/query.ts';
+import { restoreFull, restoreWindows, type RestoreRun, type RestoreWindows } from './workloads/restore.ts';
+import { updateReadme, checkTargets } from './report.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface BenchResult {
+  file: string;
+  startedAt: string;
+  totalMs: number;
+  size: { label: string; edges: number };
+  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; serviceNodeOptions?: string };
+  machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
+  graph: Record<string, number>;
+  hubReach: number;
+  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number };
+  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
+  query?: { cases: QueryCase[]; profile: unknown };
+  restore?: { full?: RestoreRun; windows?: RestoreWindows };
+  memory: Record<string, WorkloadMemory>;
+  targets?: ReturnType<typeof checkTargets>;
+}
+
+interface State {
+  key: string;
+  result: BenchResult;
+  /** API batches below this index are committed. */
+  ingestNextBatch: number;
+  done: string[];
+}
+
+const { values: args } = parseArgs({
+  options: {
+    size: { type: 'string', default: '10k' },
+    seed: { type: 'string', default: '42' },
+    batch: { type: 'string', default: '500' },
+    concurrency: { type: 'string', default: '2' },
+    runs: { type: 'string', default: '10' },
+    heap: { type: 'string' },
+    'page-cache': { type: 'string' },
+    'naive-timeout': { type: 'string', description: 'seconds' },
+    workdir: { type: 'string' },
+    resume: { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false, description: 'record that the machine was quiet (no other load)' },
+    skip: { type: 'string', default: '', description: 'comma list of raw,query,http,restore' },
+    'no-readme': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false, description: 'keep the Neo4j store in --workdir after a successful run' },
+    'service-node-options': { type: 'string', description: 'NODE_OPTIONS for the services, e.g. --max-old-space-size=160' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (args.help) {
+  console.log('npm run bench -- --size 10k|100k|1M [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
+  process.exit(0);
+}
+const sizeLabel = args.size === '1m' ? '1M' : args.size!;
+const edges = SIZES[sizeLabel] ?? Number(sizeLabel);
+if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M or a number ≥ 1000, got ${args.size}`);
+const big = edges >= 500_000;
+const mid = edges >= 50_000;
+const heap = args.heap ?? (big ? '4g' : mid ? '2g' : '1g');
+const pageCache = args['page-cache'] ?? (big ? '4g' : mid ? '2g' : '1g');
+const naiveTimeoutMs = Number(args['naive-timeout'] ?? (big ? 60 : 20)) * 1000;
+const seed = Number(args.seed);
+const batch = Number(args.batch);
+const concurrency = Number(args.concurrency);
+const runs = Number(args.runs);
+const skip = new Set(args.skip!.split(',').filter(Boolean));
+const workdir = args.workdir ?? join(tmpdir(), `lineage-bench-${sizeLabel}`);
+const stateFile = join(workdir, 'state.json');
+const stateKey = JSON.stringify({ edges, seed, batch });
+
+const t0 = Date.now();
+const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${s}\n`);
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? dirBytes(p) : e.isFile() ? statSync(p).size : 0;
+  }
+  return total;
+}
+
+function saveState(s: State): void {
+  writeFileSync(`${stateFile}.tmp`, JSON.stringify(s));
+  renameSync(`${stateFile}.tmp`, stateFile);
+}
+
+async function main(): Promise<void> {
+  let state: State | null = null;
+  if (args.resume && existsSync(stateFile)) {
+    const s = JSON.parse(readFileSync(stateFile, 'utf8')) as State;
+    if (s.key !== stateKey) throw new Error(`--resume: ${stateFile} belongs to another run (${s.key})`);
+    state = s;
+    log(`resuming: done ${state.done.join(', ') || 'nothing'}; API load continues at batch ${state.ingestNextBatch}`);
+  } else {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+  mkdirSync(workdir, { recursive: true });
+
+  log(`generating ${sizeLabel} (${edges} lineage edges, seed ${seed}) …`);
+  const g: Graph = generate(edges, seed);
+  const proposals = countProposals(g);
+  const totalMcps = proposals.phase1 + proposals.phase2;
+  const hubReach = bfs(adjacency(g.entities.length, g.up, g.down), g.sources.hub, 1000).order.length;
+  log(`graph: ${g.stats.lineageEdges} lineage edges, ${g.stats.entities} entities, ${totalMcps} MCPs; hub reaches ${hubReach}`);
+
+  let neo: RunningNeo4j | undefined;
+  let stack: RunningStack | undefined;
+  let store: Store | undefined;
+  const stopAll = async () => {
+    await store?.close().catch(() => {});
+    await stack?.stop().catch(() => {});
+    await neo?.stop().catch(() => {});
+  };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    log(`starting Neo4j (heap ${heap}, page cache ${pageCache}) in ${workdir}/neo4j …`);
+    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: await freePort(), heap, pageCache });
+    log('starting the services (ingestion, lineage subgraph, gateway) …');
+    stack = await startStack({
+      ephemeral: true, neo4jUri: neo.uri, log: (s) => log(s), serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
+      ...(args['service-node-options'] ? { env: { NODE_OPTIONS: args['service-node-options'] } } : {}),
+    });
+    const procs = (): WatchedProcess[] => {
+      const list: WatchedProcess[] = [{ name: 'neo4j', pid: neo!.pid }, { name: 'bench runner', pid: process.pid }];
+      for (const c of childPids(process.pid)) {
+        const svc = /(ingestion-service|lineage-service|gateway)\/src\/main\.ts/.exec(c.cmdline)?.[1];
+        if (svc) list.push({ name: svc, pid: c.pid });
+      }
+      return list;
+    };
+    log(`services: ${procs().map((p) => `${p.name}=${p.pid}`).join(' ')}`);
+    store = createStore({ uri: neo.uri, database: 'neo4j' });
+    const components = await store.driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS v, edition', {}, { database: 'neo4j' });
+    const neo4jVersion = `${components.records[0]!.get('v')} ${components.records[0]!.get('edition')}`;
+
+    // A run that skipped workloads must not overwrite a complete result of the same day.
+    const fileName = `${new Date(t0).toISOString().slice(0, 10)}-${sizeLabel}${skip.size ? `-partial-${[...skip].sort().join('-')}` : ''}.json`;
+    const result: BenchResult = state?.result ?? {
+      file: fileName,
+      startedAt: new Date(t0).toISOString(),
+      totalMs: 0,
+      size: { label: sizeLabel, edges },
+      config: { seed, batch, concurrency, runs, heap, pageCache, naiveTimeoutMs, quiet: args.quiet!, resumed: false, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
+      machine: {
+        cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30),
+        loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version, neo4j: neo4jVersion,
+      },
+      graph: { ...g.stats, mcps: totalMcps },
+      hubReach,
+      memory: {},
+    };
+    if (state) result.config.resumed = true;
+    const st: State = state ?? { key: stateKey, result, ingestNextBatch: 0, done: [] };
+    st.result = result;
+    saveState(st);
+    const workload = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
+      if (st.done.includes(name)) {
+        log(`${name}: done in an earlier run, kept`);
+        return undefined;
+      }
+      log(`${name} …`);
+      const watch = watchMemory(procs, store!.driver);
+      let value: T;
+      try {
+        value = await fn();
+      } finally {
+        result.memory[name] = await watch.stop();
+      }
+      st.done.push(name);
+      saveState(st);
+      return value;
+    };
+
+    // W-ingest: raw bound first (same rows, empty store), dropped again, then the API load.
+    if (!skip.has('raw')) {
+      await workload('W-ingest raw', async () => {
+        const raw = await ingestRaw(g, store!.driver, { batchSize: batch, concurrency, totalMcps, progress: log });
+        log(`raw UNWIND: ${raw.mcpPerSec} MCP/s`);
+        (result.ingest ??= {}).raw = { ...raw, dropMs: 0 };
+      });
+      if (result.ingest?.raw && !result.ingest.raw.dropMs) {
+        // Outside the workload: dropping the copy is not part of its cost.
+        log('dropping the raw copy …');
+        result.ingest.raw.dropMs = await dropRaw(store.driver);
+        saveState(st);
+      }
+    }
+    await workload('W-ingest API', async () => {
+      const from = st.ingestNextBatch;
+      const api = await ingestViaApi(g, {
+        url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, fromBatch: from, totalMcps, progress: log,
+        onDone: (next) => {
+          if (next - st.ingestNextBatch >= 20) {
+            st.ingestNextBatch = next;
+            saveState(st);
+          }
+        },
+      });
+      (result.ingest ??= {}).api = api;
+      log(`API ingest: ${api.mcpPerSec} MCP/s (${api.mcps} MCPs in ${(api.ms / 1000).toFixed(1)} s)`);
+    });
+    const counts = await store.driver.executeQuery(
+      `CALL { MATCH (n:Entity) WHERE n.exists RETURN count(n) AS entities }
+       CALL { MATCH ()-[l:LINEAGE]->() RETURN count(l) AS lineage }
+       CALL { MATCH (a:Aspect) RETURN count(a) AS aspects }
+       RETURN entities, lineage, aspects`, {}, { database: 'neo4j' });
+    const rec = counts.records[0]!;
+    result.loaded = {
+      entities: Number(rec.get('entities')), lineageEdges: Number(rec.get('lineage')), aspectRows: Number(rec.get('aspects')),
+      expectedLineageEdges: g.stats.lineageEdges!, storeMb: Math.round(dirBytes(join(workdir, 'neo4j', 'data')) / 1048576),
+    };
+    log(`loaded: ${JSON.stringify(result.loaded)}`);
+    if (result.loaded.lineageEdges !== g.stats.lineageEdges) log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);
+
+    if (!skip.has('query')) {
+      await workload('W-query', async () => {
+        const config = loadConfig(stack!.env);
+        result.query = await runQueries(g, {
+          store: store!, limits: lineageLimitsFromConfig(config), gatewayGraphql: skip.has('http') ? null : `${stack!.gatewayUrl}/api/graphql`,
+          token: stack!.token, runs, caseBudgetMs: big ? 30_000 : 10_000, naiveTimeoutMs, progress: log,
+        });
+      });
+    }
+    if (!skip.has('restore')) {
+      await workload('W-restore', async () => {
+        const full = await restoreFull(neo!.uri, 500, log, () => {});
+        log(`restore: ${full.rowsPerSec} rows/s over ${full.rows} rows`);
+        const windows = await restoreWindows(stack!.ingestionUrl, stack!.token, full.rows, 1000, 10);
+        result.restore = { full, windows };
+      });
+    }
+
+    result.totalMs = (result.totalMs ?? 0) + (Date.now() - t0);
+    result.targets = checkTargets(result);
+    mkdirSync(join(here, 'results'), { recursive: true });
+    writeFileSync(join(here, 'results', result.file), JSON.stringify(result, null, 2) + '\n');
+    if (!args['no-readme']) updateReadme(join(here, 'README.md'), result);
+    log(`wrote bench/results/${result.file}${args['no-readme'] ? '' : ' and the table in bench/README.md'}`);
+    for (const t of result.targets) log(`${t.met === null ? '  –' : t.met ? ' ok' : 'MISS'}  ${t.target}: ${t.measured}`);
+  } finally {
+    await stopAll();
+  }
+  // Finished: the store is not needed for a resume any more.
+  if (args.keep) log(`kept the store: node tools/neo4j/cli.ts start --home ${workdir}/neo4j …`);
+  else rmSync(workdir, { recursive: true, force: true });
+}
+
+await main();

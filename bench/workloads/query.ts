@@ -1,0 +1,233 @@
+// W-query: scrollAcrossLineage first page and next page for degree "1", "2", "3+", both
+// directions, from a hub, a mid node, a leaf and a schemaField — through the domain function
+// (scrollLineage, in this process) and over HTTP (GraphQL at the gateway) — with two baselines of
+// the same traversal in the same run: an in-process BFS over the edge list held in memory (the
+// lower bound) and the naive variable-length query that enumerates paths (the peer approach),
+// stopped at a time limit.
+import type { Driver } from 'neo4j-driver';
+import neo4j from 'neo4j-driver';
+import type { Store } from '../../catalog/src/neo4j/store.ts';
+import { scrollLineage, type LineageQuery } from '../../catalog/src/lineage/service.ts';
+import { normalizeQuery } from '../../catalog/src/lineage/query.ts';
+import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/lineage/traverse.ts';
+import { adjacency, bfs, type Adjacency, type Graph } from '../generate.ts';
+import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
+
+export const DEGREES = ['1', '2', '3+'] as const;
+export type Degree = (typeof DEGREES)[number];
+export type Direction = 'DOWNSTREAM' | 'UPSTREAM';
+
+export interface QueryCase {
+  source: string;
+  urn: string;
+  direction: Direction;
+  degree: Degree;
+  /** Entities the in-memory BFS finds at this degree filter (before the service's type/ghost filters). */
+  bfsReach: number;
+  total: number | null;
+  /** How the first page was computed (fast = one BFS statement, hops = the fallback) and whether it was cut. */
+  strategy: string;
+  isPartial: boolean;
+  domainFirst: Summary;
+  domainNext: Summary | null;
+  /** The Neo4j statement alone (reachFast: rows to this process), degree "3+" only. */
+  reachOnly: Summary | null;
+  httpFirst: Summary | null;
+  httpNext: Summary | null;
+  httpError?: string;
+  bfs: Summary;
+  naive: { ms: number; timedOut: boolean; rows: number | null; paths: number | null; error?: string } | null;
+}
+
+const PAGE = 10;
+
+const GQL = `query benchScroll($input: ScrollAcrossLineageInput!) {
+  scrollAcrossLineage(input: $input) {
+    nextScrollId count total isPartial
+    searchResults { degree entity { urn type ... on Dataset { name } } }
+    facets { field aggregations { value count } }
+  }
+}`;
+
+export async function graphqlScroll(url: string, token: string, input: Record<string, unknown>): Promise<{ total: number; nextScrollId: string | null }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: GQL, variables: { input } }),
+  });
+  const text = await res.text();
+  let body: { data?: { scrollAcrossLineage?: { total: number; nextScrollId: string | null } }; errors?: unknown[] };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+  }
+  if (!res.ok || body.errors?.length || !body.data?.scrollAcrossLineage) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+  return body.data.scrollAcrossLineage;
+}
+
+/** The naive peer query: enumerate every path (count(p) defeats the BFS pruning), aggregate after. */
+export function naiveText(direction: Direction, maxDepth: number): string {
+  const arrow = direction === 'DOWNSTREAM' ? `-[:LINEAGE*1..${maxDepth}]->` : `<-[:LINEAGE*1..${maxDepth}]-`;
+  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n:Entity) WITH n, min(length(p)) AS degree, count(p) AS paths
+RETURN count(n) AS rows, sum(paths) AS paths`;
+}
+
+async function runNaive(driver: Driver, direction: Direction, degree: Degree, urn: string, timeoutMs: number): Promise<NonNullable<QueryCase['naive']>> {
+  const depth = degree === '1' ? 1 : degree === '2' ? 2 : 1000;
+  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
+  const t = performance.now();
+  try {
+    const r = await session.run(naiveText(direction, depth), { urn }, { timeout: timeoutMs });
+    const rec = r.records[0]!;
+    return { ms: Math.round(performance.now() - t), timedOut: false, rows: Number(rec.get('rows')), paths: Number(rec.get('paths')) };
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? '';
+    const ms = Math.round(performance.now() - t);
+    if (code.includes('TransactionTimedOut') || code.includes('Terminated')) return { ms, timedOut: true, rows: null, paths: null };
+    if (code.includes('MemoryPoolOutOfMemory') || code.includes('TransactionMemoryLimit')) return { ms, timedOut: true, rows: null, paths: null, error: 'transaction memory limit' };
+    return { ms, timedOut: false, rows: null, paths: null, error: `${code} ${(e as Error).message.slice(0, 200)}` };
+  } finally {
+    await session.close();
+  }
+}
+
+/** In-process lower bound: BFS to the degree bound, degree filter, order by (degree, urn rank), first page. */
+function memoryPage(adj: Adjacency, rank: Int32Array, source: number, degree: Degree): number[] {
+  const maxDepth = degree === '1' ? 1 : degree === '2' ? 2 : 1000;
+  const { order, degree: deg } = bfs(adj, source, maxDepth);
+  const n = rank.length;
+  const keys = new Float64Array(order.length);
+  let k = 0;
+  for (const v of order) {
+    const d = deg.get(v)!;
+    if (degree === '1' ? d === 1 : degree === '2' ? d === 2 : d >= 3) keys[k++] = d * n + rank[v]!;
+  }
+  const sorted = keys.subarray(0, k).sort();
+  return Array.from(sorted.subarray(0, PAGE), (x) => x % n);
+}
+
+function ranks(urns: string[]): Int32Array {
+  const idx = urns.map((_, i) => i).sort((a, b) => (urns[a]! < urns[b]! ? -1 : urns[a]! > urns[b]! ? 1 : 0));
+  const rank = new Int32Array(urns.length);
+  idx.forEach((id, r) => (rank[id] = r));
+  return rank;
+}
+
+export interface QueryOptions {
+  store: Store;
+  limits: LineageLimits;
+  gatewayGraphql: string | null;
+  token: string;
+  runs: number;
+  /** Stop repeating a measurement after this much time (≥ 3 samples kept). */
+  caseBudgetMs: number;
+  naiveTimeoutMs: number;
+  progress: (s: string) => void;
+}
+
+async function measure(runs: number, budgetMs: number, fn: () => Promise<unknown>): Promise<Summary> {
+  await fn(); // warm-up (plan cache, page cache)
+  const samples: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+    if (samples.length >= 3 && performance.now() - t0 > budgetMs) break;
+  }
+  return summarize(samples);
+}
+
+export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: QueryCase[]; profile: unknown }> {
+  const entityUrns = g.entities.map((e) => e.urn);
+  const down = adjacency(entityUrns.length, g.up, g.down);
+  const up = adjacency(entityUrns.length, g.down, g.up);
+  const fDown = adjacency(g.fieldUrns.length, g.fieldUp, g.fieldDown);
+  const fUp = adjacency(g.fieldUrns.length, g.fieldDown, g.fieldUp);
+  const rank = ranks(entityUrns);
+  const fRank = ranks(g.fieldUrns);
+  const s = g.sources;
+  const sources: Array<{ name: string; id: number; field: boolean; directions: Direction[] }> = [
+    { name: 'hub', id: s.hub, field: false, directions: ['DOWNSTREAM', 'UPSTREAM'] },
+    { name: 'sink hub', id: s.sinkHub, field: false, directions: ['UPSTREAM'] },
+    { name: 'mid', id: s.mid, field: false, directions: ['DOWNSTREAM', 'UPSTREAM'] },
+    { name: 'leaf', id: s.leaf, field: false, directions: ['DOWNSTREAM', 'UPSTREAM'] },
+    { name: 'schemaField', id: s.field, field: true, directions: ['DOWNSTREAM', 'UPSTREAM'] },
+  ];
+  const cases: QueryCase[] = [];
+  for (const src of sources) {
+    const urn = src.field ? g.fieldUrns[src.id]! : entityUrns[src.id]!;
+    for (const direction of src.directions) {
+      for (const degree of DEGREES) {
+        const label = `${src.name} ${direction} "${degree}"`;
+        const orFilters = [{ and: [{ field: 'degree', values: [degree] }] }];
+        const q: LineageQuery = { urn, direction, orFilters };
+        const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
+        const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
+        const domainNext = first.nextCursor
+          ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
+          : null;
+        let reachOnly: Summary | null = null;
+        if (degree === '3+') {
+          const nq = normalizeQuery(q, Date.now());
+          reachOnly = await measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs));
+        }
+        let httpFirst: Summary | null = null;
+        let httpNext: Summary | null = null;
+        let httpError: string | undefined;
+        if (o.gatewayGraphql) {
+          try {
+            const input = { urn, direction, orFilters, count: PAGE };
+            const page = await graphqlScroll(o.gatewayGraphql, o.token, input);
+            httpFirst = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, input));
+            if (page.nextScrollId) httpNext = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, { ...input, scrollId: page.nextScrollId }));
+          } catch (e) {
+            httpError = (e as Error).message;
+          }
+        }
+        const adj = src.field ? (direction === 'DOWNSTREAM' ? fDown : fUp) : direction === 'DOWNSTREAM' ? down : up;
+        const rk = src.field ? fRank : rank;
+        const bfsTimes = await timeRuns(Math.max(o.runs, 5), 1, async () => memoryPage(adj, rk, src.id, degree));
+        const maxDepth = degree === '1' ? 1 : degree === '2' ? 2 : 1000;
+        const all = bfs(adj, src.id, maxDepth);
+        const bfsReach = [...all.degree.values()].filter((d) => (degree === '1' ? d === 1 : degree === '2' ? d === 2 : d >= 3)).length;
+        // Planning a var-length query costs ~100 ms: when the naive query finishes quickly, time it again warm.
+        let naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
+        if (!naive.timedOut && !naive.error && naive.ms < 5000) naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
+        const c: QueryCase = {
+          source: src.name, urn, direction, degree, bfsReach, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, reachOnly,
+          httpFirst, httpNext, ...(httpError ? { httpError } : {}), bfs: summarize(bfsTimes.samples), naive,
+        };
+        cases.push(c);
+        o.progress(`query ${label}: total ${first.total}, first p50 ${domainFirst.p50} ms, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}, bfs p50 ${c.bfs.p50} ms, naive ${naive.timedOut ? `>${naive.ms}` : naive.ms} ms`);
+      }
+    }
+  }
+  return { cases, profile: await profileHub(o, entityUrns[s.hub]!) };
+}
+
+interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageCacheHits?: number; pageCacheMisses?: number; time?: number; children: PlanNode[] }
+
+/** PROFILE of the fast-path statement from the hub: where the time of the big case goes. */
+async function profileHub(o: QueryOptions, urn: string) {
+  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max')];
+  const params = { urn, unwindowed: true, start: neo4j.int(0), end: neo4j.int(0), maxHops: neo4j.int(1000), includeSoftDeleted: false, limit: neo4j.int(o.limits.maxResults + 1) };
+  const session = o.store.driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
+  try {
+    const t = performance.now();
+    const r = await session.run(`PROFILE ${text}`, params, { timeout: 120_000 });
+    const ms = performance.now() - t;
+    const ops: Array<{ operator: string; dbHits: number; rows: number; pageCacheMisses: number }> = [];
+    const walk = (p: PlanNode) => {
+      ops.push({ operator: p.operatorType, dbHits: Number(p.dbHits ?? 0), rows: Number(p.rows ?? 0), pageCacheMisses: Number(p.pageCacheMisses ?? 0) });
+      p.children.forEach(walk);
+    };
+    walk(r.summary.profile as unknown as PlanNode);
+    return { statement: 'lineage/reach-down-max', source: urn, ms: Math.round(ms), records: r.records.length, totalDbHits: ops.reduce((a, b) => a + b.dbHits, 0), operators: ops };
+  } catch (e) {
+    return { error: (e as Error).message.slice(0, 300) };
+  } finally {
+    await session.close();
+  }
+}
