@@ -208,11 +208,30 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * Validates an aspect value written on `urn` and returns it unchanged (zod defaults are never
  * applied to what is stored). Throws validationFailed naming the aspect and the failing field.
  */
-export function validateAspect(aspectName: string, value: unknown, urn: Urn): unknown {
+/**
+ * Whether an aspect of this name may be stored on this entity at all, whatever its value: a valid
+ * aspect name, a valid urn key, and an aspect the entity type can hold (not another type's key
+ * aspect, not an entity-specific aspect of another type). restoreIndices ignores rows that fail it.
+ */
+export function checkAspectPlacement(aspectName: string, urn: Urn): void {
   if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName)) {
     throw validationFailed(`Invalid aspect name '${String(aspectName)}'`);
   }
   // The entity's own key must be valid whatever aspect is written: the write creates it.
+  keyAspectOf(urn);
+  if (aspectName === keyAspectNameOf(urn.entityType)) return;
+  const keyOwner = entityTypeOfKeyAspect(aspectName);
+  if (keyOwner !== undefined) {
+    throw validationFailed(`Aspect ${aspectName} is the key aspect of ${keyOwner}, not of ${urn.entityType} (${urn.text})`);
+  }
+  const owners = ASPECT_ENTITY_TYPES.get(aspectName);
+  if (owners && !owners.includes(urn.entityType)) {
+    throw validationFailed(`Aspect ${aspectName} is not supported for entity type ${urn.entityType} (${urn.text})`);
+  }
+}
+
+export function validateAspect(aspectName: string, value: unknown, urn: Urn): unknown {
+  checkAspectPlacement(aspectName, urn);
   const key = keyAspectOf(urn);
   if (!isJsonObject(value)) {
     throw validationFailed(`Invalid ${aspectName}: expected a JSON object, got ${describeInput(value)}`);
@@ -229,15 +248,6 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
     }
     return value;
   }
-  const keyOwner = entityTypeOfKeyAspect(aspectName);
-  if (keyOwner !== undefined) {
-    throw validationFailed(`Aspect ${aspectName} is the key aspect of ${keyOwner}, not of ${urn.entityType} (${urn.text})`);
-  }
-  const owners = ASPECT_ENTITY_TYPES.get(aspectName);
-  if (owners && !owners.includes(urn.entityType)) {
-    throw validationFailed(`Aspect ${aspectName} is not supported for entity type ${urn.entityType} (${urn.text})`);
-  }
-
   const schema = aspectSchemas.get(aspectName);
   if (schema) {
     const result = schema.safeParse(value, { reportInput: true });

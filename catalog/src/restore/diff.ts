@@ -1,7 +1,7 @@
 // Pure parts of restoreIndices: which rows the registry accepts, how a LIKE pattern becomes an
 // index range, and the difference between the derived state a row justifies and what the graph
 // holds. No database access here, so every rule is unit-tested on its own.
-import { validateAspect } from '../aspects/index.ts';
+import { checkAspectPlacement } from '../aspects/index.ts';
 import { entityTypeSpec } from '../entity-registry.ts';
 import { likeToRegex } from '../aspect-reader.ts';
 import type { DerivedEdge } from '../relationships.ts';
@@ -103,10 +103,9 @@ export function checkRow(urnText: string, aspect: string, valueText: string): Ro
     return { ok: false, reason: 'stored value is not valid JSON' };
   }
   try {
-    validateAspect(aspect, value, u.urn);
+    checkAspectPlacement(aspect, u.urn);
   } catch (e) {
-    const message = (e as Error).message;
-    if (!message.startsWith(`Invalid ${aspect}: `)) return { ok: false, reason: message };
+    return { ok: false, reason: (e as Error).message };
   }
   return { ok: true, urn: u.urn, value };
 }
