@@ -184,16 +184,20 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     for (const a of searchAspectsOf(c.urn.entityType)) wanted.push([c.urn, a]);
     if (c.changeType === 'DELETE' && c.aspectName === keyAspect) hardDeleteUrns.add(c.urn.text);
   }
+  type Row = { value: string; systemMetadata: string; maxVersion: number | null; createdBy: string | null };
+  const storedOf = (r: Row): StoredRow =>
+    ({ value: r.value, systemMetadata: r.systemMetadata, maxVersion: r.maxVersion ?? 0, createdBy: r.createdBy ?? options.actor });
   for (const [u, a] of wanted) slotOf(u, a);
   if (hardDeleteUrns.size) {
-    const all = await tx.run<{ urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...hardDeleteUrns] });
-    for (const r of all) slotOf(parseUrn(r.urn), r.name);
+    // Every row of an entity being deleted; the rest are fetched by key below.
+    const all = await tx.run<Row & { urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...hardDeleteUrns] });
+    for (const r of all) slotOf(parseUrn(r.urn), r.name).stored = storedOf(r);
   }
-  const fetched = await tx.run<{ key: string; value: string; systemMetadata: string; maxVersion: number | null; createdBy: string | null }>(
-    'aspects/fetch-latest', { keys: [...slots.keys()] });
+  const unread = [...slots.entries()].filter(([, s]) => !hardDeleteUrns.has(s.urn.text)).map(([k]) => k);
+  const fetched = await tx.run<Row & { key: string }>('aspects/fetch-latest', { keys: unread });
   for (const r of fetched) {
     const s = slots.get(r.key);
-    if (s) s.stored = { value: r.value, systemMetadata: r.systemMetadata, maxVersion: r.maxVersion ?? 0, createdBy: r.createdBy ?? options.actor };
+    if (s) s.stored = storedOf(r);
   }
   const current = (s: Slot) => (s.next === undefined ? s.stored?.value : s.next?.value);
 
@@ -272,10 +276,10 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     slot.next = { value: text, systemMetadata: smText, createdBy: options.actor };
   }
 
-  return persist(tx, [...slots.values()], hardDeleted, exists, options.actor, now);
+  return persist(tx, [...slots.values()], hardDeleted, exists, now);
 }
 
-async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: Map<string, boolean>, actor: string, now: number): Promise<WriteResult> {
+async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: Map<string, boolean>, now: number): Promise<WriteResult> {
   const changed = slots.filter((s) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined)));
   if (!changed.length && !hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
 
