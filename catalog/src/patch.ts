@@ -301,9 +301,6 @@ const TEMPLATES: Record<string, Template | undefined> = {
   },
 };
 
-/** Aspect names whose keyed arrays are patched through the map view. */
-export const TEMPLATED_ASPECTS: readonly string[] = Object.keys(TEMPLATES);
-
 interface View {
   materialize(): Json[];
 }

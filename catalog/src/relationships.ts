@@ -314,13 +314,6 @@ const derivationTable: Readonly<Record<string, AspectRules>> = {
   },
 };
 
-/** Aspects that deriveEdges reads for the given owner type (others always derive nothing). */
-export function edgeAspectsOf(entityType: string): string[] {
-  return Object.entries(derivationTable)
-    .filter(([, r]) => r.ownerTypes.includes(entityType))
-    .map(([name]) => name);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading plain JSON
 

@@ -43,8 +43,6 @@ export interface Store {
   readonly statements: Statements;
   read<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
   write<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
-  /** Auto-commit run of a named statement (for CALL … IN TRANSACTIONS and schema statements). */
-  runAutoCommit(name: string, params?: Record<string, unknown>): Promise<void>;
   applySchema(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -170,18 +168,6 @@ export function createStore(options: StoreOptions): Store {
     driver,
     read: (work, o) => withSession('READ', work, o),
     write: (work, o) => withSession('WRITE', work, o),
-    async runAutoCommit(name, params = {}) {
-      const text = statements.all.get(name);
-      if (!text) throw new Error(`No Cypher file named ${name}`);
-      const session = driver.session({ database });
-      try {
-        await session.run(text, params);
-      } catch (e) {
-        throw mapDriverError(e);
-      } finally {
-        await session.close();
-      }
-    },
     async applySchema() {
       const text = statements.all.get('schema/schema');
       if (!text) throw new Error('cypher/schema/schema.cypher is missing');
@@ -209,5 +195,3 @@ export function createStore(options: StoreOptions): Store {
   };
 }
 
-export type { RecordShape };
-export { recordsOf };
