@@ -10,7 +10,7 @@ import type { Store } from '../../catalog/src/neo4j/store.ts';
 import {
   adminToken, cypher, dataset, faultStore, log, mcp, post, restoreDryRun, serviceEnv, spawnService, stateOf,
   throwawayNeo4j, type ServiceProcess, type ThrowawayNeo4j,
-} from './support.ts';
+ stopService } from './support.ts';
 
 const PLATFORM = 'killtest';
 const DATASETS = 5_000;
@@ -46,10 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (service && service.child.exitCode === null) {
-    service.child.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await store?.close();
   await db?.dispose();
 });

@@ -10,7 +10,7 @@ import type { Store } from '../../catalog/src/neo4j/store.ts';
 import {
   adminToken, dataset, faultStore, log, mcp, post, restoreDryRun, serviceEnv, sleep, spawnService, stateOf,
   throwawayNeo4j, type Reply, type ServiceProcess, type ThrowawayNeo4j,
-} from './support.ts';
+ stopService } from './support.ts';
 
 const PLATFORM = 'outage';
 const WORKERS = 6;
@@ -42,10 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (service && service.child.exitCode === null) {
-    service.child.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopService(service);
   await store?.close();
   await db?.dispose();
 });

@@ -91,6 +91,14 @@ export async function spawnService(entry: string, env: Record<string, string>, p
   return { child, baseUrl, logFile, exited };
 }
 
+/** SIGTERM a service process that is still running and wait for it to exit. */
+export async function stopService(service: ServiceProcess | undefined): Promise<void> {
+  if (service && service.child.exitCode === null) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+}
+
 export async function adminToken(uri: string): Promise<string> {
   const store = createStore({ uri, database: 'neo4j' });
   try {
