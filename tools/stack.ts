@@ -13,10 +13,14 @@ import { loadConfig } from '../catalog/src/config.ts';
 import { createStore } from '../catalog/src/neo4j/store.ts';
 import { issueAccessToken } from '../catalog/src/access-tokens.ts';
 
+// heapMb: V8's old-space limit. Node's default lets an idle-ish service grow to 400+ MB before it
+// collects (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion
+// parses one batch at a time, the lineage service keeps pages and counts (select.ts), the gateway
+// a query plan cache. NODE_OPTIONS from the environment comes after it and wins.
 export const SERVICES = [
-  { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT' },
-  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT' },
-  { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT' },
+  { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160 },
+  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160 },
+  { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT', heapMb: 128 },
 ] as const;
 const STOP_GRACE_MS = 10_000;
 
@@ -164,7 +168,8 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         fd = openSync(join(logDir, `${svc.name}.log`), 'a');
         stdio = ['ignore', fd, fd];
       }
-      const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: serviceEnv, stdio });
+      const nodeOptions = `--max-old-space-size=${svc.heapMb} ${serviceEnv.NODE_OPTIONS ?? ''}`.trim();
+      const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...serviceEnv, NODE_OPTIONS: nodeOptions }, stdio });
       if (fd !== undefined) closeSync(fd);
       child.once('exit', (code) => {
         if (stopping) return;

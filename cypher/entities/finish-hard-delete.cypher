@@ -10,5 +10,5 @@ CALL (n) {
 }
 CALL (n) {
   WITH n WHERE COUNT { (n)--() } > 0
-  SET n.exists = false, n.removed = false, n.description = null
+  SET n.exists = false, n.removed = false, n.description = null, n.facetKey = n.facetKey / 4 * 4
 }

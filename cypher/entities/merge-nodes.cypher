@@ -1,10 +1,10 @@
 // Purpose: make sure nodes exist for urns that edges reference (ghosts until ingested) with the
 // fields derived from the urn alone.
-// Params: $rows: [{urn, entityType, label, platform, origin, name, parentUrn, searchText}]
+// Params: $rows: [{urn, entityType, label, platform, origin, name, parentUrn, searchText, facetKey}]
 // Returns: nothing
 UNWIND $rows AS row
 MERGE (n:Entity {urn: row.urn})
   ON CREATE SET n.entityType = row.entityType, n.exists = false, n.removed = false,
                 n.platform = row.platform, n.origin = row.origin, n.name = row.name, n.parentUrn = row.parentUrn,
-                n.searchText = row.searchText
+                n.searchText = row.searchText, n.facetKey = toInteger(row.facetKey)
 SET n:$(row.label)

@@ -3,6 +3,8 @@
 CREATE CONSTRAINT entity_urn IF NOT EXISTS FOR (n:Entity) REQUIRE n.urn IS UNIQUE;
 CREATE CONSTRAINT aspect_key IF NOT EXISTS FOR (a:Aspect) REQUIRE a.key IS UNIQUE;
 CREATE INDEX entity_type IF NOT EXISTS FOR (n:Entity) ON (n.entityType);
+// Impact analysis turns the facetKeys it counted back into (type, platform, origin): lineage/facet-values.
+CREATE INDEX entity_facet_key IF NOT EXISTS FOR (n:Entity) ON (n.facetKey);
 // Write generation shards (aspects/bump-generation): one node per shard.
 CREATE CONSTRAINT write_generation_shard IF NOT EXISTS FOR (g:WriteGeneration) REQUIRE g.shard IS UNIQUE;
 // restoreIndices scans latest rows in (urn, name) order.

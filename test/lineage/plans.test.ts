@@ -55,3 +55,32 @@ test('the paths statements use a (bidirectional) shortest-path operator, not an 
     expect(ops.some((o) => o.operatorType.includes('VarLengthExpand'))).toBe(false);
   }
 });
+
+const selectFiles = statementNames.filter((n) => n.startsWith('lineage/select-'));
+
+test('there is one page and one counts statement per direction and depth bound', () => {
+  expect([...selectFiles].sort()).toEqual(['counts', 'page'].flatMap((k) =>
+    ['down-1', 'down-2', 'down-max', 'up-1', 'up-2', 'up-max'].map((s) => `lineage/select-${k}-${s}`)));
+});
+
+// The in-database selection (select.ts) is only as fast as these plans: a pruning BFS, and for
+// the page a PartialTop over the BFS's degree order, which stops once the page is full.
+describe.each(selectFiles)('%s', (name) => {
+  test('plans a BFS pruning var-expand seeded from the urn index; a page plans a PartialTop', async () => {
+    const ops = await explain(name, {
+      urn: 'urn:li:dataset:x', maxHops: 1000, d1: true, d2: true, d3: true, afterDegree: 0, afterUrn: '',
+      visible: [2], types: ['dataset'], limit: 10,
+    });
+    expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
+    const expand = ops.filter((o) => o.operatorType.includes('VarLengthExpand'));
+    if (name.endsWith('-1')) {
+      // *1..1: a single-hop expand (see above); a one-hop reach is small, sorting it is cheap.
+      expect(ops.some((o) => /^(VarLength)?Expand/.test(o.operatorType))).toBe(true);
+      return;
+    }
+    expect(expand).toHaveLength(1);
+    expect(expand[0]!.operatorType).toMatch(/Pruning/);
+    expect(expand[0]!.operatorType).toMatch(/BFS/);
+    if (name.includes('-page-')) expect(ops.some((o) => o.operatorType.startsWith('PartialTop'))).toBe(true);
+  });
+});

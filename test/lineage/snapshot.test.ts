@@ -33,7 +33,7 @@ afterAll(async () => { await store.close(); });
 
 test('a next page reuses the first page while nothing was written, and walks again after a write', async () => {
   const first = await scrollLineage(store, q, { count: 10 }, limits);
-  expect(first.strategy).toBe('fast');
+  expect(first.strategy).toBe('database');
   expect(first.total).toBe(25);
   await reusedOnce(async () => {
     await scrollLineage(store, q, { count: 10 }, limits);
@@ -54,13 +54,13 @@ test('a next page reuses the first page while nothing was written, and walks aga
   const late = ns.dataset('kid99');
   await seedDatasets(store, [late], [[src, late]]);
   const after = await scrollLineage(store, q, { count: 10, scrollId: first.nextCursor }, limits);
-  expect(after.strategy).toBe('fast');
+  expect(after.strategy).toBe('database');
   expect(after.total).toBe(26);
 });
 
 test('search offsets reuse the snapshot too; a restore that repairs drift invalidates it', async () => {
   await reusedOnce(async () => {
-    expect((await searchLineage(store, q, { start: 0, count: 5 }, limits)).strategy).toBe('fast');
+    expect((await searchLineage(store, q, { start: 0, count: 5 }, limits)).strategy).toBe('database');
     return (await searchLineage(store, q, { start: 5, count: 5 }, limits)).strategy;
   });
   // Drift behind the write path's back, then repaired by restoreIndices for that owner.
@@ -69,7 +69,7 @@ test('search offsets reuse the snapshot too; a restore that repairs drift invali
   const repaired = await restoreIndices(store, { urn: kids[3]! });
   expect(repaired.edgesAdded).toBeGreaterThan(0);
   const again = await searchLineage(store, q, { start: 5, count: 5 }, limits);
-  expect(again.strategy).toBe('fast');
+  expect(again.strategy).toBe('database');
   expect(again.total).toBe(26);
 });
 

@@ -10,6 +10,8 @@ import { normalizeQuery } from '../../catalog/src/lineage/query.ts';
 import { reachByHops, reachFast } from '../../catalog/src/lineage/traverse.ts';
 import { ACTOR, T0, datasetProps, degrees, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
 
+const baseLimits = limits;
+
 let store: Store;
 const ns = namespace('lin');
 const d = (name: string) => ns.dataset(name);
@@ -269,7 +271,18 @@ describe('lineageFlags', () => {
     };
   }
 
+  test('an in-database selection out of time falls back to shipping the reach', async () => {
+    const expected = await page(down(dia[0]!));
+    expect(expected.strategy).toBe('database');
+    const fallback = await scrollLineage(timingOut((n) => n.startsWith('lineage/select-')), down(dia[0]!), { count: 100 }, limits);
+    expect(fallback.strategy).toBe('fast');
+    expect(degrees(fallback.hits)).toEqual(degrees(expected.hits));
+    expect(fallback.facets).toEqual(expected.facets);
+  });
+
   test('a fast path out of time falls back to hop-by-hop; a later hop out of time gives a partial page', async () => {
+    // The shipping path's own fallback: the in-database path is switched off for the call count.
+    const limits = { ...baseLimits, selectInDatabase: false };
     const expected = degrees((await page(down(chain[0]!))).hits);
     const fallback = await scrollLineage(timingOut((n) => n.startsWith('lineage/reach-')), down(chain[0]!), { count: 10 }, limits);
     expect(fallback.strategy).toBe('hops');

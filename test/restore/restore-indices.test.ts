@@ -136,6 +136,8 @@ async function corruptEverything(): Promise<void> {
   await cypher(`MATCH (n:Entity {urn: $a}) SET n.name = 'bogus', n.description = null`, { a });
   await cypher(`MATCH (n:Entity {urn: $b}) SET n.removed = true, n.exists = false`, { b });
   await cypher(`MATCH (n:Entity {urn: $e}) SET n.removed = false`, { e });
+  await cypher(`MATCH (n:Entity {urn: $e}) REMOVE n.facetKey`, { e });
+  await cypher(`MATCH (n:Entity {urn: $d}) SET n.facetKey = 0`, { d });
   await cypher(`MATCH (n:Entity {urn: $k}) REMOVE n.platform SET n.origin = 'DEV'`, { k: pk });
   // A ghost (no rows at all) with fields it cannot have.
   await cypher(`MATCH (n:Entity {urn: $f}) SET n.exists = true, n.name = 'not a ghost'`, { f: field(a, 'x') });

@@ -61,18 +61,57 @@ function lift(rows: ReachRow[], keepFields: boolean): Candidate[] {
   return [...byUrn.values()];
 }
 
-function counted(values: Array<string | null>, max: number): FacetAggregation[] {
+/** Values with their counts → the facet's aggregations: most frequent first, then by value, at most `max`. */
+function countedWeighted(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
   const counts = new Map<string, number>();
-  for (const v of values) if (v !== null && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const [v, n] of entries) if (v !== null && v !== '' && n > 0) counts.set(v, (counts.get(v) ?? 0) + n);
   return [...counts]
     .map(([value, count]) => ({ value, count }))
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
     .slice(0, max);
 }
 
+/** One group of results for facet counting: `count` hits sharing these values. */
+export interface FacetGroup {
+  degree: number;
+  graphqlType: string;
+  platform: string | null;
+  origin: string | null;
+  count: number;
+}
+
+/**
+ * The four facets, from groups of matching results (every filter applied but the degree
+ * predicate). Degree counts come before the degree predicate, so a client filtering on "1" still
+ * sees how many "2"s there are; the others count only what is selected.
+ */
+export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery): Facet[] {
+  const predicate = nq.degreePredicate;
+  const selected = predicate ? matching.filter((g) => predicate(g.degree)) : matching;
+  const byDegree = (test: (d: number) => boolean) => matching.reduce((n, g) => n + (test(g.degree) ? g.count : 0), 0);
+  return [
+    {
+      field: 'degree',
+      displayName: 'Degree of Dependencies',
+      aggregations: [
+        { value: '1', count: byDegree((d) => d === 1) },
+        { value: '2', count: byDegree((d) => d === 2) },
+        { value: '3+', count: byDegree((d) => d >= 3) },
+      ],
+    },
+    { field: '_entityType', displayName: 'Type', aggregations: countedWeighted(selected.map((g) => [g.graphqlType, g.count]), nq.maxAggValues) },
+    { field: 'platform', displayName: 'Platform', aggregations: countedWeighted(selected.map((g) => [g.platform, g.count]), nq.maxAggValues) },
+    { field: 'origin', displayName: 'Environment', aggregations: countedWeighted(selected.map((g) => [g.origin, g.count]), nq.maxAggValues) },
+  ];
+}
+
 export interface Selection {
-  /** Every matching hit in (degree, urn) order. */
+  /** Matching hits in (degree, urn) order: all of them when `complete`, else a prefix. */
   hits: LineageHit[];
+  /** Whether `hits` holds every matching hit (else later pages are fetched after its last one). */
+  complete: boolean;
+  /** Matching entities after every filter (degree included). */
+  total: number;
   facets: Facet[];
 }
 
@@ -85,23 +124,7 @@ export function selectResults(rows: ReachRow[], nq: NormalizedQuery): Selection 
   );
   const predicate = nq.degreePredicate;
   const selected = (predicate ? matching.filter((c) => predicate(c.degree)) : matching).sort(compareHits);
-  const facets: Facet[] = nq.skipAggregates
-    ? []
-    : [
-        {
-          field: 'degree',
-          displayName: 'Degree of Dependencies',
-          // Before the degree predicate, so a client filtering on "1" still sees how many "2"s there are.
-          aggregations: [
-            { value: '1', count: matching.filter((c) => c.degree === 1).length },
-            { value: '2', count: matching.filter((c) => c.degree === 2).length },
-            { value: '3+', count: matching.filter((c) => c.degree >= 3).length },
-          ],
-        },
-        { field: '_entityType', displayName: 'Type', aggregations: counted(selected.map((c) => c.graphqlType), nq.maxAggValues) },
-        { field: 'platform', displayName: 'Platform', aggregations: counted(selected.map((c) => c.platform), nq.maxAggValues) },
-        { field: 'origin', displayName: 'Environment', aggregations: counted(selected.map((c) => c.origin), nq.maxAggValues) },
-      ];
+  const facets = nq.skipAggregates ? [] : facetsOf(matching.map((c) => ({ ...c, count: 1 })), nq);
   const hits = selected.map(({ name: _n, description: _d, ...hit }) => hit);
-  return { hits, facets };
+  return { hits, complete: true, total: hits.length, facets };
 }

@@ -9,6 +9,7 @@ import { tryParseUrn, type Urn } from '../urn.ts';
 import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
 import { reach, windowParams, type LineageLimits } from './traverse.ts';
+import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
 import { currentGeneration } from '../write-generation.ts';
 
 export type { LineageQuery, LineageDirection } from './query.ts';
@@ -28,11 +29,15 @@ export interface LineagePage {
   /** A per-hop limit, the result cap or the deadline cut the traversal. */
   isPartial: boolean;
   /**
-   * How the reachable set was computed (for logs/metrics): none = no graph query was needed;
-   * snapshot = reused from the page before (no write committed since).
+   * How the page was computed (for logs/metrics): database = selected and counted inside Neo4j
+   * (select.ts); fast / hops = the reach shipped and selected here; none = no graph query was
+   * needed; snapshot = reused from the page before (no write committed since).
    */
-  strategy: 'fast' | 'hops' | 'none' | 'snapshot';
+  strategy: Strategy;
 }
+
+type Walked = 'database' | 'fast' | 'hops';
+type Strategy = Walked | 'none' | 'snapshot';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -53,9 +58,10 @@ function emptyPage(nq: NormalizedQuery): LineagePage {
 // always walks. Bounded by entry count, total hits held and age.
 interface Snapshot {
   generation: string;
+  /** An in-database selection holds a prefix and grows as later pages are asked for. */
   selected: Selection;
   isPartial: boolean;
-  strategy: 'fast' | 'hops';
+  strategy: Walked;
   storedAt: number;
 }
 const SNAPSHOT_TTL_MS = 5 * 60_000;
@@ -88,11 +94,41 @@ export function clearLineageSnapshots(): void {
   snapshots.clear();
 }
 
+/** Whether the generation is still `generation` (read again after a two-statement selection). */
+async function unchanged(store: Store, generation: string, deadline: number): Promise<boolean> {
+  return (await currentGeneration(store, Math.max(1, Math.floor(deadline - Date.now())))) === generation;
+}
+
+/**
+ * The walk: in Neo4j when the request allows it (select.ts), else the reach shipped here and
+ * selected by results.ts. `want` = hits the caller needs from the first one on.
+ */
+async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number, generation: string, want: number) {
+  const deadline = startedAt + limits.deadlineMs;
+  if (limits.selectInDatabase !== false && canSelectInDatabase(nq)) {
+    const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
+    try {
+      // Counts and page are two transactions: a write committing between them could make them
+      // disagree, so a changed generation means one more try, then the answer as it stands.
+      for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
+        const selected = await selectInDatabase(store, nq, limits, want, Math.max(1, Math.floor(budget)));
+        if (!selected) break;
+        if (attempt === 1 || await unchanged(store, generation, deadline)) return { selected, isPartial: false, strategy: 'database' as const };
+      }
+    } catch (e) {
+      // Out of time: the shipping path below falls back to hop-by-hop with what is left.
+      if (!(isCatalogError(e) && e.kind === 'deadline')) throw e;
+    }
+  }
+  const walked = await reach(store, nq, limits, startedAt);
+  return { selected: selectResults(walked.rows, nq), isPartial: walked.isPartial, strategy: walked.strategy };
+}
+
 /**
  * Validation, the no-lineage short cut, the walk and the selection shared by scroll and search.
  * `continuation` = a page after the first: a snapshot taken at the current generation is reused.
  */
-async function selection(store: Store, q: LineageQuery, limits: LineageLimits, continuation = false) {
+async function selection(store: Store, q: LineageQuery, limits: LineageLimits, want: number, continuation = false) {
   const startedAt = Date.now();
   const source = parseSource(q.urn);
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
@@ -109,10 +145,22 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, c
     snapshots.set(key, snap);
     return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const };
   }
-  const walked = await reach(store, nq, limits, startedAt);
-  const selected = selectResults(walked.rows, nq);
-  keepSnapshot(key, { generation, selected, isPartial: walked.isPartial, strategy: walked.strategy, storedAt: startedAt });
-  return { nq, selected, isPartial: walked.isPartial, strategy: walked.strategy };
+  const walked = await walk(store, nq, limits, startedAt, generation, want);
+  keepSnapshot(key, { generation, ...walked, storedAt: startedAt });
+  return { nq, ...walked };
+}
+
+/**
+ * Makes an in-database prefix hold at least `upto` hits (or every hit): fetches the ones after its
+ * last hit, plus READ_AHEAD. The prefix stays ordered and gap-free.
+ */
+async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selection, upto: number, limits: LineageLimits): Promise<void> {
+  if (selected.complete || selected.hits.length >= upto) return;
+  const last = selected.hits.at(-1) ?? null;
+  const limit = upto - selected.hits.length + READ_AHEAD;
+  const more = await selectPage(store, nq, limits, last, limit, limits.deadlineMs);
+  selected.hits.push(...more);
+  if (more.length < limit) selected.complete = true;
 }
 
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
@@ -141,30 +189,42 @@ export async function scrollLineage(
   page: { count: number; scrollId?: string | null | undefined },
   limits: LineageLimits,
 ): Promise<LineagePage> {
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, Boolean(page.scrollId));
+  const count = Math.max(0, Math.floor(page.count));
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, count, Boolean(page.scrollId));
   // Checked even for an empty result: a foreign cursor is a client error either way.
   const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
   if (!selected) return emptyPage(nq);
-  const count = Math.max(0, Math.floor(page.count));
-  const all = selected.hits;
-  let from = 0;
-  if (after) {
+  let hits: LineageHit[];
+  let more: boolean;
+  const firstAfter = (all: LineageHit[]) => {
     // First hit strictly after the cursor position (binary search over the ordered list).
     let lo = 0, hi = all.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareHits(all[mid]!, after) <= 0) lo = mid + 1; else hi = mid;
+      if (compareHits(all[mid]!, after!) <= 0) lo = mid + 1; else hi = mid;
     }
-    from = lo;
+    return lo;
+  };
+  const from = after ? firstAfter(selected.hits) : 0;
+  const prefixEnd = selected.hits.at(-1);
+  if (after && !selected.complete && from === selected.hits.length && prefixEnd && compareHits(after, prefixEnd) > 0) {
+    // A cursor past the held prefix (the snapshot was taken after that page was served): fetch
+    // the page right after the cursor instead of filling the gap.
+    const fetched = await selectPage(store, nq, limits, after, count + 1, limits.deadlineMs);
+    hits = fetched.slice(0, count);
+    more = fetched.length > count;
+  } else {
+    await extendPrefix(store, nq, selected, from + count + 1, limits);
+    hits = selected.hits.slice(from, from + count);
+    more = from + count < selected.hits.length;
   }
-  const hits = all.slice(from, from + count);
   const last = hits.at(-1);
   const withP = await withPaths(store, q, nq, hits, limits);
   return {
     hits: withP.hits,
-    total: all.length,
+    total: selected.total,
     facets: selected.facets,
-    nextCursor: last && from + count < all.length ? encodeCursor(nq.fingerprint, last) : null,
+    nextCursor: last && more ? encodeCursor(nq.fingerprint, last) : null,
     isPartial: isPartial || withP.cut,
     strategy,
   };
@@ -177,12 +237,14 @@ export async function searchLineage(
   page: { start: number; count: number },
   limits: LineageLimits,
 ): Promise<LineagePage> {
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, page.start > 0);
-  if (!selected) return emptyPage(nq);
   const start = Math.max(0, Math.floor(page.start));
-  const hits = selected.hits.slice(start, start + Math.max(0, Math.floor(page.count)));
+  const count = Math.max(0, Math.floor(page.count));
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, start + count, start > 0);
+  if (!selected) return emptyPage(nq);
+  await extendPrefix(store, nq, selected, start + count, limits);
+  const hits = selected.hits.slice(start, start + count);
   const withP = await withPaths(store, q, nq, hits, limits);
-  return { hits: withP.hits, total: selected.hits.length, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
+  return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
 }
 
 // ---------------------------------------------------------------------------------------------

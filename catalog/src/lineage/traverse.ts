@@ -51,6 +51,11 @@ export interface LineageLimits {
   deadlineMs: number;
   /** Transaction timeout of the fast path; the rest of the deadline is left for the fallback. Default deadlineMs / 2. */
   fastPathTimeoutMs?: number;
+  /**
+   * Select and count in Neo4j when the request allows it (select.ts); false = always ship the
+   * reach and select here (tests compare the two; the bench measures both). Default true.
+   */
+  selectInDatabase?: boolean;
 }
 
 export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {

@@ -256,7 +256,7 @@ export function diffEdges(derived: readonly DerivedEdge[], stored: readonly Stor
 // ---------------------------------------------------------------------------------------------
 // Search fields
 
-export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText'] as const;
+export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'facetKey'] as const;
 
 export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown } & { urn: string };
 

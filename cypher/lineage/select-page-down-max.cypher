@@ -1,0 +1,24 @@
+// Purpose: one page of impact analysis selected inside Neo4j, down from $urn, at most 1000 hops
+// (the in-database path of catalog/src/lineage/select.ts; lineage-model §10). The breadth-first
+// pruning var-expand (VarLengthExpand(Pruning,BFS)) yields nodes in degree order, so
+// ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
+// instead of reading the whole reach. Unwindowed only (no time-window test on the edges: the
+// windowed path ships rows, traverse.ts). Ghosts and soft-deleted nodes are walked through and
+// filtered by their facetKey flags. No schemaField lifting: select-counts tells the caller when a
+// reach holds fields to lift, and then this page is not used.
+// Params: $urn, $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
+//         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
+//         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
+//         $limit: int
+// Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
+MATCH (s:Entity {urn: $urn})
+MATCH p = (s)-[:LINEAGE*1..1000]->(n)
+WITH s, n, min(length(p)) AS degree
+WHERE degree <= $maxHops AND n <> s
+  AND (($d1 AND degree = 1) OR ($d2 AND degree = 2) OR ($d3 AND degree >= 3))
+  AND (degree > $afterDegree OR (degree = $afterDegree AND n.urn > $afterUrn))
+  AND n.facetKey % 4 IN $visible
+  AND n.entityType IN $types
+RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
+ORDER BY degree, urn
+LIMIT $limit
