@@ -13,10 +13,13 @@ import { loadConfig } from '../catalog/src/config.ts';
 import { createStore } from '../catalog/src/neo4j/store.ts';
 import { issueAccessToken } from '../catalog/src/access-tokens.ts';
 
-// heapMb: V8's old-space limit. Node's default lets an idle-ish service grow to 400+ MB before it
-// collects (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion
-// parses one batch at a time, the lineage service keeps pages and counts (select.ts), the gateway
-// a query plan cache. NODE_OPTIONS from the environment comes after it and wins.
+// heapMb: V8's old-space limit. Node's default lets a service grow to 400+ MB before it collects
+// (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion parses one
+// batch at a time, the lineage service keeps pages and counts (select.ts), the gateway a query plan
+// cache. V8 sizes the young generation from the heap limit, and at 160 MB it becomes so small that
+// ingestion promotes every batch and spends 3× the CPU in GC (bench/README.md): the semi-space is
+// pinned at 16 MB, Node's default for large heaps. NODE_OPTIONS from the environment comes after
+// these and wins.
 export const SERVICES = [
   { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160 },
   { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160 },
@@ -151,7 +154,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const ingestionUrl = base(config.INGESTION_PORT);
     const lineageUrl = config.LINEAGE_URL ?? `${base(config.LINEAGE_PORT)}/graphql`;
     const gatewayUrl = base(config.GATEWAY_PORT);
-    const serviceEnv = { ...env, INGESTION_URL: config.INGESTION_URL ?? ingestionUrl, LINEAGE_URL: lineageUrl };
+    const serviceEnv: Record<string, string> = { ...env, INGESTION_URL: config.INGESTION_URL ?? ingestionUrl, LINEAGE_URL: lineageUrl };
     const logDir = output === 'files' ? tempDir ?? mkdtempSync(join(tmpdir(), 'lineage-stack-logs-')) : undefined;
 
     const running: ServiceName[] = [];
@@ -168,7 +171,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         fd = openSync(join(logDir, `${svc.name}.log`), 'a');
         stdio = ['ignore', fd, fd];
       }
-      const nodeOptions = `--max-old-space-size=${svc.heapMb} ${serviceEnv.NODE_OPTIONS ?? ''}`.trim();
+      const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=16 ${serviceEnv['NODE_OPTIONS'] ?? ''}`.trim();
       const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...serviceEnv, NODE_OPTIONS: nodeOptions }, stdio });
       if (fd !== undefined) closeSync(fd);
       child.once('exit', (code) => {
