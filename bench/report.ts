@@ -55,13 +55,13 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
 
 function queryTable(cases: QueryCase[]): string[] {
   const rows = [
-    '| source | dir | degree | results | first p50 / p95 / max (ms) | next p50 | Neo4j reach only p50 | HTTP first p50 | HTTP next p50 | in-memory BFS p50 | naive path query |',
-    '|---|---|---|---:|---|---:|---:|---:|---:|---:|---|',
+    '| source | dir | degree | results | first p50 / p95 / max (ms) | next p50 | Neo4j BFS count only p50 | Neo4j reach shipped p50 | HTTP first p50 | HTTP next p50 | in-memory BFS p50 | naive path query |',
+    '|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const c of cases) {
     const naive = !c.naive ? '–' : c.naive.timedOut ? `stopped at ${fmtInt(c.naive.ms)} ms${c.naive.error ? ` (${c.naive.error})` : ''}` : c.naive.error ? `error` : `${fmtInt(c.naive.ms)} ms (${fmtInt(c.naive.paths ?? NaN)} paths)`;
     const how = `${c.strategy && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
-    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.degree} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${ms(c.reachOnly)} | ${c.httpError ? 'error' : ms(c.httpFirst)} | ${ms(c.httpNext)} | ${ms(c.bfs)} | ${naive} |`);
+    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.degree} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${ms(c.bfsFloor ?? null)} | ${ms(c.reachOnly)} | ${c.httpError ? 'error' : ms(c.httpFirst)} | ${ms(c.httpNext)} | ${ms(c.bfs)} | ${naive} |`);
   }
   return rows;
 }
@@ -102,7 +102,7 @@ export function renderMarkdown(r: BenchResult): string {
   if (r.query) {
     L.push(...queryTable(r.query.cases));
     L.push('');
-    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets); "Neo4j reach only" = that shipping statement alone.`);
+    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);
     L.push('');
   }
   if (r.restore) {

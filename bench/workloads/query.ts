@@ -32,6 +32,8 @@ export interface QueryCase {
   domainNext: Summary | null;
   /** The Neo4j statement alone (reachFast: rows to this process), degree "3+" only. */
   reachOnly: Summary | null;
+  /** The engine's floor: the pruning BFS counting the reach, nothing read from the nodes, degree "3+" only. */
+  bfsFloor?: Summary | null;
   httpFirst: Summary | null;
   httpNext: Summary | null;
   httpError?: string;
@@ -67,6 +69,21 @@ export async function graphqlScroll(url: string, token: string, input: Record<st
 }
 
 /** The naive peer query: enumerate every path (count(p) defeats the BFS pruning), aggregate after. */
+/** The pruning BFS alone (no property read, one row out): what any answer from Neo4j costs at least. */
+export function floorText(direction: Direction): string {
+  const arrow = direction === 'DOWNSTREAM' ? '-[:LINEAGE*1..1000]->' : '<-[:LINEAGE*1..1000]-';
+  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n) WITH n, min(length(p)) AS degree RETURN count(*) AS rows`;
+}
+
+async function runFloor(driver: Driver, direction: Direction, urn: string): Promise<void> {
+  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
+  try {
+    await session.run(floorText(direction), { urn });
+  } finally {
+    await session.close();
+  }
+}
+
 export function naiveText(direction: Direction, maxDepth: number): string {
   const arrow = direction === 'DOWNSTREAM' ? `-[:LINEAGE*1..${maxDepth}]->` : `<-[:LINEAGE*1..${maxDepth}]-`;
   return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n:Entity) WITH n, min(length(p)) AS degree, count(p) AS paths
@@ -169,9 +186,11 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
           ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
           : null;
         let reachOnly: Summary | null = null;
+        let bfsFloor: Summary | null = null;
         if (degree === '3+') {
           const nq = normalizeQuery(q, Date.now());
           reachOnly = await measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs));
+          bfsFloor = await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn));
         }
         let httpFirst: Summary | null = null;
         let httpNext: Summary | null = null;
@@ -196,7 +215,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         let naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
         if (!naive.timedOut && !naive.error && naive.ms < 5000) naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
         const c: QueryCase = {
-          source: src.name, urn, direction, degree, bfsReach, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, reachOnly,
+          source: src.name, urn, direction, degree, bfsReach, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, reachOnly, bfsFloor,
           httpFirst, httpNext, ...(httpError ? { httpError } : {}), bfs: summarize(bfsTimes.samples), naive,
         };
         cases.push(c);
