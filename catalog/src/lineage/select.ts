@@ -13,9 +13,9 @@ import { entityTypeToGraphql } from '../entity-registry.ts';
 import { int, type Store } from '../neo4j/store.ts';
 import type { StatementName } from '../neo4j/cypher.ts';
 import { facetFlagsOf } from '../search-fields.ts';
-import type { CursorPosition, DepthBound, NormalizedQuery } from './query.ts';
+import type { CursorPosition, NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
-import { MAX_HOPS_LITERAL, type LineageLimits } from './traverse.ts';
+import { maxDepthOf, type LineageLimits } from './traverse.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
@@ -28,10 +28,6 @@ export function canSelectInDatabase(nq: NormalizedQuery): boolean {
 
 function statement(kind: 'page' | 'counts', nq: NormalizedQuery): StatementName {
   return `lineage/select-${kind}-${nq.direction === 'DOWNSTREAM' ? 'down' : 'up'}-${nq.depth}` as StatementName;
-}
-
-function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
-  return depth === 'max' ? Math.min(limits.maxHops, MAX_HOPS_LITERAL) : Math.min(depth, limits.maxHops);
 }
 
 interface FacetValues {

@@ -77,7 +77,8 @@ export function reachStatement(direction: NormalizedQuery['direction'], depth: D
 
 const isDeadline = (e: unknown) => isCatalogError(e) && e.kind === 'deadline';
 
-function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
+/** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
+export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
   return depth === 'max' ? Math.min(limits.maxHops, MAX_HOPS_LITERAL) : Math.min(depth, limits.maxHops);
 }
 
