@@ -94,9 +94,9 @@ export function clearLineageSnapshots(): void {
   snapshots.clear();
 }
 
-/** Whether the generation is still `generation` (read again after a two-statement selection). */
-async function unchanged(store: Store, generation: string, deadline: number): Promise<boolean> {
-  return (await currentGeneration(store, Math.max(1, Math.floor(deadline - Date.now())))) === generation;
+/** The write generation, read within what is left of the request's deadline. */
+function generationBy(store: Store, deadline: number): Promise<string> {
+  return currentGeneration(store, Math.max(1, Math.floor(deadline - Date.now())));
 }
 
 /**
@@ -113,7 +113,7 @@ async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, st
       for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
         const selected = await selectInDatabase(store, nq, limits, want, Math.max(1, Math.floor(budget)));
         if (!selected) break;
-        if (attempt === 1 || await unchanged(store, generation, deadline)) return { selected, isPartial: false, strategy: 'database' as const };
+        if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: false, strategy: 'database' as const };
       }
     } catch (e) {
       // Out of time: the shipping path below falls back to hop-by-hop with what is left.
@@ -136,7 +136,7 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   if (!lineageEntityTypes.has(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
-  const generation = await currentGeneration(store, Math.max(1, Math.floor(startedAt + limits.deadlineMs - Date.now())));
+  const generation = await generationBy(store, startedAt + limits.deadlineMs);
   const key = snapshotKey(nq);
   const snap = snapshots.get(key);
   if (snap && (snap.generation !== generation || startedAt - snap.storedAt > SNAPSHOT_TTL_MS)) snapshots.delete(key);
