@@ -17,6 +17,7 @@ import { toPlain } from '../catalog/src/neo4j/store.ts';
 import { parseUrn } from '../catalog/src/urn.ts';
 import type { StatementName } from '../catalog/src/neo4j/cypher.ts';
 import { generate, proposalBatches, SIZES } from './generate.ts';
+import { cpuSeconds, threadCpuSeconds } from './lib/memory.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -90,16 +91,20 @@ async function main(): Promise<void> {
   try {
     await store.applySchema();
     const limit = args['limit-batches'] ? Number(args['limit-batches']) : Infinity;
-    const perPhase = new Map<number, { stats: Map<string, Stat>; total: number; mcps: number }>();
+    // CPU per MCP is the steady measure on a shared machine: this process (the write path's JS and
+    // the driver) and, when this script started it, the Neo4j JVM.
+    const perPhase = new Map<number, { stats: Map<string, Stat>; total: number; mcps: number; jsCpu: number; dbCpu: number }>();
     let n = 0;
     for (const b of proposalBatches(g, Number(args.batch))) {
       if (n++ >= limit) break;
-      const p = perPhase.get(b.phase) ?? { stats: new Map(), total: 0, mcps: 0 };
+      const p = perPhase.get(b.phase) ?? { stats: new Map(), total: 0, mcps: 0, jsCpu: 0, dbCpu: 0 };
       perPhase.set(b.phase, p);
       const changes: AspectChange[] = b.proposals.map((x) => ({
         urn: parseUrn(x.entityUrn), aspectName: x.aspectName, changeType: 'UPSERT', value: JSON.parse(x.aspect.value), systemMetadata: x.systemMetadata,
       }));
       const t = performance.now();
+      const js0 = process.cpuUsage();
+      const db0 = neo ? cpuSeconds(neo.pid) ?? 0 : 0;
       if (args.trace && n % 5 === 3) {
         // Every fifth batch: the traced statement runs under PROFILE (operator tree printed).
         await profiledBatch(store, changes, args.trace);
@@ -108,12 +113,23 @@ async function main(): Promise<void> {
       }
       p.total += performance.now() - t;
       p.mcps += changes.length;
+      const js = process.cpuUsage(js0);
+      p.jsCpu += (js.user + js.system) / 1e6;
+      p.dbCpu += neo ? (cpuSeconds(neo.pid) ?? 0) - db0 : 0;
     }
     for (const [phase, p] of perPhase) {
       const inDb = [...p.stats.values()].reduce((a, s) => a + s.ms, 0);
       console.log(`\nphase ${phase}: ${p.mcps} MCPs in ${(p.total / 1000).toFixed(1)} s = ${Math.round(p.mcps / (p.total / 1000))} MCP/s; statements ${(inDb / 1000).toFixed(1)} s, JS + commit ${((p.total - inDb) / 1000).toFixed(1)} s`);
+      const perMcp = (sec: number) => `${Math.round(sec / p.mcps * 1e6)} µs/MCP`;
+      console.log(`  CPU: this process ${p.jsCpu.toFixed(1)} s (${perMcp(p.jsCpu)})${neo ? `, Neo4j ${p.dbCpu.toFixed(1)} s (${perMcp(p.dbCpu)})` : ''}`);
       for (const [name, s] of [...p.stats].sort((a, b) => b[1].ms - a[1].ms)) {
         console.log(`  ${name.padEnd(28)} ${(s.ms / 1000).toFixed(2).padStart(7)} s  ${String(s.calls).padStart(6)} calls  ${String(s.rows).padStart(8)} rows  ${(s.ms / Math.max(1, s.rows) * 1000).toFixed(0).padStart(6)} µs/row`);
+      }
+    }
+    if (neo) {
+      console.log('\nNeo4j CPU by thread group (whole run, s):');
+      for (const [name, sec] of Object.entries(threadCpuSeconds(neo.pid)).sort((a, b) => b[1] - a[1]).slice(0, 10)) {
+        console.log(`  ${name.padEnd(24)} ${sec.toFixed(1).padStart(7)}`);
       }
     }
   } finally {

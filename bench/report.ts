@@ -96,6 +96,19 @@ export function renderMarkdown(r: BenchResult): string {
         (raw && r.ingest.raw ? `; raw: Neo4j ${perMcp(raw, ['neo4j'], r.ingest.raw.mcps).toFixed(0)} µs` : '') +
         ` (the runner's own CPU — generating and sending — excluded). On ${r.machine.cores} otherwise idle cores this bounds the API at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(api, ['neo4j', 'ingestion-service'], r.ingest.api.mcps))} MCP/s` +
         (raw && r.ingest.raw ? ` and the raw load at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(raw, ['neo4j'], r.ingest.raw.mcps))} MCP/s.` : '.'));
+      const split = (w: string, mcps: number) => {
+        const t = r.memory[w]?.neo4jThreadsSec;
+        if (!t || !Object.keys(t).length) return null;
+        const sum = (re: RegExp) => Object.entries(t).filter(([n]) => re.test(n)).reduce((a, [, v]) => a + v, 0);
+        const all = sum(/./);
+        const bolt = sum(/^neo4j\.Bolt/);
+        const jit = sum(/CompilerThre/);
+        const gc = sum(/^(GC Thread|G1 )/);
+        const us = (v: number) => `${((v / mcps) * 1e6).toFixed(0)} µs`;
+        return `${w}: Bolt threads (query execution, commit, network) ${us(bolt)}, JIT compilers ${us(jit)}, GC ${us(gc)}, other ${us(all - bolt - jit - gc)}`;
+      };
+      const parts = [split('W-ingest API', r.ingest.api.mcps), r.ingest.raw ? split('W-ingest raw', r.ingest.raw.mcps) : null].filter(Boolean);
+      if (parts.length) L.push('', `Neo4j CPU per MCP by thread group — ${parts.join('; ')}.`);
     }
     L.push('');
   }

@@ -74,11 +74,39 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * CPU seconds per thread group of a process (/proc/<pid>/task/*): for the Neo4j JVM this splits
+ * query execution (neo4j.BoltWorker) from the JIT compilers (C1/C2 CompilerThread), GC and the
+ * rest. Thread names are folded: trailing numbers dropped, "GC Thread#3" → "GC Thread#".
+ */
+export function threadCpuSeconds(pid: number): Record<string, number> {
+  const groups: Record<string, number> = {};
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return groups;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/(?<=[A-Za-z ])[0-9]+$|#[0-9]+/g, '#');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      groups[name] = (groups[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // the thread ended meanwhile (its CPU then no longer shows: the split is approximate)
+    }
+  }
+  return groups;
+}
+
 export interface WorkloadMemory {
   /** Peak RSS per process during the workload (MB). */
   peakRssMb: Record<string, number>;
   /** CPU seconds each process used during the workload. */
   cpuSec: Record<string, number>;
+  /** CPU seconds per Neo4j thread group during the workload (threadCpuSeconds). */
+  neo4jThreadsSec?: Record<string, number>;
   wallSec: number;
   /** Largest sampled Neo4j heap use (MB) and the heap size. */
   neo4jHeapPeakMb: number | null;
@@ -89,6 +117,8 @@ export interface WorkloadMemory {
 /** Resets peaks at start, samples the heap every intervalMs, and reports at stop(). */
 export function watchMemory(procs: () => WatchedProcess[], driver: Driver, intervalMs = 1000) {
   const cpu0: Record<string, number> = {};
+  const neo4jPid = procs().find((p) => p.name === 'neo4j')?.pid;
+  const threads0 = neo4jPid === undefined ? {} : threadCpuSeconds(neo4jPid);
   for (const p of procs()) {
     resetPeak(p.pid);
     const c = cpuSeconds(p.pid);
@@ -131,7 +161,14 @@ export function watchMemory(procs: () => WatchedProcess[], driver: Driver, inter
         const c = cpuSeconds(p.pid);
         if (c !== null && cpu0[p.name] !== undefined) cpuSec[p.name] = Math.round((c - cpu0[p.name]!) * 100) / 100;
       }
-      return { peakRssMb: { ...rssPeak }, cpuSec, wallSec: Math.round((performance.now() - t0) / 100) / 10, neo4jHeapPeakMb: heapPeak, neo4jHeapMaxMb: heapMax, samples };
+      const neo4jThreadsSec: Record<string, number> = {};
+      if (neo4jPid !== undefined) {
+        for (const [name, sec] of Object.entries(threadCpuSeconds(neo4jPid))) {
+          const d = Math.round((sec - (threads0[name] ?? 0)) * 100) / 100;
+          if (d >= 0.5) neo4jThreadsSec[name] = d;
+        }
+      }
+      return { peakRssMb: { ...rssPeak }, cpuSec, neo4jThreadsSec, wallSec: Math.round((performance.now() - t0) / 100) / 10, neo4jHeapPeakMb: heapPeak, neo4jHeapMaxMb: heapMax, samples };
     },
   };
 }

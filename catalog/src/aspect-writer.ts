@@ -9,7 +9,7 @@ import { applyPatch } from './patch.ts';
 import { validateAspect } from './aspects/index.ts';
 import { entityTypeSpec, keyAspectNameOf, keyAspectOf } from './entity-registry.ts';
 import { deriveEdges, lineageAspects, referencedLineageUrns, type DerivedEdge } from './relationships.ts';
-import { searchAspectsOf, searchFieldsOf, urnFields } from './search-fields.ts';
+import { diffFields, searchAspectsOf, searchFieldsOf, urnFields, type StoredFields } from './search-fields.ts';
 import { parseUrn, type Urn } from './urn.ts';
 import { validationFailed } from './errors.ts';
 import { int, type Store, type Tx } from './neo4j/store.ts';
@@ -95,25 +95,24 @@ export function edgesOfRow(urn: Urn, aspect: string, row: { value: string; syste
   });
 }
 
+/** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */
 export function edgeRows(edges: DerivedEdge[]) {
-  const typed = edges.map((e) => ({
+  return edges.map((e) => ({
     key: e.key, type: e.type, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect,
     createdOn: e.createdOn === null ? null : int(e.createdOn), createdActor: e.createdActor,
     updatedOn: e.updatedOn === null ? null : int(e.updatedOn), updatedActor: e.updatedActor,
     properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual,
+    lineage: e.lineage === null ? null : e.lineage.upstream === e.source ? 'down' : 'up',
   }));
-  const lineage = edges.filter((e) => e.lineage).map((e) => ({
-    key: e.key, type: e.type, upstream: e.lineage!.upstream, downstream: e.lineage!.downstream, owner: e.owner,
-    aspect: e.aspect, createdOn: e.createdOn === null ? null : int(e.createdOn),
-    updatedOn: e.updatedOn === null ? null : int(e.updatedOn), manual: e.manual,
-  }));
-  return { typed, lineage };
 }
 
-/** Node rows (ghost-safe MERGE) for every urn an edge set touches. */
+/**
+ * Node rows (ghost-safe MERGE) for every urn an edge set touches, sorted: concurrent batches that
+ * create the same ghosts then take their index locks in one order instead of deadlocking.
+ */
 export function nodeRows(urns: Iterable<string>) {
   const rows = [];
-  for (const text of new Set(urns)) {
+  for (const text of [...new Set(urns)].sort()) {
     const u = parseUrn(text);
     const spec = entityTypeSpec(u.entityType);
     rows.push({ ...urnFields(u), entityType: u.entityType, label: spec.label });
@@ -159,11 +158,6 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     if (c.changeType === 'UPDATE') throw validationFailed('UPDATE change type not supported');
     entityTypeSpec(c.urn.entityType);
   }
-  await tx.run('aspects/lock-entities', { rows: lockRows(owners) });
-  // Read the clock only once the entity locks are held: writers of an entity then stamp createdOn
-  // in the order they commit, so the newest createdOn is always the latest version.
-  const now = options.now ?? Date.now();
-
   // Load every row the request can touch: the changed aspects, key aspects, search aspects, and
   // for hard deletes every aspect of the entity.
   const slots = new Map<string, Slot>();
@@ -176,29 +170,39 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     }
     return s;
   };
-  const wanted: Array<[Urn, string]> = [];
   const hardDeleteUrns = new Set<string>();
   for (const c of changes) {
     const keyAspect = keyAspectNameOf(c.urn.entityType);
-    wanted.push([c.urn, c.aspectName], [c.urn, keyAspect]);
-    for (const a of searchAspectsOf(c.urn.entityType)) wanted.push([c.urn, a]);
+    slotOf(c.urn, c.aspectName);
+    slotOf(c.urn, keyAspect);
+    for (const a of searchAspectsOf(c.urn.entityType)) slotOf(c.urn, a);
     if (c.changeType === 'DELETE' && c.aspectName === keyAspect) hardDeleteUrns.add(c.urn.text);
   }
   type Row = { value: string; systemMetadata: string; maxVersion: number | null; createdBy: string | null };
   const storedOf = (r: Row): StoredRow =>
     ({ value: r.value, systemMetadata: r.systemMetadata, maxVersion: r.maxVersion ?? 0, createdBy: r.createdBy ?? options.actor });
-  for (const [u, a] of wanted) slotOf(u, a);
+  // Lock every owner, then read its rows (all of them for an entity being hard deleted, below).
+  const keysOf = new Map<string, string[]>();
+  for (const [key, s] of slots) {
+    if (hardDeleteUrns.has(s.urn.text)) continue;
+    const keys = keysOf.get(s.urn.text);
+    if (keys) keys.push(key);
+    else keysOf.set(s.urn.text, [key]);
+  }
+  const locked = await tx.run<{ urn: string; fields: StoredFields; rows: Array<Row & { name: string }> }>(
+    'aspects/lock-and-read', { rows: lockRows(owners).map((r) => ({ ...r, keys: keysOf.get(r.urn) ?? [] })) });
+  const storedFields = new Map<string, StoredFields>();
+  for (const l of locked) {
+    storedFields.set(l.urn, l.fields);
+    for (const r of l.rows) slots.get(rowKey(l.urn, r.name))!.stored = storedOf(r);
+  }
   if (hardDeleteUrns.size) {
-    // Every row of an entity being deleted; the rest are fetched by key below.
     const all = await tx.run<Row & { urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...hardDeleteUrns] });
     for (const r of all) slotOf(parseUrn(r.urn), r.name).stored = storedOf(r);
   }
-  const unread = [...slots.entries()].filter(([, s]) => !hardDeleteUrns.has(s.urn.text)).map(([k]) => k);
-  const fetched = await tx.run<Row & { key: string }>('aspects/fetch-latest', { keys: unread });
-  for (const r of fetched) {
-    const s = slots.get(r.key);
-    if (s) s.stored = storedOf(r);
-  }
+  // Read the clock only once the entity locks are held: writers of an entity then stamp createdOn
+  // in the order they commit, so the newest createdOn is always the latest version.
+  const now = options.now ?? Date.now();
   const current = (s: Slot) => (s.next === undefined ? s.stored?.value : s.next?.value);
 
   // Existence as of "now in this transaction": key-aspect rows, updated as changes are applied.
@@ -276,10 +280,13 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     slot.next = { value: text, systemMetadata: smText, createdBy: options.actor };
   }
 
-  return persist(tx, [...slots.values()], hardDeleted, exists, now);
+  return persist(tx, [...slots.values()], hardDeleted, exists, now, storedFields);
 }
 
-async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: Map<string, boolean>, now: number): Promise<WriteResult> {
+async function persist(
+  tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: Map<string, boolean>, now: number,
+  storedFields: Map<string, StoredFields>,
+): Promise<WriteResult> {
   const changed = slots.filter((s) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined)));
   if (!changed.length && !hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
 
@@ -309,29 +316,38 @@ async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: 
     rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
   }
   const writes = slots.filter((s) => s.next);
-  if (writes.length) {
-    await tx.run('aspects/write-rows', {
-      rows: writes.map((s) => {
-        const fresh = !s.stored || hardDeleted.has(s.urn.text);
-        return {
-          urn: s.urn.text, name: s.aspect, key: rowKey(s.urn.text, s.aspect),
-          archive: !fresh, archiveKey: fresh ? null : rowKey(s.urn.text, s.aspect, s.stored!.maxVersion + 1),
-          value: s.next!.value, systemMetadata: s.next!.systemMetadata, createdOn: int(now), createdBy: s.next!.createdBy,
-        };
-      }),
+  const fresh = (s: Slot) => !s.stored || hardDeleted.has(s.urn.text);
+  const created = writes.filter(fresh);
+  const updated = writes.filter((s) => !fresh(s));
+  if (created.length) {
+    await tx.run('aspects/create-rows', {
+      rows: created.map((s) => ({
+        urn: s.urn.text, name: s.aspect, key: rowKey(s.urn.text, s.aspect),
+        value: s.next!.value, systemMetadata: s.next!.systemMetadata, createdOn: int(now), createdBy: s.next!.createdBy,
+      })),
+    });
+  }
+  if (updated.length) {
+    await tx.run('aspects/update-rows', {
+      rows: updated.map((s) => ({
+        urn: s.urn.text, name: s.aspect, key: rowKey(s.urn.text, s.aspect), archiveKey: rowKey(s.urn.text, s.aspect, s.stored!.maxVersion + 1),
+        value: s.next!.value, systemMetadata: s.next!.systemMetadata, createdOn: int(now), createdBy: s.next!.createdBy,
+      })),
     });
   }
 
-  // 3. Edges the new rows justify, with ghost nodes for endpoints never ingested.
+  // 3. Edges the new rows justify, with ghost nodes for endpoints never ingested. Nodes known to be
+  // there (the locked owners, and urns whose key row was found) need no MERGE.
   if (newEdges.size) {
     const edges = [...newEdges.values()];
-    await tx.run('entities/merge-nodes', { rows: nodeRows(edges.flatMap((e) => [e.source, e.destination])) });
-    const { typed, lineage } = edgeRows(edges);
-    await tx.run('edges/merge-typed', { rows: typed });
-    if (lineage.length) await tx.run('edges/merge-lineage', { rows: lineage });
+    const present = (u: string) => storedFields.has(u) || exists.get(u) === true;
+    const missing = edges.flatMap((e) => [e.source, e.destination]).filter((u) => !present(u));
+    if (missing.length) await tx.run('entities/merge-nodes', { rows: nodeRows(missing) });
+    await tx.run('edges/merge', { rows: edgeRows(edges) });
   }
 
-  // 4. Search fields of every touched entity, from the final state of its rows.
+  // 4. Search fields of every touched entity, from the final state of its rows; written only where
+  // they differ from what the node holds (a lineage-only write changes none).
   const byUrn = new Map<string, { urn: Urn; aspects: Map<string, unknown> }>();
   for (const s of slots) {
     let entry = byUrn.get(s.urn.text);
@@ -339,8 +355,10 @@ async function persist(tx: Tx, slots: Slot[], hardDeleted: Set<string>, exists: 
     const final = s.next === undefined ? (hardDeleted.has(s.urn.text) ? undefined : s.stored) : s.next;
     if (final) entry.aspects.set(s.aspect, JSON.parse(final.value));
   }
-  const fields = [...byUrn.values()].map((e) => searchFieldsOf(e.urn, { exists: exists.get(e.urn.text) === true, aspects: e.aspects }));
-  await tx.run('entities/set-search-fields', { rows: fields });
+  const fields = [...byUrn.values()]
+    .map((e) => searchFieldsOf(e.urn, { exists: exists.get(e.urn.text) === true, aspects: e.aspects }))
+    .filter((f) => Object.keys(diffFields(f, storedFields.get(f.urn))).length > 0);
+  if (fields.length) await tx.run('entities/set-search-fields', { rows: fields });
   const gone = [...hardDeleted].filter((u) => exists.get(u) !== true);
   if (gone.length) await tx.run('entities/finish-hard-delete', { urns: gone });
 

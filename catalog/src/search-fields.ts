@@ -49,9 +49,18 @@ export interface SearchFields {
 
 /** The facetKey of an entity that does not exist (flags 0); `facetKey + 2 (+1)` once it does. */
 export function facetBaseOf(entityType: string, platform: string | null, origin: string | null): number {
-  const hex = createHash('sha1').update(`${entityType}\u0000${platform ?? ''}\u0000${origin ?? ''}`).digest('hex');
-  return parseInt(hex.slice(0, 11), 16) * 4;
+  const text = `${entityType}\u0000${platform ?? ''}\u0000${origin ?? ''}`;
+  let base = facetBases.get(text);
+  if (base === undefined) {
+    // A catalogue has a few hundred (type, platform, origin) triples; hashing each once matters
+    // when a batch writes thousands of entities. Bounded anyway, in case of a platform per entity.
+    if (facetBases.size >= 10_000) facetBases.clear();
+    base = parseInt(createHash('sha1').update(text).digest('hex').slice(0, 11), 16) * 4;
+    facetBases.set(text, base);
+  }
+  return base;
 }
+const facetBases = new Map<string, number>();
 
 /** The flags of a facetKey. */
 export function facetFlagsOf(facetKey: number): { exists: boolean; removed: boolean } {
@@ -100,4 +109,19 @@ export function searchFieldsOf(
     name: (d && firstString(described, d.name)) ?? base.name,
     description: (d && firstString(described, d.description)) ?? null,
   };
+}
+
+export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'facetKey'] as const;
+
+/** Search fields as read from a node (a missing property reads as absent or null). */
+export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown };
+
+/** Fields of a node that differ from what its rows derive (missing properties read as null). */
+export function diffFields(expected: SearchFields, actual: StoredFields | undefined): Record<string, { expected: unknown; actual: unknown }> {
+  const out: Record<string, { expected: unknown; actual: unknown }> = {};
+  for (const f of SEARCH_FIELD_NAMES) {
+    const a = actual?.[f] ?? null;
+    if (a !== expected[f]) out[f] = { expected: expected[f], actual: a };
+  }
+  return out;
 }

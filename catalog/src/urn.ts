@@ -62,7 +62,23 @@ function checkBalanced(input: string, s: string): void {
   if (depth !== 0) fail(input, 'mismatched paren nesting');
 }
 
+/**
+ * Parsed urns by text. A write parses the same urns many times (owners, edge endpoints, existence
+ * subjects, restore rows); Urn objects are frozen, so sharing them is safe. Cleared when full.
+ */
+const parsed = new Map<string, Urn>();
+const PARSED_MAX = 20_000;
+
 export function parseUrn(input: string): Urn {
+  const known = parsed.get(input);
+  if (known) return known;
+  const urn = parseUncached(input);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(input, urn);
+  return urn;
+}
+
+function parseUncached(input: string): Urn {
   if (typeof input !== 'string') fail(String(input), 'not a string');
   if (!input.startsWith('urn:')) fail(input, "Urn doesn't start with 'urn:'");
   // Neo4j stores UTF-8: an unpaired surrogate would be stored as U+FFFD, i.e. as another urn.
@@ -104,7 +120,7 @@ export function parseUrn(input: string): Urn {
       parts = [key];
     }
   }
-  return { namespace, entityType, parts, text: formatUrn(entityType, parts, namespace) };
+  return Object.freeze({ namespace, entityType, parts: Object.freeze(parts), text: formatUrn(entityType, parts, namespace) });
 }
 
 /** Canonical urn text for a type and its key parts. */

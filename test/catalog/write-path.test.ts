@@ -98,3 +98,29 @@ test('two owners asserting the same column edge keep two edges; re-deriving one 
   const jobEdges = await edges(job);
   expect(jobEdges.map((e) => `${e.type}|${e.aspect}`)).toEqual(['IsPartOf|dataJobKey']);
 });
+
+test('search fields are written only where they differ from the node, so a drifted node is repaired by its next write', async () => {
+  const up = ns.dataset('sf_up'), down = ns.dataset('sf_down');
+  await writeAspects(store, [upsert(up, 'datasetProperties', { name: 'Up' }), upsert(down, 'datasetProperties', { name: 'Down' })], opts);
+  const statements: string[] = [];
+  const recording: Store = {
+    ...store,
+    write: (work, o) => store.write((tx) => work({ run: (name, params) => { statements.push(name); return tx.run(name, params); } }), o),
+  };
+  const fieldsOf = async (urn: string) =>
+    (await store.read((tx) => tx.run<Record<string, unknown>>('restore/node-fields', { urns: [urn] })))[0];
+
+  // A lineage aspect changes no search field of its owner: no rewrite.
+  await writeAspects(recording, [upsert(down, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'TRANSFORMED' }] })], opts);
+  expect(statements).toContain('edges/merge');
+  expect(statements).not.toContain('entities/set-search-fields');
+
+  // Tamper with the node; the next write of that entity (even a lineage-only one) puts it right.
+  const before = await fieldsOf(down);
+  await store.write((tx) => tx.run('entities/set-search-fields', { rows: [{ ...before, urn: down, name: 'tampered', facetKey: 4 }] }));
+  statements.length = 0;
+  await writeAspects(recording, [upsert(down, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'COPY' }] })], opts);
+  expect(statements).toContain('entities/set-search-fields');
+  expect(await fieldsOf(down)).toMatchObject({ name: 'Down' });
+  expect((await fieldsOf(down))!.facetKey).not.toBe(4);
+});

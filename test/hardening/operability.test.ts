@@ -95,7 +95,8 @@ describe('request ids', () => {
     expect(gateway.lines.some((l) => l.requestId === id && l.msg === 'request' && l.route === '/api/graphql' && l.status === 200)).toBe(true);
     expect(subgraph.lines.some((l) => l.requestId === id && l.msg === 'request' && l.route === '/graphql')).toBe(true);
     const writes = subgraph.events.filter((e) => e.metadata.requestId === id).map((e) => e.statement);
-    expect(writes).toEqual(expect.arrayContaining(['aspects/lock-entities', 'aspects/write-rows', 'edges/merge-lineage']));
+    expect(writes).toEqual(expect.arrayContaining(['aspects/lock-and-read', 'edges/merge']));
+    expect(writes.some((s) => s === 'aspects/create-rows' || s === 'aspects/update-rows')).toBe(true);
     // Only this request's transactions carry its id.
     expect(ingestion.events.some((e) => e.metadata.requestId === id)).toBe(false);
   });
@@ -111,7 +112,7 @@ describe('request ids', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(ingestion.lines.some((l) => l.requestId === id && l.route === '/aspects?action=ingestProposal' && l.status === 200)).toBe(true);
     expect(gateway.lines.some((l) => l.requestId === id && l.route === '/gms/aspects?action=ingestProposal')).toBe(true);
-    expect(ingestion.events.filter((e) => e.metadata.requestId === id).map((e) => e.statement)).toContain('aspects/write-rows');
+    expect(ingestion.events.filter((e) => e.metadata.requestId === id).map((e) => e.statement)).toContain('aspects/create-rows');
   });
 
   test('an unacceptable id (spaces, over 128 characters) is replaced, not logged', async () => {
@@ -229,7 +230,7 @@ describe('metrics', () => {
     has(/^graphql_operation_duration_seconds_count\{server="gateway",operation="metricsProbe",outcome="ok"\} 1$/m);
     has(/^graphql_operation_duration_seconds_count\{server="subgraph",operation="metricsProbe",outcome="ok"\} 1$/m);
     has(/^graphql_operation_duration_seconds_count\{server="subgraph",operation="brokenProbe",outcome="error_400"\} 1$/m);
-    has(/^neo4j_query_duration_seconds_count\{statement="aspects\/write-rows",outcome="ok"\} \d+/m);
+    has(/^neo4j_query_duration_seconds_count\{statement="aspects\/create-rows",outcome="ok"\} \d+/m);
     has(/^neo4j_query_duration_seconds_count\{statement="restore\/scan-rows",outcome="ok"\} \d+/m);
     has(/^restore_indices_rows_scanned_total [1-9]\d*$/m);
     has(/^restore_indices_running 0$/m);

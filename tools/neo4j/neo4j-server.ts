@@ -109,7 +109,7 @@ export function writeConfig(opts: Required<Omit<Neo4jInstanceOptions, 'verbose'>
     'db.tx_log.preallocate=false',
     'dbms.usage_report.enabled=false',
     // A store starts empty: the first plans of the write path's statements are made for zero
-    // relationships (edges/merge-typed then scans all relationships per row) and Neo4j only
+    // relationships (edges/merge then scans all relationships per row) and Neo4j only
     // replans once a plan is 10 s old. 1 s lets an initial load leave those plans quickly.
     'dbms.cypher.min_replan_interval=1s',
     // Every node with more than one relationship stores them grouped by type and direction, so the

@@ -1,4 +1,5 @@
-import { checkRow, checkUrn, diffEdges, diffFields, likeMatcher, likePrefix, urnRange, type StoredEdge } from './diff.ts';
+import { checkRow, checkUrn, diffEdges, likeMatcher, likePrefix, urnRange, type StoredEdge } from './diff.ts';
+import { diffFields } from '../search-fields.ts';
 import { edgesOfRow } from '../aspect-writer.ts';
 import { parseUrn } from '../urn.ts';
 import { searchFieldsOf } from '../search-fields.ts';

@@ -5,7 +5,6 @@ import { checkAspectPlacement } from '../aspects/index.ts';
 import { entityTypeSpec } from '../entity-registry.ts';
 import { likeToRegex } from '../aspect-reader.ts';
 import type { DerivedEdge } from '../relationships.ts';
-import type { SearchFields } from '../search-fields.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../urn.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -253,19 +252,3 @@ export function diffEdges(derived: readonly DerivedEdge[], stored: readonly Stor
   return diff;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Search fields
-
-export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'facetKey'] as const;
-
-export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown } & { urn: string };
-
-/** Fields of a node that differ from what its rows derive (missing properties read as null). */
-export function diffFields(expected: SearchFields, actual: StoredFields | undefined): Record<string, { expected: unknown; actual: unknown }> {
-  const out: Record<string, { expected: unknown; actual: unknown }> = {};
-  for (const f of SEARCH_FIELD_NAMES) {
-    const a = actual?.[f] ?? null;
-    if (a !== expected[f]) out[f] = { expected: expected[f], actual: a };
-  }
-  return out;
-}

@@ -15,14 +15,14 @@
 import { edgeRows, edgesOfRow, nodeRows, rowKey } from '../aspect-writer.ts';
 import { entityTypeSpec, keyAspectNameOf } from '../entity-registry.ts';
 import type { DerivedEdge } from '../relationships.ts';
-import { searchAspectsOf, searchFieldsOf, type SearchFields } from '../search-fields.ts';
+import { diffFields, searchAspectsOf, searchFieldsOf, type SearchFields, type StoredFields } from '../search-fields.ts';
 import { int, type Store, type Tx } from '../neo4j/store.ts';
 import { markWrite } from '../write-generation.ts';
 import type { Urn } from '../urn.ts';
 import { badRequest } from '../errors.ts';
 import {
-  checkRow, checkUrn, diffEdges, diffFields, urnRange,
-  type ChangedEdge, type EdgeRef, type StoredEdge, type StoredFields, type UrnRange,
+  checkRow, checkUrn, diffEdges, urnRange,
+  type ChangedEdge, type EdgeRef, type StoredEdge, type UrnRange,
 } from './diff.ts';
 
 export interface RestoreArgs {
@@ -230,7 +230,7 @@ async function timed<T>(o: BatchOutcome, work: () => Promise<T>): Promise<T> {
 /** Search fields of some entities from their stored rows, compared with (and written to) their nodes. */
 async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string, RowRead>, write: boolean, o: BatchOutcome): Promise<void> {
   if (!urns.length) return;
-  const current = await tx.run<StoredFields>('restore/node-fields', { urns: urns.map((u) => u.text) });
+  const current = await tx.run<StoredFields & { urn: string }>('restore/node-fields', { urns: urns.map((u) => u.text) });
   const byUrn = new Map(current.map((c) => [c.urn, c]));
   const rewrite: SearchFields[] = [];
   for (const u of urns) {
@@ -271,9 +271,7 @@ async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: str
   if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
   if (diff.toMerge.length) {
     await tx.run('entities/merge-nodes', { rows: nodeRows(diff.toMerge.flatMap((e) => [e.source, e.destination])) });
-    const { typed, lineage } = edgeRows(diff.toMerge);
-    await tx.run('edges/merge-typed', { rows: typed });
-    if (lineage.length) await tx.run('edges/merge-lineage', { rows: lineage });
+    await tx.run('edges/merge', { rows: edgeRows(diff.toMerge) });
   }
   o.edgesAdded += diff.missing.length;
   o.edgesRemoved += diff.extra.length;
