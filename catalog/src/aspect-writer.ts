@@ -352,6 +352,8 @@ async function persist(
   for (const s of slots) {
     let entry = byUrn.get(s.urn.text);
     if (!entry) byUrn.set(s.urn.text, (entry = { urn: s.urn, aspects: new Map() }));
+    // Only the aspects search fields read are parsed (a lineage aspect can be the largest row).
+    if (!searchAspectsOf(s.urn.entityType).includes(s.aspect)) continue;
     const final = s.next === undefined ? (hardDeleted.has(s.urn.text) ? undefined : s.stored) : s.next;
     if (final) entry.aspects.set(s.aspect, JSON.parse(final.value));
   }
