@@ -120,8 +120,10 @@ export function nodeRows(urns: Iterable<string>) {
   return rows;
 }
 
-function lockRows(urns: Urn[]) {
-  return [...new Map(urns.map((u) => [u.text, u])).values()]
+/** Parameter rows of the entity locks (aspects/lock-entities, lock-and-read): de-duplicated and
+ * sorted by urn, so every writer takes its locks in one global order. */
+export function lockRows(urns: Iterable<Urn>) {
+  return [...new Map([...urns].map((u) => [u.text, u])).values()]
     .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
     .map((u) => ({ urn: u.text, entityType: u.entityType, label: entityTypeSpec(u.entityType).label }));
 }

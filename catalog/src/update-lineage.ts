@@ -2,9 +2,8 @@
 // checked before anything is written, in DataHub's order and with DataHub's messages; then every
 // affected aspect is read, modified and written in ONE transaction through the normal aspect-write
 // path, so a failing request has changed nothing ([Improvement] over DataHub's per-downstream writes).
-import { writeAspectsInTx, rowKey, type AspectChange } from './aspect-writer.ts';
+import { lockRows, writeAspectsInTx, rowKey, type AspectChange } from './aspect-writer.ts';
 import { entityExistence } from './aspect-reader.ts';
-import { entityTypeSpec } from './entity-registry.ts';
 import { forbidden, validationFailed } from './errors.ts';
 import { can, editLineageDenied, type Actor } from './auth/privileges.ts';
 import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from './urn.ts';
@@ -238,8 +237,6 @@ async function validate(store: Store, input: UpdateLineageInput, actor: Actor): 
   return resolved;
 }
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * Applies the edits of one updateLineage request. Resolves true; throws a CatalogError (400/403)
  * and writes nothing when any check fails.
@@ -264,10 +261,7 @@ export async function updateLineage(store: Store, input: UpdateLineageInput, act
     const stamp: AuditStamp = { time: now, actor: actor.urn };
     // Lock the owners (sorted: one global order) before reading, so a concurrent request on the same
     // entity waits and then sees this one's result: read-modify-write loses nothing.
-    const owners = [...new Map([...groups.values()].map((g) => [g.owner.text, g.owner])).values()].sort((a, b) => byText(a.text, b.text));
-    await tx.run('aspects/lock-entities', {
-      rows: owners.map((u) => ({ urn: u.text, entityType: u.entityType, label: entityTypeSpec(u.entityType).label })),
-    });
+    await tx.run('aspects/lock-entities', { rows: lockRows([...groups.values()].map((g) => g.owner)) });
     const rows = await tx.run<{ key: string; value: string }>('aspects/fetch-latest', { keys: [...groups.keys()] });
     const stored = new Map(rows.map((r) => [r.key, JSON.parse(r.value) as Json]));
 

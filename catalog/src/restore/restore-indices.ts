@@ -12,8 +12,8 @@
 // row any more (scanned per owner through the per-type owner indexes), and nodes without a key
 // row (ghosts: search fields reset to what the urn alone gives; orphans with no row and no
 // relationship dropped, as a hard delete would).
-import { edgeRows, edgesOfRow, nodeRows, rowKey } from '../aspect-writer.ts';
-import { entityTypeSpec, keyAspectNameOf } from '../entity-registry.ts';
+import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../aspect-writer.ts';
+import { keyAspectNameOf } from '../entity-registry.ts';
 import type { DerivedEdge } from '../relationships.ts';
 import { diffFields, searchAspectsOf, searchFieldsOf, type SearchFields, type StoredFields } from '../search-fields.ts';
 import { int, type Store, type Tx } from '../neo4j/store.ts';
@@ -213,11 +213,6 @@ interface RowRead {
   createdBy: string | null;
 }
 
-const lockRowsOf = (urns: Iterable<Urn>) =>
-  [...new Map([...urns].map((u) => [u.text, u])).values()]
-    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
-    .map((u) => ({ urn: u.text, entityType: u.entityType, label: entityTypeSpec(u.entityType).label }));
-
 async function timed<T>(o: BatchOutcome, work: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   try {
@@ -300,7 +295,7 @@ async function restoreRowBatch(
     if (c.ok) urns.set(k.urn, c.urn);
     else bad.set(k.urn, c.reason);
   }
-  if (write && urns.size) await tx.run('aspects/lock-entities', { rows: lockRowsOf(urns.values()) });
+  if (write && urns.size) await tx.run('aspects/lock-entities', { rows: lockRows(urns.values()) });
 
   // Re-read after locking: what a concurrent writer committed before us is what we restore.
   const wanted = new Set<string>();
@@ -361,7 +356,7 @@ async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write: boole
     const c = checkUrn(p.owner);
     if (c.ok) lockable.push(c.urn);
   }
-  if (write && lockable.length) await tx.run('aspects/lock-entities', { rows: lockRowsOf(lockable) });
+  if (write && lockable.length) await tx.run('aspects/lock-entities', { rows: lockRows(lockable) });
   const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: page.map((p) => ({ owner: p.owner, aspect: scope.aspect })) });
   const pairs = new Map<string, { owner: string; aspect: string }>();
   for (const e of stored) pairs.set(rowKey(e.owner, e.aspect), { owner: e.owner, aspect: e.aspect });
@@ -391,7 +386,7 @@ async function cleanNodeBatch(tx: Tx, scope: Scope, after: string, write: boolea
   const withKey = await existing(urns);
   let ghosts = urns.filter((u) => !withKey.has(u.text));
   if (write && ghosts.length) {
-    await tx.run('aspects/lock-entities', { rows: lockRowsOf(ghosts) });
+    await tx.run('aspects/lock-entities', { rows: lockRows(ghosts) });
     const nowWithKey = await existing(ghosts); // a writer may have created the entity meanwhile
     ghosts = ghosts.filter((u) => !nowWithKey.has(u.text));
   }
