@@ -42,7 +42,8 @@ export interface SearchFields {
    * What impact analysis groups by, as one integer (lineage-model §10): a 44-bit hash of
    * (entityType, platform, origin) times 4, plus 2 when the entity exists and 1 when it is
    * soft-deleted. Counting a 120k-node reach by one inline integer costs Neo4j ~60 ms; by the
-   * three strings and two flags it costs ~400 ms (bench/README.md). facetKeyValues() reverses it.
+   * three strings and two flags it costs ~400 ms (bench/README.md). The
+   * entity_facet_key index maps a key back to its values (cypher/lineage/facet-values.cypher).
    */
   facetKey: number;
 }

@@ -1,8 +1,7 @@
 import { checkRow, checkUrn, diffEdges, likeMatcher, likePrefix, urnRange, type StoredEdge } from './diff.ts';
-import { diffFields } from '../search-fields.ts';
 import { edgesOfRow } from '../aspect-writer.ts';
 import { parseUrn } from '../urn.ts';
-import { searchFieldsOf } from '../search-fields.ts';
+import { diffFields, searchFieldsOf } from '../search-fields.ts';
 
 const ds = (n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${n},PROD)`;
 const row = (value: unknown) => ({ value: JSON.stringify(value), systemMetadata: JSON.stringify({ lastObserved: 5 }), createdBy: 'urn:li:corpuser:w' });
