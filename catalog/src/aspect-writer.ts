@@ -9,7 +9,7 @@ import { applyPatch } from './patch.ts';
 import { validateAspect } from './aspects/index.ts';
 import { entityTypeSpec, keyAspectNameOf, keyAspectOf } from './entity-registry.ts';
 import { deriveEdges, lineageAspects, referencedLineageUrns, type DerivedEdge } from './relationships.ts';
-import { diffFields, searchAspectsOf, searchFieldsOf, urnFields, type StoredFields } from './search-fields.ts';
+import { descriptiveAspectOf, diffFields, searchAspectsOf, searchFieldsOf, urnFields, type StoredFields } from './search-fields.ts';
 import { parseUrn, type Urn } from './urn.ts';
 import { validationFailed } from './errors.ts';
 import { int, type Store, type Tx } from './neo4j/store.ts';
@@ -262,7 +262,9 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     if (options.existenceMode === 'strict' && lineageAspects.has(c.aspectName)) {
       const refs = referencedLineageUrns(c.urn.entityType, c.aspectName, value, c.urn.text).map(existenceSubject);
       await lookupExistence(tx, refs, exists);
-      if (!entityExists) {
+      // An entity's own descriptive aspect (chartInfo, dashboardInfo, mlModelProperties, …) creates
+      // it; any other lineage aspect needs its entity to exist already (docs/lineage-model.md §Existence).
+      if (!entityExists && c.aspectName !== descriptiveAspectOf(c.urn.entityType)) {
         throw validationFailed(`Cannot upsert lineage as downstream urn ${c.urn.text} doesn't exist`);
       }
       const missing = [...new Set(refs)].filter((u) => u !== c.urn.text && exists.get(u) !== true);

@@ -21,6 +21,11 @@ const descriptiveAspect: Record<string, { aspect: string; name: string[]; descri
   dataPlatform: { aspect: 'dataPlatformInfo', name: ['displayName'], description: [] },
 };
 
+/** The descriptive aspect of an entity type (datasetProperties, chartInfo, …); undefined when it has none. */
+export function descriptiveAspectOf(entityType: string): string | undefined {
+  return descriptiveAspect[entityType]?.aspect;
+}
+
 /** Aspects whose values feed the search fields of an entity of this type. */
 export function searchAspectsOf(entityType: string): string[] {
   const d = descriptiveAspect[entityType];

@@ -42,6 +42,27 @@ test('lineage to missing entities is rejected in strict mode and nothing is writ
   expect(await getAspect(store, parseUrn(b), 'datasetKey')).toBeUndefined();
 });
 
+test('an entity\'s own descriptive aspect creates it in strict mode, when every other entity it names exists', async () => {
+  const chart = ns.chart('new_chart'), dash = ns.dashboard('new_dash'), bare = ns.dashboard('bare_dash');
+  const feature = ns.mlFeature('new_feature');
+  // An edge-less dashboardInfo always succeeds.
+  await writeAspects(store, [upsert(bare, 'dashboardInfo', { title: 'Bare', description: '', lastModified: {} })], opts);
+  expect((await entityExistence(store, [parseUrn(bare)])).get(bare)?.exists).toBe(true);
+  // chartInfo on a new chart naming an existing dataset creates the chart and its edge.
+  await writeAspects(store, [upsert(chart, 'chartInfo', { title: 'C', description: '', lastModified: {}, inputs: [{ string: a }] })], opts);
+  expect((await edges(chart)).map((e) => `${e.type}|${e.destination}`)).toContain(`Consumes|${a}`);
+  // ... but a descriptive aspect naming a missing entity is refused, naming it.
+  await expect(writeAspects(store, [upsert(dash, 'dashboardInfo', { title: 'D', description: '', lastModified: {}, charts: [ns.chart('ghost')] })], opts))
+    .rejects.toThrow(`referenced entity does not exist: ${ns.chart('ghost')}`);
+  await expect(writeAspects(store, [upsert(feature, 'mlFeatureProperties', { sources: [ns.dataset('ghost')] })], opts))
+    .rejects.toThrow(`referenced entity does not exist: ${ns.dataset('ghost')}`);
+  expect((await entityExistence(store, [parseUrn(dash), parseUrn(feature)])).get(dash)?.exists).toBe(false);
+  // A lineage aspect that is not the entity's descriptive one still needs its entity.
+  const flow = ns.flow('ex_flow'), job = ns.job(flow, 'ex_job');
+  await expect(writeAspects(store, [upsert(job, 'dataJobInputOutput', { inputDatasets: [a], outputDatasets: [] })], opts))
+    .rejects.toThrow(`Cannot upsert lineage as downstream urn ${job} doesn't exist`);
+});
+
 test('lineage creates typed and LINEAGE edges; re-ingest replaces exactly that aspect\'s edges', async () => {
   await writeAspects(store, [
     upsert(b, 'datasetProperties', { name: 'b' }),
