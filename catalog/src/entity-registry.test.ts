@@ -112,7 +112,7 @@ describe('keyAspectOf rejects keys that do not fit', () => {
     ['urn:li:dataset:(hive,t,PROD)', "platform 'hive' is not a valid urn"],
     ['urn:li:dataJob:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),task)', 'is not a dataFlow urn'],
     ['urn:li:dataJob:(urn:li:dataFlow:(airflow,dag),task)', "flow 'urn:li:dataFlow:(airflow,dag)': expected 3 key parts"],
-    ['urn:li:schemaField:(urn:li:chart:(looker,a),f)', "parent 'urn:li:chart:(looker,a)' is not a dataset urn"],
+    ['urn:li:schemaField:(urn:li:dataFlow:(airflow,a,PROD),f)', "parent 'urn:li:dataFlow:(airflow,a,PROD)' is not a dataset or chart or dashboard urn"],
     ['urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,BAD),f)', "origin 'BAD' is not a FabricType"],
     ['urn:li:mlFeatureTable:(urn:li:corpuser:x,users)', 'is not a dataPlatform urn'],
   ])('wrong-typed urn part: %s', (text, problem) => {
@@ -243,6 +243,7 @@ describe('search fields from the key', () => {
     expect(platformOf(u('urn:li:chart:(looker,look_1)'))).toBe('urn:li:dataPlatform:looker');
     expect(platformOf(u('urn:li:dashboard:(tableau,d)'))).toBe('urn:li:dataPlatform:tableau');
     expect(platformOf(u('urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:kafka,t,PROD),f)'))).toBe('urn:li:dataPlatform:kafka');
+    expect(platformOf(u('urn:li:schemaField:(urn:li:dashboard:(looker,d),f)'))).toBe('urn:li:dataPlatform:looker');
     expect(platformOf(u('urn:li:corpuser:x'))).toBeUndefined();
     expect(platformOf(u('urn:li:dataset:broken'))).toBeUndefined();
   });
@@ -271,6 +272,7 @@ describe('search fields from the key', () => {
     expect(parentOf(u('urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),f)'))?.text).toBe(
       'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)',
     );
+    expect(parentOf(u('urn:li:schemaField:(urn:li:chart:(looker,c1),revenue)'))?.text).toBe('urn:li:chart:(looker,c1)');
     expect(parentOf(u('urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)'))).toBeUndefined();
   });
 });

@@ -127,7 +127,7 @@ export function graphqlToEntityType(value: string): string | undefined {
 export type KeyField =
   | { readonly name: string; readonly kind: 'string' }
   | { readonly name: string; readonly kind: 'fabric' }
-  | { readonly name: string; readonly kind: 'urn'; readonly urnType: string };
+  | { readonly name: string; readonly kind: 'urn'; readonly urnTypes: readonly string[] };
 
 export type EntityTier = 'modelled' | 'knownGeneric' | 'generic';
 
@@ -149,12 +149,18 @@ export const GENERIC_LABEL = 'Generic';
 
 const str = (name: string): KeyField => ({ name, kind: 'string' });
 const fabric = (name: string): KeyField => ({ name, kind: 'fabric' });
-const urn = (name: string, urnType: string): KeyField => ({ name, kind: 'urn', urnType });
+const urn = (name: string, ...urnTypes: string[]): KeyField => ({ name, kind: 'urn', urnTypes });
+
+/**
+ * Entity types whose columns can be schemaFields: datasets (schemaMetadata) and the charts and
+ * dashboards whose `inputFields` name their own fields (docs/lineage-model.md §Columns).
+ */
+export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
 
 // Key aspect names and field orders verified against KEY_ASPECTS of acryl-datahub 1.7.0.17.
 const MODELLED_KEYS: ReadonlyArray<readonly [string, string, readonly KeyField[]]> = [
   ['dataset', 'datasetKey', [urn('platform', 'dataPlatform'), str('name'), fabric('origin')]],
-  ['schemaField', 'schemaFieldKey', [urn('parent', 'dataset'), str('fieldPath')]],
+  ['schemaField', 'schemaFieldKey', [urn('parent', ...FIELD_PARENT_TYPES), str('fieldPath')]],
   ['dataJob', 'dataJobKey', [urn('flow', 'dataFlow'), str('jobId')]],
   ['dataFlow', 'dataFlowKey', [str('orchestrator'), str('flowId'), str('cluster')]],
   ['chart', 'chartKey', [str('dashboardTool'), str('chartId')]],
@@ -331,7 +337,7 @@ function keyProblem(u: Urn, spec: EntityTypeSpec): string | undefined {
         if (e instanceof InvalidUrnError) return `${field.name} '${part}' is not a valid urn (${e.reason})`;
         throw e;
       }
-      if (inner.entityType !== field.urnType) return `${field.name} '${part}' is not a ${field.urnType} urn`;
+      if (!field.urnTypes.includes(inner.entityType)) return `${field.name} '${part}' is not a ${field.urnTypes.join(' or ')} urn`;
       const innerProblem = keyProblem(inner, entityTypeSpec(inner.entityType));
       if (innerProblem) return `${field.name} '${part}': ${innerProblem}`;
     }
@@ -449,7 +455,7 @@ export function originOf(u: Urn): FabricType | undefined {
   return origin !== undefined && isFabricType(origin) ? origin : undefined;
 }
 
-/** Parent dataset of a schemaField urn; undefined for anything else. */
+/** Parent (dataset, chart or dashboard) of a schemaField urn; undefined for anything else. */
 export function parentOf(u: Urn): Urn | undefined {
   return tryParse(partOf(u, 'schemaField', 0, 2));
 }

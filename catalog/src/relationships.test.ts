@@ -83,9 +83,14 @@ describe('§2 derivation table, one row at a time', () => {
     ['chart chartInfo inputEdges (dataset, chart)', chart('c'), 'chartInfo',
       { title: 't', description: '', lastModified: {}, inputEdges: [edgeTo(ds('src')), edgeTo(chart('base'))] },
       [['Consumes', chart('c'), ds('src'), 'upstream'], ['Consumes', chart('c'), chart('base'), 'upstream']]],
-    ['chart inputFields', chart('c'), 'inputFields',
+    ['chart inputFields: the chart\'s own field is downstream of its input field', chart('c'), 'inputFields',
       { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] },
-      [['consumesField', chart('c'), field('src', 'x'), null]]],
+      [['consumesField', chart('c'), field('src', 'x'), null],
+        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},x)`, field('src', 'x'), 'upstream']]],
+    ['chart inputFields: urn characters in the chart\'s fieldPath are encoded as DataHub does', chart('c'), 'inputFields',
+      { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'sum(x, y)' } }] },
+      [['consumesField', chart('c'), field('src', 'x'), null],
+        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},sum%28x%2C y%29)`, field('src', 'x'), 'upstream']]],
     ['dashboard inputFields', dash('d'), 'inputFields',
       { fields: [{ schemaFieldUrn: field('src', 'x') }] },
       [['consumesField', dash('d'), field('src', 'x'), null]]],
@@ -446,7 +451,7 @@ describe('triple-based lineage', () => {
   test('lineageAspects are exactly the aspects whose derivation can produce a lineage edge', () => {
     expect([...lineageAspects].sort()).toEqual([
       'chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'dataProcessInfo', 'dataProcessInstanceInput',
-      'dataProcessInstanceOutput', 'mlFeatureProperties', 'mlModelGroupProperties', 'mlModelProperties',
+      'dataProcessInstanceOutput', 'inputFields', 'mlFeatureProperties', 'mlModelGroupProperties', 'mlModelProperties',
       'mlPrimaryKeyProperties', 'upstreamLineage',
     ]);
   });
@@ -590,6 +595,8 @@ describe('referencedLineageUrns', () => {
   test('non-lineage relationships and non-lineage aspects contribute nothing', () => {
     expect(referencedLineageUrns('dataProcessInstance', 'dataProcessInstanceInput', { inputs: [ds('a')], inputEdges: [edgeTo(ds('b'))] })).toEqual([ds('b')]);
     expect(referencedLineageUrns('dataJob', 'dataJobKey', { flow })).toEqual([]);
+    expect(referencedLineageUrns('chart', 'inputFields', { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] }, chart('c')))
+      .toEqual([ds('src')]);
     expect(referencedLineageUrns('mlFeatureTable', 'mlFeatureTableProperties', { mlFeatures: [feature('f')] })).toEqual([]);
     expect(referencedLineageUrns('mlModel', 'mlModelProperties', { deployments: [deployment], groups: [modelGroup('g')] })).toEqual([modelGroup('g')]);
   });

@@ -3,7 +3,8 @@
 // relationship, destination type) triple. Pure: no database access. Aspect values arrive already
 // validated, but are read defensively as plain JSON so that a restated old row can never throw here.
 import { createHash } from 'node:crypto';
-import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
+import { formatUrn, parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
+import { FIELD_PARENT_TYPES } from './entity-registry.ts';
 import { validationFailed } from './errors.ts';
 
 export const relationshipTypes = [
@@ -169,6 +170,7 @@ export const lineageAspects: ReadonlySet<string> = new Set([
   'dataProcessInstanceInput',
   'dataProcessInstanceOutput',
   'dataProcessInfo',
+  'inputFields',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -195,6 +197,8 @@ interface AspectRules {
   fields: readonly FieldRule[];
   /** Whether the aspect's fineGrainedLineages produce field-level edges (§4). */
   fineGrained?: 'query' | 'owner';
+  /** Whether the aspect's inputFields make the owner's own fields downstream of their inputs. */
+  inputFieldEdges?: true;
 }
 
 const rule = (
@@ -240,6 +244,7 @@ const derivationTable: Readonly<Record<string, AspectRules>> = {
   inputFields: {
     ownerTypes: ['chart', 'dashboard'],
     fields: [rule('fields', 'inputFields', 'consumesField', ['schemaField'])],
+    inputFieldEdges: true,
   },
   dashboardInfo: {
     ownerTypes: ['dashboard'],
@@ -488,6 +493,31 @@ function extractFineGrained(value: Json, owner: Urn, viaRule: 'query' | 'owner')
   return out;
 }
 
+/** DataHub encodes the characters of the urn grammar in a fieldPath it puts into a schemaField urn. */
+function encodeFieldPath(fieldPath: string): string {
+  return fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
+}
+
+/**
+ * Column lineage into a chart or dashboard: each input field whose `schemaField.fieldPath` names the
+ * owner's own column makes `schemaField(owner, fieldPath) -[DownstreamOf]-> schemaFieldUrn`, as
+ * DataHub's graph indexer does. No stamps and no via, like fine-grained edges.
+ */
+function extractInputFieldEdges(value: Json, owner: Urn): Candidate[] {
+  const out: Candidate[] = [];
+  for (const f of asArray(value['fields'])) {
+    const r = asRecord(f);
+    const upstream = asString(r?.['schemaFieldUrn']);
+    const fieldPath = asString(asRecord(r?.['schemaField'])?.['fieldPath']);
+    const destination = upstream === null ? undefined : tryParseUrn(upstream);
+    if (!destination || destination.entityType !== 'schemaField' || fieldPath === null) continue;
+    const source = tryParseUrn(formatUrn('schemaField', [owner.text, encodeFieldPath(fieldPath)]));
+    if (!source) continue;
+    out.push({ type: 'DownstreamOf', source, destination, stamps: NO_STAMPS, properties: null, via: null, rank: RANK_RECORD });
+  }
+  return out;
+}
+
 /** Identity of a stored typed edge (§10): parallel edges from different owners or aspects differ. */
 export function edgeKey(source: string, type: string, destination: string, owner: string, aspect: string): string {
   // A JSON array keeps the fields unambiguous whatever characters the urns contain.
@@ -515,6 +545,7 @@ function derive(input: DeriveEdgesInput): Derived[] {
 
   const candidates = rules.fields.flatMap((r) => extractField(r, value, owner, ctx));
   if (rules.fineGrained) candidates.push(...extractFineGrained(value, owner, rules.fineGrained));
+  if (rules.inputFieldEdges) candidates.push(...extractInputFieldEdges(value, owner));
 
   // One typed edge per key; first position kept, the higher-ranked (record-typed) content wins.
   const byKey = new Map<string, Derived>();
@@ -561,7 +592,7 @@ export function deriveEdges(input: DeriveEdgesInput): DerivedEdge[] {
 function parentOfField(u: string): string | null {
   const parsed = tryParseUrn(u);
   if (!parsed) return null;
-  if (parsed.entityType === 'dataset') return parsed.text;
+  if ((FIELD_PARENT_TYPES as readonly string[]).includes(parsed.entityType)) return parsed.text;
   if (parsed.entityType !== 'schemaField') return null;
   const parent = parsed.parts[0];
   return parent === undefined ? null : (tryParseUrn(parent)?.text ?? null);
@@ -570,7 +601,7 @@ function parentOfField(u: string): string | null {
 /**
  * For the existence rule: every entity-level urn that a lineage aspect names as a lineage
  * neighbour, de-duplicated, in derivation order (table fields, then fine-grained upstreams before
- * downstreams). Fine-grained entries contribute the parent datasets of their
+ * downstreams). Fine-grained entries and input fields contribute the parents of their
  * schemaField urns (both ends) and their dataset urns. Pass `ownerUrn` to leave the owner out
  * (fine-grained downstreams of an upstreamLineage are normally the owner's own fields).
  */
@@ -596,12 +627,14 @@ export function referencedLineageUrns(
       if (lineageDirectionOf(entityType, c.type, c.destination.entityType) !== null) seen.add(c.destination.text);
     }
   }
-  if (rules.fineGrained) {
-    for (const c of extractFineGrained(record, source, rules.fineGrained)) {
-      for (const end of [c.destination.text, c.source.text]) {
-        const parent = parentOfField(end);
-        if (parent !== null) seen.add(parent);
-      }
+  const fieldEdges = [
+    ...(rules.fineGrained ? extractFineGrained(record, source, rules.fineGrained) : []),
+    ...(rules.inputFieldEdges ? extractInputFieldEdges(record, source) : []),
+  ];
+  for (const c of fieldEdges) {
+    for (const end of [c.destination.text, c.source.text]) {
+      const parent = parentOfField(end);
+      if (parent !== null) seen.add(parent);
     }
   }
   if (owner) seen.delete(owner.text);

@@ -6,7 +6,7 @@ import { isCatalogError } from '../errors.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../urn.ts';
 
 /** Why `text` is not an acceptable urn (of `entityType`, when given), or undefined. */
-function urnProblem(text: string, entityType?: string): string | undefined {
+function urnProblem(text: string, entityTypes?: readonly string[]): string | undefined {
   let u: Urn;
   try {
     u = parseUrn(text);
@@ -14,8 +14,8 @@ function urnProblem(text: string, entityType?: string): string | undefined {
     if (e instanceof InvalidUrnError) return `'${text}' is not a valid urn (${e.reason})`;
     throw e;
   }
-  if (entityType !== undefined && u.entityType !== entityType) {
-    return `expected a ${entityType} urn, got '${text}'`;
+  if (entityTypes !== undefined && !entityTypes.includes(u.entityType)) {
+    return `expected a ${entityTypes.join(' or ')} urn, got '${text}'`;
   }
   // A urn of a modelled type must also have a well-formed key: it becomes a node with
   // platform/name/origin derived from that key, even when nobody ingests it.
@@ -34,10 +34,10 @@ export const urnSchema = z.string().superRefine((text, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** A urn of one entity type: other kinds are rejected with the field and the urn named. */
-export function urnOf(entityType: string) {
+/** A urn of one of these entity types: other kinds are rejected with the field and the urn named. */
+export function urnOf(...entityTypes: string[]) {
   return z.string().superRefine((text, ctx) => {
-    const problem = urnProblem(text, entityType);
+    const problem = urnProblem(text, entityTypes);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 }
@@ -112,7 +112,11 @@ export const dataPlatformInstanceSchema = z.looseObject({
 export type DataPlatformInstance = z.infer<typeof dataPlatformInstanceSchema>;
 
 export const inputFieldsSchema = z.looseObject({
-  fields: z.array(z.looseObject({ schemaFieldUrn: urnSchema })),
+  fields: z.array(z.looseObject({
+    schemaFieldUrn: urnOf('schemaField'),
+    // The chart's or dashboard's own field, whose column lineage reads from schemaFieldUrn.
+    schemaField: z.looseObject({ fieldPath: z.string() }).optional(),
+  })),
 });
 export type InputFields = z.infer<typeof inputFieldsSchema>;
 

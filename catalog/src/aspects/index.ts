@@ -102,7 +102,7 @@ function keyFieldSchema(field: KeyField): z.ZodType {
     case 'fabric':
       return z.enum(FABRIC_TYPES);
     case 'urn':
-      return urnOf(field.urnType);
+      return urnOf(...field.urnTypes);
   }
 }
 
