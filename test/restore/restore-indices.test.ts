@@ -189,6 +189,23 @@ test('restore per urn repairs that urn\'s derived state and nothing else', async
   expect(await snapshot()).toEqual(baseline);
 });
 
+test('restore per urn removes every edge leaving that urn that no stored row justifies, whoever owns it', async () => {
+  // An edge of an aspect the entity has no row of, one claimed by an entity that never wrote it,
+  // one with no owner at all, and a LINEAGE edge with no typed twin.
+  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
+    CREATE (x)-[:Consumes {owner: $c, aspect: 'dataJobInputOutput', key: 'stray-1'}]->(y)
+    CREATE (x)-[:DownstreamOf {owner: $e, aspect: 'upstreamLineage', key: 'stray-2'}]->(y)
+    CREATE (x)-[:DownstreamOf]->(y)
+    CREATE (x)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'stray-3', type: 'DownstreamOf'}]->(y)`, { c, e });
+  const dry = await restoreIndices(store, { urn: c, dryRun: true });
+  expect(dry.drift.extraEdges.count).toBe(4);
+  expect(await snapshot()).not.toEqual(baseline);
+  const r = await restoreIndices(store, { urn: c });
+  expect(r.edgesRemoved).toBe(4);
+  expect(r.edgesAdded).toBe(0);
+  expect(await snapshot()).toEqual(baseline);
+});
+
 test('the field-level LINEAGE edges of an upstreamLineage are restored with the owner\'s row', async () => {
   await cypher(`MATCH (x:Entity {urn: $z})-[r]-() WHERE r.owner = $c DELETE r`, { z: field(c, 'z'), c });
   const r = await restoreIndices(store, { urn: c, aspect: 'upstreamLineage' });

@@ -62,6 +62,8 @@ export const statementNames = [
   'restore/scan-nodes',
   'restore/scan-owners',
   'restore/delete-orphans',
+  'restore/edges-leaving',
+  'restore/delete-unowned',
   'search/fulltext',
   'search/all',
 ] as const;

@@ -340,6 +340,53 @@ async function restoreRowBatch(
   return { outcome: o, last };
 }
 
+/**
+ * restoreIndices of one urn, after its rows: every relationship leaving the urn must be what the
+ * stored row of its (owner, aspect) derives, as DataHub's restore rebuilds an entity's outgoing
+ * edges from its aspects. An edge whose owner row is gone, or that no row derives, is removed —
+ * also when another entity claims it (a column's edges are owned by its dataset's upstreamLineage).
+ */
+async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<BatchOutcome> {
+  const o = emptyOutcome();
+  const groups = await timed(o, () => tx.run<{ owner: string | null; aspect: string | null; unowned: boolean; edges: number; destinations: string[] }>(
+    'restore/edges-leaving', { urn: urn.text }));
+  const pairs = new Map<string, { owner: string; aspect: string; urn: Urn | null }>();
+  for (const g of groups) {
+    if (g.unowned) {
+      for (const d of g.destinations) o.extra.push({ type: 'unowned', key: '', source: urn.text, destination: d, owner: g.owner ?? '', aspect: g.aspect ?? '' });
+      continue;
+    }
+    const c = checkUrn(g.owner!);
+    pairs.set(rowKey(g.owner!, g.aspect!), { owner: g.owner!, aspect: g.aspect!, urn: c.ok ? c.urn : null });
+  }
+  // The owners' rows are what justifies their edges: lock them as the write path would.
+  const owners = [urn, ...[...pairs.values()].flatMap((p) => (p.urn ? [p.urn] : []))];
+  if (write) await tx.run('aspects/lock-entities', { rows: lockRows(owners) });
+  const rows = pairs.size ? await tx.run<RowRead>('aspects/fetch-latest', { keys: [...pairs.keys()] }) : [];
+  const derived: DerivedEdge[] = [];
+  for (const r of rows) {
+    const pair = pairs.get(r.key)!;
+    // The urn's own rows were reconciled by the rows phase just before.
+    if (pair.owner === urn.text) {
+      pairs.delete(r.key);
+      continue;
+    }
+    if (!pair.urn || !checkRow(r.urn, r.name, r.value).ok) continue; // an unrestorable row justifies nothing
+    try {
+      derived.push(...edgesOfRow(pair.urn, r.name, { value: r.value, systemMetadata: r.systemMetadata, createdBy: r.createdBy ?? 'urn:li:corpuser:unknown' }));
+    } catch {
+      // likewise: a row that cannot be derived justifies no edge
+    }
+  }
+  await reconcileEdges(tx, [...pairs.values()].map(({ owner, aspect }) => ({ owner, aspect })), derived, write, o);
+  const unowned = groups.filter((g) => g.unowned).reduce((n, g) => n + g.edges, 0);
+  if (write && unowned) {
+    const [deleted] = await tx.run<{ deleted: number }>('restore/delete-unowned', { urn: urn.text });
+    o.edgesRemoved += deleted?.deleted ?? 0;
+  }
+  return o;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Clean mode
 
@@ -471,6 +518,14 @@ export async function restoreIndices(
       result.timeMs = performance.now() - t0;
       await onProgress?.({ phase: 'rows', done, cursor: { phase: 'rows', urn: last.urn, aspect: last.name }, result });
       if (outcome.scanned < size) break;
+    }
+  }
+  // One urn, every aspect: its outgoing edges are rebuilt from the stored rows as a whole.
+  if (args.urn !== undefined && args.aspect === undefined && phase === 'rows' && !args.after) {
+    const target = checkUrn(args.urn);
+    if (target.ok) {
+      const outcome = await run(async (tx) => ({ outcome: await restoreLeavingEdges(tx, target.urn, write) }));
+      absorb(result, outcome.outcome);
     }
   }
   if (args.clean) {
