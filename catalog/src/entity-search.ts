@@ -2,10 +2,15 @@
 // through Neo4j's full-text index. Every query token must match (prefix match on each token), so
 // "fct_users" finds fct_users_created and fct_users_deleted. Ghosts and soft-deleted entities are
 // never returned.
-import { DEFAULT_RESULT_TYPES } from './lineage/query.ts';
 import { graphqlToEntityType } from './entity-registry.ts';
 import { badRequest } from './errors.ts';
 import { int, type Store } from './neo4j/store.ts';
+
+/** What a search lists when `types` is null or empty: the types that take part in lineage. */
+export const DEFAULT_SEARCH_TYPES = [
+  'DATASET', 'DATA_JOB', 'CHART', 'DASHBOARD', 'MLFEATURE', 'MLPRIMARY_KEY', 'MLMODEL', 'MLMODEL_GROUP',
+  'DATA_PROCESS_INSTANCE',
+] as const;
 
 export interface EntitySearchInput {
   query: string;
@@ -38,7 +43,7 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
   const count = input.count ?? 10;
   if (!Number.isInteger(start) || start < 0) throw badRequest(`start must be a non-negative integer, got ${start}`);
   if (!Number.isInteger(count) || count < 0) throw badRequest(`count must be a non-negative integer, got ${count}`);
-  const typeNames = input.types?.length ? input.types : DEFAULT_RESULT_TYPES;
+  const typeNames = input.types?.length ? input.types : DEFAULT_SEARCH_TYPES;
   const types = typeNames.map((t) => {
     const name = graphqlToEntityType(t);
     if (!name) throw badRequest(`Unknown entity type ${t}`);

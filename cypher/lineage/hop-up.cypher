@@ -2,7 +2,8 @@
 // fast path times out): every lineage neighbour, upstream, of a frontier, ghosts included
 // (they are walked through). Parallel edges collapse; an edge passes the time window as in reach-*.
 // Params: $frontier: [urn], $unwindowed: boolean, $start, $end: epoch ms, $includeSoftDeleted: boolean
-// Returns: from, urn, entityType, platform, origin, name, description, removed, returnable: boolean,
+// Returns: from, urn, entityType, platform, origin, name, description, removed, ownExists, parentUrn,
+//          returnable: boolean,
 //          parent: {urn, entityType, platform, origin, name, description} | null (schemaFields)
 UNWIND $frontier AS u
 MATCH (a:Entity {urn: u})<-[r:LINEAGE]-(n:Entity)
@@ -14,6 +15,7 @@ OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})
 WITH u, n, CASE WHEN n.entityType = 'schemaField' THEN parent ELSE n END AS e
 RETURN u AS from, n.urn AS urn, n.entityType AS entityType, e.platform AS platform, e.origin AS origin,
        n.name AS name, n.description AS description, coalesce(e.removed, false) AS removed,
+       coalesce(n.exists, false) AS ownExists, n.parentUrn AS parentUrn,
        (e IS NOT NULL AND e.exists = true AND ($includeSoftDeleted OR NOT coalesce(e.removed, false))) AS returnable,
        CASE WHEN n.entityType = 'schemaField' AND e IS NOT NULL THEN {urn: e.urn, entityType: e.entityType,
          platform: e.platform, origin: e.origin, name: e.name, description: e.description} END AS parent

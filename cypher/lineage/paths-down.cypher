@@ -2,7 +2,8 @@
 // whole reachable set: per-target shortest paths over everything is DataHub #8687). Each target is
 // known reachable, so the bidirectional search stops at its degree. Same time window as reach-*.
 // Params: $urn, $targets: [urn], $unwindowed: boolean, $start, $end: epoch ms
-// Returns: target, path: [urn] (source first, target last)
+// Returns: target, path: [urn] (source first, target last), vias: [urn|null] (the via of each edge
+//          of the path, in path order: a query or dataJob shown between the two ends)
 MATCH (s:Entity {urn: $urn})
 UNWIND $targets AS target
 MATCH (t:Entity {urn: target})
@@ -11,4 +12,4 @@ MATCH p = shortestPath((s)-[rs:LINEAGE*1..1000]->(t))
 WHERE all(r IN rs WHERE $unwindowed OR r.manual
       OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
       OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
-RETURN target, [x IN nodes(p) | x.urn] AS path
+RETURN target, [x IN nodes(p) | x.urn] AS path, [r IN relationships(p) | r.via] AS vias

@@ -6,8 +6,10 @@
 // A schemaField's existence is its parent dataset's; field rows carry the parent for lifting.
 // Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed),
 //         $maxHops: int (configured cap <= the literal bound), $includeSoftDeleted: boolean,
+//         $includeGhosts: boolean (every reached node, ghosts and soft-deleted ones too: counts),
 //         $limit: int (LINEAGE_MAX_RESULTS + 1: one more row tells the caller it was cut)
-// Returns: urn, degree, entityType, platform, origin, name, description, removed,
+// Returns: urn, degree, entityType, platform, origin, name, description, removed, ownExists (the node's own
+//          key row, not its parent's), parentUrn,
 //          parent: {urn, entityType, platform, origin, name, description} | null (schemaFields)
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s)<-[rs:LINEAGE*1..1]-(n:Entity)
@@ -18,10 +20,11 @@ WITH n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n.urn <> $urn
 OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})
 WITH n, degree, CASE WHEN n.entityType = 'schemaField' THEN parent ELSE n END AS e
-WHERE e IS NOT NULL AND e.exists = true AND ($includeSoftDeleted OR NOT coalesce(e.removed, false))
+WHERE $includeGhosts OR (e IS NOT NULL AND e.exists = true AND ($includeSoftDeleted OR NOT coalesce(e.removed, false)))
 RETURN n.urn AS urn, degree, n.entityType AS entityType, e.platform AS platform, e.origin AS origin,
        n.name AS name, n.description AS description, coalesce(e.removed, false) AS removed,
-       CASE WHEN n.entityType = 'schemaField' THEN {urn: e.urn, entityType: e.entityType, platform: e.platform,
+       coalesce(n.exists, false) AS ownExists, n.parentUrn AS parentUrn,
+       CASE WHEN n.entityType = 'schemaField' AND e IS NOT NULL THEN {urn: e.urn, entityType: e.entityType, platform: e.platform,
          origin: e.origin, name: e.name, description: e.description} END AS parent
 ORDER BY degree, urn
 LIMIT $limit

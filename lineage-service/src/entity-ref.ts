@@ -24,6 +24,7 @@ export const GRAPHQL_TYPENAME: Readonly<Record<string, string>> = {
   dataProcessInstance: 'DataProcessInstance',
   corpuser: 'CorpUser',
   dataPlatform: 'DataPlatform',
+  query: 'QueryEntity',
 };
 
 export function typenameOf(ref: EntityRef): string | undefined {

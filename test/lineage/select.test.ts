@@ -30,7 +30,7 @@ const dsrc = ns.dataset('dsrc'), fdown = ns.dataset('fdown');
 const shipping = { ...limits, selectInDatabase: false };
 const down = (urn: string, extra: Partial<LineageQuery> = {}): LineageQuery => ({ urn, direction: 'DOWNSTREAM', ...extra });
 const degree = (...values: string[]) => [{ and: [{ field: 'degree', values }] }];
-const view = (hits: LineageHit[]) => hits.map((h) => [h.urn, h.degree, h.graphqlType, h.platform, h.origin, h.walkUrn].join(' '));
+const view = (hits: LineageHit[]) => hits.map((h) => [h.urn, h.degree, h.graphqlType, h.platform, h.origin, h.walkUrns.join('|')].join(' '));
 
 async function cypher(text: string, params: Record<string, unknown> = {}) {
   const r = await store.driver.executeQuery(text, params, { database: 'neo4j' });
@@ -132,11 +132,11 @@ test('search offsets past the prefix, and a scroll cursor past a fresh prefix', 
 });
 
 test('falls back to shipping rows when fields must be lifted, or a node has no facetKey', async () => {
-  // A field start walks fields: lifted onto their datasets, or kept with types SCHEMA_FIELD.
+  // A field start walks fields: lifted onto their datasets, or kept (no lifting, types SCHEMA_FIELD).
   const lifted = await bothPaths(down(ns.field(dsrc, 'a')), 5);
   expect(lifted.strategy).toBe('fast');
-  expect(lifted.hits.map((h) => [h.urn, h.degree, h.walkUrn])).toEqual([[fdown, 1, ns.field(fdown, 'x')]]);
-  const fields = await bothPaths(down(ns.field(dsrc, 'a'), { types: ['SCHEMA_FIELD'] }), 5);
+  expect(lifted.hits.map((h) => [h.urn, h.degree, h.walkUrns])).toEqual([[fdown, 1, [ns.field(fdown, 'x')]]]);
+  const fields = await bothPaths(down(ns.field(dsrc, 'a'), { types: ['SCHEMA_FIELD'], liftFields: false }), 5);
   expect(fields.strategy).toBe('fast');
   expect(fields.hits.map((h) => h.urn)).toEqual([ns.field(fdown, 'x')]);
   // A node written before facetKey existed (restoreIndices adds it): correct, just not counted in Neo4j.

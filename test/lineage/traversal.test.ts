@@ -5,7 +5,7 @@ import type { Store, Tx } from '../../catalog/src/neo4j/store.ts';
 import { deadlineExceeded } from '../../catalog/src/errors.ts';
 import { hardDeleteEntity } from '../../catalog/src/aspect-writer.ts';
 import { parseUrn } from '../../catalog/src/urn.ts';
-import { lineageNeighbours, scrollLineage, searchLineage, shortestPaths, type LineageQuery } from '../../catalog/src/lineage/service.ts';
+import { lineageNeighbours, lineagePaths, scrollLineage, searchLineage, type LineageQuery } from '../../catalog/src/lineage/service.ts';
 import { normalizeQuery } from '../../catalog/src/lineage/query.ts';
 import { reachByHops, reachFast } from '../../catalog/src/lineage/traverse.ts';
 import { ACTOR, T0, datasetProps, degrees, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
@@ -145,8 +145,8 @@ describe('paging', () => {
     const byUrn = new Map(r.hits.map((h) => [h.urn, h.paths]));
     expect(byUrn.get(dia[4]!)).toEqual([[dia[0], dia[4]]]);
     expect([[dia[0], dia[1], dia[3]], [dia[0], dia[2], dia[3]]]).toContainEqual(byUrn.get(dia[3]!)![0]);
-    const paths = await shortestPaths(store, chain[4]!, 'UPSTREAM', [{ urn: chain[0]! }]);
-    expect(paths.get(chain[0]!)).toEqual([chain[4], chain[3], chain[2], chain[1], chain[0]]);
+    const paths = await lineagePaths(store, chain[4]!, 'UPSTREAM', [{ urn: chain[0]!, walkUrns: [chain[0]!], viaParent: null }]);
+    expect(paths.get(chain[0]!)).toEqual([[chain[4], chain[3], chain[2], chain[1], chain[0]]]);
   });
 });
 
@@ -207,7 +207,10 @@ describe('entity filters', () => {
     expect(await f({ field: 'origin', value: 'DEV' })).toEqual([mo]);
     expect(await f({ field: 'urn', values: ['MIX1'], condition: 'CONTAIN' })).toEqual([m1]);
     expect(await f({ field: 'urn', values: ['urn:li:dataJob:'], condition: 'START_WITH', negated: true }, { field: 'origin', values: ['PROD'] })).toEqual([m1]);
-    expect(await f({ field: 'noSuchField', values: ['x'] })).toEqual([]);
+    expect(await f({ field: 'platform.keyword', values: [ns.platform] })).toEqual([mj, m1]);
+    expect(await f({ field: 'env', values: ['DEV'] })).toEqual([mo]);
+    // An unknown field is a client error naming it, not a silent empty result.
+    await expect(f({ field: 'noSuchField', values: ['x'] })).rejects.toMatchObject({ kind: 'badRequest', message: expect.stringContaining("'noSuchField'") });
     const two = await page(down(m0, { orFilters: [{ and: [{ field: 'origin', values: ['DEV'] }] }, { and: [{ field: '_entityType', values: ['DATA_JOB'] }] }] }));
     expect(two.hits.map((h) => h.urn)).toEqual([mj, mo]);
     expect(two.total).toBe(2);
@@ -239,15 +242,23 @@ describe('lineageFlags', () => {
     expect(otherPlatform.isPartial).toBe(false);
   });
 
-  test('entitiesExploredPerHopLimit: N children per node in urn order, truncatedChildren, isPartial', async () => {
+  test('entitiesExploredPerHopLimit: N children per node in urn order; the children of a parent at the limit are truncatedChildren', async () => {
     const r = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 3 } }));
     expect(r.hits.map((h) => [h.urn, h.degree, h.truncatedChildren])).toEqual([
-      [hub, 1, true], ...[...hubKids].sort().slice(0, 3).map((k) => [k, 2, false]),
+      [hub, 1, false], ...[...hubKids].sort().slice(0, 3).map((k) => [k, 2, true]),
     ]);
     expect(r.isPartial).toBe(true);
-    const roomy = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 5 } }));
-    expect(roomy.total).toBe(6);
-    expect(roomy.isPartial).toBe(false);
+    // Reaching the limit exactly marks the children too (DataHub compares with >=), but cuts nothing.
+    const exact = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 5 } }));
+    expect(exact.total).toBe(6);
+    expect(exact.isPartial).toBe(false);
+    expect(exact.hits.filter((h) => h.truncatedChildren).map((h) => h.urn)).toEqual([...hubKids].sort());
+    const roomy = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 6 } }));
+    expect(roomy.hits.some((h) => h.truncatedChildren)).toBe(false);
+    // 0 is no limit, unless ignoreAsHops is also set: then DataHub explores nothing.
+    expect((await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 0 } }))).total).toBe(6);
+    const nothing = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 0, ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }));
+    expect([nothing.total, nothing.hits]).toEqual([0, []]);
   });
 
   test('the deadline: nothing completed → deadlineExceeded', async () => {
@@ -413,16 +424,18 @@ describe('column-level lineage', () => {
   test('a field start walks the field graph and lifts results to datasets at the minimum degree', async () => {
     const r = await page(down(f(cu, 'a')));
     expect(degrees(r.hits)).toEqual([[cd, 1], [ce, 2]]);
-    expect(r.hits[0]!.walkUrn).toBe(f(cd, 'x'));
+    expect(r.hits[0]!.walkUrns).toEqual([f(cd, 'x'), f(cd, 'y')]);
     const b = await page(down(f(cu, 'b')));
     expect(degrees(b.hits)).toEqual([[cd, 1], [ce, 1]]);
     expect(degrees((await page(up(f(ce, 'z')))).hits)).toEqual([[cd, 1], [cu, 2]]);
+    // Paths keep the columns: one path per column that led to the dataset.
     const withPaths = await scrollLineage(store, down(f(cu, 'a'), { includePaths: true }), { count: 5 }, limits);
-    expect(withPaths.hits[1]!.paths).toEqual([[f(cu, 'a'), cd, ce]]);
+    expect(withPaths.hits[0]!.paths).toEqual([[f(cu, 'a'), f(cd, 'x')], [f(cu, 'a'), f(cd, 'y')]]);
+    expect(withPaths.hits[1]!.paths).toEqual([[f(cu, 'a'), f(cd, 'x'), f(ce, 'z')]]);
   });
 
-  test('types SCHEMA_FIELD returns the fields themselves', async () => {
-    const r = await page(down(f(cu, 'a'), { types: ['SCHEMA_FIELD'] }));
+  test('without lifting (a groupingSpec that keeps columns), the fields themselves', async () => {
+    const r = await page(down(f(cu, 'a'), { types: ['SCHEMA_FIELD'], liftFields: false }));
     expect(degrees(r.hits)).toEqual([[f(cd, 'x'), 1], [f(cd, 'y'), 1], [f(ce, 'z'), 2]]);
     expect(r.hits.every((h) => h.graphqlType === 'SCHEMA_FIELD' && h.platform === `urn:li:dataPlatform:${ns.platform}`)).toBe(true);
   });
@@ -430,5 +443,62 @@ describe('column-level lineage', () => {
   test('entity and field layers never connect', async () => {
     const r = await page(down(cu, { types: ['DATASET', 'SCHEMA_FIELD'] }));
     expect(degrees(r.hits)).toEqual([[cd, 1], [ce, 2]]);
+  });
+});
+
+describe('via entities and paths', () => {
+  const f = (ds: string, path: string) => ns.field(ds, path);
+  const fgl = (ups: string[], downs: string[], query?: string) =>
+    ({ upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: downs, ...(query ? { query } : {}) });
+  // Queries on the edges: v0 -[q0]-> v1 -[q1]-> v2, at dataset and column level.
+  const q0 = `urn:li:query:${ns.platform}_q0`, q1 = `urn:li:query:${ns.platform}_q1`;
+  const v0 = d('via0'), v1 = d('via1'), v2 = d('via2');
+  // A job carrying column lineage: e0 → job → e1 at dataset level, e0.c → e1.c at column level via the job.
+  const vflow = ns.flow('viaflow'), job = ns.job(vflow, 'viajob');
+  const e0 = d('viajob_in'), e1 = d('viajob_out');
+  const query = (q: string) => upsert(q, 'queryProperties', { statement: { value: 'SELECT 1', language: 'SQL' }, source: 'SYSTEM' });
+  beforeAll(async () => {
+    await write(store, [datasetProps(v0), datasetProps(v1), datasetProps(v2), query(q0), query(q1), datasetProps(e0), datasetProps(e1),
+      upsert(vflow, 'dataFlowInfo', { name: 'viaflow', customProperties: {} }),
+      upsert(job, 'dataJobInfo', { name: 'viajob', type: { string: 'COMMAND' }, customProperties: {} })]);
+    await write(store, [
+      upsert(v1, 'upstreamLineage', {
+        upstreams: [{ dataset: v0, type: 'TRANSFORMED', query: q0 }],
+        fineGrainedLineages: [fgl([f(v0, 'a'), f(v0, 'b')], [f(v1, 'x')], q0)],
+      }),
+      upsert(v2, 'upstreamLineage', { upstreams: [{ dataset: v1, type: 'TRANSFORMED', query: q1 }], fineGrainedLineages: [fgl([f(v1, 'x')], [f(v2, 'y')], q1)] }),
+      upsert(job, 'dataJobInputOutput', { inputDatasets: [e0], outputDatasets: [e1], fineGrainedLineages: [fgl([f(e0, 'c')], [f(e1, 'c')])] }),
+    ]);
+  });
+  const withPaths = async (q: LineageQuery) => (await scrollLineage(store, { ...q, includePaths: true }, { count: 50 }, limits))
+    .hits.map((h) => [h.urn, h.degree, h.paths]);
+
+  test('a query named on an edge stands between its two ends in paths, and is never a result or a hop', async () => {
+    expect(await withPaths(down(v0))).toEqual([[v1, 1, [[v0, q0, v1]]], [v2, 2, [[v0, q0, v1, q1, v2]]]]);
+    expect(await withPaths(down(f(v0, 'a')))).toEqual([[v1, 1, [[f(v0, 'a'), q0, f(v1, 'x')]]], [v2, 2, [[f(v0, 'a'), q0, f(v1, 'x'), q1, f(v2, 'y')]]]]);
+    // Upstream, paths still run from the source outward; a dataset reached through two columns has two.
+    expect(await withPaths(up(f(v2, 'y')))).toEqual([
+      [v1, 1, [[f(v2, 'y'), q1, f(v1, 'x')]]],
+      [v0, 2, [[f(v2, 'y'), q1, f(v1, 'x'), q0, f(v0, 'a')], [f(v2, 'y'), q1, f(v1, 'x'), q0, f(v0, 'b')]]],
+    ]);
+    expect((await page(down(v0, { types: ['QUERY'] }))).hits).toEqual([]);
+    expect((await page(down(f(v0, 'a'), { types: ['QUERY'] }))).hits).toEqual([]);
+  });
+
+  test('a dataJob whose column lineage made an edge is a result of the column walk, at the degree of the column it leads to', async () => {
+    // (degree, urn) order: urn:li:dataJob sorts before urn:li:dataset.
+    expect(await withPaths(down(f(e0, 'c')))).toEqual([[job, 1, [[f(e0, 'c'), job]]], [e1, 1, [[f(e0, 'c'), job, f(e1, 'c')]]]]);
+    expect(await withPaths(up(f(e1, 'c')))).toEqual([[job, 1, [[f(e1, 'c'), job]]], [e0, 1, [[f(e1, 'c'), job, f(e0, 'c')]]]]);
+    expect((await page(down(f(e0, 'c'), { orFilters: degreeFilter(['2']) }))).hits).toEqual([]);
+    expect(degrees((await page(down(f(e0, 'c'), { types: ['DATA_JOB'] }))).hits)).toEqual([[job, 1]]);
+    // At dataset level the job is a node of its own (Consumes / Produces), not a via.
+    expect(await withPaths(down(e0))).toEqual([[job, 1, [[e0, job]]], [e1, 2, [[e0, job, e1]]]]);
+  });
+
+  test('explored: every hit closer than the depth bound of the walk', async () => {
+    const all = await page(down(v0));
+    expect(all.hits.map((h) => h.explored)).toEqual([true, true]);
+    const first = await page(down(v0, { orFilters: degreeFilter(['1']) }));
+    expect(first.hits.map((h) => [h.urn, h.explored])).toEqual([[v1, false]]);
   });
 });

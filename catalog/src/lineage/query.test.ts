@@ -1,6 +1,5 @@
 import {
-  clausesMatch, criterionMatches, decodeCursor, degreeFilterOf, encodeCursor, fingerprintOf, normalizeQuery, resolveWindow,
-  textMatches, type FilterSubject, type LineageQuery,
+  decodeCursor, degreeFilterOf, encodeCursor, fingerprintOf, normalizeQuery, resolveWindow, textMatches, type LineageQuery,
 } from './query.ts';
 import { selectResults } from './results.ts';
 import type { ReachRow } from './traverse.ts';
@@ -29,25 +28,38 @@ test('time window: lineageFlags win; only start means until now; only end means 
   expect(resolveWindow({ ...base, startTimeMillis: 1, endTimeMillis: 2, lineageFlags: { endTimeMillis: 50 } }, 99)).toEqual({ start: 0, end: 50 });
 });
 
-test('filter operators, negation and unknown fields', () => {
-  const s: FilterSubject = { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)', graphqlType: 'DATASET', platform: 'urn:li:dataPlatform:hive', origin: 'PROD' };
-  const c = (field: string, condition: string, values: string[], negated = false) => ({ field, condition, values, negated });
-  expect(criterionMatches(s, c('_entityType', 'EQUAL', ['DATA_JOB', 'DATASET']))).toBe(true);
-  expect(criterionMatches(s, c('_entityType', 'EQUAL', ['DATASET'], true))).toBe(false);
-  expect(criterionMatches(s, c('platform', 'IEQUAL', ['URN:LI:DATAPLATFORM:HIVE']))).toBe(true);
-  expect(criterionMatches(s, c('urn', 'CONTAIN', ['DB.T1']))).toBe(true);
-  expect(criterionMatches(s, c('urn', 'START_WITH', ['urn:li:dataset:']))).toBe(true);
-  expect(criterionMatches(s, c('urn', 'END_WITH', ['PROD)']))).toBe(true);
-  expect(criterionMatches(s, c('origin', 'EXISTS', []))).toBe(true);
-  expect(criterionMatches({ ...s, origin: null }, c('origin', 'EXISTS', []))).toBe(false);
-  expect(criterionMatches(s, c('origin', 'GREATER_THAN', ['DEV']))).toBe(true);
-  expect(criterionMatches(s, c('origin', 'DESCENDANTS_INCL', ['PROD']))).toBe(true);
-  expect(criterionMatches(s, c('owners', 'EQUAL', ['x']))).toBe(false);
-  expect(criterionMatches(s, c('owners', 'EQUAL', ['x'], true))).toBe(true);
-  expect(clausesMatch(s, [[c('origin', 'EQUAL', ['DEV'])], [c('platform', 'EQUAL', ['urn:li:dataPlatform:hive'])]])).toBe(true);
-  expect(clausesMatch(s, [[c('origin', 'EQUAL', ['PROD']), c('platform', 'EQUAL', ['x'])]])).toBe(false);
-  expect(textMatches(['t1', 'hive'], [s.urn, null])).toBe(true);
-  expect(textMatches(['nope'], [s.urn, 'desc'])).toBe(false);
+test('free text: every token must occur in urn, name or description', () => {
+  const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)';
+  expect(textMatches(['t1', 'hive'], [urn, null])).toBe(true);
+  expect(textMatches(['nope'], [urn, 'desc'])).toBe(false);
+});
+
+test('filters: unknown fields are a 400 naming them; the SDK\'s default `removed != true` is the default itself', () => {
+  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'owners', values: ['x'] }] }] }, 0))
+    .toThrow(expect.objectContaining({ kind: 'badRequest', message: expect.stringMatching(/^Unknown filter field 'owners': filter on _entityType, .*platform/) }));
+  const sdk = normalizeQuery({ ...base, orFilters: [{ and: [
+    { field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] },
+    { field: 'removed', condition: 'EQUAL', values: ['true'], negated: true },
+  ] }] }, 0);
+  expect(sdk.clauses).toBeNull();
+  expect(sdk.includeSoftDeleted).toBe(false);
+  const onlyRemoved = normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'removed', values: ['true'] }] }] }, 0);
+  expect(onlyRemoved.includeSoftDeleted).toBe(true);
+  expect(onlyRemoved.clauses).toEqual([[{ field: 'removed', values: ['true'], negated: false, condition: 'EQUAL' }]]);
+  const platform = normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'platform.keyword', values: ['mysql'] }] }] }, 0);
+  expect(platform.clauses).toEqual([[{ field: 'platform', values: ['urn:li:dataPlatform:mysql'], negated: false, condition: 'EQUAL' }]]);
+});
+
+test('default types are every type but QUERY; groupingSpec decides lifting; explored-per-hop 0 with ignoreAsHops explores nothing', () => {
+  const nq = normalizeQuery(base, 0);
+  expect(nq.resultTypes.has('query')).toBe(false);
+  expect(nq.resultTypes.has('schemaField')).toBe(true);
+  expect(nq.resultTypes.has('dataJob')).toBe(true);
+  expect(nq.keepFields).toBe(false);
+  expect(normalizeQuery({ ...base, liftFields: false }, 0).keepFields).toBe(true);
+  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0 } }, 0)).toMatchObject({ perHopLimit: null, exploresNothing: false });
+  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0, ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, 0))
+    .toMatchObject({ perHopLimit: null, exploresNothing: true });
 });
 
 test('cursor round-trips for the same query and is refused for another or when mangled', () => {
@@ -63,7 +75,7 @@ test('cursor round-trips for the same query and is refused for another or when m
 
 const row = (urn: string, degree: number, entityType = 'dataset', extra: Partial<ReachRow> = {}): ReachRow => ({
   urn, degree, entityType, platform: 'urn:li:dataPlatform:p', origin: 'PROD', name: urn, description: null, removed: false,
-  parent: null, ignoredAsHop: false, truncatedChildren: false, ...extra,
+  ownExists: true, parentUrn: null, parent: null, ignoredAsHop: false, truncatedChildren: false, ...extra,
 });
 
 test('selection: lifting at minimum degree, degree facet before the degree predicate, others after', () => {
@@ -77,11 +89,16 @@ test('selection: lifting at minimum degree, degree facet before the degree predi
   const nq = normalizeQuery({ ...base, orFilters: deg(['1']) }, 0);
   const { hits, facets } = selectResults(rows, nq);
   expect(hits.map((h) => [h.urn, h.degree])).toEqual([['urn:li:dataJob:j', 1], ['urn:li:dataset:P', 1]]);
-  expect(hits[1]!.walkUrn).toBe('urn:li:schemaField:(urn:li:dataset:P,b)');
+  // P is reached through b at 1 and a at 2: under "degree 1" only b's route is kept.
+  expect(hits[1]!.walkUrns).toEqual(['urn:li:schemaField:(urn:li:dataset:P,b)']);
+  expect(selectResults(rows, normalizeQuery(base, 0)).hits.find((h) => h.urn === 'urn:li:dataset:P')!.walkUrns)
+    .toEqual(['urn:li:schemaField:(urn:li:dataset:P,b)', 'urn:li:schemaField:(urn:li:dataset:P,a)']);
   expect(facets[0]).toEqual({ field: 'degree', displayName: 'Degree of Dependencies', aggregations: [{ value: '1', count: 2 }, { value: '2', count: 0 }, { value: '3+', count: 1 }] });
   expect(facets[1]!.aggregations).toEqual([{ value: 'DATASET', count: 1 }, { value: 'DATA_JOB', count: 1 }]);
   expect(facets[3]!.aggregations).toEqual([{ value: 'PROD', count: 1 }]);
-  const fields = selectResults(rows, normalizeQuery({ ...base, types: ['SCHEMA_FIELD'] }, 0));
+  const fields = selectResults(rows, normalizeQuery({ ...base, types: ['SCHEMA_FIELD'], liftFields: false }, 0));
   expect(fields.hits.map((h) => h.graphqlType)).toEqual(['SCHEMA_FIELD', 'SCHEMA_FIELD']);
+  // Lifted, the fields are datasets, which types SCHEMA_FIELD then leaves out (as DataHub does).
+  expect(selectResults(rows, normalizeQuery({ ...base, types: ['SCHEMA_FIELD'] }, 0)).hits).toEqual([]);
   expect(selectResults(rows, normalizeQuery({ ...base, skipAggregates: true }, 0)).facets).toEqual([]);
 });

@@ -3,18 +3,12 @@
 // per-entity filter evaluation, and the opaque scroll cursor bound to a query fingerprint.
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../errors.ts';
-import { graphqlToEntityType } from '../entity-registry.ts';
+import { GRAPHQL_ENTITY_TYPES, graphqlToEntityType } from '../entity-registry.ts';
+import { filtersOnRemoved, isNotRemovedCriterion, toCriterion, valuesOf, type Clauses, type FilterField, type RawFilter } from '../filters.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 
-export interface FacetFilter {
-  field: string;
-  values?: string[] | null | undefined;
-  /** Deprecated single value: treated as `values: [value]`. */
-  value?: string | null | undefined;
-  negated?: boolean | null | undefined;
-  condition?: string | null | undefined;
-}
+export type FacetFilter = RawFilter;
 
 export interface AndFilter {
   and?: FacetFilter[] | null | undefined;
@@ -37,7 +31,7 @@ export interface LineageFlags {
 export interface LineageQuery {
   urn: string;
   direction: LineageDirection;
-  /** GraphQL EntityType names; null/empty = DEFAULT_RESULT_TYPES. */
+  /** GraphQL EntityType names; null/empty = every type but QUERY. */
   types?: string[] | null | undefined;
   /** null, empty or '*' = everything; else every token must occur in urn, name or description. */
   query?: string | null | undefined;
@@ -51,13 +45,25 @@ export interface LineageQuery {
   maxAggValues?: number | null | undefined;
   /** Compute one shortest path per returned hit (only for the page). Not part of the fingerprint. */
   includePaths?: boolean | null | undefined;
+  /**
+   * Whether schemaField results become their parent (dataset, chart, dashboard): scroll always
+   * lifts, search lifts unless its groupingSpec keeps fields (docs/lineage-model.md §Columns).
+   * Default true.
+   */
+  liftFields?: boolean | null | undefined;
+  /** Counts only: every reached node is a candidate, ghosts and soft-deleted ones included. */
+  includeGhosts?: boolean | null | undefined;
 }
 
-/** wire-compat §5.1: what a lineage search returns when `types` is null or empty. */
-export const DEFAULT_RESULT_TYPES = [
-  'DATASET', 'DATA_JOB', 'CHART', 'DASHBOARD', 'MLFEATURE', 'MLPRIMARY_KEY', 'MLMODEL', 'MLMODEL_GROUP',
-  'DATA_PROCESS_INSTANCE',
-] as const;
+/**
+ * What a lineage search returns when `types` is null or empty: every type but QUERY. A query is a
+ * via of an edge, shown inside paths, never a result (docs/lineage-model.md §Paths).
+ */
+export const DEFAULT_RESULT_TYPES: readonly string[] = GRAPHQL_ENTITY_TYPES.filter((t) => t !== 'QUERY');
+
+/** Filter fields a lineage search accepts besides degree. */
+export const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
 
 export const DEGREE_VALUES = ['1', '2', '3+'] as const;
 export type DegreeValue = (typeof DEGREE_VALUES)[number];
@@ -70,31 +76,32 @@ export interface TimeWindow {
   end: number;
 }
 
-/** A filter criterion other than degree, normalised. */
-export interface Criterion {
-  field: string;
-  values: string[];
-  negated: boolean;
-  condition: string;
-}
 
 export interface NormalizedQuery {
   urn: string;
   direction: LineageDirection;
   /** DataHub entity names the results may have (after lifting). */
   resultTypes: ReadonlySet<string>;
-  /** `types` listed SCHEMA_FIELD: a field walk returns fields instead of lifting them to datasets. */
+  /** A field walk returns the fields themselves instead of lifting them onto their parents. */
   keepFields: boolean;
   queryTokens: string[];
   depth: DepthBound;
   /** null = every degree passes. */
   degreePredicate: ((degree: number) => boolean) | null;
   /** Disjunction of conjunctions without the degree criteria; null = no entity filter. */
-  clauses: Criterion[][] | null;
+  clauses: Clauses;
   window: TimeWindow | null;
   perHopLimit: number | null;
+  /**
+   * entitiesExploredPerHopLimit 0 together with ignoreAsHops: DataHub then explores nothing and
+   * answers an empty result (0 alone means no limit).
+   */
+  exploresNothing: boolean;
   ignoreAsHops: Array<{ entityType: string; platforms: ReadonlySet<string> }>;
+  /** Soft-deleted entities are walked through always; they are results when this is true. */
   includeSoftDeleted: boolean;
+  /** Ghosts (never ingested) are walked through always; they are candidates when this is true. */
+  includeGhosts: boolean;
   skipAggregates: boolean;
   maxAggValues: number;
   fingerprint: string;
@@ -112,10 +119,7 @@ export function resolveWindow(q: LineageQuery, now: number): TimeWindow | null {
   return { start: isPresent(start) ? start : 0, end: isPresent(end) ? end : now };
 }
 
-function valuesOf(f: FacetFilter): string[] {
-  if (f.values && f.values.length) return f.values;
-  return typeof f.value === 'string' ? [f.value] : [];
-}
+const isDegree = (f: FacetFilter) => f.field === 'degree' || f.field === 'degree.keyword';
 
 /**
  * wire-compat §5.2 degree filters: the walk bound from every clause, the result predicate from the
@@ -130,7 +134,7 @@ export function degreeFilterOf(orFilters: AndFilter[] | null | undefined): {
   for (const clause of orFilters ?? []) {
     let inClause: Set<string> | null = null;
     for (const f of clause.and ?? []) {
-      if (f.field !== 'degree') continue;
+      if (!isDegree(f)) continue;
       inClause ??= new Set();
       for (const v of valuesOf(f)) {
         if (!(DEGREE_VALUES as readonly string[]).includes(v)) throw validationFailed(`${v} is not a valid filter value for degree filters`);
@@ -154,15 +158,28 @@ function canonicalPlatform(p: string): string {
   return p.startsWith('urn:li:dataPlatform:') ? p : `urn:li:dataPlatform:${p}`;
 }
 
-function resultTypesOf(types: string[] | null | undefined): { resultTypes: Set<string>; keepFields: boolean } {
-  const listed = types && types.length ? types : [...DEFAULT_RESULT_TYPES];
+function resultTypesOf(types: string[] | null | undefined): Set<string> {
+  const listed = types && types.length ? types : DEFAULT_RESULT_TYPES;
   const resultTypes = new Set<string>();
   for (const t of listed) {
     const name = graphqlToEntityType(t);
     // An EntityType without a DataHub entity (OTHER) or no lineage simply matches nothing.
     if (name) resultTypes.add(name);
   }
-  return { resultTypes, keepFields: resultTypes.has('schemaField') };
+  return resultTypes;
+}
+
+/**
+ * The entity filter of the request (degree criteria taken out). `removed != true` is the default
+ * anyway (the Python SDK sends it with every search), so it is dropped; any other criterion on
+ * `removed` makes soft-deleted entities candidates that the criterion then decides on.
+ */
+function clausesOf(orFilters: AndFilter[] | null | undefined): { clauses: Clauses; onRemoved: boolean } {
+  const clauses = (orFilters ?? []).map((c) =>
+    (c.and ?? []).filter((f) => !isDegree(f)).map((f) => toCriterion(f, LINEAGE_FILTER_FIELDS)).filter((c) => !isNotRemovedCriterion(c)));
+  // A clause left empty matches everything (as in DataHub), and so does the whole disjunction.
+  const normalized = clauses.length === 0 || clauses.some((c) => c.length === 0) ? null : clauses;
+  return { clauses: normalized, onRemoved: filtersOnRemoved(normalized) };
 }
 
 /** Stable JSON (sorted keys) so equal queries give equal fingerprints whatever the key order. */
@@ -189,43 +206,37 @@ export function fingerprintOf(q: LineageQuery): string {
     endTimeMillis: q.endTimeMillis,
     lineageFlags: q.lineageFlags ?? null,
     includeSoftDeleted: q.includeSoftDeleted === true,
+    liftFields: q.liftFields !== false,
+    includeGhosts: q.includeGhosts === true,
   };
   return createHash('sha256').update(canonicalJson(material)).digest('base64url').slice(0, 22);
 }
 
 export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
   const { depth, predicate } = degreeFilterOf(q.orFilters);
-  const { resultTypes, keepFields } = resultTypesOf(q.types);
-  const clauses = (q.orFilters ?? []).map((c) =>
-    (c.and ?? [])
-      .filter((f) => f.field !== 'degree')
-      .map((f): Criterion => ({
-        field: f.field,
-        values: valuesOf(f),
-        negated: f.negated === true,
-        condition: (f.condition ?? 'EQUAL').toUpperCase(),
-      })),
-  );
+  const { clauses, onRemoved } = clausesOf(q.orFilters);
   const text = q.query?.trim() ?? '';
   const flags = q.lineageFlags ?? {};
   const perHop = flags.entitiesExploredPerHopLimit;
+  const ignoreAsHops = (flags.ignoreAsHops ?? []).flatMap((h) => {
+    const entityType = graphqlToEntityType(h.entityType);
+    return entityType ? [{ entityType, platforms: new Set((h.platforms ?? []).map(canonicalPlatform)) }] : [];
+  });
   return {
     urn: q.urn,
     direction: q.direction,
-    resultTypes,
-    keepFields,
+    resultTypes: resultTypesOf(q.types),
+    keepFields: q.liftFields === false,
     queryTokens: text === '' || text === '*' ? [] : text.toLowerCase().split(/\s+/).filter((t) => t.length > 0 && t !== '*'),
     depth,
     degreePredicate: predicate,
-    // A clause left empty by removing its degree criteria matches everything (as in DataHub).
-    clauses: clauses.length === 0 || clauses.some((c) => c.length === 0) ? null : clauses,
+    clauses,
     window: resolveWindow(q, now),
     perHopLimit: isPresent(perHop) && perHop > 0 ? Math.floor(perHop) : null,
-    ignoreAsHops: (flags.ignoreAsHops ?? []).flatMap((h) => {
-      const entityType = graphqlToEntityType(h.entityType);
-      return entityType ? [{ entityType, platforms: new Set((h.platforms ?? []).map(canonicalPlatform)) }] : [];
-    }),
-    includeSoftDeleted: q.includeSoftDeleted === true,
+    exploresNothing: perHop === 0 && ignoreAsHops.length > 0,
+    ignoreAsHops,
+    includeSoftDeleted: q.includeSoftDeleted === true || onRemoved,
+    includeGhosts: q.includeGhosts === true,
     skipAggregates: q.skipAggregates === true,
     maxAggValues: isPresent(q.maxAggValues) && q.maxAggValues > 0 ? Math.floor(q.maxAggValues) : 20,
     fingerprint: fingerprintOf(q),
@@ -233,74 +244,7 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Per-entity filters
-
-/** The filterable view of one result entity. */
-export interface FilterSubject {
-  urn: string;
-  /** GraphQL EntityType name. */
-  graphqlType: string;
-  platform: string | null;
-  origin: string | null;
-}
-
-function fieldValue(s: FilterSubject, field: string): string | null | undefined {
-  switch (field) {
-    case '_entityType':
-    case 'entityType':
-      return s.graphqlType;
-    case 'platform':
-      return s.platform;
-    case 'origin':
-      return s.origin;
-    case 'urn':
-      return s.urn;
-    default:
-      return undefined; // unmapped field
-  }
-}
-
-function compare(a: string, b: string): number {
-  const x = Number(a), y = Number(b);
-  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function matchesCondition(actual: string, condition: string, values: string[]): boolean {
-  switch (condition) {
-    case 'IEQUAL':
-      return values.some((v) => v.toLowerCase() === actual.toLowerCase());
-    case 'CONTAIN':
-      return values.some((v) => actual.toLowerCase().includes(v.toLowerCase()));
-    case 'START_WITH':
-      return values.some((v) => actual.startsWith(v));
-    case 'END_WITH':
-      return values.some((v) => actual.endsWith(v));
-    case 'GREATER_THAN':
-      return values.some((v) => compare(actual, v) > 0);
-    case 'GREATER_THAN_OR_EQUAL_TO':
-      return values.some((v) => compare(actual, v) >= 0);
-    case 'LESS_THAN':
-      return values.some((v) => compare(actual, v) < 0);
-    case 'LESS_THAN_OR_EQUAL_TO':
-      return values.some((v) => compare(actual, v) <= 0);
-    default: // EQUAL, IN, and the hierarchy operators (no hierarchy here: they act as EQUAL)
-      return values.includes(actual);
-  }
-}
-
-export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
-  const actual = fieldValue(s, c.field);
-  let hit: boolean;
-  if (actual === undefined) hit = false; // unknown field: like an unmapped search field
-  else if (c.condition === 'EXISTS') hit = actual !== null && actual !== '';
-  else hit = actual !== null && matchesCondition(actual, c.condition, c.values);
-  return c.negated ? !hit : hit;
-}
-
-export function clausesMatch(s: FilterSubject, clauses: Criterion[][] | null): boolean {
-  return clauses === null || clauses.some((and) => and.every((c) => criterionMatches(s, c)));
-}
+// Free text
 
 export function textMatches(tokens: string[], fields: Array<string | null | undefined>): boolean {
   if (!tokens.length) return true;

@@ -1,9 +1,10 @@
-// From the reachable set to what a lineage search returns (wire-compat §5.3), pure: lift
-// schemaFields to their datasets, apply types / free text / orFilters, count facets, apply the
-// degree predicate, order by (degree, urn). total, facets and every page come from this one list,
-// so the numbers always agree with each other.
+// From the reachable set to what a lineage search returns (docs/lineage-model.md §Results), pure:
+// lift schemaFields onto their parents, apply types / free text / orFilters, count facets, apply
+// the degree predicate, order by (degree, urn). total, facets and every page come from this one
+// list, so the numbers always agree with each other.
 import { entityTypeToGraphql } from '../entity-registry.ts';
-import { clausesMatch, compareHits, textMatches, type NormalizedQuery } from './query.ts';
+import { clausesMatch } from '../filters.ts';
+import { compareHits, textMatches, type NormalizedQuery } from './query.ts';
 import type { ReachRow } from './traverse.ts';
 
 export interface LineageHit {
@@ -17,10 +18,17 @@ export interface LineageHit {
   origin: string | null;
   ignoredAsHop: boolean;
   truncatedChildren: boolean;
-  /** The node the walk reached: differs from urn when a schemaField was lifted to its dataset. */
-  walkUrn: string;
-  /** One shortest path, source first, when requested (only for returned hits). */
+  /**
+   * The nodes the walk reached for this hit: the hit itself, or for a parent lifted from its
+   * fields every field that led to it (one path each), in (degree, urn) order.
+   */
+  walkUrns: string[];
+  /** For a via entity (a dataJob carrying column lineage): the node its edge left from. */
+  viaParent: string | null;
+  /** Paths, source first, when requested (only for returned hits). */
   paths?: string[][];
+  /** Whether the walk went on from this hit (set for returned hits). */
+  explored?: boolean;
 }
 
 export interface FacetAggregation {
@@ -34,32 +42,67 @@ export interface Facet {
   aggregations: FacetAggregation[];
 }
 
-interface Candidate extends LineageHit {
-  name: string | null;
-  description: string | null;
+interface Route {
+  walkUrn: string;
+  degree: number;
 }
 
-/** schemaField rows become their parent dataset unless fields were asked for; min degree wins. */
+interface Candidate {
+  urn: string;
+  entityType: string;
+  graphqlType: string;
+  platform: string | null;
+  origin: string | null;
+  removed: boolean;
+  /** The candidate's own parent when it is a (kept) schemaField. */
+  parent: string | null;
+  name: string | null;
+  description: string | null;
+  ignoredAsHop: boolean;
+  truncatedChildren: boolean;
+  viaParent: string | null;
+  routes: Route[];
+  /** Minimum over the routes. */
+  degree: number;
+}
+
+/**
+ * schemaField rows become their parent unless fields are kept; a parent reached through several
+ * fields keeps every field as a route (DataHub lists one path per column route).
+ */
 function lift(rows: ReachRow[], keepFields: boolean): Candidate[] {
   const byUrn = new Map<string, Candidate>();
   for (const r of rows) {
-    const lifted = r.entityType === 'schemaField' && !keepFields && r.parent;
+    const lifted = r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent : null;
+    const route = { walkUrn: r.urn, degree: r.degree };
+    const seen = byUrn.get(lifted ? lifted.urn : r.urn);
+    if (seen) {
+      seen.routes.push(route);
+      if (r.degree < seen.degree) seen.degree = r.degree;
+      seen.ignoredAsHop ||= r.ignoredAsHop;
+      seen.truncatedChildren ||= r.truncatedChildren;
+      continue;
+    }
     const c: Candidate = lifted
       ? {
-          urn: r.parent!.urn, entityType: r.parent!.entityType, graphqlType: entityTypeToGraphql(r.parent!.entityType),
-          degree: r.degree, platform: r.parent!.platform, origin: r.parent!.origin, ignoredAsHop: r.ignoredAsHop,
-          truncatedChildren: r.truncatedChildren, walkUrn: r.urn, name: r.parent!.name, description: r.parent!.description,
+          urn: lifted.urn, entityType: lifted.entityType, graphqlType: entityTypeToGraphql(lifted.entityType),
+          platform: lifted.platform, origin: lifted.origin, removed: r.removed, parent: null, name: lifted.name,
+          description: lifted.description, ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren,
+          viaParent: null, routes: [route], degree: r.degree,
         }
       : {
-          urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), degree: r.degree,
-          platform: r.platform, origin: r.origin, ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren,
-          walkUrn: r.urn, name: r.name, description: r.description,
+          urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), platform: r.platform,
+          origin: r.origin, removed: r.removed, parent: r.parent?.urn ?? null, name: r.name, description: r.description,
+          ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren, viaParent: r.viaParent ?? null,
+          routes: [route], degree: r.degree,
         };
-    const seen = byUrn.get(c.urn);
-    if (!seen || compareHits(c, seen) < 0) byUrn.set(c.urn, c);
+    byUrn.set(c.urn, c);
   }
+  for (const c of byUrn.values()) c.routes.sort(compareRoutes);
   return [...byUrn.values()];
 }
+
+const compareRoutes = (a: Route, b: Route) => compareHits({ degree: a.degree, urn: a.walkUrn }, { degree: b.degree, urn: b.walkUrn });
 
 /** Values with their counts → the facet's aggregations: most frequent first, then by value, at most `max`. */
 function countedWeighted(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
@@ -115,16 +158,28 @@ export interface Selection {
   facets: Facet[];
 }
 
+/**
+ * A candidate as a hit under the degree predicate: a lifted parent keeps the routes whose degree
+ * passes (DataHub filters column relationships by degree before grouping them), at the smallest.
+ */
+function toHit(c: Candidate, predicate: ((degree: number) => boolean) | null): LineageHit | null {
+  const routes = predicate ? c.routes.filter((r) => predicate(r.degree)) : c.routes;
+  if (!routes.length) return null;
+  return {
+    urn: c.urn, entityType: c.entityType, graphqlType: c.graphqlType, degree: routes[0]!.degree, platform: c.platform,
+    origin: c.origin, ignoredAsHop: c.ignoredAsHop, truncatedChildren: c.truncatedChildren,
+    walkUrns: routes.map((r) => r.walkUrn), viaParent: c.viaParent,
+  };
+}
+
 export function selectResults(rows: ReachRow[], nq: NormalizedQuery): Selection {
   const matching = lift(rows, nq.keepFields).filter(
     (c) =>
       nq.resultTypes.has(c.entityType)
       && textMatches(nq.queryTokens, [c.urn, c.name, c.description])
-      && clausesMatch({ urn: c.urn, graphqlType: c.graphqlType, platform: c.platform, origin: c.origin }, nq.clauses),
+      && clausesMatch(c, nq.clauses),
   );
-  const predicate = nq.degreePredicate;
-  const selected = (predicate ? matching.filter((c) => predicate(c.degree)) : matching).sort(compareHits);
+  const hits = matching.map((c) => toHit(c, nq.degreePredicate)).filter((h) => h !== null).sort(compareHits);
   const facets = nq.skipAggregates ? [] : facetsOf(matching.map((c) => ({ ...c, count: 1 })), nq);
-  const hits = selected.map(({ name: _n, description: _d, ...hit }) => hit);
   return { hits, complete: true, total: hits.length, facets };
 }

@@ -93,7 +93,7 @@ export async function selectPage(
   );
   return rows.map((r) => ({
     urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), degree: r.degree,
-    platform: r.platform, origin: r.origin, ignoredAsHop: false, truncatedChildren: false, walkUrn: r.urn,
+    platform: r.platform, origin: r.origin, ignoredAsHop: false, truncatedChildren: false, walkUrns: [r.urn], viaParent: null,
   }));
 }
 

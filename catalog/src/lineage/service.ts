@@ -1,14 +1,13 @@
 // Impact analysis, the domain API the GraphQL resolvers call (wire-compat §5, lineage-model §5–§7):
 // scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop, for `lineage(input)`) and
-// shortestPaths (for a page only). No GraphQL types here.
+// lineagePaths (for a page only). No GraphQL types here.
 import { badRequest, isCatalogError } from '../errors.ts';
 import type { Store } from '../neo4j/store.ts';
 import { lineageEntityTypes } from '../relationships.ts';
-import { parentOf } from '../entity-registry.ts';
 import { tryParseUrn, type Urn } from '../urn.ts';
 import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
-import { reach, windowParams, type LineageLimits } from './traverse.ts';
+import { maxDepthOf, reach, windowParams, type LineageLimits } from './traverse.ts';
 import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
 import { currentGeneration } from '../write-generation.ts';
 
@@ -166,20 +165,19 @@ async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selecti
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
 async function withPaths(store: Store, q: LineageQuery, nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): Promise<{ hits: LineageHit[]; cut: boolean }> {
   if (!q.includePaths || hits.length === 0) return { hits, cut: false };
-  let paths: Map<string, string[]>;
   try {
-    paths = await shortestPaths(store, nq.urn, nq.direction, hits, { window: nq.window, timeoutMs: limits.deadlineMs });
+    const paths = await lineagePaths(store, nq.urn, nq.direction, hits, { window: nq.window, timeoutMs: limits.deadlineMs });
+    return { hits: hits.map((h) => ({ ...h, paths: paths.get(h.urn) ?? [] })), cut: false };
   } catch (e) {
     if (isCatalogError(e) && e.kind === 'deadline') return { hits: hits.map((h) => ({ ...h, paths: [] })), cut: true };
     throw e;
   }
-  return {
-    hits: hits.map((h) => {
-      const p = paths.get(h.urn);
-      return { ...h, paths: p ? [p] : [] };
-    }),
-    cut: false,
-  };
+}
+
+/** Whether the walk went on from a hit: every hit closer than the walk's depth bound (DataHub's `explored`). */
+function withExplored(nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): LineageHit[] {
+  const bound = maxDepthOf(nq.depth, limits);
+  return hits.map((h) => ({ ...h, explored: h.degree < bound }));
 }
 
 /** scrollAcrossLineage: keyset pages over the (degree, urn) order, cursor bound to the query. */
@@ -219,7 +217,7 @@ export async function scrollLineage(
     more = from + count < selected.hits.length;
   }
   const last = hits.at(-1);
-  const withP = await withPaths(store, q, nq, hits, limits);
+  const withP = await withPaths(store, q, nq, withExplored(nq, hits, limits), limits);
   return {
     hits: withP.hits,
     total: selected.total,
@@ -242,7 +240,7 @@ export async function searchLineage(
   const { nq, selected, isPartial, strategy } = await selection(store, q, limits, start + count, start > 0);
   if (!selected) return emptyPage(nq);
   await extendPrefix(store, nq, selected, start + count, limits);
-  const hits = selected.hits.slice(start, start + count);
+  const hits = withExplored(nq, selected.hits.slice(start, start + count), limits);
   const withP = await withPaths(store, q, nq, hits, limits);
   return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
 }
@@ -250,47 +248,50 @@ export async function searchLineage(
 // ---------------------------------------------------------------------------------------------
 // Paths
 
+/** A path's nodes with the via of each edge between its two ends (docs/lineage-model.md §Paths). */
+function interleave(nodes: readonly string[], vias: ReadonlyArray<string | null>): string[] {
+  const out: string[] = [nodes[0]!];
+  for (let i = 1; i < nodes.length; i++) {
+    const via = vias[i - 1];
+    if (via) out.push(via);
+    out.push(nodes[i]!);
+  }
+  return out;
+}
+
 /**
- * One shortest path (urns, source first) per target, for a page of hits only. A hit lifted from a
- * schemaField is reached through its field (walkUrn); its path is lifted the same way: every node
- * after the source becomes its parent dataset, consecutive repeats collapsed.
+ * Paths, source first, for a page of hits: one shortest path per node the walk reached for the
+ * hit (a parent lifted from several fields gets one per field, in field urns), with the via of
+ * each edge between its ends; a via entity's path is its parent's path followed by itself.
  */
-export async function shortestPaths(
+export async function lineagePaths(
   store: Store,
   source: string,
   direction: LineageDirection,
-  targets: ReadonlyArray<{ urn: string; walkUrn?: string }>,
+  hits: ReadonlyArray<Pick<LineageHit, 'urn' | 'walkUrns' | 'viaParent'>>,
   opts: { window?: TimeWindow | null; timeoutMs?: number } = {},
-): Promise<Map<string, string[]>> {
-  const result = new Map<string, string[]>();
-  if (targets.length === 0) return result;
-  const byWalk = new Map<string, { urn: string; lifted: boolean }>();
-  for (const t of targets) {
-    const walk = t.walkUrn ?? t.urn;
-    if (!byWalk.has(walk)) byWalk.set(walk, { urn: t.urn, lifted: walk !== t.urn });
-  }
-  const rows = await store.read(
-    (tx) => tx.run<{ target: string; path: string[] }>(direction === 'DOWNSTREAM' ? 'lineage/paths-down' : 'lineage/paths-up', {
+): Promise<Map<string, string[][]>> {
+  const result = new Map<string, string[][]>();
+  if (hits.length === 0) return result;
+  const targets = new Set<string>();
+  for (const h of hits) for (const t of h.viaParent ? [h.viaParent] : h.walkUrns) if (t !== source) targets.add(t);
+  const rows = targets.size === 0 ? [] : await store.read(
+    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(direction === 'DOWNSTREAM' ? 'lineage/paths-down' : 'lineage/paths-up', {
       urn: source,
-      targets: [...byWalk.keys()],
+      targets: [...targets],
       ...windowParams(opts.window ?? null),
     }),
     { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
   );
-  for (const r of rows) {
-    const t = byWalk.get(r.target);
-    if (!t || result.has(t.urn)) continue;
-    if (!t.lifted) {
-      result.set(t.urn, r.path);
-      continue;
+  const pathTo = new Map<string, string[]>([[source, [source]]]);
+  for (const r of rows) if (!pathTo.has(r.target)) pathTo.set(r.target, interleave(r.path, r.vias ?? []));
+  for (const h of hits) {
+    if (h.viaParent) {
+      const base = pathTo.get(h.viaParent);
+      result.set(h.urn, base ? [[...base, h.urn]] : []);
+    } else {
+      result.set(h.urn, h.walkUrns.flatMap((w) => (pathTo.has(w) ? [pathTo.get(w)!] : [])));
     }
-    const lifted: string[] = [r.path[0]!];
-    for (const node of r.path.slice(1)) {
-      const parsed = tryParseUrn(node);
-      const parent = parsed ? parentOf(parsed)?.text ?? node : node;
-      if (lifted.at(-1) !== parent) lifted.push(parent);
-    }
-    result.set(t.urn, lifted);
   }
   return result;
 }

@@ -10,6 +10,7 @@ import { deadlineExceeded, isCatalogError } from '../errors.ts';
 import { int, type Store } from '../neo4j/store.ts';
 import type { StatementName } from '../neo4j/cypher.ts';
 import type { DepthBound, NormalizedQuery, TimeWindow } from './query.ts';
+import { tryParseUrn } from '../urn.ts';
 
 export interface ParentFields {
   urn: string;
@@ -30,9 +31,16 @@ export interface ReachRow {
   name: string | null;
   description: string | null;
   removed: boolean;
+  /** Whether the node has a key row of its own (a schemaField's parent may exist while it has none). */
+  ownExists: boolean;
+  /** A schemaField's parent urn, from its own urn (the parent node may not exist). */
+  parentUrn: string | null;
   parent: ParentFields | null;
   ignoredAsHop: boolean;
+  /** Found under a parent that reached entitiesExploredPerHopLimit (DataHub marks the children). */
   truncatedChildren: boolean;
+  /** A via entity (a dataJob of column lineage): the node whose edge named it. */
+  viaParent?: string | null;
 }
 
 export interface Reach {
@@ -82,7 +90,7 @@ export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
   return depth === 'max' ? Math.min(limits.maxHops, MAX_HOPS_LITERAL) : Math.min(depth, limits.maxHops);
 }
 
-type FastRow = Omit<ReachRow, 'ignoredAsHop' | 'truncatedChildren'>;
+type FastRow = Omit<ReachRow, 'ignoredAsHop' | 'truncatedChildren' | 'viaParent'>;
 
 export async function reachFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<Reach> {
   const rows = await store.read(
@@ -91,6 +99,7 @@ export async function reachFast(store: Store, nq: NormalizedQuery, limits: Linea
       ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
       includeSoftDeleted: nq.includeSoftDeleted,
+      includeGhosts: nq.includeGhosts,
       limit: int(limits.maxResults + 1),
     }),
     { timeoutMs: Math.max(1, Math.floor(timeoutMs)), metadata: { app: 'lineage', op: 'reach' } },
@@ -115,14 +124,14 @@ function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform
 /**
  * Level-synchronous BFS, one query per hop (and one more per chain of ignored-as-hop entities,
  * which are expanded within the hop that found them). Parents are expanded in urn order and each
- * contributes at most perHopLimit not-yet-visited children, also in urn order.
+ * contributes at most perHopLimit not-yet-visited children, also in urn order; as in DataHub, the
+ * children of a parent that reached the limit are marked truncatedChildren.
  */
 export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
   const statement: StatementName = nq.direction === 'DOWNSTREAM' ? 'lineage/hop-down' : 'lineage/hop-up';
   const maxDepth = maxDepthOf(nq.depth, limits);
   const visited = new Set<string>([nq.urn]);
   const found = new Map<string, ReachRow>();
-  const truncated = new Set<string>();
   let isPartial = false;
   let frontier = [nq.urn];
   let queries = 0;
@@ -158,18 +167,18 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
       }
       for (const [from, children] of [...byParent].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         let fresh = children.filter((c) => !visited.has(c.urn));
+        const capped = nq.perHopLimit !== null && fresh.length >= nq.perHopLimit;
         if (nq.perHopLimit !== null && fresh.length > nq.perHopLimit) {
           fresh = fresh.slice(0, nq.perHopLimit);
-          truncated.add(from);
           isPartial = true;
         }
         for (const c of fresh) {
           visited.add(c.urn);
           const ignored = isIgnoredAsHop(nq, c);
           (ignored ? sameHop : next).push(c.urn);
-          if (c.returnable) {
+          if (c.returnable || nq.includeGhosts) {
             const { from: _from, returnable: _returnable, ...row } = c;
-            found.set(c.urn, { ...row, degree, ignoredAsHop: ignored, truncatedChildren: false });
+            found.set(c.urn, { ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
           }
         }
       }
@@ -177,10 +186,6 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
       toExpand = sameHop;
     }
     frontier = next;
-  }
-  for (const urn of truncated) {
-    const row = found.get(urn);
-    if (row) row.truncatedChildren = true;
   }
   let ordered = [...found.values()].sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
   if (ordered.length > limits.maxResults) {
@@ -191,8 +196,7 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
 }
 
 /** Fast path unless the request needs per-hop control; a fast path out of time or memory falls back. */
-export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt = Date.now()): Promise<Reach> {
-  const deadline = startedAt + limits.deadlineMs;
+async function walkReach(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
   if (nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null) return reachByHops(store, nq, limits, deadline);
   const fastBudget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
   try {
@@ -201,5 +205,72 @@ export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLi
   } catch (e) {
     if (!isDeadline(e)) throw e;
     return reachByHops(store, nq, limits, deadline);
+  }
+}
+
+interface ViaRow {
+  parent: string;
+  child: string;
+  urn: string;
+  entityType: string;
+  platform: string | null;
+  origin: string | null;
+  name: string | null;
+  description: string | null;
+  removed: boolean;
+}
+
+/**
+ * The via entities of a column walk (docs/lineage-model.md §Paths): a dataJob whose column lineage
+ * made an edge the walk took is reached with the column it leads to, at that column's degree,
+ * once (its smallest such degree; then the smallest parent urn). Queries are vias too, but only
+ * shown inside paths.
+ */
+async function viaRowsOf(store: Store, nq: NormalizedQuery, rows: readonly ReachRow[], limits: LineageLimits, deadline: number): Promise<ReachRow[]> {
+  const degreeOf = new Map<string, number>([[nq.urn, 0]]);
+  for (const r of rows) degreeOf.set(r.urn, r.degree);
+  const maxDepth = maxDepthOf(nq.depth, limits);
+  const parents = [nq.urn, ...rows.filter((r) => r.degree < maxDepth).map((r) => r.urn)];
+  const found = await store.read(
+    (tx) => tx.run<ViaRow>(nq.direction === 'DOWNSTREAM' ? 'lineage/vias-down' : 'lineage/vias-up', {
+      parents, ...windowParams(nq.window), includeSoftDeleted: nq.includeSoftDeleted,
+    }),
+    { timeoutMs: Math.max(1, Math.floor(deadline - Date.now())), metadata: { app: 'lineage', op: 'vias' } },
+  );
+  const best = new Map<string, ReachRow>();
+  for (const v of found) {
+    const from = degreeOf.get(v.parent);
+    const degree = degreeOf.get(v.child);
+    // Only an edge the breadth-first walk took: from a node at d - 1 to one first reached at d.
+    if (from === undefined || degree === undefined || degree !== from + 1 || degreeOf.has(v.urn)) continue;
+    const seen = best.get(v.urn);
+    if (seen && (seen.degree < degree || (seen.degree === degree && seen.viaParent! <= v.parent))) continue;
+    best.set(v.urn, {
+      urn: v.urn, degree, entityType: v.entityType, platform: v.platform, origin: v.origin, name: v.name,
+      description: v.description, removed: v.removed, ownExists: true, parentUrn: null, parent: null,
+      ignoredAsHop: false, truncatedChildren: false, viaParent: v.parent,
+    });
+  }
+  return [...best.values()];
+}
+
+/**
+ * Every entity reachable from the source, ordered by (degree, urn); for a column walk also the
+ * via entities of the edges it took. Nothing at all when the request explores nothing.
+ */
+export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt = Date.now()): Promise<Reach> {
+  const deadline = startedAt + limits.deadlineMs;
+  if (nq.exploresNothing) return { rows: [], isPartial: false, strategy: 'hops' };
+  const walked = await walkReach(store, nq, limits, deadline);
+  if (tryParseUrn(nq.urn)?.entityType !== 'schemaField' || walked.rows.length === 0) return walked;
+  try {
+    const vias = await viaRowsOf(store, nq, walked.rows, limits, deadline);
+    if (!vias.length) return walked;
+    const rows = [...walked.rows, ...vias].sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+    return { ...walked, rows };
+  } catch (e) {
+    // Out of time: the columns stand; their jobs are missing, so the answer is partial.
+    if (isDeadline(e)) return { ...walked, isPartial: true };
+    throw e;
   }
 }

@@ -53,6 +53,8 @@ export const statementNames = [
   'lineage/neighbours-up',
   'lineage/paths-down',
   'lineage/paths-up',
+  'lineage/vias-down',
+  'lineage/vias-up',
   'lineage/generation',
   'graphql/relationships-outgoing',
   'graphql/relationships-incoming',

@@ -167,7 +167,7 @@ function expectedOf(e: DerivedEdge): Array<{ ref: EdgeRef; props: Record<string,
   if (!e.lineage) return [typed];
   return [typed, {
     ref: { type: LINEAGE, key: e.key, source: e.lineage.upstream, destination: e.lineage.downstream, owner: e.owner, aspect: e.aspect },
-    props: { lineageType: e.type, createdOn: e.createdOn, updatedOn: e.updatedOn, manual: e.manual },
+    props: { lineageType: e.type, createdOn: e.createdOn, updatedOn: e.updatedOn, manual: e.manual, via: e.via },
   }];
 }
 

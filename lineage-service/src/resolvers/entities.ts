@@ -223,6 +223,15 @@ export const entityResolvers = {
     fieldPath: (ref: EntityRef) => part(ref, 1),
   },
   DataProcessInstance: { ...withLineage },
+  QueryEntity: {
+    ...entityFields,
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'queryProperties');
+      const statement = v?.statement as Json | undefined;
+      if (!v || !statement || typeof statement.value !== 'string') return null;
+      return { statement: { value: statement.value, language: str(statement.language) }, source: str(v.source), name: str(v.name), description: str(v.description) };
+    },
+  },
   CorpUser: {
     ...entityFields,
     username: (ref: EntityRef) => part(ref, 0),

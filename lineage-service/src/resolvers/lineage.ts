@@ -15,10 +15,16 @@ import { MAX_PAGE_SIZE, pageArgument } from '../limits.ts';
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;
 
+interface GroupingCriterionInput {
+  baseEntityType?: string | null;
+  groupingEntityType: string;
+}
+
 interface SearchFlagsInput {
   skipAggregates?: boolean | null;
   includeSoftDeleted?: boolean | null;
   maxAggValues?: number | null;
+  groupingSpec?: { groupingCriteria?: GroupingCriterionInput[] | null } | null;
 }
 
 interface LineageSearchInput {
@@ -54,7 +60,18 @@ function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
   return info.fieldNodes.some((f) => has(f.selectionSet, 0));
 }
 
-function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo): LineageQuery {
+/**
+ * Whether schemaField results become their parents. searchAcrossLineage lifts them unless its
+ * groupingSpec is given without the SCHEMA_FIELD → DATASET criterion; scrollAcrossLineage always
+ * lifts, whatever the spec says (both as DataHub does: docs/lineage-model.md §Columns).
+ */
+export function liftsFields(searchFlags: SearchFlagsInput | null | undefined): boolean {
+  const spec = searchFlags?.groupingSpec;
+  if (!spec) return true;
+  return (spec.groupingCriteria ?? []).some((c) => c.baseEntityType === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');
+}
+
+function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftFields: boolean): LineageQuery {
   // The deprecated `filters` is one conjunction; it joins orFilters as one more clause.
   const orFilters = [...(input.orFilters ?? []), ...(input.filters?.length ? [{ and: input.filters }] : [])];
   return {
@@ -70,6 +87,7 @@ function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo): Line
     skipAggregates: input.searchFlags?.skipAggregates,
     maxAggValues: input.searchFlags?.maxAggValues,
     includePaths: selects(info, ['searchResults', 'paths']),
+    liftFields,
   };
 }
 
@@ -83,7 +101,7 @@ function renderHit(h: LineageHit) {
     paths: h.paths ? h.paths.map((p) => ({ path: p.map(storedRef) })) : null,
     degree: h.degree,
     degrees: [h.degree],
-    explored: false,
+    explored: h.explored === true,
     truncatedChildren: h.truncatedChildren,
     ignoredAsHop: h.ignoredAsHop,
   };
@@ -103,9 +121,10 @@ function renderFacet(f: Facet) {
   };
 }
 
-function renderPage(page: LineagePage) {
+/** DataHub's results mappers answer the requested page size as `count`, not the hits returned. */
+function renderPage(page: LineagePage, pageSize: number) {
   return {
-    count: page.hits.length,
+    count: pageSize,
     total: page.total,
     searchResults: page.hits.map(renderHit),
     facets: page.facets.map(renderFacet),
@@ -161,14 +180,16 @@ export const lineageResolvers = {
   Query: {
     scrollAcrossLineage: async (_: unknown, { input }: { input: ScrollInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
       requireRead(ctx);
-      const page = await scrollLineage(ctx.store, lineageQuery(input, info), { count: pageSize(input.count), scrollId: input.scrollId }, ctx.limits);
-      return { nextScrollId: page.nextCursor, ...renderPage(page) };
+      const count = pageSize(input.count);
+      const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
+      return { nextScrollId: page.nextCursor, ...renderPage(page, count) };
     },
     searchAcrossLineage: async (_: unknown, { input }: { input: SearchInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
       requireRead(ctx);
       const start = pageArgument('start', input.start, 0);
-      const page = await searchLineage(ctx.store, lineageQuery(input, info), { start, count: pageSize(input.count) }, ctx.limits);
-      return { start, ...renderPage(page), lineageSearchPath: null };
+      const count = pageSize(input.count);
+      const page = await searchLineage(ctx.store, lineageQuery(input, info, liftsFields(input.searchFlags)), { start, count }, ctx.limits);
+      return { start, ...renderPage(page, count), lineageSearchPath: null };
     },
   },
 };

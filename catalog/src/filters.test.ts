@@ -1,0 +1,50 @@
+import { clausesMatch, criterionMatches, filterFieldOf, toCriterion, type FilterField, type FilterSubject } from './filters.ts';
+
+const ALL: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
+const s: FilterSubject = {
+  urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)', entityType: 'dataset', platform: 'urn:li:dataPlatform:hive',
+  origin: 'PROD', removed: false, parent: null, name: 't1', description: 'a table',
+};
+const c = (field: string, condition: string, values: string[], negated = false) => toCriterion({ field, condition, values, negated }, ALL);
+
+test('DataHub field names: .keyword sub-fields, env for origin, _entityType in any case', () => {
+  expect(filterFieldOf('platform.keyword')).toBe('platform');
+  expect(filterFieldOf('env')).toBe('origin');
+  expect(filterFieldOf('_ENTITYTYPE')).toBe('entityType');
+  expect(filterFieldOf('_entityType.keyword')).toBe('entityType');
+  expect(filterFieldOf('owners')).toBeUndefined();
+  expect(() => toCriterion({ field: 'owners', values: ['x'] }, ALL)).toThrow("Unknown filter field 'owners'");
+  expect(() => toCriterion({ field: 'hasUpstreams', values: ['true'] }, new Set<FilterField>(['platform'])))
+    .toThrow("Unknown filter field 'hasUpstreams': filter on platform");
+});
+
+test('operators, negation, entity type spellings and platform names', () => {
+  expect(criterionMatches(s, c('_entityType', 'EQUAL', ['DATA_JOB', 'DATASET']))).toBe(true);
+  expect(criterionMatches({ ...s, entityType: 'dataJob' }, c('_entityType', 'EQUAL', ['DATA_JOB']))).toBe(true);
+  expect(criterionMatches({ ...s, entityType: 'dataJob' }, c('_entityType', 'EQUAL', ['dataJob']))).toBe(true);
+  expect(criterionMatches(s, c('_entityType', 'EQUAL', ['DATASET'], true))).toBe(false);
+  expect(criterionMatches(s, c('platform', 'EQUAL', ['hive']))).toBe(true);
+  expect(criterionMatches(s, c('platform', 'IEQUAL', ['URN:LI:DATAPLATFORM:HIVE']))).toBe(true);
+  expect(criterionMatches(s, c('urn', 'CONTAIN', ['DB.T1']))).toBe(true);
+  expect(criterionMatches(s, c('urn', 'START_WITH', ['urn:li:dataset:']))).toBe(true);
+  expect(criterionMatches(s, c('urn', 'END_WITH', ['PROD)']))).toBe(true);
+  expect(criterionMatches(s, c('origin', 'EXISTS', []))).toBe(true);
+  expect(criterionMatches({ ...s, origin: null }, c('origin', 'EXISTS', []))).toBe(false);
+  expect(criterionMatches(s, c('origin', 'GREATER_THAN', ['DEV']))).toBe(true);
+  expect(criterionMatches(s, c('origin', 'DESCENDANTS_INCL', ['PROD']))).toBe(true);
+  expect(criterionMatches(s, c('removed', 'EQUAL', ['true'], true))).toBe(true);
+  expect(criterionMatches({ ...s, removed: true }, c('removed', 'EQUAL', ['true']))).toBe(true);
+  // A parent filter reads a schemaField's parent; anything else has none, so only a negation passes it.
+  const field = { ...s, entityType: 'schemaField', parent: 'urn:li:dataset:(urn:li:dataPlatform:dbt,m,PROD)' };
+  expect(criterionMatches(field, c('parent', 'CONTAIN', ['urn:li:dataPlatform:dbt']))).toBe(true);
+  expect(criterionMatches(s, c('parent', 'EQUAL', ['x']))).toBe(false);
+  expect(criterionMatches(s, c('parent', 'EQUAL', ['x'], true))).toBe(true);
+  // An empty value list restricts nothing.
+  expect(criterionMatches(s, c('platform', 'EQUAL', []))).toBe(true);
+});
+
+test('clauses: a disjunction of conjunctions', () => {
+  expect(clausesMatch(s, [[c('origin', 'EQUAL', ['DEV'])], [c('platform', 'EQUAL', ['urn:li:dataPlatform:hive'])]])).toBe(true);
+  expect(clausesMatch(s, [[c('origin', 'EQUAL', ['PROD']), c('platform', 'EQUAL', ['x'])]])).toBe(false);
+  expect(clausesMatch(s, null)).toBe(true);
+});

@@ -1,0 +1,167 @@
+// Search filter fields (orFilters / filters of DataHub's search and lineage inputs), pure: which
+// field names mean what, how a criterion is normalised, and how it is evaluated on one entity.
+// DataHub evaluates these against its Elasticsearch documents, where an unknown field silently
+// matches nothing; here an unknown field is a 400 naming it and the fields that exist
+// (docs/wire-contract.md §Filters).
+import { badRequest } from './errors.ts';
+
+/** What a filter can read of one entity. */
+export type FilterField = 'entityType' | 'platform' | 'origin' | 'urn' | 'removed' | 'parent' | 'name' | 'description' | 'hasUpstreams';
+
+/** The filterable view of one entity. */
+export interface FilterSubject {
+  urn: string;
+  /** DataHub entity name (dataset, dataJob, …). */
+  entityType: string;
+  platform: string | null;
+  origin: string | null;
+  removed: boolean;
+  /** A schemaField's parent urn; null for anything else. */
+  parent: string | null;
+  name?: string | null;
+  description?: string | null;
+  hasUpstreams?: boolean;
+}
+
+export interface RawFilter {
+  field: string;
+  values?: readonly string[] | null | undefined;
+  /** Deprecated single value: read as `values: [value]`. */
+  value?: string | null | undefined;
+  negated?: boolean | null | undefined;
+  condition?: string | null | undefined;
+}
+
+export interface Criterion {
+  field: FilterField;
+  values: string[];
+  negated: boolean;
+  condition: string;
+}
+
+// Index field names as DataHub clients send them. `.keyword` is the exact-match sub-field of the
+// same field, `env` is DataHub's other name for origin, and `_entityType` (any case) selects by
+// entity type. `entityType` is this catalog's own alias, kept for earlier clients.
+const FIELD_NAMES: ReadonlyMap<string, FilterField> = new Map<string, FilterField>([
+  ['_entitytype', 'entityType'],
+  ['entityType', 'entityType'],
+  ['platform', 'platform'],
+  ['origin', 'origin'],
+  ['env', 'origin'],
+  ['urn', 'urn'],
+  ['removed', 'removed'],
+  ['parent', 'parent'],
+  ['name', 'name'],
+  ['description', 'description'],
+  ['hasUpstreams', 'hasUpstreams'],
+]);
+
+/** The FilterField a request field name stands for; undefined when the catalog has no such field. */
+export function filterFieldOf(field: string): FilterField | undefined {
+  const name = field.endsWith('.keyword') ? field.slice(0, -'.keyword'.length) : field;
+  return name.toLowerCase() === '_entitytype' ? 'entityType' : FIELD_NAMES.get(name);
+}
+
+export function valuesOf(f: RawFilter): string[] {
+  if (f.values && f.values.length) return [...f.values];
+  return typeof f.value === 'string' ? [f.value] : [];
+}
+
+/** The request names of the fields a door accepts, for error messages. */
+function namesOf(allowed: ReadonlySet<FilterField>): string {
+  return [...FIELD_NAMES].filter(([, f]) => allowed.has(f)).map(([n]) => (n === '_entitytype' ? '_entityType' : n)).join(', ');
+}
+
+const platformUrn = (p: string) => (p.includes(':') ? p : `urn:li:dataPlatform:${p}`);
+
+/** A request filter as a criterion; a field outside `allowed` is a 400 naming the ones that are in. */
+export function toCriterion(f: RawFilter, allowed: ReadonlySet<FilterField>): Criterion {
+  const field = filterFieldOf(f.field);
+  if (field === undefined || !allowed.has(field)) {
+    throw badRequest(`Unknown filter field '${f.field}': filter on ${namesOf(allowed)}`);
+  }
+  const condition = (f.condition ?? 'EQUAL').toUpperCase();
+  let values = valuesOf(f);
+  // A platform is stored as its urn; a bare name ("mysql") means that platform's urn.
+  if (field === 'platform' && condition !== 'CONTAIN') values = values.map(platformUrn);
+  return { field, values, negated: f.negated === true, condition };
+}
+
+function fieldValue(s: FilterSubject, field: FilterField): string | null {
+  switch (field) {
+    case 'entityType': return s.entityType;
+    case 'platform': return s.platform;
+    case 'origin': return s.origin;
+    case 'urn': return s.urn;
+    case 'removed': return String(s.removed);
+    case 'parent': return s.parent;
+    case 'name': return s.name ?? null;
+    case 'description': return s.description ?? null;
+    case 'hasUpstreams': return s.hasUpstreams === undefined ? null : String(s.hasUpstreams);
+  }
+}
+
+/** DATA_JOB, dataJob and datajob all name the dataJob type (DataHub drops the underscores). */
+const typeKey = (v: string) => v.replaceAll('_', '').toLowerCase();
+
+function compare(a: string, b: string): number {
+  const x = Number(a), y = Number(b);
+  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function matchesCondition(actual: string, condition: string, values: readonly string[]): boolean {
+  switch (condition) {
+    case 'IEQUAL':
+      return values.some((v) => v.toLowerCase() === actual.toLowerCase());
+    case 'CONTAIN':
+      return values.some((v) => actual.toLowerCase().includes(v.toLowerCase()));
+    case 'START_WITH':
+      return values.some((v) => actual.startsWith(v));
+    case 'END_WITH':
+      return values.some((v) => actual.endsWith(v));
+    case 'GREATER_THAN':
+      return values.some((v) => compare(actual, v) > 0);
+    case 'GREATER_THAN_OR_EQUAL_TO':
+      return values.some((v) => compare(actual, v) >= 0);
+    case 'LESS_THAN':
+      return values.some((v) => compare(actual, v) < 0);
+    case 'LESS_THAN_OR_EQUAL_TO':
+      return values.some((v) => compare(actual, v) <= 0);
+    default: // EQUAL, IN, and the hierarchy operators (no hierarchy here: they act as EQUAL)
+      return values.includes(actual);
+  }
+}
+
+export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
+  let actual = fieldValue(s, c.field);
+  let values = c.values;
+  if (c.field === 'entityType' && actual !== null) {
+    actual = typeKey(actual);
+    values = values.map(typeKey);
+  }
+  let hit: boolean;
+  // An empty value list restricts nothing (DataHub drops such a criterion).
+  if (c.condition !== 'EXISTS' && values.length === 0) hit = true;
+  else if (c.condition === 'EXISTS') hit = actual !== null && actual !== '';
+  else hit = actual !== null && matchesCondition(actual, c.condition, values);
+  return c.negated ? !hit : hit;
+}
+
+/** A disjunction of conjunctions; null = no filter. */
+export type Clauses = Criterion[][] | null;
+
+export function clausesMatch(s: FilterSubject, clauses: Clauses): boolean {
+  return clauses === null || clauses.some((and) => and.every((c) => criterionMatches(s, c)));
+}
+
+/** Whether a criterion on `removed` appears anywhere: then it decides soft deletion, not the default. */
+export function filtersOnRemoved(clauses: Clauses): boolean {
+  return clauses !== null && clauses.some((and) => and.some((c) => c.field === 'removed'));
+}
+
+/** `removed != true` (or `removed = false`): exactly the default exclusion of soft-deleted entities. */
+export function isNotRemovedCriterion(c: Criterion): boolean {
+  if (c.field !== 'removed' || c.condition !== 'EQUAL' || c.values.length !== 1) return false;
+  return (c.values[0] === 'true' && c.negated) || (c.values[0] === 'false' && !c.negated);
+}
