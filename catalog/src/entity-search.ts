@@ -1,9 +1,11 @@
-// Catalogue-wide entity search (GraphQL searchAcrossEntities): the search fields of entity nodes
-// through Neo4j's full-text index. Every query token must match (prefix match on each token), so
-// "fct_users" finds fct_users_created and fct_users_deleted. Ghosts and soft-deleted entities are
-// never returned.
+// Catalogue-wide entity search (GraphQL search and searchAcrossEntities): the search fields of
+// entity nodes through Neo4j's full-text index. Every query token must match (prefix match on each
+// token), so "fct_users" finds fct_users_created and fct_users_deleted. Ghosts are never returned;
+// soft-deleted entities only when a filter on `removed` asks for them. orFilters are evaluated in
+// Neo4j, on the same fields and with the same meanings as everywhere (filters.ts).
 import { graphqlToEntityType } from './entity-registry.ts';
 import { badRequest } from './errors.ts';
+import { clausesParam, parseClauses, type FilterField, type RawFilter } from './filters.ts';
 import { int, type Store } from './neo4j/store.ts';
 
 /** What a search lists when `types` is null or empty: the types that take part in lineage. */
@@ -18,7 +20,13 @@ export interface EntitySearchInput {
   types?: readonly string[] | null | undefined;
   start?: number | null | undefined;
   count?: number | null | undefined;
+  /** Disjunction of conjunctions of criteria (DataHub's orFilters). */
+  orFilters?: ReadonlyArray<{ and?: readonly RawFilter[] | null | undefined }> | null | undefined;
 }
+
+/** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
+export const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
 
 export interface EntitySearchResult {
   start: number;
@@ -49,11 +57,12 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
     if (!name) throw badRequest(`Unknown entity type ${t}`);
     return name;
   });
-  const lucene = luceneQueryOf(input.query);
-  const params = { types, skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)) };
+  const lucene = luceneQueryOf(input.query) ?? null;
+  const { clauses, onRemoved } = parseClauses(input.orFilters, SEARCH_FILTER_FIELDS);
   type Row = { total: number; page: Array<{ urn: string; entityType: string; score: number }> };
-  const rows = await store.read((tx) => lucene === undefined
-    ? tx.run<Row>('search/all', params)
-    : tx.run<Row>('search/fulltext', { ...params, lucene }));
+  const rows = await store.read((tx) => tx.run<Row>('search/entities', {
+    lucene, types, clauses: clausesParam(clauses), removedFiltered: onRemoved,
+    skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)),
+  }));
   return { start, total: rows[0]?.total ?? 0, hits: rows[0]?.page ?? [] };
 }

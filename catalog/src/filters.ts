@@ -148,6 +148,35 @@ export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
   return c.negated ? !hit : hit;
 }
 
+/**
+ * A request's orFilters as clauses (the `except` filters, such as lineage's degree, taken out).
+ * `removed != true` is the default anyway (the Python SDK sends it with every search), so it is
+ * dropped; any other criterion on `removed` makes soft-deleted entities candidates that the
+ * criterion then decides on (`onRemoved`). A clause left empty matches everything, as in DataHub,
+ * and so does the whole disjunction.
+ */
+export function parseClauses(
+  orFilters: ReadonlyArray<{ and?: readonly RawFilter[] | null | undefined }> | null | undefined,
+  allowed: ReadonlySet<FilterField>,
+  except: (f: RawFilter) => boolean = () => false,
+): { clauses: Clauses; onRemoved: boolean } {
+  const listed = (orFilters ?? []).map((c) =>
+    (c.and ?? []).filter((f) => !except(f)).map((f) => toCriterion(f, allowed)).filter((crit) => !isNotRemovedCriterion(crit)));
+  const clauses = listed.length === 0 || listed.some((c) => c.length === 0) ? null : listed;
+  return { clauses, onRemoved: filtersOnRemoved(clauses) };
+}
+
+/**
+ * Criteria as the parameters of a statement that evaluates them in Neo4j (cypher/search/entities):
+ * entity types in their comparable form, so the statement lower-cases the node's type only.
+ */
+export function clausesParam(clauses: Clauses) {
+  return clauses === null ? null : clauses.map((and) => and.map((c) => ({
+    field: c.field, condition: c.condition, negated: c.negated,
+    values: c.field === 'entityType' ? c.values.map(typeKey) : c.values,
+  })));
+}
+
 /** A disjunction of conjunctions; null = no filter. */
 export type Clauses = Criterion[][] | null;
 

@@ -26,6 +26,11 @@ export const relationshipTypes = [
   'ChildOf',
   'UpstreamOf',
   'consumesField',
+  'TaggedWith',
+  'TermedWith',
+  'OwnedBy',
+  'SchemaFieldTaggedWith',
+  'SchemaFieldWithGlossaryTerm',
 ] as const;
 
 export type RelationshipType = (typeof relationshipTypes)[number];
@@ -181,9 +186,11 @@ export const lineageAspects: ReadonlySet<string> = new Set([
  * - urn: a single urn; urnList: urn[]; unionList: chart `inputs`, `{"string": urn}` members;
  * - upstreams: Upstream[] (`dataset`, stamps `created`/`auditStamp`, `properties`, `query`);
  * - edges: Edge[] (`destinationUrn`, stamps `created`/`lastModified`, `properties`);
- * - inputFields: InputField[] (`schemaFieldUrn`).
+ * - inputFields: InputField[] (`schemaFieldUrn`);
+ * - path: a slash-separated path into the value ending at a urn, a `*` segment stepping into every
+ *   element of an array (the tags of every schema field: segments fields, *, globalTags, tags, *, tag).
  */
-type FieldShape = 'urn' | 'urnList' | 'unionList' | 'upstreams' | 'edges' | 'inputFields';
+type FieldShape = 'urn' | 'urnList' | 'unionList' | 'upstreams' | 'edges' | 'inputFields' | 'path';
 
 interface FieldRule {
   field: string;
@@ -193,6 +200,7 @@ interface FieldRule {
 }
 
 interface AspectRules {
+  /** Entity types whose aspect derives edges; '*' = any entity type. */
   ownerTypes: readonly string[];
   fields: readonly FieldRule[];
   /** Whether the aspect's fineGrainedLineages produce field-level edges (§4). */
@@ -209,6 +217,9 @@ const rule = (
 ): FieldRule => ({ field, shape, type, destinationTypes });
 
 const mlJobTypes = ['dataJob', DPI] as const;
+
+const ANY_OWNER = ['*'] as const;
+const ownsAspect = (rules: AspectRules, entityType: string) => rules.ownerTypes.includes(entityType) || rules.ownerTypes.includes('*');
 
 const derivationTable: Readonly<Record<string, AspectRules>> = {
   upstreamLineage: {
@@ -317,6 +328,17 @@ const derivationTable: Readonly<Record<string, AspectRules>> = {
       rule('outputs', 'urnList', 'Consumes', ['dataset']),
     ],
   },
+  // Tags, terms and owners: not lineage, but the relationships DataHub clients query by name.
+  globalTags: { ownerTypes: ANY_OWNER, fields: [rule('tags/*/tag', 'path', 'TaggedWith', ['tag'])] },
+  glossaryTerms: { ownerTypes: ANY_OWNER, fields: [rule('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])] },
+  ownership: { ownerTypes: ANY_OWNER, fields: [rule('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])] },
+  schemaMetadata: {
+    ownerTypes: ['dataset'],
+    fields: [
+      rule('fields/*/globalTags/tags/*/tag', 'path', 'SchemaFieldTaggedWith', ['tag']),
+      rule('fields/*/glossaryTerms/terms/*/urn', 'path', 'SchemaFieldWithGlossaryTerm', ['glossaryTerm']),
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -342,6 +364,15 @@ function asStringMap(v: unknown): Record<string, string> | null {
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(rec)) if (typeof val === 'string') out[k] = val;
   return out;
+}
+
+/** Every value at a slash-separated path, `*` stepping into each element of an array. */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (path.length === 0) return [value];
+  const [head, ...rest] = path;
+  if (head === '*') return asArray(value).flatMap((v) => valuesAt(v, rest));
+  const rec = asRecord(value);
+  return rec && Object.hasOwn(rec, head!) ? valuesAt(rec[head!], rest) : [];
 }
 
 function canonicalOrNull(v: unknown): string | null {
@@ -414,7 +445,7 @@ const RANK_PLAIN = 0;
 const RANK_RECORD = 1;
 
 function extractField(rule: FieldRule, value: Json, owner: Urn, ctx: WriteContext): Candidate[] {
-  const raw = value[rule.field];
+  const raw = rule.shape === 'path' ? undefined : value[rule.field];
   const out: Candidate[] = [];
   const push = (
     destText: unknown,
@@ -459,6 +490,9 @@ function extractField(rule: FieldRule, value: Json, owner: Urn, ctx: WriteContex
       break;
     case 'inputFields':
       for (const f of asArray(raw)) push(asRecord(f)?.['schemaFieldUrn'], plainStamps(), null, null, RANK_PLAIN);
+      break;
+    case 'path':
+      for (const u of valuesAt(value, rule.field.split('/'))) push(u, plainStamps(), null, null, RANK_PLAIN);
       break;
   }
   return out;
@@ -530,8 +564,8 @@ interface Derived {
 }
 
 function derive(input: DeriveEdgesInput): Derived[] {
-  const rules = derivationTable[input.aspectName];
-  if (!rules || !rules.ownerTypes.includes(input.entityType)) return [];
+  const rules = Object.hasOwn(derivationTable, input.aspectName) ? derivationTable[input.aspectName] : undefined;
+  if (!rules || !ownsAspect(rules, input.entityType)) return [];
   const owner = parseUrnOrThrow(input.urn);
   if (owner.entityType !== input.entityType) {
     throw validationFailed(`Urn ${input.urn} is not of entity type ${input.entityType}`);
@@ -613,7 +647,7 @@ export function referencedLineageUrns(
 ): string[] {
   if (!lineageAspects.has(aspectName)) return [];
   const rules = derivationTable[aspectName];
-  if (!rules || !rules.ownerTypes.includes(entityType)) return [];
+  if (!rules || !ownsAspect(rules, entityType)) return [];
   const record = asRecord(value);
   if (!record) return [];
   const owner = ownerUrn === undefined ? undefined : tryParseUrn(ownerUrn);

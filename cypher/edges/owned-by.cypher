@@ -25,6 +25,11 @@ CALL (row) {
   UNION ALL MATCH (a)-[r:ChildOf {owner: row.owner}]->(b) RETURN r, a, b
   UNION ALL MATCH (a)-[r:UpstreamOf {owner: row.owner}]->(b) RETURN r, a, b
   UNION ALL MATCH (a)-[r:consumesField {owner: row.owner}]->(b) RETURN r, a, b
+  UNION ALL MATCH (a)-[r:TaggedWith {owner: row.owner}]->(b) RETURN r, a, b
+  UNION ALL MATCH (a)-[r:TermedWith {owner: row.owner}]->(b) RETURN r, a, b
+  UNION ALL MATCH (a)-[r:OwnedBy {owner: row.owner}]->(b) RETURN r, a, b
+  UNION ALL MATCH (a)-[r:SchemaFieldTaggedWith {owner: row.owner}]->(b) RETURN r, a, b
+  UNION ALL MATCH (a)-[r:SchemaFieldWithGlossaryTerm {owner: row.owner}]->(b) RETURN r, a, b
   UNION ALL MATCH (a)-[r:LINEAGE {owner: row.owner}]->(b) RETURN r, a, b
 }
 WITH row, r, a, b WHERE row.aspect IS NULL OR r.aspect = row.aspect

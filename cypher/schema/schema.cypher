@@ -32,4 +32,9 @@ CREATE INDEX rel_owner_InstanceOf IF NOT EXISTS FOR ()-[r:InstanceOf]-() ON (r.o
 CREATE INDEX rel_owner_ChildOf IF NOT EXISTS FOR ()-[r:ChildOf]-() ON (r.owner);
 CREATE INDEX rel_owner_UpstreamOf IF NOT EXISTS FOR ()-[r:UpstreamOf]-() ON (r.owner);
 CREATE INDEX rel_owner_consumesField IF NOT EXISTS FOR ()-[r:consumesField]-() ON (r.owner);
+CREATE INDEX rel_owner_TaggedWith IF NOT EXISTS FOR ()-[r:TaggedWith]-() ON (r.owner);
+CREATE INDEX rel_owner_TermedWith IF NOT EXISTS FOR ()-[r:TermedWith]-() ON (r.owner);
+CREATE INDEX rel_owner_OwnedBy IF NOT EXISTS FOR ()-[r:OwnedBy]-() ON (r.owner);
+CREATE INDEX rel_owner_SchemaFieldTaggedWith IF NOT EXISTS FOR ()-[r:SchemaFieldTaggedWith]-() ON (r.owner);
+CREATE INDEX rel_owner_SchemaFieldWithGlossaryTerm IF NOT EXISTS FOR ()-[r:SchemaFieldWithGlossaryTerm]-() ON (r.owner);
 CREATE INDEX rel_owner_LINEAGE IF NOT EXISTS FOR ()-[r:LINEAGE]-() ON (r.owner);

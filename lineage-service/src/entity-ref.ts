@@ -25,6 +25,7 @@ export const GRAPHQL_TYPENAME: Readonly<Record<string, string>> = {
   corpuser: 'CorpUser',
   dataPlatform: 'DataPlatform',
   query: 'QueryEntity',
+  dataPlatformInstance: 'DataPlatformInstance',
 };
 
 export function typenameOf(ref: EntityRef): string | undefined {

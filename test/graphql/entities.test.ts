@@ -46,6 +46,38 @@ beforeAll(async () => {
 });
 afterAll(async () => { await stack.close(); });
 
+test('dataset description, schemaMetadata by version, and the platform instance an entity names', async () => {
+  const schema = (hash: string, fields: Array<Record<string, unknown>>) => upsert(ds, 'schemaMetadata', {
+    schemaName: 'orders', platform: `urn:li:dataPlatform:${ns.platform}`, version: 3, hash,
+    platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } }, fields,
+  });
+  const opts = { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' as const, now: T0 };
+  await writeAspects(stack.store, [schema('h1', [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }])], opts);
+  await writeAspects(stack.store, [
+    schema('h2', [{ fieldPath: 'id', nativeDataType: 'int', nullable: true, type: { type: { 'com.linkedin.schema.NumberType': {} } } },
+      { fieldPath: 'note', nativeDataType: 'text', description: 'free text', type: { type: { 'com.linkedin.pegasus2avro.schema.StringType': {} } } }]),
+    upsert(job, 'dataPlatformInstance', { platform: `urn:li:dataPlatform:${ns.platform}`, instance: `urn:li:dataPlatformInstance:(urn:li:dataPlatform:${ns.platform},eu)` }),
+  ], opts);
+  const r = await stack.graphql(`{ dataset(urn: "${ds}") { description dataPlatformInstance { urn }
+      latest: schemaMetadata { aspectVersion name platformUrn version hash createdAt fields { fieldPath nullable type nativeDataType description } }
+      first: schemaMetadata(version: 1) { hash fields { fieldPath } } }
+    dataJob(urn: "${job}") { dataPlatformInstance { urn type instanceId platform { name } } } }`, reader);
+  expect(r.body.errors).toBeUndefined();
+  expect(r.body.data.dataset).toEqual({
+    description: 'all orders',
+    dataPlatformInstance: null,
+    latest: {
+      aspectVersion: 0, name: 'orders', platformUrn: `urn:li:dataPlatform:${ns.platform}`, version: 3, hash: 'h2', createdAt: null,
+      fields: [{ fieldPath: 'id', nullable: true, type: 'NUMBER', nativeDataType: 'int', description: null },
+        { fieldPath: 'note', nullable: false, type: 'STRING', nativeDataType: 'text', description: 'free text' }],
+    },
+    first: { hash: 'h1', fields: [{ fieldPath: 'id' }] },
+  });
+  expect(r.body.data.dataJob.dataPlatformInstance).toEqual({
+    urn: `urn:li:dataPlatformInstance:(urn:li:dataPlatform:${ns.platform},eu)`, type: 'DATA_PLATFORM_INSTANCE', instanceId: 'eu', platform: { name: ns.platform },
+  });
+});
+
 test('a dataset: key fields from the urn, properties from datasetProperties', async () => {
   const r = await stack.graphql(`{ dataset(urn: "${ds}") {
     urn type exists name origin platform { urn type name }

@@ -69,6 +69,27 @@ test('Lucene syntax in user text is literal, never an error', async () => {
   expect(luceneQueryOf(' * ')).toBeUndefined();
 });
 
+test('search(input) for one type, with DataHub\'s orFilters: hasUpstreams, platform.keyword, removed, unknown fields', async () => {
+  const upstream = ns.dataset('fct_users_source');
+  await writeAspects(stack.store, [
+    upsert(upstream, 'datasetProperties', { name: 'fct_users_source' }),
+    upsert(created, 'upstreamLineage', { upstreams: [{ dataset: upstream, type: 'TRANSFORMED' }] }),
+  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' });
+  const SINGLE = `query($input: SearchInput!) { search(input: $input) { total searchResults { entity { urn } } } }`;
+  const run = async (input: Record<string, unknown>) => (await stack.graphql(SINGLE, reader, { variables: { input } })).body;
+  const urns = (b: any) => b.data.search.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn).sort();
+  const filter = (field: string, values: string[], extra: Record<string, unknown> = {}) => ({ orFilters: [{ and: [{ field, values, condition: 'EQUAL', ...extra }] }] });
+  const mine = { type: 'DATASET', query: ns.platform, start: 0, count: 10 };
+  expect(urns(await run({ ...mine, ...filter('hasUpstreams', ['true']) }))).toEqual([created]);
+  expect(urns(await run({ ...mine, ...filter('hasUpstreams', ['true'], { negated: true }) }))).toEqual([deleted, upstream].sort());
+  expect(urns(await run({ ...mine, ...filter('platform.keyword', [`urn:li:dataPlatform:${ns.platform}`]) }))).toEqual([created, deleted, upstream].sort());
+  // Soft-deleted entities only when the filter on `removed` asks for them.
+  expect(urns(await run({ ...mine, ...filter('removed', ['true']) }))).toEqual([removed]);
+  expect(urns(await run({ ...mine, ...filter('removed', ['true'], { negated: true }) }))).toEqual([created, deleted, upstream].sort());
+  const unknown = await run({ ...mine, ...filter('owners', ['urn:li:corpuser:x']) });
+  expect(unknown.errors[0]).toMatchObject({ message: expect.stringContaining("Unknown filter field 'owners'"), extensions: { code: 400 } });
+});
+
 test('needs READ', async () => {
   const r = await stack.graphql(SEARCH, null, { variables: { input: { query: 'x' } } });
   expect(r.status).toBe(401);

@@ -66,8 +66,7 @@ export const statementNames = [
   'restore/delete-orphans',
   'restore/edges-leaving',
   'restore/delete-unowned',
-  'search/fulltext',
-  'search/all',
+  'search/entities',
 ] as const;
 
 export type StatementName = (typeof statementNames)[number];

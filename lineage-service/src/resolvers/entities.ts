@@ -1,6 +1,7 @@
 // Entity reads (wire-compat §3.3): the Query getters, the Entity interfaces, and the fields of every
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
 import { entityTypeToGraphql, platformOf } from '@lineage/catalog/entity-registry';
+import { getAspect } from '@lineage/catalog/aspect-reader';
 import { int } from '@lineage/catalog/neo4j/store';
 import type { Urn } from '@lineage/catalog/urn';
 import { requireRead, type RequestContext } from '../context.ts';
@@ -109,6 +110,57 @@ function fineGrainedRef(urnText: unknown) {
   return ref.urn.entityType === 'schemaField' ? { urn: part(ref, 0), path: part(ref, 1) } : { urn: ref.urn.text, path: '' };
 }
 
+/** The platform instance an entity names in its dataPlatformInstance aspect (none without an instance, as in DataHub). */
+async function dataPlatformInstance(ref: EntityRef, _: unknown, ctx: RequestContext) {
+  return storedRef(str((await aspect(ctx, ref, 'dataPlatformInstance'))?.instance));
+}
+
+// DataHub's SchemaFieldDataType by the record name of a field's type union.
+const FIELD_TYPES: Readonly<Record<string, string>> = {
+  BooleanType: 'BOOLEAN', FixedType: 'FIXED', StringType: 'STRING', BytesType: 'BYTES', NumberType: 'NUMBER',
+  DateType: 'DATE', TimeType: 'TIME', EnumType: 'ENUM', NullType: 'NULL', MapType: 'MAP', ArrayType: 'ARRAY',
+  UnionType: 'UNION', RecordType: 'STRUCT',
+};
+
+function fieldType(type: unknown): string {
+  const union = (type as Json | undefined)?.type;
+  const fqcn = union && typeof union === 'object' ? Object.keys(union as Json)[0] : undefined;
+  const name = fqcn?.split('.').at(-1);
+  return name !== undefined && Object.hasOwn(FIELD_TYPES, name) ? FIELD_TYPES[name]! : 'NULL';
+}
+
+/** Dataset.schemaMetadata(version): DataHub's SchemaMetadata of a stored version (0 = latest). */
+async function schemaMetadata(ref: EntityRef, { version }: { version?: number | null }, ctx: RequestContext) {
+  const wanted = version ?? 0;
+  const value = wanted === 0
+    ? await aspect(ctx, ref, 'schemaMetadata')
+    : (await getAspect(ctx.store, ref.urn, 'schemaMetadata', wanted))?.value as Json | undefined;
+  if (!value) return null;
+  const fields = Array.isArray(value.fields) ? (value.fields as Json[]) : [];
+  return {
+    aspectVersion: wanted,
+    datasetUrn: str(value.dataset) ?? ref.urn.text,
+    name: str(value.schemaName) ?? '',
+    platformUrn: str(value.platform) ?? '',
+    version: typeof value.version === 'number' ? value.version : 0,
+    cluster: str(value.cluster),
+    hash: str(value.hash) ?? '',
+    primaryKeys: Array.isArray(value.primaryKeys) ? value.primaryKeys.filter((k) => typeof k === 'string') : null,
+    createdAt: null,
+    fields: fields.map((f) => ({
+      fieldPath: str(f.fieldPath) ?? '',
+      jsonPath: str(f.jsonPath),
+      nullable: f.nullable === true,
+      description: str(f.description),
+      type: fieldType(f.type),
+      nativeDataType: str(f.nativeDataType),
+      recursive: f.recursive === true,
+      isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
+      label: str(f.label),
+    })),
+  };
+}
+
 const description = (aspectName: string) => async (ref: EntityRef, _: unknown, ctx: RequestContext) =>
   str((await aspect(ctx, ref, aspectName))?.description);
 
@@ -143,6 +195,9 @@ export const entityResolvers = {
     name: (ref: EntityRef) => part(ref, 1),
     origin: (ref: EntityRef) => part(ref, 2),
     properties: properties('datasetProperties', 'name', (ref) => part(ref, 1)),
+    description: description('datasetProperties'),
+    schemaMetadata,
+    dataPlatformInstance,
     fineGrainedLineages: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'upstreamLineage');
       const entries = Array.isArray(v?.fineGrainedLineages) ? (v.fineGrainedLineages as Json[]) : null;
@@ -160,6 +215,7 @@ export const entityResolvers = {
     jobId: (ref: EntityRef) => part(ref, 1),
     dataFlow: (ref: EntityRef) => storedRef(part(ref, 0)),
     properties: properties('dataJobInfo', 'name', (ref) => part(ref, 1)),
+    dataPlatformInstance,
   },
   DataFlow: {
     ...withLineage,
@@ -168,6 +224,7 @@ export const entityResolvers = {
     cluster: (ref: EntityRef) => part(ref, 2),
     platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
     properties: properties('dataFlowInfo', 'name', (ref) => part(ref, 1)),
+    dataPlatformInstance,
     childJobs: (ref: EntityRef, args: { start?: number | null; count?: number | null }, ctx: RequestContext) =>
       relationshipsOf(ctx, ref.urn, { types: ['IsPartOf'], direction: 'INCOMING', start: args.start, count: args.count }),
   },
@@ -177,6 +234,7 @@ export const entityResolvers = {
     chartId: (ref: EntityRef) => part(ref, 1),
     platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
     properties: properties('chartInfo', 'title', (ref) => part(ref, 1)),
+    dataPlatformInstance,
   },
   Dashboard: {
     ...withLineage,
@@ -184,6 +242,7 @@ export const entityResolvers = {
     dashboardId: (ref: EntityRef) => part(ref, 1),
     platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
     properties: properties('dashboardInfo', 'title', (ref) => part(ref, 1)),
+    dataPlatformInstance,
   },
   MLFeature: {
     ...withLineage,
@@ -223,6 +282,11 @@ export const entityResolvers = {
     fieldPath: (ref: EntityRef) => part(ref, 1),
   },
   DataProcessInstance: { ...withLineage },
+  DataPlatformInstance: {
+    ...entityFields,
+    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
+    instanceId: (ref: EntityRef) => part(ref, 1),
+  },
   QueryEntity: {
     ...entityFields,
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {

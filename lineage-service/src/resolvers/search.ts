@@ -1,25 +1,35 @@
-// searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
-import { searchEntities } from '@lineage/catalog/entity-search';
+// search / searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
+import { searchEntities, type EntitySearchInput } from '@lineage/catalog/entity-search';
+import type { RawFilter } from '@lineage/catalog/filters';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
 
-interface SearchAcrossEntitiesInput {
-  types?: string[] | null;
+interface SearchInputBase {
   query: string;
   start?: number | null;
   count?: number | null;
+  filters?: RawFilter[] | null;
+  orFilters?: Array<{ and?: RawFilter[] | null }> | null;
+}
+
+/** The deprecated `filters` is one conjunction; it joins orFilters as one more clause. */
+const orFiltersOf = (input: SearchInputBase) => [...(input.orFilters ?? []), ...(input.filters?.length ? [{ and: input.filters }] : [])];
+
+async function render(ctx: RequestContext, query: EntitySearchInput) {
+  requireRead(ctx);
+  const result = await searchEntities(ctx.store, query);
+  const searchResults = result.hits
+    .map((h) => storedRef(h.urn))
+    .filter((ref) => ref !== null)
+    .map((entity) => ({ entity, insights: [], matchedFields: [] }));
+  return { start: result.start, count: searchResults.length, total: result.total, searchResults, facets: [], suggestions: [] };
 }
 
 export const searchResolvers = {
   Query: {
-    searchAcrossEntities: async (_: unknown, { input }: { input: SearchAcrossEntitiesInput }, ctx: RequestContext) => {
-      requireRead(ctx);
-      const result = await searchEntities(ctx.store, { query: input.query, types: input.types, start: input.start, count: input.count });
-      const searchResults = result.hits
-        .map((h) => storedRef(h.urn))
-        .filter((ref) => ref !== null)
-        .map((entity) => ({ entity, insights: [], matchedFields: [] }));
-      return { start: result.start, count: searchResults.length, total: result.total, searchResults, facets: [], suggestions: [] };
-    },
+    search: (_: unknown, { input }: { input: SearchInputBase & { type: string } }, ctx: RequestContext) =>
+      render(ctx, { query: input.query, types: [input.type], start: input.start, count: input.count, orFilters: orFiltersOf(input) }),
+    searchAcrossEntities: (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null } }, ctx: RequestContext) =>
+      render(ctx, { query: input.query, types: input.types, start: input.start, count: input.count, orFilters: orFiltersOf(input) }),
   },
 };

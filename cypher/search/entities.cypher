@@ -1,0 +1,51 @@
+// Purpose: catalogue-wide entity search (GraphQL search / searchAcrossEntities): full-text over name,
+// description and urn words when $lucene is given (best score first), else every entity of the types
+// (in name order); ghosts never, soft-deleted entities only when a criterion on `removed` asks;
+// then the request's orFilters, evaluated here on the node's search fields so paging and total are
+// exact. Criteria arrive as parameters (field, values, condition, negated) and are interpreted by
+// the CASE below: never as Cypher text. Field meanings: docs/wire-contract.md §Filters.
+// Params: $lucene: string|null (escaped by the caller), $types: [entity type name],
+//         $clauses: [[{field, values: [string], condition, negated: boolean}]] | null (entityType values
+//         lower-cased without underscores), $removedFiltered: boolean, $skip: int, $limit: int
+// Returns: total: int, page: [{urn, entityType, score}]
+CALL () {
+  WITH 1 AS one WHERE $lucene IS NULL
+  MATCH (node:Entity) WHERE node.entityType IN $types
+  RETURN node, 1.0 AS score
+  UNION ALL
+  WITH 1 AS one WHERE $lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('entity_search_v2', $lucene) YIELD node, score
+  WITH node, score WHERE node.entityType IN $types
+  RETURN node, score
+}
+WITH node, score
+WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
+  AND ($clauses IS NULL OR any(clause IN $clauses WHERE all(c IN clause WHERE
+    [v IN [CASE c.field
+        WHEN 'entityType' THEN toLower(node.entityType)
+        WHEN 'platform' THEN node.platform
+        WHEN 'origin' THEN node.origin
+        WHEN 'urn' THEN node.urn
+        WHEN 'removed' THEN toString(coalesce(node.removed, false))
+        WHEN 'parent' THEN node.parentUrn
+        WHEN 'name' THEN node.name
+        WHEN 'description' THEN node.description
+        WHEN 'hasUpstreams' THEN toString(node.entityType = 'dataset' AND EXISTS { (node)-[:DownstreamOf]->(:Dataset) })
+      END] |
+      CASE
+        WHEN c.condition = 'EXISTS' THEN v IS NOT NULL AND v <> ''
+        WHEN size(c.values) = 0 THEN true
+        WHEN v IS NULL THEN false
+        WHEN c.condition = 'CONTAIN' THEN any(x IN c.values WHERE toLower(v) CONTAINS toLower(x))
+        WHEN c.condition = 'IEQUAL' THEN any(x IN c.values WHERE toLower(v) = toLower(x))
+        WHEN c.condition = 'START_WITH' THEN any(x IN c.values WHERE v STARTS WITH x)
+        WHEN c.condition = 'END_WITH' THEN any(x IN c.values WHERE v ENDS WITH x)
+        WHEN c.condition = 'GREATER_THAN' THEN any(x IN c.values WHERE v > x)
+        WHEN c.condition = 'GREATER_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE v >= x)
+        WHEN c.condition = 'LESS_THAN' THEN any(x IN c.values WHERE v < x)
+        WHEN c.condition = 'LESS_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE v <= x)
+        ELSE v IN c.values
+      END <> c.negated][0])))
+WITH node, score ORDER BY score DESC, coalesce(node.name, node.urn), node.urn
+WITH collect({urn: node.urn, entityType: node.entityType, score: score}) AS hits
+RETURN size(hits) AS total, hits[$skip..$skip + $limit] AS page
