@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../errors.ts';
 import { GRAPHQL_ENTITY_TYPES, graphqlToEntityType } from '../entity-registry.ts';
-import { filtersOnRemoved, isNotRemovedCriterion, toCriterion, valuesOf, type Clauses, type FilterField, type RawFilter } from '../filters.ts';
+import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../filters.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 
@@ -169,19 +169,6 @@ function resultTypesOf(types: string[] | null | undefined): Set<string> {
   return resultTypes;
 }
 
-/**
- * The entity filter of the request (degree criteria taken out). `removed != true` is the default
- * anyway (the Python SDK sends it with every search), so it is dropped; any other criterion on
- * `removed` makes soft-deleted entities candidates that the criterion then decides on.
- */
-function clausesOf(orFilters: AndFilter[] | null | undefined): { clauses: Clauses; onRemoved: boolean } {
-  const clauses = (orFilters ?? []).map((c) =>
-    (c.and ?? []).filter((f) => !isDegree(f)).map((f) => toCriterion(f, LINEAGE_FILTER_FIELDS)).filter((c) => !isNotRemovedCriterion(c)));
-  // A clause left empty matches everything (as in DataHub), and so does the whole disjunction.
-  const normalized = clauses.length === 0 || clauses.some((c) => c.length === 0) ? null : clauses;
-  return { clauses: normalized, onRemoved: filtersOnRemoved(normalized) };
-}
-
 /** Stable JSON (sorted keys) so equal queries give equal fingerprints whatever the key order. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -214,7 +201,7 @@ export function fingerprintOf(q: LineageQuery): string {
 
 export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
   const { depth, predicate } = degreeFilterOf(q.orFilters);
-  const { clauses, onRemoved } = clausesOf(q.orFilters);
+  const { clauses, onRemoved } = parseClauses(q.orFilters, LINEAGE_FILTER_FIELDS, isDegree);
   const text = q.query?.trim() ?? '';
   const flags = q.lineageFlags ?? {};
   const perHop = flags.entitiesExploredPerHopLimit;
