@@ -455,6 +455,24 @@ export function originOf(u: Urn): FabricType | undefined {
   return origin !== undefined && isFabricType(origin) ? origin : undefined;
 }
 
+/**
+ * The schemaField urn of a parent's field. DataHub percent-encodes the urn grammar's characters
+ * ( ) , of a fieldPath it puts into a urn; we do the same, so both name one column alike.
+ */
+export function schemaFieldUrnOf(parent: string, fieldPath: string): string {
+  const encoded = fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
+  return `urn:li:schemaField:(${parent},${encoded})`;
+}
+
+/**
+ * The names one column goes by: its fieldPath as declared, and for a v2 fieldPath
+ * (`[version=2.0].[type=struct].address.[type=string].city`) the plain path (`address.city`).
+ */
+export function fieldPathAliases(fieldPath: string): string[] {
+  const plain = fieldPath.split('.').filter((s) => !(s.startsWith('[') && s.endsWith(']'))).join('.');
+  return plain === fieldPath ? [fieldPath] : [fieldPath, plain];
+}
+
 /** Parent (dataset, chart or dashboard) of a schemaField urn; undefined for anything else. */
 export function parentOf(u: Urn): Urn | undefined {
   return tryParse(partOf(u, 'schemaField', 0, 2));

@@ -3,8 +3,8 @@
 // relationship, destination type) triple. Pure: no database access. Aspect values arrive already
 // validated, but are read defensively as plain JSON so that a restated old row can never throw here.
 import { createHash } from 'node:crypto';
-import { formatUrn, parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
-import { FIELD_PARENT_TYPES } from './entity-registry.ts';
+import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
+import { FIELD_PARENT_TYPES, schemaFieldUrnOf } from './entity-registry.ts';
 import { validationFailed } from './errors.ts';
 
 export const relationshipTypes = [
@@ -527,11 +527,6 @@ function extractFineGrained(value: Json, owner: Urn, viaRule: 'query' | 'owner')
   return out;
 }
 
-/** DataHub encodes the characters of the urn grammar in a fieldPath it puts into a schemaField urn. */
-function encodeFieldPath(fieldPath: string): string {
-  return fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
-}
-
 /**
  * Column lineage into a chart or dashboard: each input field whose `schemaField.fieldPath` names the
  * owner's own column makes `schemaField(owner, fieldPath) -[DownstreamOf]-> schemaFieldUrn`, as
@@ -545,7 +540,7 @@ function extractInputFieldEdges(value: Json, owner: Urn): Candidate[] {
     const fieldPath = asString(asRecord(r?.['schemaField'])?.['fieldPath']);
     const destination = upstream === null ? undefined : tryParseUrn(upstream);
     if (!destination || destination.entityType !== 'schemaField' || fieldPath === null) continue;
-    const source = tryParseUrn(formatUrn('schemaField', [owner.text, encodeFieldPath(fieldPath)]));
+    const source = tryParseUrn(schemaFieldUrnOf(owner.text, fieldPath));
     if (!source) continue;
     out.push({ type: 'DownstreamOf', source, destination, stamps: NO_STAMPS, properties: null, via: null, rank: RANK_RECORD });
   }

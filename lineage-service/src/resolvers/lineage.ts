@@ -8,6 +8,7 @@ import {
   type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery,
 } from '@lineage/catalog/lineage/service';
 import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/lineage/query';
+import { countLineage, type LineageCountQuery } from '@lineage/catalog/lineage/counts';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../limits.ts';
@@ -183,6 +184,10 @@ export const lineageResolvers = {
       const count = pageSize(input.count);
       const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
       return { nextScrollId: page.nextCursor, ...renderPage(page, count) };
+    },
+    searchAcrossLineageCounts: async (_: unknown, { input }: { input: LineageCountQuery }, ctx: RequestContext) => {
+      requireRead(ctx);
+      return { total: await countLineage(ctx.store, input, ctx.limits) };
     },
     searchAcrossLineage: async (_: unknown, { input }: { input: SearchInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
       requireRead(ctx);
