@@ -20,6 +20,8 @@ import { parseUrnOrThrow } from '@lineage/catalog/urn';
 import { handleRestoreIndices } from '@lineage/catalog/restore/handler';
 import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
+import { registerOpenApiEntityRoutes } from './openapi.ts';
+import { registerRelationshipRoutes } from './relationships.ts';
 
 export interface IngestionDeps {
   store: Store;
@@ -198,6 +200,11 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
     router.post(path, relay);
     router.all(path, methodNotAllowed(['POST']));
   }
+
+  // DataHub's OpenAPI doors (the SDK's openapi_ingestion emitter, get_entities, get_related_entities,
+  // scroll_lineage) and Rest.li GET /relationships: same write path, authorization and taxonomy.
+  registerOpenApiEntityRoutes(router, { store, config, ingest, writeOptions });
+  registerRelationshipRoutes(router, { store, config });
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {

@@ -15,28 +15,48 @@ export interface RestState {
 
 const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
 
-function renderError(ctx: Context, status: number, message: string, retryAfter?: number): void {
+function renderRestliError(ctx: Context, status: number, message: string, retryAfter?: number): void {
   ctx.status = status;
   ctx.set('X-RestLi-Error-Response', 'true');
   if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
   ctx.body = { exceptionClass: RESTLI_EXCEPTION, stackTrace: '', message, status };
 }
 
+/** DataHub's OpenAPI controllers (GlobalControllerExceptionHandler) answer errors as {"error": message}. */
+function renderOpenApiError(ctx: Context, status: number, message: string, retryAfter?: number): void {
+  ctx.status = status;
+  if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+  ctx.body = { error: message };
+}
+
+/**
+ * Whether a request came through an OpenAPI door. prefixMiddleware has normally stripped /gms or
+ * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
+ */
+export function isOpenApiPath(path: string): boolean {
+  return /^(?:\/api\/gms|\/gms)?\/openapi(?:\/|$)/.test(path);
+}
+
 /** 405 with a Rest.li error body (the taxonomy has no kind for it: it is a routing answer). */
 export function methodNotAllowed(allowed: string[]) {
   return (ctx: Context) => {
     ctx.set('Allow', allowed.join(', '));
-    renderError(ctx, 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`);
+    renderRestliError(ctx, 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`);
   };
 }
 
-/** Renders CatalogErrors as Rest.li errors; anything else is logged and masked as a 500. */
+/**
+ * Renders CatalogErrors with the status of the one taxonomy, in the body format of the door the
+ * request came through (OpenAPI under /openapi/, Rest.li elsewhere); anything else is logged and
+ * masked as a 500.
+ */
 export function errorMiddleware(logger: Logger) {
   return async (ctx: Context, next: Next) => {
     ctx.set('X-RestLi-Protocol-Version', '2.0.0');
     try {
       await next();
     } catch (e) {
+      const renderError = isOpenApiPath(ctx.path) ? renderOpenApiError : renderRestliError;
       if (isCatalogError(e)) {
         renderError(ctx, restStatusOf[e.kind], e.message, e.retryAfterSeconds);
         if (e.kind === 'unavailable') logger.warn({ err: e.cause, path: ctx.path }, 'store unavailable');

@@ -56,8 +56,6 @@ export const statementNames = [
   'lineage/vias-down',
   'lineage/vias-up',
   'lineage/generation',
-  'graphql/relationships-outgoing',
-  'graphql/relationships-incoming',
   'restore/scan-rows',
   'restore/count-rows',
   'restore/node-fields',
@@ -67,6 +65,10 @@ export const statementNames = [
   'restore/edges-leaving',
   'restore/delete-unowned',
   'search/entities',
+  'relationships/related-incoming',
+  'relationships/related-outgoing',
+  'relationships/lineage-scroll-anchored',
+  'relationships/lineage-scroll-all',
 ] as const;
 
 export type StatementName = (typeof statementNames)[number];

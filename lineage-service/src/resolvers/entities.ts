@@ -60,7 +60,7 @@ export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: Rela
   const count = pageArgument('count', input.count, DEFAULT_RELATIONSHIP_COUNT, MAX_PAGE_SIZE);
   // LINEAGE is the derived traversal edge, not a DataHub relationship; HAS_ASPECT never ends at an Entity.
   const types = input.types.filter((t) => t !== 'LINEAGE');
-  const statement = input.direction === 'INCOMING' ? 'graphql/relationships-incoming' : 'graphql/relationships-outgoing';
+  const statement = input.direction === 'INCOMING' ? 'relationships/related-incoming' : 'relationships/related-outgoing';
   const [result] = await ctx.store.read((tx) =>
     tx.run<{ total: number; rows: Array<{ type: string; urn: string; createdOn: number | null; createdActor: string | null }> }>(
       statement, { urn: urn.text, types, includeRemoved: input.includeSoftDelete !== false, start: int(start), count: int(count) }));

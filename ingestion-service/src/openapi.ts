@@ -1,0 +1,247 @@
+// DataHub's OpenAPI v3 entity doors (the Python client's `openapi_ingestion` emitter and
+// `get_entities`): POST/PATCH/DELETE /openapi/v3/entity/{entityType} and …/batchGet, over the same
+// write path and authorization as the Rest.li ingest routes. Envelope mistakes are 400 naming the
+// element and field; aspect validation stays the write path's (422). Errors on these paths are
+// rendered as {"error": message} by errorMiddleware.
+import type { Context } from 'koa';
+import type Router from '@koa/router';
+import type { AspectChange, WriteOptions } from '@lineage/catalog/aspect-writer';
+import { hardDeleteEntity } from '@lineage/catalog/aspect-writer';
+import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/auth/privileges';
+import { keyAspectNameOf } from '@lineage/catalog/entity-registry';
+import { badRequest, CatalogError, validationFailed } from '@lineage/catalog/errors';
+import { jsonDepthProblem } from '@lineage/catalog/limits';
+import type { Config } from '@lineage/catalog/config';
+import type { Store } from '@lineage/catalog/neo4j/store';
+import { InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/urn';
+import { decodePathUrn, rawBody, type RestState } from './restli.ts';
+import { parseSystemMetadata } from './proposals.ts';
+
+export interface OpenApiDeps {
+  store: Store;
+  config: Config;
+  /** Authorizes every change (403 on the first denial), then writes them in one transaction. */
+  ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
+  writeOptions(ctx: Context): WriteOptions;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A urn from a request: grammar failures are 400 here, as DataHub's OpenAPI answers InvalidUrnException. */
+export function requestUrn(text: unknown, where: string): Urn {
+  if (typeof text !== 'string' || text.length === 0) throw badRequest(`Missing \`urn\` field${where ? ` in ${where}` : ''}`);
+  try {
+    return parseUrn(text);
+  } catch (e) {
+    if (e instanceof InvalidUrnError) throw badRequest(where ? `${where}: ${e.message}` : e.message);
+    throw e;
+  }
+}
+
+/** The path's entity type must be the urn's (camelCase as sent, compared case-insensitively like DataHub's registry). */
+function checkEntityType(urn: Urn, entityType: string, where: string): void {
+  if (urn.entityType.toLowerCase() !== entityType.toLowerCase()) {
+    throw badRequest(`${where}: urn ${urn.text} is of entity type '${urn.entityType}', not '${entityType}' as the path says`);
+  }
+}
+
+/** One query parameter; repeated, the first one counts (as Spring binds a scalar). */
+export function queryParam(ctx: Context, name: string): string | undefined {
+  const v = ctx.query[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function booleanParam(ctx: Context, name: string, fallback: boolean): boolean {
+  const v = queryParam(ctx, name);
+  if (v === undefined || v === '') return fallback;
+  if (/^true$/i.test(v)) return true;
+  if (/^false$/i.test(v)) return false;
+  throw badRequest(`Query parameter '${name}' must be true or false, got '${v}'`);
+}
+
+/** A non-negative integer parameter; values above `max` are clamped (the page just gets shorter). */
+export function integerParam(ctx: Context, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = queryParam(ctx, name);
+  if (v === undefined || v === '') return fallback;
+  if (!/^\d{1,15}$/.test(v)) throw badRequest(`Query parameter '${name}' must be a non-negative integer, got '${v}'`);
+  return Math.min(Number(v), max);
+}
+
+/** A list parameter, repeated (`a=X&a=Y`, what Python's requests sends) or comma-separated. */
+export function listParam(ctx: Context, name: string): string[] {
+  const v = ctx.query[name];
+  const values = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads and parses a JSON body of any shape, with the configured size and depth caps. */
+export async function jsonValueBody(ctx: Context, limitBytes: number, expected: string, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+  const type = ctx.get('content-type');
+  if (type && !/json/i.test(type)) throw new CatalogError('badRequest', `Unsupported content type '${type}': send application/json`);
+  const text = await rawBody(ctx, limitBytes);
+  if (text.trim() === '') {
+    if ('emptyAs' in options) return options.emptyAs;
+    throw badRequest(`Request body is empty: expected ${expected}`);
+  }
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) throw badRequest(`Request body is not acceptable: ${tooDeep}`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`Request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+async function entityListBody(ctx: Context, limitBytes: number): Promise<unknown[]> {
+  const body = await jsonValueBody(ctx, limitBytes, 'a JSON array of entities');
+  if (!Array.isArray(body)) throw badRequest('Request body must be a JSON array of {"urn": …, "<aspectName>": {…}} objects');
+  return body;
+}
+
+interface ParsedElements {
+  changes: AspectChange[];
+  /** Echo of the request per urn, first-seen order; a repeated aspect keeps its last value. */
+  echo: Map<string, Json>;
+}
+
+/**
+ * The v3 ingest envelope: `[{urn, <aspectName>: {value, systemMetadata?, headers?}, …}, …]`, one
+ * change per aspect, in element order. `headers` (If-Version-Match, the sync-index marker) has no
+ * meaning here: every write is synchronous and unconditional. Aspect names pass through to the write
+ * path, which validates them exactly as for Rest.li proposals.
+ */
+function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
+  const changes: AspectChange[] = [];
+  const echo = new Map<string, Json>();
+  body.forEach((element, i) => {
+    const where = `element [${i}]`;
+    if (!isObject(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
+    const urn = requestUrn(element.urn, where);
+    checkEntityType(urn, entityType, where);
+    const aspectNames = Object.keys(element).filter((k) => k !== 'urn');
+    if (aspectNames.length === 0) throw badRequest(`${where} (${urn.text}) names no aspect: add "<aspectName>": {"value": …}`);
+    let echoed = echo.get(urn.text);
+    if (!echoed) echo.set(urn.text, (echoed = {}));
+    for (const aspectName of aspectNames) {
+      const entry = element[aspectName];
+      const at = `${where}.${aspectName}`;
+      if (!isObject(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
+      if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
+      const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);
+      const value = entry.value;
+      if (changeType === 'PATCH') {
+        if (!isObject(value) || !('patch' in value)) throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
+        if (!Array.isArray(value.patch)) throw badRequest(`${at}.value.patch must be an array of JSON Patch operations`);
+        changes.push({ urn, aspectName, changeType, patchText: JSON.stringify(value), systemMetadata });
+      } else {
+        changes.push({ urn, aspectName, changeType, value, systemMetadata });
+      }
+      echoed[aspectName] = { value };
+    }
+  });
+  if (changes.length > maxChanges) {
+    throw validationFailed(`Too many aspects in one batch: ${changes.length} > ${maxChanges} (MAX_BATCH_PROPOSALS)`);
+  }
+  return { changes, echo };
+}
+
+const echoList = (echo: Map<string, Json>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
+
+const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
+
+export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): void {
+  const { store, config } = deps;
+  const limit = config.MAX_BODY_BYTES;
+
+  // DataHub defaults async to true on these two doors; the SDK always says which it wants. Writes
+  // are synchronous either way (all-or-nothing, visible on return): only the status differs.
+  router.post('/openapi/v3/entity/:entityType', async (ctx) => {
+    const async = booleanParam(ctx, 'async', true);
+    const body = await entityListBody(ctx, limit);
+    const { changes, echo } = parseEntityElements(body, ctx.params.entityType!, 'UPSERT', config.MAX_BATCH_PROPOSALS);
+    await deps.ingest(ctx, changes);
+    ctx.status = async ? 202 : 200;
+    ctx.body = echoList(echo);
+  });
+
+  router.patch('/openapi/v3/entity/:entityType', async (ctx) => {
+    const async = booleanParam(ctx, 'async', true);
+    const body = await entityListBody(ctx, limit);
+    const { changes, echo } = parseEntityElements(body, ctx.params.entityType!, 'PATCH', config.MAX_BATCH_PROPOSALS);
+    await deps.ingest(ctx, changes);
+    if (async) {
+      ctx.body = '';
+      ctx.status = 202;
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = echoList(echo);
+  });
+
+  router.post('/openapi/v3/entity/:entityType/batchGet', async (ctx) => {
+    const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
+    const entityType = ctx.params.entityType!;
+    const body = await entityListBody(ctx, limit);
+    // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
+    const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
+    body.forEach((element, i) => {
+      const where = `element [${i}]`;
+      if (!isObject(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
+      const urn = requestUrn(element.urn, where);
+      checkEntityType(urn, entityType, where);
+      const names = Object.keys(element).filter((k) => k !== 'urn');
+      const seen = wanted.get(urn.text);
+      if (!seen) wanted.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
+      else if (seen.names) {
+        if (names.length === 0) seen.names = undefined;
+        else for (const n of names) seen.names.add(n);
+      }
+    });
+    if (wanted.size > config.MAX_BATCH_PROPOSALS) {
+      throw validationFailed(`Too many urns in one batchGet: ${wanted.size} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
+    }
+    const actor = actorOf(ctx);
+    for (const { urn } of wanted.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
+    if (wanted.size === 0) {
+      ctx.body = [];
+      return;
+    }
+    type Row = { urn: string; name: string; value: string; systemMetadata: string; createdOn: number | null; createdBy: string | null };
+    const rows = await store.read((tx) => tx.run<Row>('aspects/fetch-entity-latest', { urns: [...wanted.keys()] }));
+    const byUrn = new Map<string, Json>();
+    for (const r of rows) {
+      const names = wanted.get(r.urn)?.names;
+      if (names && !names.has(r.name)) continue;
+      let aspects = byUrn.get(r.urn);
+      if (!aspects) byUrn.set(r.urn, (aspects = {}));
+      aspects[r.name] = withSystemMetadata
+        ? { value: JSON.parse(r.value), systemMetadata: JSON.parse(r.systemMetadata), auditStamp: { time: r.createdOn ?? 0, actor: r.createdBy ?? 'urn:li:corpuser:unknown' } }
+        : { value: JSON.parse(r.value) };
+    }
+    // Request order; urns with none of the asked aspects are left out, as DataHub does.
+    ctx.body = [...wanted.keys()].filter((u) => byUrn.has(u)).map((urn) => ({ urn, ...byUrn.get(urn) }));
+  });
+
+  // The SDK puts the urn raw into the path; a percent-encoded one works too. Matched on the raw
+  // path, like the Rest.li path keys, so a urn's own %2C/%28/%29 survive a single decode.
+  router.delete(/^\/openapi\/v3\/entity\/([^/]+)\/(.+)$/, async (ctx) => {
+    const m = /^\/openapi\/v3\/entity\/([^/]+)\/(.+)$/.exec(ctx.path)!;
+    const entityType = decodePathUrn(m[1]!);
+    const urn = requestUrn(decodePathUrn(m[2]!), 'the path');
+    checkEntityType(urn, entityType, 'the path');
+    if (booleanParam(ctx, 'clear', false)) throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
+    const aspects = listParam(ctx, 'aspects');
+    const keyAspect = keyAspectNameOf(urn.entityType);
+    const actor = actorOf(ctx);
+    if (aspects.length === 0 || aspects.includes(keyAspect)) {
+      assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
+      await hardDeleteEntity(store, urn, deps.writeOptions(ctx));
+    } else {
+      await deps.ingest(ctx, aspects.map((aspectName) => ({ urn, aspectName, changeType: 'DELETE' })));
+    }
+    ctx.body = '';
+    ctx.status = 200;
+  });
+}
