@@ -428,6 +428,42 @@ describe('dashboardInfo', () => {
   });
 });
 
+describe('tags, terms and owners as the Python builders address them', () => {
+  const stamp = { time: NOW, actor: SYSTEM_ACTOR };
+  test('globalTags /tags/<urn>: add to nothing, re-add in place, remove', () => {
+    const one = patch('globalTags', undefined, [{ op: 'add', path: '/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } }]);
+    expect(one).toEqual({ tags: [{ tag: 'urn:li:tag:pii' }] });
+    const two = patch('globalTags', one, [
+      { op: 'add', path: '/tags/urn:li:tag:gold', value: { tag: 'urn:li:tag:gold' } },
+      { op: 'add', path: '/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii', context: 'c' } },
+    ]);
+    expect(two).toEqual({ tags: [{ tag: 'urn:li:tag:pii', context: 'c' }, { tag: 'urn:li:tag:gold' }] });
+    expect(patch('globalTags', two, [{ op: 'remove', path: '/tags/urn:li:tag:pii', value: {} }])).toEqual({ tags: [{ tag: 'urn:li:tag:gold' }] });
+  });
+
+  test('glossaryTerms /terms/<urn> starts from a stamped default', () => {
+    expect(patch('glossaryTerms', undefined, [{ op: 'add', path: '/terms/urn:li:glossaryTerm:rev', value: { urn: 'urn:li:glossaryTerm:rev' } }]))
+      .toEqual({ terms: [{ urn: 'urn:li:glossaryTerm:rev' }], auditStamp: stamp });
+  });
+
+  test('ownership /owners/<urn>/<type>: one entry per type; removing the owner removes every type', () => {
+    const jdoe = 'urn:li:corpuser:jdoe';
+    const owned = patch('ownership', undefined, [
+      { op: 'add', path: `/owners/${jdoe}/TECHNICAL_OWNER`, value: { owner: jdoe, type: 'TECHNICAL_OWNER' } },
+      { op: 'add', path: `/owners/${jdoe}/BUSINESS_OWNER`, value: { owner: jdoe, type: 'BUSINESS_OWNER' } },
+      { op: 'add', path: '/owners/urn:li:corpuser:amy/DATAOWNER', value: { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' } },
+    ]);
+    expect(owned.owners).toEqual([
+      { owner: jdoe, type: 'TECHNICAL_OWNER' }, { owner: jdoe, type: 'BUSINESS_OWNER' }, { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+    expect(owned.lastModified).toEqual(stamp);
+    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}/BUSINESS_OWNER` }]).owners)
+      .toEqual([{ owner: jdoe, type: 'TECHNICAL_OWNER' }, { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+    // The 0.13–1.3 builders send the owner urn as the value of a whole-owner remove.
+    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}`, value: jdoe }]).owners)
+      .toEqual([{ owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+  });
+});
+
 describe('unmodelled aspects: plain RFC 6902', () => {
   test('add/replace/remove/test/move/copy on a JSON document', () => {
     const current = { name: 'a', tags: ['x'], nested: { n: 1 } };
@@ -510,7 +546,8 @@ describe('GenericJsonPatch wrapper', () => {
       arrayPrimaryKeys: keys,
       patch: [{ op: 'add', path: '/owners/urn:li:corpuser:c/DATAOWNER', value: owner('urn:li:corpuser:c', 'DATAOWNER') }],
     });
-    expect(added).toEqual({ owners: [owner('urn:li:corpuser:c', 'DATAOWNER')] });
+    // An absent ownership starts from DataHub's template default, whichever form the patch takes.
+    expect(added).toEqual({ owners: [owner('urn:li:corpuser:c', 'DATAOWNER')], ownerTypes: {}, lastModified: { time: NOW, actor: SYSTEM_ACTOR } });
   });
 
   test('nested key fields use the unit separator; an empty key list keys strings by themselves', () => {

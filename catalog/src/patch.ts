@@ -246,6 +246,7 @@ type KeyedKind =
   | { kind: 'edge' } //                     Edge, keyed by `destinationUrn`
   | { kind: 'urn' } //                      Urn[], keyed by the urn itself
   | { kind: 'chartInput' } //               ChartDataSourceType[]: {"string": urn}
+  | { kind: 'owner' } //                    Owner[], keyed by owner urn, then ownership type
   | { kind: 'fineGrained' };
 
 interface Template {
@@ -298,6 +299,20 @@ const TEMPLATES: Record<string, Template | undefined> = {
     // `dashboards` (dashboard → dashboard edges) is keyed too, as in DataHub's DashboardInfoTemplate.
     fields: { charts: URN, chartEdges: EDGE, datasets: URN, datasetEdges: EDGE, dashboards: EDGE },
     defaultValue: (now) => infoDefault(now, ['charts', 'chartEdges', 'datasets', 'datasetEdges']),
+  },
+  // Tags, terms and owners as the Python client's builders address them (/tags/<urn>,
+  // /terms/<urn>, /owners/<urn>/<type>), with DataHub's template defaults.
+  globalTags: {
+    fields: { tags: { kind: 'record', keyField: 'tag' } },
+    defaultValue: () => ({ tags: [] }),
+  },
+  glossaryTerms: {
+    fields: { terms: { kind: 'record', keyField: 'urn' } },
+    defaultValue: (now) => ({ terms: [], auditStamp: { time: now, actor: SYSTEM_ACTOR } }),
+  },
+  ownership: {
+    fields: { owners: { kind: 'owner' } },
+    defaultValue: (now) => ({ owners: [], ownerTypes: {}, lastModified: { time: now, actor: SYSTEM_ACTOR } }),
   },
 };
 
@@ -417,6 +432,9 @@ class KeyedView implements View {
           key = typeof entry.string === 'string' ? entry.string : members.length === 1 ? members[0] : undefined;
           break;
         }
+        case 'owner':
+          key = typeof entry.owner === 'string' ? ownerKey(entry.owner, entry.type) : undefined;
+          break;
         default:
           key = undefined;
       }
@@ -451,6 +469,10 @@ class KeyedView implements View {
   }
 
   apply(op: PatchOp, segments: readonly string[]): void {
+    if (this.kind.kind === 'owner') {
+      this.applyOwner(op, segments);
+      return;
+    }
     const { key, rest } = takeKey(this.aspectName, op, segments);
     const where = `PATCH on ${this.aspectName}: operation ${op.index} (${op.op} ${op.path})`;
     if (rest.length === 0) {
@@ -487,10 +509,48 @@ class KeyedView implements View {
     this.entries.set(key, patched);
   }
 
+  /**
+   * /owners/<owner>[/<type>[/<field>…]]: an owner is one entry per ownership type, as in DataHub's
+   * OwnershipTemplate; removing /owners/<owner> removes every type of that owner.
+   */
+  private applyOwner(op: PatchOp, segments: readonly string[]): void {
+    const where = `PATCH on ${this.aspectName}: operation ${op.index} (${op.op} ${op.path})`;
+    const { key: owner, rest } = takeKey(this.aspectName, op, segments);
+    const [type, ...inside] = rest;
+    if (op.op === 'remove' && type === undefined) {
+      for (const k of [...this.entries.keys()]) if (k.startsWith(owner + OWNER_SEP)) this.entries.delete(k);
+      return;
+    }
+    const value = structuredClone(op.value);
+    if (inside.length === 0 && (op.op === 'add' || op.op === 'replace')) {
+      if (value !== undefined && !isObject(value)) throw validationFailed(`${where}: the value must be an Owner object`);
+      const entry: JsonObject = { owner, ...(type === undefined ? {} : { type }), ...(value ?? {}) };
+      this.entries.set(this.keyOf(entry), entry);
+      return;
+    }
+    const key = ownerKey(owner, type);
+    if (inside.length === 0 && op.op === 'remove') {
+      this.entries.delete(key);
+      return;
+    }
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      if (op.op === 'remove') return;
+      throw validationFailed(`${where}: ${this.field} has no entry ${owner} of type ${type ?? 'NONE'}`);
+    }
+    this.entries.set(key, applyPlainOp(this.aspectName, entry, { ...op, path: toPointer(inside) }));
+  }
+
   materialize(): Json[] {
     return [...this.entries.values()];
   }
 }
+
+/** An owner entry's key: the owner urn, then its ownership type (DataHub's default when absent). */
+function ownerKey(owner: string, type: Json | undefined): string {
+  return `${owner}${OWNER_SEP}${typeof type === 'string' && type !== '' ? type : 'NONE'}`;
+}
+const OWNER_SEP = '\u0000';
 
 interface FineGroup {
   operation: string;
