@@ -60,8 +60,10 @@ afterAll(async () => { await h?.close(); });
 
 interface RestEndpoint {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
+  /** An OpenAPI door: errors are {"error": message} instead of a Rest.li body. */
+  openapi?: true;
   body?: () => unknown;
   /** Roles allowed (wire-compat §11); the others get 403 with `denied` in the message. */
   allowed: readonly Role[];
@@ -83,6 +85,12 @@ const REST: RestEndpoint[] = [
   { name: 'GET /aspects', method: 'GET', path: `/aspects/${enc(fx.a)}?aspect=status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
   { name: 'GET /entitiesV2', method: 'GET', path: `/entitiesV2/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
   { name: 'POST /api/graphql (GMS relay)', method: 'POST', path: '/api/graphql', body: () => ({ query: `{ entityExists(urn: "${fx.a}") }` }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'GET /relationships', method: 'GET', path: `/relationships?urn=${enc(fx.a)}&types=List(DownstreamOf)&direction=INCOMING`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'POST /openapi/v3/entity', method: 'POST', openapi: true, path: '/openapi/v3/entity/dataset?async=false', body: () => [{ urn: fx.a, status: { value: { removed: false } } }], allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'PATCH /openapi/v3/entity', method: 'PATCH', openapi: true, path: '/openapi/v3/entity/dataset?async=false', body: () => [{ urn: fx.a, status: { value: { patch: [{ op: 'add', path: '/removed', value: false }] } } }], allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'POST /openapi/v3/entity/batchGet', method: 'POST', openapi: true, path: '/openapi/v3/entity/dataset/batchGet', body: () => [{ urn: fx.a, status: {} }], allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'GET /openapi/relationships/v1', method: 'GET', openapi: true, path: `/openapi/relationships/v1/?urn=${enc(fx.a)}&direction=INCOMING&relationshipTypes=DownstreamOf`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'POST /openapi/v3/lineage/scroll', method: 'POST', openapi: true, path: '/openapi/v3/lineage/scroll?direction=DOWNSTREAM', body: () => ({ urns: [fx.a] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
 ];
 
 interface GraphqlOperation {
@@ -102,6 +110,10 @@ const GRAPHQL: GraphqlOperation[] = [
     request: async () => ({ query: `{ scrollAcrossLineage(input: {urn: "${fx.b}", direction: UPSTREAM}) { total } }` }) },
   { name: 'searchAcrossLineage', field: 'searchAcrossLineage', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
     request: async () => ({ query: `{ searchAcrossLineage(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
+  { name: 'searchAcrossLineageCounts', field: 'searchAcrossLineageCounts', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ searchAcrossLineageCounts(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
+  { name: 'search', field: 'search', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ search(input: {type: DATASET, query: "${ns.platform}"}) { total } }` }) },
   { name: 'entity', field: 'entity', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
     request: async () => ({ query: `{ entity(urn: "${fx.a}") { urn } }` }) },
   { name: 'entityExists', field: 'entityExists', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
@@ -141,14 +153,16 @@ describe('Rest.li endpoints', () => {
     const base = via === 'direct' ? h.ingestionUrl : `${h.gatewayUrl}/api/gms`;
     const r = await send(base + e.path, { method: e.method, body: e.body?.(), token: tokens[credential] });
     responses.push({ id: `${name} ${via} ${credential}`, reply: r });
+    // The OpenAPI doors answer errors as DataHub's OpenAPI does: {"error": message}.
+    const message = e.openapi ? r.json?.error : r.json?.message;
     if (!isRole(credential)) {
-      expect({ status: r.status, json: r.json }).toEqual({ status: 401, json: expect.objectContaining({ status: 401, stackTrace: '' }) });
-      expect(r.json.message).toMatch(credential === 'expired' ? /Token has expired/ : credential === 'revoked' ? /Token has been revoked/ : /Unauthorized to perform this action|Failed to validate DataHub token/);
+      expect({ status: r.status, json: r.json }).toEqual({ status: 401, json: e.openapi ? { error: expect.any(String) } : expect.objectContaining({ status: 401, stackTrace: '' }) });
+      expect(message).toMatch(credential === 'expired' ? /Token has expired/ : credential === 'revoked' ? /Token has been revoked/ : /Unauthorized to perform this action|Failed to validate DataHub token/);
     } else if (e.allowed.includes(credential)) {
       expect(r.status).toBe(200);
       if (name.startsWith('POST /api/graphql')) expect(r.json).toEqual({ data: { entityExists: true }, extensions: {} });
     } else {
-      expect({ status: r.status, message: r.json?.message }).toEqual({ status: 403, message: expect.stringMatching(e.denied) });
+      expect({ status: r.status, message }).toEqual({ status: 403, message: expect.stringMatching(e.denied) });
     }
   });
 });
