@@ -87,3 +87,21 @@ def test_related_entities_and_batch_get(target: Target, chain: Dict[str, str]) -
     entities = graph.get_entities("dataset", [chain["mart"], chain["raw"]], aspects=["upstreamLineage"])
     assert set(entities) == {chain["mart"]}
     assert [u.dataset for u in entities[chain["mart"]]["upstreamLineage"][0].upstreams] == [chain["staged"]]
+
+
+def test_openapi_ingestion_emits_and_patches(target: Target, chain: Dict[str, str]) -> None:
+    """A client with openapi_ingestion=True writes through /openapi/v3/entity, patches included."""
+    from datahub.emitter.mcp import MetadataChangeProposalWrapper
+    from datahub.metadata.schema_classes import DatasetPropertiesClass, UpstreamClass, UpstreamLineageClass
+    from datahub.specific.dataset import DatasetPatchBuilder
+
+    graph = DataHubGraph(DatahubClientConfig(server=target.gms_url, token=TOKEN, openapi_ingestion=True))
+    extra = f"urn:li:dataset:(urn:li:dataPlatform:postgres,{target.ns}.sdk2_extra,PROD)"
+    graph.emit_mcp(MetadataChangeProposalWrapper(entityUrn=extra, aspect=DatasetPropertiesClass(name="extra")))
+    graph.emit_mcp(MetadataChangeProposalWrapper(entityUrn=extra, aspect=UpstreamLineageClass(
+        upstreams=[UpstreamClass(dataset=chain["raw"], type="TRANSFORMED")])))
+    for mcp in DatasetPatchBuilder(extra).add_upstream_lineage(UpstreamClass(dataset=chain["staged"], type="TRANSFORMED")).build():
+        graph.emit_mcp(mcp)
+    lineage = graph.get_aspect(extra, UpstreamLineageClass)
+    assert lineage is not None
+    assert sorted(u.dataset for u in lineage.upstreams) == sorted([chain["raw"], chain["staged"]])
