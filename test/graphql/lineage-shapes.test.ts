@@ -84,3 +84,14 @@ test('searchAcrossLineageCounts answers a total', async () => {
     orFilters: [{ and: [{ field: 'description', condition: 'CONTAIN', values: ['x'] }] }] } } });
   expect(bad.body.errors[0]).toMatchObject({ message: expect.stringContaining('filters on description'), extensions: { code: 400 } });
 });
+
+test('a chart\'s column is an entity of its own: GraphQL entity, its parent, its one-hop lineage', async () => {
+  const column = `urn:li:schemaField:(${chart},sum_total)`;
+  const r = await stack.graphql(`{ entity(urn: "${column}") { urn type ... on SchemaFieldEntity { fieldPath parent { urn type }
+    lineage(input: {direction: UPSTREAM}) { total relationships { type entity { urn } } } } } }`, reader);
+  expect(r.body.errors).toBeUndefined();
+  expect(r.body.data.entity).toEqual({
+    urn: column, type: 'SCHEMA_FIELD', fieldPath: 'sum_total', parent: { urn: chart, type: 'CHART' },
+    lineage: { total: 1, relationships: [{ type: 'DownstreamOf', entity: { urn: f(revenue, 'total') } }] },
+  });
+});
