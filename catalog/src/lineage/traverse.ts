@@ -208,15 +208,10 @@ async function walkReach(store: Store, nq: NormalizedQuery, limits: LineageLimit
   }
 }
 
-interface ViaRow {
+/** A via entity with the edge that named it (lineage/vias-*). */
+interface ViaRow extends ParentFields {
   parent: string;
   child: string;
-  urn: string;
-  entityType: string;
-  platform: string | null;
-  origin: string | null;
-  name: string | null;
-  description: string | null;
   removed: boolean;
 }
 
