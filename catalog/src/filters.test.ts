@@ -1,4 +1,4 @@
-import { clausesMatch, criterionMatches, filterFieldOf, toCriterion, type FilterField, type FilterSubject } from './filters.ts';
+import { clausesMatch, criterionMatches, filterFieldOf, orFiltersOf, toCriterion, type FilterField, type FilterSubject } from './filters.ts';
 
 const ALL: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
 const s: FilterSubject = {
@@ -39,12 +39,21 @@ test('operators, negation, entity type spellings and platform names', () => {
   expect(criterionMatches(field, c('parent', 'CONTAIN', ['urn:li:dataPlatform:dbt']))).toBe(true);
   expect(criterionMatches(s, c('parent', 'EQUAL', ['x']))).toBe(false);
   expect(criterionMatches(s, c('parent', 'EQUAL', ['x'], true))).toBe(true);
-  // An empty value list restricts nothing.
+  // An empty value list restricts nothing, negated or not.
   expect(criterionMatches(s, c('platform', 'EQUAL', []))).toBe(true);
+  expect(criterionMatches(s, c('platform', 'EQUAL', [], true))).toBe(true);
 });
 
 test('clauses: a disjunction of conjunctions', () => {
   expect(clausesMatch(s, [[c('origin', 'EQUAL', ['DEV'])], [c('platform', 'EQUAL', ['urn:li:dataPlatform:hive'])]])).toBe(true);
   expect(clausesMatch(s, [[c('origin', 'EQUAL', ['PROD']), c('platform', 'EQUAL', ['x'])]])).toBe(false);
   expect(clausesMatch(s, null)).toBe(true);
+});
+
+test('the deprecated `filters` counts only when there are no orFilters (as DataHub reads them)', () => {
+  const f = [{ field: 'origin', values: ['DEV'] }];
+  const or = [{ and: [{ field: 'platform', values: ['hive'] }] }];
+  expect(orFiltersOf({ filters: f })).toEqual([{ and: f }]);
+  expect(orFiltersOf({ filters: f, orFilters: or })).toEqual(or);
+  expect(orFiltersOf({})).toEqual([]);
 });

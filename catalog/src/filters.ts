@@ -140,12 +140,21 @@ export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
     actual = typeKey(actual);
     values = values.map(typeKey);
   }
-  let hit: boolean;
-  // An empty value list restricts nothing (DataHub drops such a criterion).
-  if (c.condition !== 'EXISTS' && values.length === 0) hit = true;
-  else if (c.condition === 'EXISTS') hit = actual !== null && actual !== '';
-  else hit = actual !== null && matchesCondition(actual, c.condition, values);
+  // An empty value list restricts nothing, negated or not (DataHub drops such a criterion).
+  if (c.condition !== 'EXISTS' && values.length === 0) return true;
+  const hit = c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, values);
   return c.negated ? !hit : hit;
+}
+
+export type OrFilters = ReadonlyArray<{ and?: readonly RawFilter[] | null | undefined }>;
+
+/**
+ * The filter of a request: its orFilters, or — only when it has none, as DataHub's resolvers read
+ * them — the deprecated `filters` as one conjunction.
+ */
+export function orFiltersOf(input: { orFilters?: OrFilters | null; filters?: readonly RawFilter[] | null }): OrFilters {
+  if (input.orFilters?.length) return input.orFilters;
+  return input.filters?.length ? [{ and: input.filters }] : [];
 }
 
 /**
@@ -156,7 +165,7 @@ export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
  * and so does the whole disjunction.
  */
 export function parseClauses(
-  orFilters: ReadonlyArray<{ and?: readonly RawFilter[] | null | undefined }> | null | undefined,
+  orFilters: OrFilters | null | undefined,
   allowed: ReadonlySet<FilterField>,
   except: (f: RawFilter) => boolean = () => false,
 ): { clauses: Clauses; onRemoved: boolean } {

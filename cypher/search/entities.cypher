@@ -32,18 +32,18 @@ WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
         WHEN 'description' THEN node.description
         WHEN 'hasUpstreams' THEN toString(node.entityType = 'dataset' AND EXISTS { (node)-[:DownstreamOf]->(:Dataset) })
       END] |
-      CASE
+      c.condition <> 'EXISTS' AND size(c.values) = 0 OR CASE
         WHEN c.condition = 'EXISTS' THEN v IS NOT NULL AND v <> ''
-        WHEN size(c.values) = 0 THEN true
         WHEN v IS NULL THEN false
         WHEN c.condition = 'CONTAIN' THEN any(x IN c.values WHERE toLower(v) CONTAINS toLower(x))
         WHEN c.condition = 'IEQUAL' THEN any(x IN c.values WHERE toLower(v) = toLower(x))
         WHEN c.condition = 'START_WITH' THEN any(x IN c.values WHERE v STARTS WITH x)
         WHEN c.condition = 'END_WITH' THEN any(x IN c.values WHERE v ENDS WITH x)
-        WHEN c.condition = 'GREATER_THAN' THEN any(x IN c.values WHERE v > x)
-        WHEN c.condition = 'GREATER_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE v >= x)
-        WHEN c.condition = 'LESS_THAN' THEN any(x IN c.values WHERE v < x)
-        WHEN c.condition = 'LESS_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE v <= x)
+        // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares).
+        WHEN c.condition = 'GREATER_THAN' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) > toFloatOrNull(x), v > x))
+        WHEN c.condition = 'GREATER_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) >= toFloatOrNull(x), v >= x))
+        WHEN c.condition = 'LESS_THAN' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) < toFloatOrNull(x), v < x))
+        WHEN c.condition = 'LESS_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) <= toFloatOrNull(x), v <= x))
         ELSE v IN c.values
       END <> c.negated][0])))
 WITH node, score ORDER BY score DESC, coalesce(node.name, node.urn), node.urn

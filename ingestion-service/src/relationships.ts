@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { assertCan } from '@lineage/catalog/auth/privileges';
-import { badRequest } from '@lineage/catalog/errors';
+import { badRequest, validationFailed } from '@lineage/catalog/errors';
 import type { Config } from '@lineage/catalog/config';
 import { int, type Store, type Tx } from '@lineage/catalog/neo4j/store';
 import { lineageDirectionOf, type RelationshipType } from '@lineage/catalog/relationships';
@@ -253,7 +253,7 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     if (rawUrns !== undefined && rawUrns !== null && !Array.isArray(rawUrns)) throw badRequest('urns must be an array of urns');
     const urns = [...new Set((rawUrns ?? []).map((u, i) => requestUrn(u, `urns[${i}]`).text))];
     if (urns.length > config.MAX_BATCH_PROPOSALS) {
-      throw badRequest(`Too many urns: ${urns.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
+      throw validationFailed(`Too many urns: ${urns.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
     }
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));

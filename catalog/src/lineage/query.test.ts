@@ -101,4 +101,8 @@ test('selection: lifting at minimum degree, degree facet before the degree predi
   // Lifted, the fields are datasets, which types SCHEMA_FIELD then leaves out (as DataHub does).
   expect(selectResults(rows, normalizeQuery({ ...base, types: ['SCHEMA_FIELD'] }, 0)).hits).toEqual([]);
   expect(selectResults(rows, normalizeQuery({ ...base, skipAggregates: true }, 0)).facets).toEqual([]);
+  // P's smallest degree is 1, but under "degree 2" its column at 2 selects it: facets count it with the total.
+  const second = selectResults(rows, normalizeQuery({ ...base, orFilters: deg(['2']) }, 0));
+  expect(second.hits.map((h) => [h.urn, h.degree])).toEqual([['urn:li:dataset:P', 2]]);
+  expect(second.facets[1]!.aggregations).toEqual([{ value: 'DATASET', count: second.total }]);
 });

@@ -11,7 +11,7 @@ export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 export type FacetFilter = RawFilter;
 
 export interface AndFilter {
-  and?: FacetFilter[] | null | undefined;
+  and?: readonly FacetFilter[] | null | undefined;
 }
 
 export interface IgnoreAsHop {
@@ -35,7 +35,7 @@ export interface LineageQuery {
   types?: string[] | null | undefined;
   /** null, empty or '*' = everything; else every token must occur in urn, name or description. */
   query?: string | null | undefined;
-  orFilters?: AndFilter[] | null | undefined;
+  orFilters?: readonly AndFilter[] | null | undefined;
   startTimeMillis?: number | null | undefined;
   endTimeMillis?: number | null | undefined;
   lineageFlags?: LineageFlags | null | undefined;
@@ -125,7 +125,7 @@ const isDegree = (f: FacetFilter) => f.field === 'degree' || f.field === 'degree
  * wire-compat §5.2 degree filters: the walk bound from every clause, the result predicate from the
  * FIRST clause that has a degree criterion. condition/negated are ignored for degree.
  */
-export function degreeFilterOf(orFilters: AndFilter[] | null | undefined): {
+export function degreeFilterOf(orFilters: readonly AndFilter[] | null | undefined): {
   depth: DepthBound;
   predicate: ((degree: number) => boolean) | null;
 } {

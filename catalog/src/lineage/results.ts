@@ -116,11 +116,17 @@ function countedWeighted(entries: Iterable<[string | null, number]>, max: number
 
 /** One group of results for facet counting: `count` hits sharing these values. */
 export interface FacetGroup {
+  /** The smallest degree: what the degree facet counts by. */
   degree: number;
   graphqlType: string;
   platform: string | null;
   origin: string | null;
   count: number;
+  /**
+   * Whether the group passes the degree predicate, when that is not its smallest degree's verdict:
+   * a parent lifted from columns at several degrees is selected when any of them passes.
+   */
+  selected?: boolean;
 }
 
 /**
@@ -130,7 +136,7 @@ export interface FacetGroup {
  */
 export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery): Facet[] {
   const predicate = nq.degreePredicate;
-  const selected = predicate ? matching.filter((g) => predicate(g.degree)) : matching;
+  const selected = predicate ? matching.filter((g) => g.selected ?? predicate(g.degree)) : matching;
   const byDegree = (test: (d: number) => boolean) => matching.reduce((n, g) => n + (test(g.degree) ? g.count : 0), 0);
   return [
     {
@@ -179,7 +185,9 @@ export function selectResults(rows: ReachRow[], nq: NormalizedQuery): Selection 
       && textMatches(nq.queryTokens, [c.urn, c.name, c.description])
       && clausesMatch(c, nq.clauses),
   );
-  const hits = matching.map((c) => toHit(c, nq.degreePredicate)).filter((h) => h !== null).sort(compareHits);
-  const facets = nq.skipAggregates ? [] : facetsOf(matching.map((c) => ({ ...c, count: 1 })), nq);
+  const judged = matching.map((c) => ({ candidate: c, hit: toHit(c, nq.degreePredicate) }));
+  const hits = judged.flatMap((j) => (j.hit ? [j.hit] : [])).sort(compareHits);
+  // Facets and total count the same hits: a candidate is selected exactly when it became a hit.
+  const facets = nq.skipAggregates ? [] : facetsOf(judged.map((j) => ({ ...j.candidate, count: 1, selected: j.hit !== null })), nq);
   return { hits, complete: true, total: hits.length, facets };
 }

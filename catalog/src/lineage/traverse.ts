@@ -182,7 +182,8 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
           }
         }
       }
-      if (visited.size - 1 >= limits.maxResults) { isPartial = true; break hops; }
+      // Beyond the cap (not at it): more was reachable than can be kept.
+      if (visited.size - 1 > limits.maxResults) { isPartial = true; break hops; }
       toExpand = sameHop;
     }
     frontier = next;

@@ -8,6 +8,7 @@ import {
   type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery,
 } from '@lineage/catalog/lineage/service';
 import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/lineage/query';
+import { orFiltersOf } from '@lineage/catalog/filters';
 import { countLineage, type LineageCountQuery } from '@lineage/catalog/lineage/counts';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
@@ -73,8 +74,7 @@ export function liftsFields(searchFlags: SearchFlagsInput | null | undefined): b
 }
 
 function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftFields: boolean): LineageQuery {
-  // The deprecated `filters` is one conjunction; it joins orFilters as one more clause.
-  const orFilters = [...(input.orFilters ?? []), ...(input.filters?.length ? [{ and: input.filters }] : [])];
+  const orFilters = orFiltersOf(input);
   return {
     urn: input.urn ?? '',
     direction: input.direction,

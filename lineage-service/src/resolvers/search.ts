@@ -1,6 +1,6 @@
 // search / searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
 import { searchEntities, type EntitySearchInput } from '@lineage/catalog/entity-search';
-import type { RawFilter } from '@lineage/catalog/filters';
+import { orFiltersOf, type RawFilter } from '@lineage/catalog/filters';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
 
@@ -12,8 +12,6 @@ interface SearchInputBase {
   orFilters?: Array<{ and?: RawFilter[] | null }> | null;
 }
 
-/** The deprecated `filters` is one conjunction; it joins orFilters as one more clause. */
-const orFiltersOf = (input: SearchInputBase) => [...(input.orFilters ?? []), ...(input.filters?.length ? [{ and: input.filters }] : [])];
 
 async function render(ctx: RequestContext, query: EntitySearchInput) {
   requireRead(ctx);
