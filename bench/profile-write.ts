@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
-import { createStore, type Store, type Tx } from '../catalog/src/neo4j/store.ts';
-import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/src/aspect-writer.ts';
+import { createStore, type Store, type Tx } from '../catalog/src/store/store.ts';
+import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
 import neo4j from 'neo4j-driver';
-import { toPlain } from '../catalog/src/neo4j/store.ts';
-import { parseUrn } from '../catalog/src/urn.ts';
-import type { StatementName } from '../catalog/src/neo4j/cypher.ts';
+import { toPlain } from '../catalog/src/store/store.ts';
+import { parseUrn } from '../catalog/src/model/urn.ts';
+import type { StatementName } from '../catalog/src/store/cypher.ts';
 import { generate, proposalBatches, SIZES } from './generate.ts';
 import { cpuSeconds, threadCpuSeconds } from './lib/memory.ts';
 

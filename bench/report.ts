@@ -115,7 +115,7 @@ export function renderMarkdown(r: BenchResult): string {
   if (r.query) {
     L.push(...queryTable(r.query.cases));
     L.push('');
-    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);
+    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);
     L.push('');
   }
   if (r.restore) {

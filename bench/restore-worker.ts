@@ -4,8 +4,8 @@
 //
 //   node bench/restore-worker.ts <bolt uri> <batchSize>
 import { readFileSync } from 'node:fs';
-import { createStore } from '../catalog/src/neo4j/store.ts';
-import { restoreIndices } from '../catalog/src/restore/restore-indices.ts';
+import { createStore } from '../catalog/src/store/store.ts';
+import { restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
 
 const [uri, batchSizeText] = process.argv.slice(2);
 const store = createStore({ uri: uri!, database: 'neo4j' });

@@ -7,13 +7,13 @@
 // The graph lives under its own platform name (lineageprofile<edges>) and is reused when present,
 // so the tool can run repeatedly against a shared server without rebuilding or touching others' data.
 import { parseArgs } from 'node:util';
-import { createStore, int, type Store } from '../catalog/src/neo4j/store.ts';
-import { writeAspects, type AspectChange } from '../catalog/src/aspect-writer.ts';
-import { entityExistence } from '../catalog/src/aspect-reader.ts';
-import { parseUrn } from '../catalog/src/urn.ts';
-import { scrollLineage, type LineageQuery } from '../catalog/src/lineage/service.ts';
-import { normalizeQuery } from '../catalog/src/lineage/query.ts';
-import { reachByHops } from '../catalog/src/lineage/traverse.ts';
+import { createStore, int, type Store } from '../catalog/src/store/store.ts';
+import { writeAspects, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
+import { entityExistence } from '../catalog/src/read/aspect-reader.ts';
+import { parseUrn } from '../catalog/src/model/urn.ts';
+import { scrollLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
+import { normalizeQuery } from '../catalog/src/read/lineage/query.ts';
+import { reachByHops } from '../catalog/src/read/lineage/traverse.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -12,12 +12,12 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createStore } from '../catalog/src/neo4j/store.ts';
-import { parseUrn } from '../catalog/src/urn.ts';
+import { createStore } from '../catalog/src/store/store.ts';
+import { parseUrn } from '../catalog/src/model/urn.ts';
 import {
   countRestoreRows, DEFAULT_BATCH_SIZE, hasDrift, restoreIndices,
   type RestoreArgs, type RestoreCursor, type RestoreResult,
-} from '../catalog/src/restore/restore-indices.ts';
+} from '../catalog/src/operations/restore/restore-indices.ts';
 
 const USAGE = `usage: npm run restore-indices -- [--urn U | --urn-like P] [--aspect A] [--batch-size N] [--resume] [--dry-run] [--clean] [--checkpoint FILE]`;
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
-import { loadConfig } from '../catalog/src/config.ts';
-import { createStore } from '../catalog/src/neo4j/store.ts';
-import { issueAccessToken } from '../catalog/src/access-tokens.ts';
+import { loadConfig } from '../catalog/src/runtime/config.ts';
+import { createStore } from '../catalog/src/store/store.ts';
+import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.ts';
 
 // heapMb: V8's old-space limit. Node's default lets a service grow to 400+ MB before it collects
 // (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion parses one

@@ -3,10 +3,10 @@
 // from the environment, else the embedded default's (started by `npm start`).
 import { parseArgs } from 'node:util';
 import { embeddedEnv, defaultBoltPort } from './embedded.ts';
-import { loadConfig } from '../catalog/src/config.ts';
-import { createStore } from '../catalog/src/neo4j/store.ts';
-import { issueAccessToken } from '../catalog/src/access-tokens.ts';
-import { isAccessTokenDuration } from '../catalog/src/auth/tokens.ts';
+import { loadConfig } from '../catalog/src/runtime/config.ts';
+import { createStore } from '../catalog/src/store/store.ts';
+import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.ts';
+import { isAccessTokenDuration } from '../catalog/src/operations/auth/tokens.ts';
 
 const { values } = parseArgs({
   options: {

@@ -6,10 +6,10 @@
 // stopped at a time limit.
 import type { Driver } from 'neo4j-driver';
 import neo4j from 'neo4j-driver';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { scrollLineage, type LineageQuery } from '../../catalog/src/lineage/service.ts';
-import { normalizeQuery } from '../../catalog/src/lineage/query.ts';
-import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/lineage/traverse.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { scrollLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
+import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/read/lineage/traverse.ts';
 import { adjacency, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
 

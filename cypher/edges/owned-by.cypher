@@ -1,6 +1,6 @@
 // Purpose: every edge (typed and LINEAGE) owned by some (owner, aspect) pairs, found through the
 // per-type owner indexes — also the edges no stored row justifies (drift, bogus writes). One
-// branch per relationship type of the derivation registry (catalog/src/relationships.ts); a unit
+// branch per relationship type of the derivation registry (catalog/src/model/relationships.ts); a unit
 // test checks the list matches. $aspect null = every aspect of the owner (hard delete).
 // Params: $rows: [{owner: string, aspect: string|null}]
 // Returns: owner, aspect, type, key, source, destination, createdOn, createdActor, updatedOn,

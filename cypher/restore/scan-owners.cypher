@@ -2,7 +2,7 @@
 // derived relationship type, through the per-type owner indexes: each branch is an ordered
 // distinct over the index (no scan of the whole type), and the n smallest owners overall are
 // among the n smallest of each branch. One branch per type of the derivation registry
-// (catalog/src/relationships.ts) plus LINEAGE, like edges/owned-by.
+// (catalog/src/model/relationships.ts) plus LINEAGE, like edges/owned-by.
 // Params: $lower, $upper, $after: string, $regex: string, $limit: int
 // Returns: owner
 CALL () {

@@ -1,6 +1,6 @@
 // Gateway process: the front door on GATEWAY_PORT. The shared runtime
-// (catalog/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
-import { runService } from '@lineage/catalog/service-runtime';
+// (service-kit/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
+import { runService } from '@lineage/service-kit';
 import { createGateway, defaultIngestionUrl, defaultLineageUrl } from './app.ts';
 
 await runService({

@@ -3,21 +3,21 @@
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/catalog/aspect-writer';
-import { getAspect, getLatestAspects, entityExistence, countLatest, createTokenStore, syntheticKeyAspect } from '@lineage/catalog/aspect-reader';
-import { aspectFqcn } from '@lineage/catalog/aspects/index';
-import { keyAspectNameOf } from '@lineage/catalog/entity-registry';
+import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/catalog/write';
+import { getAspect, getLatestAspects, entityExistence, countLatest, createTokenStore, syntheticKeyAspect } from '@lineage/catalog/read';
+import { aspectFqcn } from '@lineage/catalog/model';
+import { keyAspectNameOf } from '@lineage/catalog/model';
 import {
   assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied,
   type Actor,
-} from '@lineage/catalog/auth/privileges';
-import { authConfigOf } from '@lineage/catalog/auth/authenticate';
-import { badRequest, notFound, validationFailed } from '@lineage/catalog/errors';
-import type { Config } from '@lineage/catalog/config';
-import type { Logger } from '@lineage/catalog/logger';
-import type { Store } from '@lineage/catalog/neo4j/store';
-import { parseUrnOrThrow } from '@lineage/catalog/urn';
-import { handleRestoreIndices } from '@lineage/catalog/restore/handler';
+} from '@lineage/catalog/operations';
+import { authConfigOf } from '@lineage/catalog/operations';
+import { badRequest, notFound, validationFailed } from '@lineage/catalog/model';
+import type { Config } from '@lineage/catalog/runtime';
+import type { Logger } from '@lineage/catalog/runtime';
+import type { Store } from '@lineage/catalog/store';
+import { parseUrnOrThrow } from '@lineage/catalog/model';
+import { handleRestoreIndices } from './restore-handler.ts';
 import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
 import { registerOpenApiEntityRoutes } from './openapi.ts';

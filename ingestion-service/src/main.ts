@@ -1,8 +1,8 @@
-// Process entry point of the ingestion service; the shared runtime (catalog/src/service-runtime.ts)
+// Process entry point of the ingestion service; the shared runtime (service-kit/src/service-runtime.ts)
 // owns configuration, health, metrics, request ids, signals and the driver.
 import { createServer } from 'node:http';
-import { httpServerOptions } from '@lineage/catalog/limits';
-import { runService } from '@lineage/catalog/service-runtime';
+import { httpServerOptions } from '@lineage/catalog/model';
+import { runService } from '@lineage/service-kit';
 import { createIngestionApp } from './app.ts';
 
 await runService({

@@ -5,15 +5,15 @@
 // rendered as {"error": message} by errorMiddleware.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import type { AspectChange, WriteOptions } from '@lineage/catalog/aspect-writer';
-import { hardDeleteEntity } from '@lineage/catalog/aspect-writer';
-import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/auth/privileges';
-import { keyAspectNameOf } from '@lineage/catalog/entity-registry';
-import { badRequest, CatalogError, validationFailed } from '@lineage/catalog/errors';
-import { jsonDepthProblem } from '@lineage/catalog/limits';
-import type { Config } from '@lineage/catalog/config';
-import type { Store } from '@lineage/catalog/neo4j/store';
-import { InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/urn';
+import type { AspectChange, WriteOptions } from '@lineage/catalog/write';
+import { hardDeleteEntity } from '@lineage/catalog/write';
+import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/operations';
+import { keyAspectNameOf } from '@lineage/catalog/model';
+import { badRequest, CatalogError, validationFailed } from '@lineage/catalog/model';
+import { jsonDepthProblem } from '@lineage/catalog/model';
+import type { Config } from '@lineage/catalog/runtime';
+import type { Store } from '@lineage/catalog/store';
+import { InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 import { decodePathUrn, rawBody, type RestState } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
 

@@ -2,11 +2,11 @@
 // and MetadataChangeEvent snapshots (entities?action=ingest). Envelope problems are 422 with a
 // message naming the field, as DataHub's model validation answers.
 import { z } from 'zod';
-import { CHANGE_TYPES, type AspectChange, type ChangeType } from '@lineage/catalog/aspect-writer';
-import { aspectNameOfFqcn, snapshotEntityType } from '@lineage/catalog/aspects/index';
-import { validationFailed } from '@lineage/catalog/errors';
-import { jsonDepthProblem } from '@lineage/catalog/limits';
-import { parseUrnOrThrow } from '@lineage/catalog/urn';
+import { CHANGE_TYPES, type AspectChange, type ChangeType } from '@lineage/catalog/write';
+import { aspectNameOfFqcn, snapshotEntityType } from '@lineage/catalog/model';
+import { validationFailed } from '@lineage/catalog/model';
+import { jsonDepthProblem } from '@lineage/catalog/model';
+import { parseUrnOrThrow } from '@lineage/catalog/model';
 
 function zodMessage(prefix: string, error: z.ZodError): string {
   const issue = error.issues[0]!;

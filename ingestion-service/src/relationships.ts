@@ -5,12 +5,12 @@
 // HAS_ASPECT never ends at an entity.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { assertCan } from '@lineage/catalog/auth/privileges';
-import { badRequest, validationFailed } from '@lineage/catalog/errors';
-import type { Config } from '@lineage/catalog/config';
-import { int, type Store, type Tx } from '@lineage/catalog/neo4j/store';
-import { lineageDirectionOf, type RelationshipType } from '@lineage/catalog/relationships';
-import { parseUrnOrThrow, type Urn } from '@lineage/catalog/urn';
+import { assertCan } from '@lineage/catalog/operations';
+import { badRequest, validationFailed } from '@lineage/catalog/model';
+import type { Config } from '@lineage/catalog/runtime';
+import { int, type Store, type Tx } from '@lineage/catalog/store';
+import { lineageDirectionOf, type RelationshipType } from '@lineage/catalog/model';
+import { parseUrnOrThrow, type Urn } from '@lineage/catalog/model';
 import type { RestState } from './restli.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
 

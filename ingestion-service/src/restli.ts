@@ -2,11 +2,11 @@
 // headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
-import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/auth/authenticate';
-import type { Actor } from '@lineage/catalog/auth/privileges';
-import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/errors';
-import type { Logger } from '@lineage/catalog/logger';
-import { jsonDepthProblem } from '@lineage/catalog/limits';
+import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
+import type { Actor } from '@lineage/catalog/operations';
+import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/model';
+import type { Logger } from '@lineage/catalog/runtime';
+import { jsonDepthProblem } from '@lineage/catalog/model';
 
 export interface RestState {
   actor: Actor;

@@ -6,23 +6,23 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
-import { authenticate, authConfigOf } from '@lineage/catalog/auth/authenticate';
-import { createTokenStore } from '@lineage/catalog/aspect-reader';
-import { lineageLimitsFromConfig } from '@lineage/catalog/lineage/service';
-import type { Config } from '@lineage/catalog/config';
-import type { Logger } from '@lineage/catalog/logger';
-import type { Store } from '@lineage/catalog/neo4j/store';
+import { authenticate, authConfigOf } from '@lineage/catalog/operations';
+import { createTokenStore } from '@lineage/catalog/read';
+import { lineageLimitsFromConfig } from '@lineage/catalog/read';
+import type { Config } from '@lineage/catalog/runtime';
+import type { Logger } from '@lineage/catalog/runtime';
+import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
-import { createFormatError, dataHubEnvelopePlugin } from './envelope.ts';
-import { graphqlMetricsPlugin } from './metrics-plugin.ts';
-import { closeApolloHttp, graphqlHandler, sendPlain } from './http.ts';
+import { createFormatError, dataHubEnvelopePlugin } from '@lineage/service-kit';
+import { graphqlMetricsPlugin } from '@lineage/service-kit';
+import { closeApolloHttp, graphqlHandler, sendPlain } from '@lineage/service-kit';
 import { loadTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
-import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from './limits.ts';
+import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from '@lineage/service-kit';
 import { scalarResolvers } from './scalars.ts';
-import { httpServerOptions } from '@lineage/catalog/limits';
+import { httpServerOptions } from '@lineage/catalog/model';
 import { searchResolvers } from './resolvers/search.ts';
 
 export interface LineageSubgraphDeps {

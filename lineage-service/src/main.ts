@@ -1,6 +1,6 @@
 // Lineage subgraph process: the subgraph on LINEAGE_PORT at /graphql. The shared runtime
-// (catalog/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
-import { runService } from '@lineage/catalog/service-runtime';
+// (service-kit/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
+import { runService } from '@lineage/service-kit';
 import { createLineageSubgraph, GRAPHQL_PATH } from './app.ts';
 
 await runService({

@@ -1,9 +1,9 @@
 // The aspect write path on a real Neo4j: versions, derivation, idempotence, existence rule.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, hardDeleteEntity, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { getAspect, getAspectVersions, entityExistence } from '../../catalog/src/aspect-reader.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, hardDeleteEntity, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { getAspect, getAspectVersions, entityExistence } from '../../catalog/src/read/aspect-reader.ts';
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 
 let store: Store;
 const ns = namespace('wp');

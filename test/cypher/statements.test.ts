@@ -1,10 +1,10 @@
 // Cypher is data with its own tests: every statement file compiles on the real server (EXPLAIN),
 // every name the code runs has a file, and the owned-edge lookup covers every relationship type
 // the derivation registry can emit.
-import { loadCypher, splitStatements, statementNames } from '../../catalog/src/neo4j/cypher.ts';
-import { relationshipTypes } from '../../catalog/src/relationships.ts';
+import { loadCypher, splitStatements, statementNames } from '../../catalog/src/store/cypher.ts';
+import { relationshipTypes } from '../../catalog/src/model/relationships.ts';
 import { testStore } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 
 let store: Store;
 beforeAll(() => { store = testStore(); });

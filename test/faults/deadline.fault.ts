@@ -1,9 +1,9 @@
 // Fault (c): lineage searches over a graph too big for their deadline. Each answer is either a
 // (possibly partial, flagged isPartial) result or DataHub's DEADLINE_EXCEEDED error (code 504) —
 // never a 500 — and it comes back within the deadline plus a bounded slack, whatever the deadline.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 import { startStack as startProcesses, type RunningStack } from '../../tools/stack.ts';
 import { dataset, faultStore, log, throwawayNeo4j, type ThrowawayNeo4j } from './support.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../tools/neo4j/neo4j-server.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 import {
   adminToken, dataset, faultStore, log, mcp, post, restoreDryRun, serviceEnv, sleep, spawnService, stateOf,
   throwawayNeo4j, type Reply, type ServiceProcess, type ThrowawayNeo4j,

@@ -7,8 +7,8 @@ import { mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
-import { createStore, type Store } from '../../catalog/src/neo4j/store.ts';
-import { issueAccessToken } from '../../catalog/src/access-tokens.ts';
+import { createStore, type Store } from '../../catalog/src/store/store.ts';
+import { issueAccessToken } from '../../catalog/src/operations/auth/access-tokens.ts';
 
 export const log = (line: string) => process.stderr.write(`[faults] ${line}\n`);
 

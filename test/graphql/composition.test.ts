@@ -5,7 +5,7 @@ import { buildSchema, isEnumType, isObjectType, type GraphQLSchema } from 'graph
 import { composeSupergraph } from '../../gateway/src/app.ts';
 import { buildLineageSchema } from '../../lineage-service/src/app.ts';
 import { GRAPHQL_TYPENAME } from '../../lineage-service/src/entity-ref.ts';
-import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/entity-registry.ts';
+import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-registry.ts';
 
 let supergraph: GraphQLSchema;
 let supergraphSdl: string;

@@ -1,8 +1,8 @@
 // Entity reads through the front door on a real Neo4j, graphs seeded through the write path:
 // key-derived and descriptive fields, existence, invalid and unsupported urns, typed relationships,
 // one-hop lineage, fine-grained lineage, job ↔ flow, raw aspects.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from './stack.ts';

@@ -6,8 +6,8 @@ import { startStack, type Stack } from './stack.ts';
 import { namespace } from '../support/context.ts';
 import { listen, testConfig, tokenFor } from '../support/services.ts';
 import { createGateway } from '../../gateway/src/app.ts';
-import { createLogger } from '../../catalog/src/logger.ts';
-import { createFormatError } from '../../lineage-service/src/envelope.ts';
+import { createLogger } from '../../catalog/src/runtime/logger.ts';
+import { createFormatError } from '../../service-kit/src/graphql-envelope.ts';
 
 let stack: Stack;
 let admin: string, reader: string, nobody: string, editor: string;

@@ -2,8 +2,8 @@
 // document (with DataJob.dataPlatformInstance), column starts lifted by scroll whatever the
 // groupingSpec, kept or lifted by search as the spec says, vias rendered inside paths, counts, and
 // column lineage from a table into a chart's fields.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from './stack.ts';

@@ -1,9 +1,9 @@
 // searchAcrossEntities through the front door: token prefix matching over name, description and
 // urn; types filter; paging with a real total; ghosts, soft-deleted entities and Lucene syntax in
 // user text handled.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { luceneQueryOf } from '../../catalog/src/entity-search.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { luceneQueryOf } from '../../catalog/src/read/entity-search.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from './stack.ts';

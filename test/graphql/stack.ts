@@ -2,12 +2,12 @@
 // factory on an ephemeral port against the run's Neo4j, wired as in production (gateway → subgraph
 // by URL, /gms/* → ingestion). Not a test file: the suites import it.
 import type { Server } from 'node:http';
-import { createLogger } from '../../catalog/src/logger.ts';
+import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import { createLineageSubgraph, GRAPHQL_PATH, type LineageSubgraph } from '../../lineage-service/src/app.ts';
 import { createGateway, type Gateway } from '../../gateway/src/app.ts';
 import { listen, startIngestion, testConfig, type RunningIngestion } from '../support/services.ts';
 import { testStore } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 
 export interface Stack {
   gatewayUrl: string;

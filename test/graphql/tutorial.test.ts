@@ -1,9 +1,9 @@
 // DataHub's lineage tutorial, verbatim, through the front door on a real Neo4j: updateLineage with
 // two upstreams, then scrollAcrossLineage over a graph with a job at degree 1 and an ML primary key
 // at degree 2; all-or-nothing failure; paging, facets and paths of the same search.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { hardDeleteEntity, writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { getAspect } from '../../catalog/src/aspect-reader.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { hardDeleteEntity, writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { getAspect } from '../../catalog/src/read/aspect-reader.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from './stack.ts';

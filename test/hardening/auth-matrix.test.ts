@@ -5,10 +5,10 @@
 // through the gateway and straight at the subgraph (which authenticates on its own). /config and
 // /health are open to all. No response and no log line (the services log through the production
 // logger into memory, at trace level) contains a token, the signing key, the salt or a stack trace.
-import { signAccessToken, tokenId } from '../../catalog/src/auth/tokens.ts';
-import { issueAccessToken } from '../../catalog/src/access-tokens.ts';
-import { writeAspects } from '../../catalog/src/aspect-writer.ts';
-import { parseUrn } from '../../catalog/src/urn.ts';
+import { signAccessToken, tokenId } from '../../catalog/src/operations/auth/tokens.ts';
+import { issueAccessToken } from '../../catalog/src/operations/auth/access-tokens.ts';
+import { writeAspects } from '../../catalog/src/write/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { namespace } from '../support/context.ts';
 import { TEST_SECRETS, tokenFor } from '../support/services.ts';
 import { fixturesOf } from './corpus/fixtures.ts';

@@ -5,9 +5,9 @@
 // never a TypeError, RangeError or anything the service would have to mask as a 500.
 // (The urn parser and the aspect validators have their own properties beside their code.)
 import fc from 'fast-check';
-import { CatalogError, restStatusOf } from '../../catalog/src/errors.ts';
-import { validateAspect } from '../../catalog/src/aspects/index.ts';
-import { applyPatch } from '../../catalog/src/patch.ts';
+import { CatalogError, restStatusOf } from '../../catalog/src/model/errors.ts';
+import { validateAspect } from '../../catalog/src/model/aspects/index.ts';
+import { applyPatch } from '../../catalog/src/model/patch.ts';
 import { proposalToChange, snapshotToChanges } from '../../ingestion-service/src/proposals.ts';
 import { invalidUrns } from './corpus/fixtures.ts';
 

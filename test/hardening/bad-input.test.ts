@@ -3,8 +3,8 @@
 // or a ValidationError/InvalidSyntax classification — whose message names the problem; none gets a
 // 5xx; and nothing is written: the namespace's nodes, aspect rows and edges hash the same before
 // and after, and no row or edge anywhere carries the corpus caller's stamp.
-import { writeAspects } from '../../catalog/src/aspect-writer.ts';
-import { parseUrn } from '../../catalog/src/urn.ts';
+import { writeAspects } from '../../catalog/src/write/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { fixturesOf, INJECTIONS, type Fixtures } from './corpus/fixtures.ts';

@@ -2,11 +2,11 @@
 // history whose latest is the last commit, edges follow the latest row, deadlocks between writers
 // are retried inside the store and never reach a client, and restore running beside ingestion
 // neither loses nor resurrects an edge.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { getAspect, getAspectVersions } from '../../catalog/src/aspect-reader.ts';
-import { createStore, type QueryEvent, type Store } from '../../catalog/src/neo4j/store.ts';
-import { createLogger } from '../../catalog/src/logger.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { getAspect, getAspectVersions } from '../../catalog/src/read/aspect-reader.ts';
+import { createStore, type QueryEvent, type Store } from '../../catalog/src/store/store.ts';
+import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
 import { startStack, type Stack } from '../graphql/stack.ts';
 import { listen, testConfig, tokenFor } from '../support/services.ts';

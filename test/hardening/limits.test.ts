@@ -5,9 +5,9 @@
 // boundaries are cheap to reach and the configuration is shown to take effect.
 import { connect } from 'node:net';
 import { getIntrospectionQuery } from 'graphql';
-import { loadConfig } from '../../catalog/src/config.ts';
-import { writeAspects } from '../../catalog/src/aspect-writer.ts';
-import { parseUrn } from '../../catalog/src/urn.ts';
+import { loadConfig } from '../../catalog/src/runtime/config.ts';
+import { writeAspects } from '../../catalog/src/write/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { mcp, snapshot as mce } from './corpus/rest.ts';

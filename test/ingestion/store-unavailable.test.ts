@@ -1,7 +1,7 @@
 // With Neo4j unreachable the service answers 503 with Retry-After (never 500), and /health says so.
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
-import { createStore } from '../../catalog/src/neo4j/store.ts';
-import { createLogger } from '../../catalog/src/logger.ts';
+import { createStore } from '../../catalog/src/store/store.ts';
+import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import { freePort } from '../../tools/neo4j/neo4j-server.ts';
 import { testConfig, listen } from '../support/services.ts';
 import { createServer } from 'node:http';

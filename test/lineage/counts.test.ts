@@ -2,8 +2,8 @@
 // existence (written to directly, only declared by their table's schema, neither, under a table
 // never ingested), counted as a search would return them and as the graph holds them.
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { countLineage, type LineageCountQuery } from '../../catalog/src/lineage/counts.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { countLineage, type LineageCountQuery } from '../../catalog/src/read/lineage/counts.ts';
 import { limits, upsert, write } from './support.ts';
 
 let store: Store;

@@ -3,8 +3,8 @@
 // window test outside all(), aggregating anything but min(length(p)) in that horizon) silently turn
 // it into an exhaustive path enumeration, so every traversal file is checked here with EXPLAIN.
 import { testStore } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { statementNames } from '../../catalog/src/neo4j/cypher.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { statementNames } from '../../catalog/src/store/cypher.ts';
 
 let store: Store;
 beforeAll(() => { store = testStore(); });

@@ -1,12 +1,12 @@
-// The in-database selection (catalog/src/lineage/select.ts) against the shipping path on a real
+// The in-database selection (catalog/src/read/lineage/select.ts) against the shipping path on a real
 // Neo4j: the same hits in the same order, the same total and the same facets, page after page —
 // including pages past the read-ahead prefix, a cursor past a fresh prefix, search offsets — and
 // the fallbacks to the shipping path where counting by facetKey would be wrong.
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { toPlain } from '../../catalog/src/neo4j/store.ts';
-import { clearLineageSnapshots, scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/lineage/service.ts';
-import { READ_AHEAD } from '../../catalog/src/lineage/select.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { toPlain } from '../../catalog/src/store/store.ts';
+import { clearLineageSnapshots, scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { READ_AHEAD } from '../../catalog/src/read/lineage/select.ts';
 import { datasetProps, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
 
 let store: Store;

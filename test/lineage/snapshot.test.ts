@@ -2,9 +2,9 @@
 // ordered result only while no write has committed since; any change — through the write path or
 // a restore that repairs drift — makes the next page walk the graph again.
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { scrollLineage, searchLineage, type LineageQuery } from '../../catalog/src/lineage/service.ts';
-import { restoreIndices } from '../../catalog/src/restore/restore-indices.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { scrollLineage, searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
 import { limits, seedDatasets, upstreams, write } from './support.ts';
 
 let store: Store;

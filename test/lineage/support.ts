@@ -1,9 +1,9 @@
 // Seeding helpers for lineage tests: every graph goes through writeAspects (the one write path),
 // entities are created before lineage names them (strict existence rule).
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange, type ExistenceMode } from '../../catalog/src/aspect-writer.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
-import { scrollLineage, type LineageHit, type LineageLimits, type LineageQuery } from '../../catalog/src/lineage/service.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange, type ExistenceMode } from '../../catalog/src/write/aspect-writer.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
+import { scrollLineage, type LineageHit, type LineageLimits, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 
 export const T0 = 1_700_000_000_000;
 export const ACTOR = 'urn:li:corpuser:lineage-tester';

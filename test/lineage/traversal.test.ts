@@ -1,13 +1,13 @@
 // Impact analysis on a real Neo4j: named topologies seeded through writeAspects, then scroll /
 // search with every filter the spec defines. Fast path and hop-by-hop must agree on degrees.
 import { testStore, namespace } from '../support/context.ts';
-import type { Store, Tx } from '../../catalog/src/neo4j/store.ts';
-import { deadlineExceeded } from '../../catalog/src/errors.ts';
-import { hardDeleteEntity } from '../../catalog/src/aspect-writer.ts';
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { lineageNeighbours, lineagePaths, scrollLineage, searchLineage, type LineageQuery } from '../../catalog/src/lineage/service.ts';
-import { normalizeQuery } from '../../catalog/src/lineage/query.ts';
-import { reachByHops, reachFast } from '../../catalog/src/lineage/traverse.ts';
+import type { Store, Tx } from '../../catalog/src/store/store.ts';
+import { deadlineExceeded } from '../../catalog/src/model/errors.ts';
+import { hardDeleteEntity } from '../../catalog/src/write/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { lineageNeighbours, lineagePaths, scrollLineage, searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
+import { reachByHops, reachFast } from '../../catalog/src/read/lineage/traverse.ts';
 import { ACTOR, T0, datasetProps, degrees, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
 
 const baseLimits = limits;

@@ -1,12 +1,12 @@
 // updateLineage on a real Neo4j: validation order and messages, the pair table, all-or-nothing,
 // idempotence, concurrency and authorization (wire-compat §4/§11, lineage-model §8).
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { getAspect, getAspectVersions } from '../../catalog/src/aspect-reader.ts';
-import { updateLineage, type LineageEdgeInput } from '../../catalog/src/update-lineage.ts';
-import { privilegesOf, ROLE_URNS, type Actor } from '../../catalog/src/auth/privileges.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { getAspect, getAspectVersions } from '../../catalog/src/read/aspect-reader.ts';
+import { updateLineage, type LineageEdgeInput } from '../../catalog/src/write/update-lineage.ts';
+import { privilegesOf, ROLE_URNS, type Actor } from '../../catalog/src/operations/auth/privileges.ts';
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 
 let store: Store;
 const ns = namespace('ul');

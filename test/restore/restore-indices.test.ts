@@ -1,12 +1,12 @@
 // restoreIndices on a real Neo4j: a graph built through the write path, its derived state
 // corrupted directly in Cypher, and restored exactly — per urn, per urnLike window, and for the
 // whole namespace in clean mode — without touching a stored aspect row.
-import { parseUrn } from '../../catalog/src/urn.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/aspect-writer.ts';
-import { restoreIndices, hasDrift, countRestoreRows, type RestoreResult } from '../../catalog/src/restore/restore-indices.ts';
-import { handleRestoreIndices } from '../../catalog/src/restore/handler.ts';
-import { privilegesOf, ROLE_URNS } from '../../catalog/src/auth/privileges.ts';
-import { toPlain, type Store } from '../../catalog/src/neo4j/store.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { restoreIndices, hasDrift, countRestoreRows, type RestoreResult } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { handleRestoreIndices } from '../../ingestion-service/src/restore-handler.ts';
+import { privilegesOf, ROLE_URNS } from '../../catalog/src/operations/auth/privileges.ts';
+import { toPlain, type Store } from '../../catalog/src/store/store.ts';
 import { testStore, namespace } from '../support/context.ts';
 
 let store: Store;

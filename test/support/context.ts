@@ -1,6 +1,6 @@
 // Per-test-file helpers: a store on the run's Neo4j and urn builders in the file's own namespace
 // (the platform name), so test files can run in parallel against one database.
-import { createStore, type Store } from '../../catalog/src/neo4j/store.ts';
+import { createStore, type Store } from '../../catalog/src/store/store.ts';
 
 export function testStore(): Store {
   const uri = process.env.TEST_NEO4J_URI;

@@ -1,7 +1,7 @@
 // Starts one Neo4j for the whole jest run (not one per test) and applies the schema. Test files
 // share it and keep apart by using their own urn namespace.
 import { provideTestNeo4j } from './neo4j-for-tests.ts';
-import { createStore } from '../../catalog/src/neo4j/store.ts';
+import { createStore } from '../../catalog/src/store/store.ts';
 
 export default async function globalSetup(): Promise<void> {
   const t0 = Date.now();

@@ -2,12 +2,12 @@
 // tokens through the token store, for HTTP-level tests.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { loadConfig, type Config } from '../../catalog/src/config.ts';
-import { createLogger } from '../../catalog/src/logger.ts';
-import { issueAccessToken } from '../../catalog/src/access-tokens.ts';
-import { writeAspects } from '../../catalog/src/aspect-writer.ts';
-import { parseUrn } from '../../catalog/src/urn.ts';
-import type { Store } from '../../catalog/src/neo4j/store.ts';
+import { loadConfig, type Config } from '../../catalog/src/runtime/config.ts';
+import { createLogger } from '../../catalog/src/runtime/logger.ts';
+import { issueAccessToken } from '../../catalog/src/operations/auth/access-tokens.ts';
+import { writeAspects } from '../../catalog/src/write/aspect-writer.ts';
+import { parseUrn } from '../../catalog/src/model/urn.ts';
+import type { Store } from '../../catalog/src/store/store.ts';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
 import { testStore } from './context.ts';
 

@@ -2,17 +2,17 @@
 // (§5) and the one-hop `lineage(input)` field of every EntityWithRelationships (§3.3). Each resolver
 // parses its input, calls one domain function and renders the result in DataHub's shapes.
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/update-lineage';
+import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/write';
 import {
   lineageNeighbours, scrollLineage, searchLineage,
   type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery,
-} from '@lineage/catalog/lineage/service';
-import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/lineage/query';
-import { orFiltersOf } from '@lineage/catalog/filters';
-import { countLineage, type LineageCountQuery } from '@lineage/catalog/lineage/counts';
+} from '@lineage/catalog/read';
+import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/read';
+import { orFiltersOf } from '@lineage/catalog/model';
+import { countLineage, type LineageCountQuery } from '@lineage/catalog/read';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
-import { MAX_PAGE_SIZE, pageArgument } from '../limits.ts';
+import { MAX_PAGE_SIZE, pageArgument } from '@lineage/service-kit';
 
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;

@@ -1,6 +1,6 @@
 // search / searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
-import { searchEntities, type EntitySearchInput } from '@lineage/catalog/entity-search';
-import { orFiltersOf, type RawFilter } from '@lineage/catalog/filters';
+import { searchEntities, type EntitySearchInput } from '@lineage/catalog/read';
+import { orFiltersOf, type RawFilter } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
 

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../../catalog/src/logger.ts';
-import { httpServerOptions } from '../../../catalog/src/limits.ts';
-import type { Config } from '../../../catalog/src/config.ts';
-import type { Store } from '../../../catalog/src/neo4j/store.ts';
+import { createLogger } from '../../../catalog/src/runtime/logger.ts';
+import { httpServerOptions } from '../../../catalog/src/model/json-depth.ts';
+import type { Config } from '../../../catalog/src/runtime/config.ts';
+import type { Store } from '../../../catalog/src/store/store.ts';
 import { createIngestionApp } from '../../../ingestion-service/src/app.ts';
 import { createLineageSubgraph, GRAPHQL_PATH, type LineageSubgraph } from '../../../lineage-service/src/app.ts';
 import { createGateway, type Gateway } from '../../../gateway/src/app.ts';

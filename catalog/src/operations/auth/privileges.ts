@@ -1,0 +1,144 @@
+// Role-based authorization (wire-compat §11). Privilege names and the operation → privilege table
+// follow DataHub's PoliciesConfig (metadata-utils, com.linkedin.metadata.authorization), restricted
+// to the operations this service offers. Privileges are global: DataHub evaluates policies per
+// resource, but the built-in role policies we model apply to every entity alike.
+import { forbidden } from '../../model/errors.ts';
+
+export const PRIVILEGES = [
+  'VIEW_ENTITY_PAGE',
+  'EXISTS_ENTITY',
+  'CREATE_ENTITY',
+  'EDIT_ENTITY',
+  'EDIT_LINEAGE',
+  'DELETE_ENTITY',
+  'GET_COUNTS_PRIVILEGE',
+  'RESTORE_INDICES_PRIVILEGE',
+  'MANAGE_ACCESS_TOKENS',
+  'GENERATE_PERSONAL_ACCESS_TOKENS',
+] as const;
+
+export type Privilege = (typeof PRIVILEGES)[number];
+
+export const ROLE_URNS = {
+  Admin: 'urn:li:dataHubRole:Admin',
+  Editor: 'urn:li:dataHubRole:Editor',
+  Reader: 'urn:li:dataHubRole:Reader',
+} as const;
+
+export type RoleUrn = (typeof ROLE_URNS)[keyof typeof ROLE_URNS];
+
+/** DataHub's root user; its built-in policies grant it everything without any roleMembership. */
+export const ROOT_USER_URN = 'urn:li:corpuser:datahub';
+/** The internal system actor (Basic system-client credentials); DataHub's authorizer allows it everything. */
+export const SYSTEM_ACTOR_URN = 'urn:li:corpuser:__datahub_system';
+
+const ALL_PRIVILEGES: ReadonlySet<Privilege> = new Set(PRIVILEGES);
+
+export const ROLE_PRIVILEGES: Readonly<Record<RoleUrn, ReadonlySet<Privilege>>> = {
+  [ROLE_URNS.Admin]: ALL_PRIVILEGES,
+  [ROLE_URNS.Editor]: new Set<Privilege>([
+    'VIEW_ENTITY_PAGE',
+    'EXISTS_ENTITY',
+    'CREATE_ENTITY',
+    'EDIT_ENTITY',
+    'EDIT_LINEAGE',
+    'GENERATE_PERSONAL_ACCESS_TOKENS',
+  ]),
+  [ROLE_URNS.Reader]: new Set<Privilege>(['VIEW_ENTITY_PAGE', 'EXISTS_ENTITY']),
+};
+
+function isRoleUrn(urn: string): urn is RoleUrn {
+  return Object.hasOwn(ROLE_PRIVILEGES, urn);
+}
+
+/** Union of the privileges of the given roles; unknown role urns grant nothing. */
+export function privilegesOf(roleUrns: readonly string[], actorUrn: string): ReadonlySet<Privilege> {
+  if (actorUrn === SYSTEM_ACTOR_URN || actorUrn === ROOT_USER_URN) return ALL_PRIVILEGES;
+  const granted = new Set<Privilege>();
+  for (const role of roleUrns) {
+    if (!isRoleUrn(role)) continue;
+    for (const p of ROLE_PRIVILEGES[role]) granted.add(p);
+  }
+  return granted;
+}
+
+export interface Actor {
+  urn: string;
+  privileges: ReadonlySet<Privilege>;
+  /** Stored id (tokens.ts tokenId) of the version-2 token the request presented, if any. */
+  tokenId?: string;
+}
+
+/**
+ * What a request wants to do. Ingest splits by change type: use ingestOperation().
+ * GENERATE_PERSONAL_ACCESS_TOKEN / MANAGE_ACCESS_TOKENS cover §10: DataHub's
+ * CreateAccessTokenResolver allows canManageTokens || (actorUrn is the caller && canGeneratePersonalAccessToken),
+ * so a token for oneself needs either privilege; for another actor, or revoking someone else's
+ * token, MANAGE_ACCESS_TOKENS.
+ */
+export type Operation =
+  | 'READ'
+  | 'INGEST'
+  | 'INGEST_CREATE'
+  | 'DELETE'
+  | 'EXISTS'
+  | 'GET_COUNT'
+  | 'RESTORE_INDICES'
+  | 'EDIT_LINEAGE'
+  | 'GENERATE_PERSONAL_ACCESS_TOKEN'
+  | 'MANAGE_ACCESS_TOKENS';
+
+const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
+
+/** Operation → privileges, any one of which suffices (DataHub's Disjunctive groups). */
+export const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
+  READ: READ_PRIVILEGES,
+  INGEST: ['EDIT_ENTITY'],
+  INGEST_CREATE: ['CREATE_ENTITY', 'EDIT_ENTITY'],
+  DELETE: ['DELETE_ENTITY'],
+  EXISTS: ['EXISTS_ENTITY', ...READ_PRIVILEGES],
+  GET_COUNT: ['GET_COUNTS_PRIVILEGE'],
+  RESTORE_INDICES: ['RESTORE_INDICES_PRIVILEGE'],
+  EDIT_LINEAGE: ['EDIT_LINEAGE', 'EDIT_ENTITY'],
+  GENERATE_PERSONAL_ACCESS_TOKEN: ['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS'],
+  MANAGE_ACCESS_TOKENS: ['MANAGE_ACCESS_TOKENS'],
+};
+
+/** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
+export function ingestOperation(changeType: string): Operation {
+  if (changeType === 'DELETE') return 'DELETE';
+  if (changeType === 'CREATE' || changeType === 'CREATE_ENTITY') return 'INGEST_CREATE';
+  return 'INGEST';
+}
+
+export function can(actor: Actor, op: Operation): boolean {
+  return REQUIRED_PRIVILEGES[op].some((p) => actor.privileges.has(p));
+}
+
+export function assertCan(actor: Actor, op: Operation, message: string): void {
+  if (!can(actor, op)) throw forbidden(message);
+}
+
+// DataHub's denial messages, verbatim from its Rest.li resources and GraphQL resolvers.
+
+/**
+ * Rest.li ingest (AspectResource.ingestProposals / EntityResource): one
+ * "HttpStatus: 403 Urn: <urn>" entry per denied proposal, joined with ", ".
+ */
+export function modifyEntityDenied(actorUrn: string, urns: string | readonly string[]): string {
+  const list = typeof urns === 'string' ? [urns] : urns;
+  return `User ${actorUrn} is unauthorized to modify entity: ${list.map((u) => `HttpStatus: 403 Urn: ${u}`).join(', ')}`;
+}
+
+export const getAspectDenied = (urn: string) => `User is unauthorized to get aspect for ${urn}`;
+/** `aspects?action=getCount`. */
+export const getCountsDenied = () => 'User is unauthorized to get aspect counts.';
+/** `operations?action=restoreIndices`. */
+export const restoreIndicesDenied = () => 'User is unauthorized to restore indices.';
+/** `aspects?action=restoreIndices`. */
+export const updateEntitiesDenied = () => 'User is unauthorized to update entities.';
+/** GraphQL updateLineage; entityType is the denied urn's entity type (e.g. "dataset"). */
+export const editLineageDenied = (entityType: string) =>
+  `Unauthorized to edit ${entityType} lineage. Please contact your DataHub administrator.`;
+/** Generic GraphQL resolver denial (createAccessToken, revokeAccessToken, …). */
+export const graphqlDenied = () => 'Unauthorized to perform this action. Please contact your DataHub administrator.';

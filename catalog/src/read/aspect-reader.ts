@@ -1,0 +1,114 @@
+// Reads of stored aspect rows and entity existence, shared by the REST service, the GraphQL
+// service and authentication.
+import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
+import { rowKey } from '../write/aspect-writer.ts';
+import { parseUrn, type Urn } from '../model/urn.ts';
+import type { Store } from '../store/store.ts';
+import type { TokenStore } from '../operations/auth/authenticate.ts';
+import { accessTokenUrn } from '../operations/auth/tokens.ts';
+
+export interface AspectRow {
+  name: string;
+  version: number;
+  value: Record<string, unknown>;
+  systemMetadata: Record<string, unknown>;
+  createdOn: number;
+  createdBy: string;
+}
+
+interface RawRow {
+  name?: string;
+  version?: number;
+  value: string;
+  systemMetadata: string;
+  createdOn: number | null;
+  createdBy: string | null;
+}
+
+function toRow(name: string, version: number, r: RawRow): AspectRow {
+  return {
+    name,
+    version,
+    value: JSON.parse(r.value) as Record<string, unknown>,
+    systemMetadata: JSON.parse(r.systemMetadata) as Record<string, unknown>,
+    createdOn: r.createdOn ?? 0,
+    createdBy: r.createdBy ?? 'urn:li:corpuser:unknown',
+  };
+}
+
+/** One version of an aspect: 0 = latest, n ≥ 1 = the n-th stored version, oldest first. */
+export async function getAspect(store: Store, urn: Urn, aspectName: string, version = 0): Promise<AspectRow | undefined> {
+  const rows = await store.read((tx) => tx.run<RawRow>('aspects/fetch-one-version', { key: rowKey(urn.text, aspectName, version) }));
+  const r = rows[0];
+  return r ? toRow(aspectName, version, r) : undefined;
+}
+
+export async function getAspectVersions(store: Store, urn: Urn, aspectName: string): Promise<AspectRow[]> {
+  const rows = await store.read((tx) => tx.run<RawRow & { version: number }>('aspects/fetch-versions', { urn: urn.text, name: aspectName }));
+  return rows.map((r) => toRow(aspectName, r.version, r));
+}
+
+/** Latest rows of an entity, by aspect name. */
+export async function getLatestAspects(store: Store, urn: Urn, names?: readonly string[]): Promise<Map<string, AspectRow>> {
+  const rows = await store.read((tx) => tx.run<RawRow & { name: string }>('aspects/fetch-entity-latest', { urns: [urn.text] }));
+  const wanted = names ? new Set(names) : undefined;
+  return new Map(rows.filter((r) => !wanted || wanted.has(r.name)).map((r) => [r.name, toRow(r.name, 0, r)]));
+}
+
+export interface Existence {
+  exists: boolean;
+  removed: boolean;
+}
+
+/** An entity exists iff its key aspect row exists (a schemaField: iff its parent dataset does). */
+export async function entityExistence(store: Store, urns: readonly Urn[]): Promise<Map<string, Existence>> {
+  const subjects = urns.map((u) => (u.entityType === 'schemaField' && u.parts[0] ? parseUrn(u.parts[0]) : u));
+  const rows = subjects.map((u) => ({ urn: u.text, keyRow: rowKey(u.text, keyAspectNameOf(u.entityType)) }));
+  const found = await store.read((tx) => tx.run<{ urn: string; exists: boolean; removed: boolean }>('entities/exist', { rows }));
+  const bySubject = new Map(found.map((r) => [r.urn, { exists: r.exists, removed: r.removed }]));
+  return new Map(urns.map((u, i) => [u.text, bySubject.get(subjects[i]!.text) ?? { exists: false, removed: false }]));
+}
+
+/** The key aspect as DataHub serves it: derived from the urn. */
+export function syntheticKeyAspect(urn: Urn): { name: string; value: Record<string, unknown> } {
+  const k = keyAspectOf(urn);
+  return { name: k.aspectName, value: k.value };
+}
+
+/** SQL LIKE (with % and _, and \ escaping them) as an anchored regular expression. */
+export function likeToRegex(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      out += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    } else if (c === '%') out += '.*';
+    else if (c === '_') out += '.';
+    else out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return `(?s)${out}`;
+}
+
+export async function countLatest(store: Store, aspectName: string, urnLike?: string): Promise<number> {
+  const rows = await store.read((tx) => tx.run<{ count: number }>('aspects/count-latest', {
+    name: aspectName, urnRegex: urnLike === undefined ? null : likeToRegex(urnLike),
+  }));
+  return rows[0]?.count ?? 0;
+}
+
+/** The token store of authentication, on the stored aspect rows. */
+export function createTokenStore(store: Store): TokenStore {
+  return {
+    async isActive(id) {
+      const rows = await store.read((tx) => tx.run<{ active: boolean }>('auth/token-active', {
+        keyRow: rowKey(accessTokenUrn(id), 'dataHubAccessTokenKey'),
+      }));
+      return rows[0]?.active === true;
+    },
+    async rolesOf(actorUrn) {
+      const rows = await store.read((tx) => tx.run<{ value: string }>('auth/roles-of', { key: rowKey(actorUrn, 'roleMembership') }));
+      const v = rows[0] ? (JSON.parse(rows[0].value) as { roles?: unknown }) : undefined;
+      return Array.isArray(v?.roles) ? v.roles.filter((r): r is string => typeof r === 'string') : [];
+    },
+  };
+}

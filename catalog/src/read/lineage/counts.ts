@@ -1,0 +1,107 @@
+// searchAcrossLineageCounts (docs/wire-contract.md §Lineage counts): how many entities a lineage
+// search would reach, without the search. Two readings, as in DataHub:
+// - materialized (includeGhostEntities false): entities with key rows of their own that a search
+//   could return (a column only when something was written to its own urn), soft-deleted ones
+//   only when asked; any lineage filter field;
+// - the graph (includeGhostEntities true): every node the walk reaches, ghosts and soft-deleted
+//   ones too, filtered only by what a urn and its parent tell (platform, origin, parent) — anything
+//   else is a 400 — and, unless validation is off, columns confirmed by their parent's schema.
+import { badRequest } from '../../model/errors.ts';
+import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/entity-registry.ts';
+import { clausesMatch, type FilterField } from '../../model/filters.ts';
+import type { Store } from '../../store/store.ts';
+import { rowKey } from '../../write/aspect-writer.ts';
+import { lineageEntityTypes } from '../../model/relationships.ts';
+import { parseUrn, tryParseUrn } from '../../model/urn.ts';
+import { normalizeQuery, type LineageQuery } from './query.ts';
+import { reach, type LineageLimits, type ReachRow } from './traverse.ts';
+
+export const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
+export type SchemaFieldValidation = (typeof SCHEMA_FIELD_VALIDATION)[number];
+
+export interface LineageCountQuery extends Omit<LineageQuery, 'includeGhosts' | 'liftFields' | 'includePaths'> {
+  includeGhostEntities?: boolean | null | undefined;
+  validateSchemaFields?: SchemaFieldValidation | null | undefined;
+}
+
+/** What a count off the graph can filter on: what a urn and its parent tell. */
+const GRAPH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['platform', 'origin', 'parent']);
+
+/** AUTO validates columns against their parents' schemas up to this many parents, like ALWAYS. */
+export const MAX_PARENTS_TO_VALIDATE = 1000;
+
+/**
+ * Columns their parent's schemaMetadata declares (by fieldPath or its plain v2 form); a column
+ * whose parent has no schemaMetadata is confirmed by nothing.
+ */
+async function declaredColumns(store: Store, rows: ReachRow[], timeoutMs: number): Promise<Set<string>> {
+  const parents = [...new Set(rows.flatMap((r) => (r.entityType === 'schemaField' && r.parentUrn ? [r.parentUrn] : [])))];
+  if (!parents.length) return new Set();
+  const schemas = await store.read(
+    (tx) => tx.run<{ urn: string; value: string }>('aspects/fetch-latest', { keys: parents.map((p) => rowKey(p, 'schemaMetadata')) }),
+    { timeoutMs, metadata: { app: 'lineage', op: 'declared-columns' } },
+  );
+  const declared = new Set<string>();
+  for (const s of schemas) {
+    let fields: unknown;
+    try {
+      fields = (JSON.parse(s.value) as { fields?: unknown }).fields;
+    } catch {
+      continue;
+    }
+    for (const f of Array.isArray(fields) ? fields : []) {
+      const path = (f as { fieldPath?: unknown } | null)?.fieldPath;
+      if (typeof path === 'string') for (const alias of fieldPathAliases(path)) declared.add(`${s.urn}\u0000${alias}`);
+    }
+  }
+  return declared;
+}
+
+function isDeclared(declared: Set<string>, row: ReachRow): boolean {
+  const fieldPath = parseUrn(row.urn).parts[1] ?? '';
+  // The urn carries the fieldPath as DataHub encodes it; a schema declares it as written.
+  const written = fieldPath.replaceAll('%28', '(').replaceAll('%29', ')').replaceAll('%2C', ',');
+  return [fieldPath, written].some((p) => fieldPathAliases(p).some((a) => declared.has(`${row.parentUrn}\u0000${a}`)));
+}
+
+export async function countLineage(store: Store, q: LineageCountQuery, limits: LineageLimits): Promise<number> {
+  const startedAt = Date.now();
+  const fromGraph = q.includeGhostEntities === true;
+  const nq = normalizeQuery({ ...q, liftFields: false, includeGhosts: fromGraph }, startedAt);
+  if (fromGraph) {
+    const fields = new Set((nq.clauses ?? []).flat().map((c) => c.field));
+    const unservable = [...fields].filter((f) => !GRAPH_FILTER_FIELDS.has(f)).sort();
+    if (unservable.length || nq.queryTokens.length) {
+      throw badRequest(`A count with includeGhostEntities reads the lineage graph alone, which can filter on platform, origin, parent and degree only; got ${
+        unservable.length ? `filters on ${unservable.join(', ')}` : `the text query '${q.query}'`}`);
+    }
+  }
+  const source = tryParseUrn(q.urn);
+  if (!source) throw badRequest(`Invalid urn: ${q.urn}`);
+  if (!lineageEntityTypes.has(source.entityType)) return 0;
+  const walked = await reach(store, { ...nq, urn: source.text }, limits, startedAt);
+  let rows = walked.rows.filter((r) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree)));
+  if (fromGraph) {
+    const validation = q.validateSchemaFields ?? 'AUTO';
+    const parents = new Set(rows.flatMap((r) => (r.parentUrn ? [r.parentUrn] : [])));
+    if (validation === 'ALWAYS' || (validation === 'AUTO' && parents.size <= MAX_PARENTS_TO_VALIDATE)) {
+      const declared = await declaredColumns(store, rows, Math.max(1, startedAt + limits.deadlineMs - Date.now()));
+      rows = rows.filter((r) => r.entityType !== 'schemaField' || isDeclared(declared, r));
+    }
+  } else {
+    // A search returns what has rows of its own: a column only once something was written to it.
+    rows = rows.filter((r) => r.ownExists && (nq.includeSoftDeleted || !r.removed));
+  }
+  return rows.filter((r) => clausesMatch(subjectOf(r), nq.clauses)).length;
+}
+
+/** A row's filterable fields; a ghost column whose parent is not even a node takes them from its urn. */
+function subjectOf(r: ReachRow) {
+  const urn = parseUrn(r.urn);
+  const parent = parentOf(urn);
+  return {
+    urn: r.urn, entityType: r.entityType, removed: r.removed, parent: r.parentUrn, name: r.name, description: r.description,
+    platform: r.platform ?? platformOf(urn) ?? null,
+    origin: r.origin ?? (parent ? originOf(parent) : originOf(urn)) ?? null,
+  };
+}

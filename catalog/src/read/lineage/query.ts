@@ -1,0 +1,273 @@
+// The request side of impact analysis (wire-compat §5.1–§5.2, lineage-model §5–§7), pure: input
+// shapes, validation, the depth bound and degree predicate from degree filters, the time window,
+// per-entity filter evaluation, and the opaque scroll cursor bound to a query fingerprint.
+import { createHash } from 'node:crypto';
+import { validationFailed } from '../../model/errors.ts';
+import { GRAPHQL_ENTITY_TYPES, graphqlToEntityType } from '../../model/entity-registry.ts';
+import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
+
+export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
+
+export type FacetFilter = RawFilter;
+
+export interface AndFilter {
+  and?: readonly FacetFilter[] | null | undefined;
+}
+
+export interface IgnoreAsHop {
+  /** GraphQL EntityType name (DATA_JOB, …). */
+  entityType: string;
+  /** Platform urns (a bare name is read as urn:li:dataPlatform:<name>); empty/null = every platform. */
+  platforms?: string[] | null | undefined;
+}
+
+export interface LineageFlags {
+  startTimeMillis?: number | null | undefined;
+  endTimeMillis?: number | null | undefined;
+  entitiesExploredPerHopLimit?: number | null | undefined;
+  ignoreAsHops?: IgnoreAsHop[] | null | undefined;
+}
+
+export interface LineageQuery {
+  urn: string;
+  direction: LineageDirection;
+  /** GraphQL EntityType names; null/empty = every type but QUERY. */
+  types?: string[] | null | undefined;
+  /** null, empty or '*' = everything; else every token must occur in urn, name or description. */
+  query?: string | null | undefined;
+  orFilters?: readonly AndFilter[] | null | undefined;
+  startTimeMillis?: number | null | undefined;
+  endTimeMillis?: number | null | undefined;
+  lineageFlags?: LineageFlags | null | undefined;
+  includeSoftDeleted?: boolean | null | undefined;
+  skipAggregates?: boolean | null | undefined;
+  /** Largest number of values per non-degree facet (most frequent first); default 20. */
+  maxAggValues?: number | null | undefined;
+  /** Compute one shortest path per returned hit (only for the page). Not part of the fingerprint. */
+  includePaths?: boolean | null | undefined;
+  /**
+   * Whether schemaField results become their parent (dataset, chart, dashboard): scroll always
+   * lifts, search lifts unless its groupingSpec keeps fields (docs/lineage-model.md §Columns).
+   * Default true.
+   */
+  liftFields?: boolean | null | undefined;
+  /** Counts only: every reached node is a candidate, ghosts and soft-deleted ones included. */
+  includeGhosts?: boolean | null | undefined;
+}
+
+/**
+ * What a lineage search returns when `types` is null or empty: every type but QUERY. A query is a
+ * via of an edge, shown inside paths, never a result (docs/lineage-model.md §Paths).
+ */
+export const DEFAULT_RESULT_TYPES: readonly string[] = GRAPHQL_ENTITY_TYPES.filter((t) => t !== 'QUERY');
+
+/** Filter fields a lineage search accepts besides degree. */
+export const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
+
+export const DEGREE_VALUES = ['1', '2', '3+'] as const;
+export type DegreeValue = (typeof DEGREE_VALUES)[number];
+
+/** Which depth-bound statement family runs: a literal in the Cypher text, never a parameter. */
+export type DepthBound = 1 | 2 | 'max';
+
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+
+export interface NormalizedQuery {
+  urn: string;
+  direction: LineageDirection;
+  /** DataHub entity names the results may have (after lifting). */
+  resultTypes: ReadonlySet<string>;
+  /** A field walk returns the fields themselves instead of lifting them onto their parents. */
+  keepFields: boolean;
+  queryTokens: string[];
+  depth: DepthBound;
+  /** null = every degree passes. */
+  degreePredicate: ((degree: number) => boolean) | null;
+  /** Disjunction of conjunctions without the degree criteria; null = no entity filter. */
+  clauses: Clauses;
+  window: TimeWindow | null;
+  perHopLimit: number | null;
+  /**
+   * entitiesExploredPerHopLimit 0 together with ignoreAsHops: DataHub then explores nothing and
+   * answers an empty result (0 alone means no limit).
+   */
+  exploresNothing: boolean;
+  ignoreAsHops: Array<{ entityType: string; platforms: ReadonlySet<string> }>;
+  /** Soft-deleted entities are walked through always; they are results when this is true. */
+  includeSoftDeleted: boolean;
+  /** Ghosts (never ingested) are walked through always; they are candidates when this is true. */
+  includeGhosts: boolean;
+  skipAggregates: boolean;
+  maxAggValues: number;
+  fingerprint: string;
+}
+
+const isPresent = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** lineage-model §6: lineageFlags win over top-level fields; only start → end = now; only end → start = 0. */
+export function resolveWindow(q: LineageQuery, now: number): TimeWindow | null {
+  const flags = q.lineageFlags;
+  const fromFlags = flags && (isPresent(flags.startTimeMillis) || isPresent(flags.endTimeMillis));
+  const start = fromFlags ? flags!.startTimeMillis : q.startTimeMillis;
+  const end = fromFlags ? flags!.endTimeMillis : q.endTimeMillis;
+  if (!isPresent(start) && !isPresent(end)) return null;
+  return { start: isPresent(start) ? start : 0, end: isPresent(end) ? end : now };
+}
+
+const isDegree = (f: FacetFilter) => f.field === 'degree' || f.field === 'degree.keyword';
+
+/**
+ * wire-compat §5.2 degree filters: the walk bound from every clause, the result predicate from the
+ * FIRST clause that has a degree criterion. condition/negated are ignored for degree.
+ */
+export function degreeFilterOf(orFilters: readonly AndFilter[] | null | undefined): {
+  depth: DepthBound;
+  predicate: ((degree: number) => boolean) | null;
+} {
+  const listed = new Set<string>();
+  let first: Set<string> | null = null;
+  for (const clause of orFilters ?? []) {
+    let inClause: Set<string> | null = null;
+    for (const f of clause.and ?? []) {
+      if (!isDegree(f)) continue;
+      inClause ??= new Set();
+      for (const v of valuesOf(f)) {
+        if (!(DEGREE_VALUES as readonly string[]).includes(v)) throw validationFailed(`${v} is not a valid filter value for degree filters`);
+        listed.add(v);
+        inClause.add(v);
+      }
+    }
+    if (inClause && !first) first = inClause;
+  }
+  const depth: DepthBound = listed.has('3+') ? 'max' : listed.has('2') ? 2 : listed.has('1') ? 1 : 'max';
+  // A degree criterion with no values restricts nothing (an empty terms list is no filter).
+  if (!first || first.size === 0) return { depth, predicate: null };
+  const accepted = first;
+  return {
+    depth,
+    predicate: (d) => (d === 1 && accepted.has('1')) || (d === 2 && accepted.has('2')) || (d >= 3 && accepted.has('3+')),
+  };
+}
+
+function canonicalPlatform(p: string): string {
+  return p.startsWith('urn:li:dataPlatform:') ? p : `urn:li:dataPlatform:${p}`;
+}
+
+function resultTypesOf(types: string[] | null | undefined): Set<string> {
+  const listed = types && types.length ? types : DEFAULT_RESULT_TYPES;
+  const resultTypes = new Set<string>();
+  for (const t of listed) {
+    const name = graphqlToEntityType(t);
+    // An EntityType without a DataHub entity (OTHER) or no lineage simply matches nothing.
+    if (name) resultTypes.add(name);
+  }
+  return resultTypes;
+}
+
+/** Stable JSON (sorted keys) so equal queries give equal fingerprints whatever the key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What decides the result list: a cursor is only valid for a query with the same fingerprint. */
+export function fingerprintOf(q: LineageQuery): string {
+  const material = {
+    urn: q.urn,
+    direction: q.direction,
+    types: q.types && q.types.length ? [...q.types].sort() : null,
+    query: q.query?.trim() && q.query.trim() !== '*' ? q.query.trim() : null,
+    orFilters: q.orFilters ?? null,
+    startTimeMillis: q.startTimeMillis,
+    endTimeMillis: q.endTimeMillis,
+    lineageFlags: q.lineageFlags ?? null,
+    includeSoftDeleted: q.includeSoftDeleted === true,
+    liftFields: q.liftFields !== false,
+    includeGhosts: q.includeGhosts === true,
+  };
+  return createHash('sha256').update(canonicalJson(material)).digest('base64url').slice(0, 22);
+}
+
+export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
+  const { depth, predicate } = degreeFilterOf(q.orFilters);
+  const { clauses, onRemoved } = parseClauses(q.orFilters, LINEAGE_FILTER_FIELDS, isDegree);
+  const text = q.query?.trim() ?? '';
+  const flags = q.lineageFlags ?? {};
+  const perHop = flags.entitiesExploredPerHopLimit;
+  const ignoreAsHops = (flags.ignoreAsHops ?? []).flatMap((h) => {
+    const entityType = graphqlToEntityType(h.entityType);
+    return entityType ? [{ entityType, platforms: new Set((h.platforms ?? []).map(canonicalPlatform)) }] : [];
+  });
+  return {
+    urn: q.urn,
+    direction: q.direction,
+    resultTypes: resultTypesOf(q.types),
+    keepFields: q.liftFields === false,
+    queryTokens: text === '' || text === '*' ? [] : text.toLowerCase().split(/\s+/).filter((t) => t.length > 0 && t !== '*'),
+    depth,
+    degreePredicate: predicate,
+    clauses,
+    window: resolveWindow(q, now),
+    perHopLimit: isPresent(perHop) && perHop > 0 ? Math.floor(perHop) : null,
+    exploresNothing: perHop === 0 && ignoreAsHops.length > 0,
+    ignoreAsHops,
+    includeSoftDeleted: q.includeSoftDeleted === true || onRemoved,
+    includeGhosts: q.includeGhosts === true,
+    skipAggregates: q.skipAggregates === true,
+    maxAggValues: isPresent(q.maxAggValues) && q.maxAggValues > 0 ? Math.floor(q.maxAggValues) : 20,
+    fingerprint: fingerprintOf(q),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Free text
+
+export function textMatches(tokens: string[], fields: Array<string | null | undefined>): boolean {
+  if (!tokens.length) return true;
+  const haystack = fields.filter((f): f is string => typeof f === 'string').join('\n').toLowerCase();
+  return tokens.every((t) => haystack.includes(t));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scroll cursor
+
+export interface CursorPosition {
+  degree: number;
+  urn: string;
+}
+
+export function encodeCursor(fingerprint: string, at: CursorPosition): string {
+  return Buffer.from(JSON.stringify({ v: 1, f: fingerprint, d: at.degree, u: at.urn }), 'utf8').toString('base64url');
+}
+
+/** The position after which the next page starts; anything malformed or foreign → Invalid scrollId. */
+export function decodeCursor(scrollId: string, fingerprint: string): CursorPosition {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
+  } catch {
+    throw validationFailed('Invalid scrollId');
+  }
+  const c = parsed as { v?: unknown; f?: unknown; d?: unknown; u?: unknown } | null;
+  if (!c || typeof c !== 'object' || c.v !== 1 || c.f !== fingerprint || typeof c.d !== 'number'
+    || !Number.isInteger(c.d) || typeof c.u !== 'string') {
+    throw validationFailed('Invalid scrollId');
+  }
+  return { degree: c.d, urn: c.u };
+}
+
+/** (degree, urn) order of results: JS string comparison is UTF-16 code-unit order, like Neo4j's. */
+export function compareHits(a: CursorPosition, b: CursorPosition): number {
+  return a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0);
+}

@@ -1,0 +1,159 @@
+// The in-database path of impact analysis (lineage-model §10): for the common request — no time
+// window, no free text, no filters but degree, no per-hop control — Neo4j selects the page and
+// counts total and facets itself, so only a page and a few dozen counts leave the database
+// instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md). Two statements
+// run side by side:
+// - select-counts-<dir>-<bound>: the BFS grouped by (facetKey, degree bucket) → total and facets;
+// - select-page-<dir>-<bound>: the BFS in degree order → ORDER BY degree, urn LIMIT as a
+//   PartialTop, which stops at the degree that fills the page.
+// It answers null (the caller ships rows instead, traverse.ts + results.ts) when the reach holds
+// something it cannot count this way: schemaFields (lifted onto their datasets, and existing
+// through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
+import { entityTypeToGraphql } from '../../model/entity-registry.ts';
+import { int, type Store } from '../../store/store.ts';
+import type { StatementName } from '../../store/cypher.ts';
+import { facetFlagsOf } from '../../model/search-fields.ts';
+import type { CursorPosition, NormalizedQuery } from './query.ts';
+import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
+import { maxDepthOf, type LineageLimits } from './traverse.ts';
+
+/** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
+export const READ_AHEAD = 100;
+
+/** Requests the in-database path can answer exactly; the rest ship rows. */
+export function canSelectInDatabase(nq: NormalizedQuery): boolean {
+  return nq.window === null && nq.queryTokens.length === 0 && nq.clauses === null
+    && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
+}
+
+function statement(kind: 'page' | 'counts', nq: NormalizedQuery): StatementName {
+  return `lineage/select-${kind}-${nq.direction === 'DOWNSTREAM' ? 'down' : 'up'}-${nq.depth}` as StatementName;
+}
+
+interface FacetValues {
+  entityType: string;
+  platform: string | null;
+  origin: string | null;
+}
+
+// facetKey → what it stands for. A key is a hash of these values, so an entry never goes stale;
+// the number of (type, platform, origin) combinations in a catalogue is small, and bounded here.
+const facetValueCache = new Map<number, FacetValues>();
+const FACET_CACHE_MAX = 10_000;
+
+async function facetValues(store: Store, keys: number[], timeoutMs: number): Promise<Map<number, FacetValues>> {
+  const base = (k: number) => k - (k % 4);
+  const unknown = [...new Set(keys.filter((k) => !facetValueCache.has(base(k))))];
+  if (unknown.length) {
+    const rows = await store.read(
+      (tx) => tx.run<FacetValues & { facetKey: number }>('lineage/facet-values', { keys: unknown.map(int) }),
+      { timeoutMs, metadata: { app: 'lineage', op: 'facet-values' } },
+    );
+    if (facetValueCache.size + rows.length > FACET_CACHE_MAX) facetValueCache.clear();
+    for (const r of rows) facetValueCache.set(base(r.facetKey), { entityType: r.entityType, platform: r.platform, origin: r.origin });
+  }
+  const out = new Map<number, FacetValues>();
+  for (const k of keys) {
+    const v = facetValueCache.get(base(k));
+    if (v) out.set(k, v);
+  }
+  return out;
+}
+
+interface PageRow {
+  urn: string;
+  degree: number;
+  entityType: string;
+  platform: string | null;
+  origin: string | null;
+}
+
+/** Matching hits after `after` in (degree, urn) order, at most `limit`. */
+export async function selectPage(
+  store: Store,
+  nq: NormalizedQuery,
+  limits: LineageLimits,
+  after: CursorPosition | null,
+  limit: number,
+  timeoutMs: number,
+): Promise<LineageHit[]> {
+  const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
+  const rows = await store.read(
+    (tx) => tx.run<PageRow>(statement('page', nq), {
+      urn: nq.urn,
+      maxHops: int(maxDepthOf(nq.depth, limits)),
+      d1: accepts(1), d2: accepts(2), d3: accepts(3),
+      afterDegree: int(after?.degree ?? 0),
+      afterUrn: after?.urn ?? '',
+      visible: (nq.includeSoftDeleted ? [2, 3] : [2]).map(int),
+      types: [...nq.resultTypes],
+      limit: int(limit),
+    }),
+    { timeoutMs, metadata: { app: 'lineage', op: 'select-page' } },
+  );
+  return rows.map((r) => ({
+    urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), degree: r.degree,
+    platform: r.platform, origin: r.origin, ignoredAsHop: false, truncatedChildren: false, walkUrns: [r.urn], viaParent: null,
+  }));
+}
+
+/** Total and facets counted in Neo4j; null = the reach needs the shipping path. */
+async function selectCounts(
+  store: Store,
+  nq: NormalizedQuery,
+  limits: LineageLimits,
+  timeoutMs: number,
+): Promise<{ total: number; facets: Selection['facets'] } | null> {
+  const rows = await store.read(
+    (tx) => tx.run<{ k: number | null; count: number }>(statement('counts', nq), {
+      urn: nq.urn,
+      maxHops: int(maxDepthOf(nq.depth, limits)),
+    }),
+    { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
+  );
+  const groups: Array<{ facetKey: number; degree: number; count: number }> = [];
+  for (const r of rows) {
+    if (r.k === null) return null; // a node without facetKey (written before it existed)
+    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, count: r.count });
+  }
+  const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
+  const matching: FacetGroup[] = [];
+  let reachable = 0;
+  for (const g of groups) {
+    const v = values.get(g.facetKey);
+    if (!v) return null; // the key's nodes changed under us: let the shipping path answer
+    // A field's existence is its dataset's, and without SCHEMA_FIELD in types it is lifted onto
+    // the dataset: neither is countable by the field's own key.
+    if (v.entityType === 'schemaField') return null;
+    const { exists, removed } = facetFlagsOf(g.facetKey);
+    if (!exists || (removed && !nq.includeSoftDeleted)) continue;
+    reachable += g.count;
+    if (!nq.resultTypes.has(v.entityType)) continue;
+    matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
+  }
+  // The shipping path cuts at LINEAGE_MAX_RESULTS and says isPartial; it keeps that meaning.
+  if (reachable > limits.maxResults) return null;
+  const accepts = nq.degreePredicate;
+  const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
+  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq) };
+}
+
+/**
+ * The first `want` hits (plus READ_AHEAD), total and facets, selected in Neo4j; null when the
+ * reach needs the shipping path. Both statements run at once (two sessions: two cores).
+ */
+export async function selectInDatabase(
+  store: Store,
+  nq: NormalizedQuery,
+  limits: LineageLimits,
+  want: number,
+  timeoutMs: number,
+): Promise<Selection | null> {
+  const limit = want + READ_AHEAD;
+  const [counts, hits] = await Promise.all([
+    selectCounts(store, nq, limits, timeoutMs),
+    selectPage(store, nq, limits, null, limit, timeoutMs),
+  ]);
+  if (!counts) return null;
+  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets };
+}

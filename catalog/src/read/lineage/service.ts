@@ -1,0 +1,375 @@
+// Impact analysis, the domain API the GraphQL resolvers call (wire-compat §5, lineage-model §5–§7):
+// scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop, for `lineage(input)`) and
+// lineagePaths (for a page only). No GraphQL types here.
+import { badRequest, isCatalogError } from '../../model/errors.ts';
+import type { Store } from '../../store/store.ts';
+import { lineageEntityTypes } from '../../model/relationships.ts';
+import { tryParseUrn, type Urn } from '../../model/urn.ts';
+import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
+import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
+import { maxDepthOf, reach, windowParams, type LineageLimits } from './traverse.ts';
+import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
+import { currentGeneration } from '../../store/write-generation.ts';
+
+export type { LineageQuery, LineageDirection } from './query.ts';
+export type { LineageHit, Facet, FacetAggregation } from './results.ts';
+export type { LineageLimits } from './traverse.ts';
+export { lineageLimitsFromConfig } from './traverse.ts';
+
+export interface LineagePage {
+  /** The page, in (degree, urn) order. */
+  hits: LineageHit[];
+  /** Matching entities after every filter (degree included). */
+  total: number;
+  /** [] when skipAggregates; else degree, _entityType, platform, origin. */
+  facets: Facet[];
+  /** Scroll only: cursor after the last hit, null when exhausted. */
+  nextCursor: string | null;
+  /** A per-hop limit, the result cap or the deadline cut the traversal. */
+  isPartial: boolean;
+  /**
+   * How the page was computed (for logs/metrics): database = selected and counted inside Neo4j
+   * (select.ts); fast / hops = the reach shipped and selected here; none = no graph query was
+   * needed; snapshot = reused from the page before (no write committed since).
+   */
+  strategy: Strategy;
+}
+
+type Walked = 'database' | 'fast' | 'hops';
+type Strategy = Walked | 'none' | 'snapshot';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function parseSource(urn: string | null | undefined): Urn {
+  if (typeof urn !== 'string' || urn === '') throw badRequest('urn is required');
+  const u = tryParseUrn(urn);
+  if (!u) throw badRequest(`Invalid urn: ${urn}`);
+  return u;
+}
+
+function emptyPage(nq: NormalizedQuery): LineagePage {
+  return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none' };
+}
+
+// Snapshot cache (lineage-model §10): the ordered selection behind a first page, reused by the
+// pages that follow it (scroll cursor / search offset) while the global write generation is
+// unchanged — any committed write, from any process, makes the next page walk again. A first page
+// always walks. Bounded by entry count, total hits held and age.
+interface Snapshot {
+  generation: string;
+  /** An in-database selection holds a prefix and grows as later pages are asked for. */
+  selected: Selection;
+  isPartial: boolean;
+  strategy: Walked;
+  storedAt: number;
+}
+const SNAPSHOT_TTL_MS = 5 * 60_000;
+const SNAPSHOT_MAX_ENTRIES = 32;
+// ~200 bytes a hit: about 50 MB of heap at most, two hub-sized results at 1M edges.
+const SNAPSHOT_MAX_HITS = 250_000;
+const snapshots = new Map<string, Snapshot>();
+
+function snapshotKey(nq: NormalizedQuery): string {
+  // The fingerprint fixes the result list; these two only shape the facets.
+  return `${nq.fingerprint}|${nq.skipAggregates}|${nq.maxAggValues}`;
+}
+
+function keepSnapshot(key: string, snap: Snapshot): void {
+  snapshots.delete(key);
+  if (snap.selected.hits.length > SNAPSHOT_MAX_HITS) return;
+  snapshots.set(key, snap);
+  let held = 0;
+  for (const s of snapshots.values()) held += s.selected.hits.length;
+  // Oldest first (Map order = insertion order; a reuse re-inserts).
+  for (const [k, s] of snapshots) {
+    if (snapshots.size <= SNAPSHOT_MAX_ENTRIES && held <= SNAPSHOT_MAX_HITS) break;
+    snapshots.delete(k);
+    held -= s.selected.hits.length;
+  }
+}
+
+/** Forget every snapshot (tests, or a process that wants cold measurements). */
+export function clearLineageSnapshots(): void {
+  snapshots.clear();
+}
+
+/** The write generation, read within what is left of the request's deadline. */
+function generationBy(store: Store, deadline: number): Promise<string> {
+  return currentGeneration(store, Math.max(1, Math.floor(deadline - Date.now())));
+}
+
+/**
+ * The walk: in Neo4j when the request allows it (select.ts), else the reach shipped here and
+ * selected by results.ts. `want` = hits the caller needs from the first one on.
+ */
+async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number, generation: string, want: number) {
+  const deadline = startedAt + limits.deadlineMs;
+  if (limits.selectInDatabase !== false && canSelectInDatabase(nq)) {
+    const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
+    try {
+      // Counts and page are two transactions: a write committing between them could make them
+      // disagree, so a changed generation means one more try, then the answer as it stands.
+      for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
+        const selected = await selectInDatabase(store, nq, limits, want, Math.max(1, Math.floor(budget)));
+        if (!selected) break;
+        if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: false, strategy: 'database' as const };
+      }
+    } catch (e) {
+      // Out of time: the shipping path below falls back to hop-by-hop with what is left.
+      if (!(isCatalogError(e) && e.kind === 'deadline')) throw e;
+    }
+  }
+  const walked = await reach(store, nq, limits, startedAt);
+  return { selected: selectResults(walked.rows, nq), isPartial: walked.isPartial, strategy: walked.strategy };
+}
+
+/**
+ * Validation, the no-lineage short cut, the walk and the selection shared by scroll and search.
+ * `continuation` = a page after the first: a snapshot taken at the current generation is reused.
+ */
+async function selection(store: Store, q: LineageQuery, limits: LineageLimits, want: number, continuation = false) {
+  const startedAt = Date.now();
+  const source = parseSource(q.urn);
+  const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
+  // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
+  if (!lineageEntityTypes.has(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
+  // Read before the walk: a write committing during the walk leaves the snapshot one generation
+  // behind, so the next page walks again instead of serving what the walk may have missed.
+  const generation = await generationBy(store, startedAt + limits.deadlineMs);
+  const key = snapshotKey(nq);
+  const snap = snapshots.get(key);
+  if (snap && (snap.generation !== generation || startedAt - snap.storedAt > SNAPSHOT_TTL_MS)) snapshots.delete(key);
+  else if (snap && continuation) {
+    snapshots.delete(key);
+    snapshots.set(key, snap);
+    return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const };
+  }
+  const walked = await walk(store, nq, limits, startedAt, generation, want);
+  keepSnapshot(key, { generation, ...walked, storedAt: startedAt });
+  return { nq, ...walked };
+}
+
+/**
+ * Makes an in-database prefix hold at least `upto` hits (or every hit): fetches the ones after its
+ * last hit, plus READ_AHEAD. The prefix stays ordered and gap-free.
+ */
+async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selection, upto: number, limits: LineageLimits): Promise<void> {
+  if (selected.complete || selected.hits.length >= upto) return;
+  const last = selected.hits.at(-1) ?? null;
+  const limit = upto - selected.hits.length + READ_AHEAD;
+  const more = await selectPage(store, nq, limits, last, limit, limits.deadlineMs);
+  selected.hits.push(...more);
+  if (more.length < limit) selected.complete = true;
+}
+
+/** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
+async function withPaths(store: Store, q: LineageQuery, nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): Promise<{ hits: LineageHit[]; cut: boolean }> {
+  if (!q.includePaths || hits.length === 0) return { hits, cut: false };
+  try {
+    const paths = await lineagePaths(store, nq.urn, nq.direction, hits, { window: nq.window, timeoutMs: limits.deadlineMs });
+    return { hits: hits.map((h) => ({ ...h, paths: paths.get(h.urn) ?? [] })), cut: false };
+  } catch (e) {
+    if (isCatalogError(e) && e.kind === 'deadline') return { hits: hits.map((h) => ({ ...h, paths: [] })), cut: true };
+    throw e;
+  }
+}
+
+/** Whether the walk went on from a hit: every hit closer than the walk's depth bound (DataHub's `explored`). */
+function withExplored(nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): LineageHit[] {
+  const bound = maxDepthOf(nq.depth, limits);
+  return hits.map((h) => ({ ...h, explored: h.degree < bound }));
+}
+
+/** scrollAcrossLineage: keyset pages over the (degree, urn) order, cursor bound to the query. */
+export async function scrollLineage(
+  store: Store,
+  q: LineageQuery,
+  page: { count: number; scrollId?: string | null | undefined },
+  limits: LineageLimits,
+): Promise<LineagePage> {
+  const count = Math.max(0, Math.floor(page.count));
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, count, Boolean(page.scrollId));
+  // Checked even for an empty result: a foreign cursor is a client error either way.
+  const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
+  if (!selected) return emptyPage(nq);
+  let hits: LineageHit[];
+  let more: boolean;
+  const firstAfter = (all: LineageHit[]) => {
+    // First hit strictly after the cursor position (binary search over the ordered list).
+    let lo = 0, hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHits(all[mid]!, after!) <= 0) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  };
+  const from = after ? firstAfter(selected.hits) : 0;
+  const prefixEnd = selected.hits.at(-1);
+  if (after && !selected.complete && from === selected.hits.length && prefixEnd && compareHits(after, prefixEnd) > 0) {
+    // A cursor past the held prefix (the snapshot was taken after that page was served): fetch
+    // the page right after the cursor instead of filling the gap.
+    const fetched = await selectPage(store, nq, limits, after, count + 1, limits.deadlineMs);
+    hits = fetched.slice(0, count);
+    more = fetched.length > count;
+  } else {
+    await extendPrefix(store, nq, selected, from + count + 1, limits);
+    hits = selected.hits.slice(from, from + count);
+    more = from + count < selected.hits.length;
+  }
+  const last = hits.at(-1);
+  const withP = await withPaths(store, q, nq, withExplored(nq, hits, limits), limits);
+  return {
+    hits: withP.hits,
+    total: selected.total,
+    facets: selected.facets,
+    nextCursor: last && more ? encodeCursor(nq.fingerprint, last) : null,
+    isPartial: isPartial || withP.cut,
+    strategy,
+  };
+}
+
+/** searchAcrossLineage: offset pages over the same ordered list. */
+export async function searchLineage(
+  store: Store,
+  q: LineageQuery,
+  page: { start: number; count: number },
+  limits: LineageLimits,
+): Promise<LineagePage> {
+  const start = Math.max(0, Math.floor(page.start));
+  const count = Math.max(0, Math.floor(page.count));
+  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, start + count, start > 0);
+  if (!selected) return emptyPage(nq);
+  await extendPrefix(store, nq, selected, start + count, limits);
+  const hits = withExplored(nq, selected.hits.slice(start, start + count), limits);
+  const withP = await withPaths(store, q, nq, hits, limits);
+  return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/** A path's nodes with the via of each edge between its two ends (docs/lineage-model.md §Paths). */
+function interleave(nodes: readonly string[], vias: ReadonlyArray<string | null>): string[] {
+  const out: string[] = [nodes[0]!];
+  for (let i = 1; i < nodes.length; i++) {
+    const via = vias[i - 1];
+    if (via) out.push(via);
+    out.push(nodes[i]!);
+  }
+  return out;
+}
+
+/**
+ * Paths, source first, for a page of hits: one shortest path per node the walk reached for the
+ * hit (a parent lifted from several fields gets one per field, in field urns), with the via of
+ * each edge between its ends; a via entity's path is its parent's path followed by itself.
+ */
+export async function lineagePaths(
+  store: Store,
+  source: string,
+  direction: LineageDirection,
+  hits: ReadonlyArray<Pick<LineageHit, 'urn' | 'walkUrns' | 'viaParent'>>,
+  opts: { window?: TimeWindow | null; timeoutMs?: number } = {},
+): Promise<Map<string, string[][]>> {
+  const result = new Map<string, string[][]>();
+  if (hits.length === 0) return result;
+  const targets = new Set<string>();
+  for (const h of hits) for (const t of h.viaParent ? [h.viaParent] : h.walkUrns) if (t !== source) targets.add(t);
+  const rows = targets.size === 0 ? [] : await store.read(
+    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(direction === 'DOWNSTREAM' ? 'lineage/paths-down' : 'lineage/paths-up', {
+      urn: source,
+      targets: [...targets],
+      ...windowParams(opts.window ?? null),
+    }),
+    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
+  );
+  const pathTo = new Map<string, string[]>([[source, [source]]]);
+  for (const r of rows) if (!pathTo.has(r.target)) pathTo.set(r.target, interleave(r.path, r.vias ?? []));
+  for (const h of hits) {
+    if (h.viaParent) {
+      const base = pathTo.get(h.viaParent);
+      result.set(h.urn, base ? [[...base, h.urn]] : []);
+    } else {
+      result.set(h.urn, h.walkUrns.flatMap((w) => (pathTo.has(w) ? [pathTo.get(w)!] : [])));
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One hop: `lineage(input)`
+
+export interface NeighbourOptions {
+  start?: number | null | undefined;
+  count?: number | null | undefined;
+  startTimeMillis?: number | null | undefined;
+  endTimeMillis?: number | null | undefined;
+  /** Also return ghost and soft-deleted neighbours (then `filtered` is 0). */
+  includeGhostEntities?: boolean | null | undefined;
+  /** Transaction timeout; default 30 s (LINEAGE_DEADLINE_MS's default). */
+  timeoutMs?: number | undefined;
+}
+
+export interface NeighbourRelationship {
+  /** DataHub relationship name of the typed edge (DownstreamOf, Consumes, Produces, …). */
+  type: string;
+  urn: string;
+  entityType: string;
+  degree: 1;
+  createdOn: number | null;
+  createdActor: string | null;
+  updatedOn: number | null;
+  updatedActor: string | null;
+  isManual: boolean;
+}
+
+export interface NeighbourPage {
+  start: number;
+  count: number;
+  /** Relationships after ghost/soft-deleted filtering. */
+  total: number;
+  /** Relationships left out because their neighbour is a ghost or soft-deleted. */
+  filtered: number;
+  relationships: NeighbourRelationship[];
+}
+
+interface NeighbourRow extends Omit<NeighbourRelationship, 'degree' | 'isManual'> {
+  exists: boolean;
+  removed: boolean;
+  manual: boolean;
+}
+
+export async function lineageNeighbours(
+  store: Store,
+  urn: string,
+  direction: LineageDirection,
+  opts: NeighbourOptions = {},
+): Promise<NeighbourPage> {
+  const source = parseSource(urn);
+  const start = Math.max(0, Math.floor(opts.start ?? 0));
+  const count = Math.max(0, Math.floor(opts.count ?? 100));
+  if (!lineageEntityTypes.has(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
+  const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
+  const rows = await store.read(
+    (tx) => tx.run<NeighbourRow>(direction === 'DOWNSTREAM' ? 'lineage/neighbours-down' : 'lineage/neighbours-up', {
+      urn: source.text,
+      ...windowParams(window),
+    }),
+    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'neighbours' } },
+  );
+  // One relationship per (type, neighbour): parallel typed edges from several owners are one fact here.
+  const seen = new Set<string>();
+  const unique = rows.filter((r) => {
+    const k = `${r.type}\u0000${r.urn}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const kept = opts.includeGhostEntities ? unique : unique.filter((r) => r.exists && !r.removed);
+  const relationships = kept.slice(start, start + count).map((r): NeighbourRelationship => ({
+    type: r.type, urn: r.urn, entityType: r.entityType, degree: 1, createdOn: r.createdOn ?? null,
+    createdActor: r.createdActor ?? null, updatedOn: r.updatedOn ?? null, updatedActor: r.updatedActor ?? null,
+    isManual: r.manual === true,
+  }));
+  return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
+}

@@ -1,0 +1,4 @@
+// The public face of the store layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
+export * from './cypher.ts';
+export * from './store.ts';
+export * from './write-generation.ts';

@@ -1,0 +1,197 @@
+// The only module that touches the Neo4j driver. It runs named statements in managed transactions
+// (retried by the driver on transient errors such as deadlocks, so work functions must be
+// idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
+import { CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
+import { currentRequestId } from '../runtime/request-context.ts';
+import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
+
+export interface StoreOptions {
+  uri: string;
+  user?: string | undefined;
+  password?: string | undefined;
+  database: string;
+  statements?: Statements;
+  /** How long the driver retries a transaction on transient errors (deadlocks, leader switches). */
+  maxRetryMs?: number;
+  /** Called after every named statement (metrics); must not throw. */
+  onQuery?: (event: QueryEvent) => void;
+}
+
+export interface QueryEvent {
+  statement: string;
+  ms: number;
+  /** Neo4j's error code (or the error's name) when the statement failed. */
+  failure?: string;
+  /** The transaction's metadata (request id included). */
+  metadata: Record<string, string>;
+}
+
+/** A transaction handle that only runs named statements. */
+export interface Tx {
+  run<T = Record<string, unknown>>(name: StatementName, params?: Record<string, unknown>): Promise<T[]>;
+}
+
+export interface TxOptions {
+  timeoutMs?: number;
+  /** Transaction metadata, visible in SHOW TRANSACTIONS and the query log (request ids). */
+  metadata?: Record<string, string>;
+}
+
+export interface Store {
+  readonly database: string;
+  readonly statements: Statements;
+  read<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
+  write<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
+  applySchema(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  readonly driver: Driver;
+}
+
+/**
+ * Neo4j integers and temporal-free records → plain JSON-safe JS values. Hot on large reads (a
+ * lineage reach returns one row per reachable entity): plain loops, no entries/fromEntries arrays.
+ */
+export function toPlain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = toPlain(value[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) out[k] = toPlain((value as Record<string, unknown>)[k]);
+    return out;
+  }
+  // Nodes and relationships: expose their properties.
+  if ('properties' in value && ('labels' in value || 'type' in value)) {
+    return toPlain((value as { properties: unknown }).properties);
+  }
+  return value;
+}
+
+/** Integers must reach Neo4j as Integer, not Float: use for LIMIT, versions, epoch ms. */
+export const int = (n: number) => neo4j.int(n);
+
+function recordsOf<T>(result: QueryResult<RecordShape>): T[] {
+  return result.records.map((r) => toPlain(r.toObject()) as T);
+}
+
+const TRANSIENT_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
+
+export function mapDriverError(e: unknown): unknown {
+  if (e instanceof CatalogError) return e;
+  const code = (e as { code?: string }).code ?? '';
+  if (TRANSIENT_UNAVAILABLE.has(code) || code === 'Neo.TransientError.General.DatabaseUnavailable') {
+    return unavailable('The metadata store is unavailable; retry later.', e);
+  }
+  if (code === 'Neo.ClientError.Transaction.TransactionTimedOut' || code === 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration') {
+    return deadlineExceeded('The operation exceeded its deadline.');
+  }
+  if (code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') || code === 'Neo.TransientError.General.TransactionMemoryLimit') {
+    return deadlineExceeded('The operation exceeded its memory budget.');
+  }
+  // Deadlocks and lock timeouts are retried by the driver; one still failing after maxRetryMs is
+  // contention, not a bug: the client should retry (503 + Retry-After), never see a 500.
+  if (code.startsWith('Neo.TransientError.')) {
+    return unavailable('The metadata store is busy; retry later.', e);
+  }
+  return e;
+}
+
+export function createStore(options: StoreOptions): Store {
+  const auth = options.user ? neo4j.auth.basic(options.user, options.password ?? '') : undefined;
+  const driver = neo4j.driver(options.uri, auth, {
+    // Fail fast when the store is gone so requests answer 503 instead of hanging. One store call
+    // takes at most about maxTransactionRetryTime + backoff + connectionAcquisitionTimeout (~11 s)
+    // when Neo4j is unreachable; test/faults/neo4j-outage.fault.ts holds requests to that bound.
+    connectionAcquisitionTimeout: 5_000,
+    connectionTimeout: 3_000,
+    // Deadlocks between writers are retried; an unreachable store should become a 503 quickly,
+    // since DataHub clients retry 503s themselves.
+    maxTransactionRetryTime: options.maxRetryMs ?? 5_000,
+    disableLosslessIntegers: false,
+  });
+  const statements = options.statements ?? loadCypher();
+  const database = options.database;
+
+  const onQuery = options.onQuery;
+  const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>): Tx => ({
+    async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
+      const text = statements[name];
+      if (!onQuery) return recordsOf<T>(await tx.run(text, params));
+      const t0 = performance.now();
+      try {
+        const result = await tx.run(text, params);
+        onQuery({ statement: name, ms: performance.now() - t0, metadata });
+        return recordsOf<T>(result);
+      } catch (e) {
+        const failure = (e as { code?: string }).code || (e as Error).name || 'Error';
+        onQuery({ statement: name, ms: performance.now() - t0, failure, metadata });
+        throw e;
+      }
+    },
+  });
+
+  // The request being served (if any) is named in the transaction metadata, so SHOW TRANSACTIONS
+  // and the query log tie a slow or stuck transaction to the HTTP request and its log lines.
+  const metadataOf = (o?: TxOptions): Record<string, string> => {
+    const requestId = currentRequestId();
+    return { ...(requestId ? { requestId } : {}), ...(o?.metadata ?? {}) };
+  };
+  const txConfig = (o: TxOptions | undefined, metadata: Record<string, string>) => ({
+    ...(o?.timeoutMs ? { timeout: o.timeoutMs } : {}),
+    ...(Object.keys(metadata).length ? { metadata } : {}),
+  });
+
+  async function withSession<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>, o?: TxOptions): Promise<T> {
+    const session = driver.session({ database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    try {
+      const metadata = metadataOf(o);
+      const fn = (tx: ManagedTransaction) => work(wrapTx(tx, metadata));
+      const config = txConfig(o, metadata);
+      return mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
+    } catch (e) {
+      throw mapDriverError(e);
+    } finally {
+      await session.close();
+    }
+  }
+
+  return {
+    database,
+    statements,
+    driver,
+    read: (work, o) => withSession('READ', work, o),
+    write: (work, o) => withSession('WRITE', work, o),
+    async applySchema() {
+      const text = statements.all.get('schema/schema');
+      if (!text) throw new Error('cypher/schema/schema.cypher is missing');
+      for (const stmt of splitStatements(text)) {
+        try {
+          await driver.executeQuery(stmt, {}, { database });
+        } catch (e) {
+          throw mapDriverError(e);
+        }
+      }
+    },
+    async ping() {
+      // Auto-commit, so the driver does not retry: health answers at once.
+      const session = driver.session({ database });
+      try {
+        await session.run('RETURN 1');
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await session.close();
+      }
+    },
+    close: () => driver.close(),
+  };
+}
+

@@ -1,0 +1,138 @@
+// GraphQL over plain Node HTTP for the subgraph and the gateway (wire-compat §2): what happens
+// before Apollo runs is decided here. GET → 405; unparseable JSON or no `query` → bare 400; the
+// caller is authenticated before any GraphQL processing (plain 401 with a Rest.li-style body);
+// only then does Apollo execute, and the envelope plugin makes every executed request HTTP 200.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/model';
+import type { Logger } from '@lineage/catalog/runtime';
+import { restliErrorBody } from './graphql-envelope.ts';
+import { jsonDepthProblem } from '@lineage/catalog/model';
+import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';
+
+export interface GraphqlHttpOptions<C extends BaseContext> {
+  server: ApolloServer<C>;
+  maxBodyBytes: number;
+  /** Authenticates the request and builds its context; throws CatalogError (unauthenticated → 401). */
+  context(req: IncomingMessage): Promise<C>;
+  logger: Logger;
+  /** Document limits checked before parsing (a refusal is a ValidationError envelope). */
+  limits?: GraphqlLimits;
+}
+
+export function sendPlain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(restliErrorBody(status, message));
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The request body as a GraphQL request, or a reason to refuse it with a bare 400. */
+function parseGraphqlBody(text: string): { body: Record<string, unknown> } | { error: string } {
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) return { error: `Request body is not acceptable: ${tooDeep}.` };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { error: 'Request body is not valid JSON.' };
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { error: 'Request body must be a JSON object.' };
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== 'string' || query.trim() === '') return { error: 'Request body is missing "query".' };
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    return { error: '"variables" must be a JSON object.' };
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    return { error: '"operationName" must be a string.' };
+  }
+  return { body: body as Record<string, unknown> };
+}
+
+export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOptions<C>) {
+  const { server, maxBodyBytes, logger } = options;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') {
+      sendPlain(res, 405, `Method ${req.method ?? ''} is not allowed; use POST.`, { allow: 'POST' });
+      return;
+    }
+    const contentType = req.headers['content-type'];
+    if (contentType && !/json/i.test(contentType)) {
+      sendPlain(res, 400, `Unsupported content type '${contentType}': send application/json.`);
+      return;
+    }
+    let parsed: ReturnType<typeof parseGraphqlBody>;
+    try {
+      parsed = parseGraphqlBody(await readBody(req, maxBodyBytes));
+    } catch (e) {
+      if (e instanceof BodyTooLarge) sendPlain(res, 413, `Request body exceeds ${maxBodyBytes} bytes.`);
+      else sendPlain(res, 400, 'Could not read the request body.');
+      return;
+    }
+    if ('error' in parsed) {
+      sendPlain(res, 400, parsed.error);
+      return;
+    }
+    let context: C;
+    try {
+      context = await options.context(req);
+    } catch (e) {
+      if (isCatalogError(e)) {
+        if (e.kind === 'unavailable') logger.warn({ err: e.cause ?? e }, e.message);
+        sendPlain(res, restStatusOf[e.kind], e.message);
+      } else {
+        logger.error({ err: e }, 'authentication failed unexpectedly');
+        sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);
+      }
+      return;
+    }
+    const tooLarge = options.limits && documentProblem(parsed.body.query as string, options.limits);
+    if (tooLarge) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(validationErrorEnvelope(tooLarge));
+      return;
+    }
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    // The body is already parsed (sent as JSON or without a type): tell Apollo so.
+    headers.set('content-type', 'application/json');
+    const result = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers, search: '', body: parsed.body },
+      context: async () => context,
+    });
+    res.statusCode = result.status ?? 200;
+    for (const [name, value] of result.headers) res.setHeader(name, value);
+    if (result.body.kind === 'complete') {
+      res.end(result.body.string);
+      return;
+    }
+    for await (const chunk of result.body.asyncIterator) res.write(chunk);
+    res.end();
+  };
+}
+
+/** Stops an Apollo server behind a Node http server: listener first, then Apollo. */
+export async function closeApolloHttp(httpServer: Server, apollo: { stop(): Promise<void> }): Promise<void> {
+  const closed = new Promise<void>((resolve) => (httpServer.listening ? httpServer.close(() => resolve()) : resolve()));
+  // close() waits for keep-alive sockets (the gateway's pooled connections) unless they are cut.
+  httpServer.closeAllConnections();
+  await closed;
+  await apollo.stop();
+}
