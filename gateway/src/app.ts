@@ -6,27 +6,29 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { composeServices } from '@apollo/composition';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { authenticate } from '@lineage/catalog/operations';
-import { createTokenStore } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
-import type { Logger } from '@lineage/catalog/runtime';
+import { authenticate, createTokenStore, authConfigOf } from '@lineage/catalog/operations';
+import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { GRAPHQL_PATH } from '../../lineage-service/src/app.ts';
-import { authConfigOf } from '@lineage/catalog/operations';
-import { createFormatError, dataHubEnvelopePlugin } from '@lineage/service-kit';
-import { graphqlMetricsPlugin } from '@lineage/service-kit';
-import { currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
-import { closeApolloHttp, graphqlHandler, sendPlain } from '@lineage/service-kit';
-import { subgraphTypeDefs } from '../../lineage-service/src/schema.ts';
-import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from '@lineage/service-kit';
-import { httpServerOptions } from '@lineage/catalog/model';
+import {
+  closeApolloHttp, createFormatError, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
+  graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
+} from '@lineage/service-kit';
+import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
 export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
-/** `/gms` and `/api/gms` (alone or followed by / or ?): the Rest.li prefixes the ingestion service sees without. */
-const GMS_PREFIX = /^\/(?:api\/)?gms(?=\/|\?|$)/;
+
+/** The front door's routes as templates, for metric labels (what it relays to GMS as GMS's own). */
+export function gatewayRouteTemplate(url: string): string {
+  const path = url.split('?', 1)[0]!;
+  if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path)) return path;
+  if (GMS_PREFIX.test(path)) return gmsRouteTemplate(url);
+  if (path === '/' || path === '/index.html') return '/';
+  if (path.startsWith('/assets/')) return '/assets/{file}';
+  return opsRouteTemplate(path);
+}
 
 export interface GatewayDeps {
   config: Config;
@@ -122,10 +124,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: ingestionUrl,
     changeOrigin: false,
-    pathRewrite: (path) => {
-      const rest = path.replace(GMS_PREFIX, '');
-      return rest.startsWith('/') ? rest : `/${rest}`;
-    },
+    pathRewrite: (path) => withoutGmsPrefix(path).path,
     // A plugin, not `on.error`: that would replace the default 502/504 response and leave the caller hanging.
     plugins: [(proxyServer) => proxyServer.on('error', (err: Error, req?: IncomingMessage) => logger.warn({ err, url: req?.url }, 'ingestion service unreachable'))],
   });

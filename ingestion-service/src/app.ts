@@ -2,21 +2,12 @@
 // catalog's write path and reads. Routes parse, authorize, call one domain function and render.
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/catalog/write';
-import { getAspect, getLatestAspects, entityExistence, countLatest, createTokenStore, syntheticKeyAspect } from '@lineage/catalog/read';
-import { aspectFqcn } from '@lineage/catalog/model';
-import { keyAspectNameOf } from '@lineage/catalog/model';
-import {
-  assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied,
-  type Actor,
-} from '@lineage/catalog/operations';
-import { authConfigOf } from '@lineage/catalog/operations';
-import { badRequest, notFound, validationFailed } from '@lineage/catalog/model';
-import type { Config } from '@lineage/catalog/runtime';
-import type { Logger } from '@lineage/catalog/runtime';
+import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
+import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow } from '@lineage/catalog/model';
+import { assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied, type Actor, authConfigOf, createTokenStore } from '@lineage/catalog/operations';
+import { REQUEST_ID_HEADER, requestIdFrom, type Config, type Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { parseUrnOrThrow } from '@lineage/catalog/model';
 import { handleRestoreIndices } from './restore-handler.ts';
 import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
@@ -239,7 +230,8 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   });
 
   app.use(async (ctx, next) => {
-    (ctx.state as Partial<RestState>).requestId = ctx.get('x-request-id') || randomUUID();
+    // Behind service-runtime the header already holds the vetted id; a bare app (tests) vets it here.
+    (ctx.state as Partial<RestState>).requestId = requestIdFrom(ctx.get(REQUEST_ID_HEADER) || undefined);
     ctx.set('X-Request-Id', (ctx.state as RestState).requestId);
     await next();
   });

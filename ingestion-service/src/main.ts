@@ -1,8 +1,7 @@
 // Process entry point of the ingestion service; the shared runtime (service-kit/src/service-runtime.ts)
 // owns configuration, health, metrics, request ids, signals and the driver.
 import { createServer } from 'node:http';
-import { httpServerOptions } from '@lineage/catalog/model';
-import { runService } from '@lineage/service-kit';
+import { gmsRouteTemplate, httpServerOptions, runService } from '@lineage/service-kit';
 import { createIngestionApp } from './app.ts';
 
 await runService({
@@ -12,6 +11,6 @@ await runService({
   async build({ store, config, logger }) {
     const app = createIngestionApp({ store, config, logger });
     // Receive timeouts (HTTP_REQUEST_TIMEOUT_MS / HTTP_HEADERS_TIMEOUT_MS) as on the other services.
-    return { server: createServer(httpServerOptions(config), app.callback()) };
+    return { server: createServer(httpServerOptions(config), app.callback()), routeTemplate: gmsRouteTemplate };
   },
 });

@@ -5,15 +5,11 @@
 // rendered as {"error": message} by errorMiddleware.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import type { AspectChange, WriteOptions } from '@lineage/catalog/write';
-import { hardDeleteEntity } from '@lineage/catalog/write';
+import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
 import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/operations';
-import { keyAspectNameOf } from '@lineage/catalog/model';
-import { badRequest, CatalogError, validationFailed } from '@lineage/catalog/model';
-import { jsonDepthProblem } from '@lineage/catalog/model';
+import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 import { decodePathUrn, rawBody, type RestState } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
 

@@ -3,10 +3,7 @@
 // message naming the field, as DataHub's model validation answers.
 import { z } from 'zod';
 import { CHANGE_TYPES, type AspectChange, type ChangeType } from '@lineage/catalog/write';
-import { aspectNameOfFqcn, snapshotEntityType } from '@lineage/catalog/model';
-import { validationFailed } from '@lineage/catalog/model';
-import { jsonDepthProblem } from '@lineage/catalog/model';
-import { parseUrnOrThrow } from '@lineage/catalog/model';
+import { aspectNameOfFqcn, snapshotEntityType, validationFailed, jsonDepthProblem, parseUrnOrThrow } from '@lineage/catalog/model';
 
 function zodMessage(prefix: string, error: z.ZodError): string {
   const issue = error.issues[0]!;

@@ -6,11 +6,9 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { assertCan } from '@lineage/catalog/operations';
-import { badRequest, validationFailed } from '@lineage/catalog/model';
+import { badRequest, validationFailed, lineageDirectionOf, type RelationshipType, parseUrnOrThrow, type Urn } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import { int, type Store, type Tx } from '@lineage/catalog/store';
-import { lineageDirectionOf, type RelationshipType } from '@lineage/catalog/model';
-import { parseUrnOrThrow, type Urn } from '@lineage/catalog/model';
 import type { RestState } from './restli.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
 

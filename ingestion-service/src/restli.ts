@@ -2,11 +2,10 @@
 // headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
-import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
-import type { Actor } from '@lineage/catalog/operations';
-import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/model';
+import { withoutGmsPrefix } from '@lineage/service-kit';
+import { authenticate, type AuthConfig, type TokenStore, type Actor } from '@lineage/catalog/operations';
+import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
-import { jsonDepthProblem } from '@lineage/catalog/model';
 
 export interface RestState {
   actor: Actor;
@@ -34,7 +33,7 @@ function renderOpenApiError(ctx: Context, status: number, message: string, retry
  * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
  */
 export function isOpenApiPath(path: string): boolean {
-  return /^(?:\/api\/gms|\/gms)?\/openapi(?:\/|$)/.test(path);
+  return /^\/openapi(?:\/|$)/.test(withoutGmsPrefix(path).path);
 }
 
 /** 405 with a Rest.li error body (the taxonomy has no kind for it: it is a routing answer). */
@@ -80,9 +79,7 @@ export function errorMiddleware(logger: Logger) {
 /** Serves every route under /gms and /api/gms too, and accepts `/aspects/?action=…`. */
 export function prefixMiddleware() {
   return async (ctx: Context, next: Next) => {
-    let path = ctx.path;
-    if (path.startsWith('/api/gms/') || path === '/api/gms') path = path.slice('/api/gms'.length) || '/';
-    else if (path.startsWith('/gms/') || path === '/gms') path = path.slice('/gms'.length) || '/';
+    let path = withoutGmsPrefix(ctx.path).path;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     if (path !== ctx.path) ctx.path = path;
     await next();

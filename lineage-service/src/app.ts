@@ -6,23 +6,17 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
-import { authenticate, authConfigOf } from '@lineage/catalog/operations';
-import { createTokenStore } from '@lineage/catalog/read';
+import { authenticate, authConfigOf, createTokenStore } from '@lineage/catalog/operations';
 import { lineageLimitsFromConfig } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
-import type { Logger } from '@lineage/catalog/runtime';
+import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
-import { createFormatError, dataHubEnvelopePlugin } from '@lineage/service-kit';
-import { graphqlMetricsPlugin } from '@lineage/service-kit';
-import { closeApolloHttp, graphqlHandler, sendPlain } from '@lineage/service-kit';
+import { createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH } from '@lineage/service-kit';
 import { loadTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
-import { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from '@lineage/service-kit';
 import { scalarResolvers } from './scalars.ts';
-import { httpServerOptions } from '@lineage/catalog/model';
 import { searchResolvers } from './resolvers/search.ts';
 
 export interface LineageSubgraphDeps {
@@ -39,7 +33,6 @@ export interface LineageSubgraph {
   close(): Promise<void>;
 }
 
-export const GRAPHQL_PATH = '/graphql';
 
 export function buildLineageSchema() {
   const typeDefs = loadTypeDefs();

@@ -1,8 +1,6 @@
 // What an Entity field resolves to before its fields are read: the parsed urn. Which GraphQL object
 // type renders which entity type is decided here and only here.
-import { badRequest, isCatalogError } from '@lineage/catalog/model';
-import { validateUrnKey } from '@lineage/catalog/model';
-import { InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
+import { badRequest, isCatalogError, validateUrnKey, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 
 export interface EntityRef {
   urn: Urn;

@@ -4,11 +4,13 @@
 // only then does Apollo execute, and the envelope plugin makes every executed request HTTP 200.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
-import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/model';
+import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
 import { restliErrorBody } from './graphql-envelope.ts';
-import { jsonDepthProblem } from '@lineage/catalog/model';
 import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';
+
+/** Where a subgraph serves GraphQL. */
+export const GRAPHQL_PATH = '/graphql';
 
 export interface GraphqlHttpOptions<C extends BaseContext> {
   server: ApolloServer<C>;

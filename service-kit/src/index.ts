@@ -1,7 +1,10 @@
 // What the services share over HTTP (docs/CONTRIBUTING.md §Layers).
+export * from './gms-prefix.ts';
+export * from './gms-routes.ts';
 export * from './graphql-envelope.ts';
 export * from './graphql-http.ts';
 export * from './graphql-limits.ts';
 export * from './graphql-metrics.ts';
+export * from './http-options.ts';
 export * from './metrics.ts';
 export * from './service-runtime.ts';

@@ -16,11 +16,9 @@
 // below tools/stack.ts's 10 s SIGKILL escalation) and are told `Connection: close`, then the rest
 // is cut, the service's own close runs and the driver closes.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { loadConfig, ConfigError, type Config } from '@lineage/catalog/runtime';
-import { createLogger, type Logger } from '@lineage/catalog/runtime';
+import { loadConfig, ConfigError, type Config, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
 import { processMetrics, type ServiceMetrics } from './metrics.ts';
 import { createStore, type Store } from '@lineage/catalog/store';
-import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
 
 export const LIVE_PATH = '/health/live';
 export const READY_PATH = '/health/ready';
@@ -37,6 +35,8 @@ export interface OpsOptions {
   metrics?: ServiceMetrics;
   /** Paths answering readiness (default /health and /health/ready). */
   readyPaths?: readonly string[];
+  /** The metric label of a request's route; default {@link opsRouteTemplate}. */
+  routeTemplate?: (url: string) => string;
 }
 
 export interface Operable {
@@ -50,31 +50,17 @@ export interface Operable {
   drained(timeoutMs: number): Promise<boolean>;
 }
 
-const RESTLI_ACTIONS = new Set(['ingestProposal', 'ingestProposalBatch', 'getCount', 'restoreIndices', 'ingest', 'batchIngest', 'exists', 'delete']);
-const KNOWN_PATHS = new Set([
-  '/', '/aspects', '/entities', '/operations', '/config', '/health', '/api/health', LIVE_PATH, READY_PATH, METRICS_PATH,
-  '/graphql', '/api/graphql', '/api/v2/graphql',
-]);
-const GMS_PREFIX = /^\/(?:api\/)?gms(?=\/|$)/;
+/** The operational paths every service answers; everything else is the service's own. */
+const OPS_PATHS = new Set(['/health', LIVE_PATH, READY_PATH, METRICS_PATH]);
 
 /**
- * The route template of a request, for metric labels: path keys become {urn}, Rest.li actions are
- * kept (they are the operation), anything unknown is "unmatched" so odd URLs add no series.
+ * The route template of a request for metric labels, when the service does not say: the
+ * operational paths, else "unmatched" (odd URLs must add no series). Services pass their own
+ * (OpsOptions.routeTemplate), built on this one.
  */
-export function routeTemplate(url: string): string {
-  const [rawPath = '/', search = ''] = url.split('?', 2);
-  let path = rawPath;
-  const gms = GMS_PREFIX.exec(path);
-  if (gms) path = path.slice(gms[0].length) || '/';
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  let route: string;
-  if (path.startsWith('/aspects/')) route = '/aspects/{urn}';
-  else if (path.startsWith('/entitiesV2/')) route = '/entitiesV2/{urn}';
-  else if (KNOWN_PATHS.has(path)) route = path;
-  else return 'unmatched';
-  const action = new URLSearchParams(search).get('action');
-  if (action !== null) route += `?action=${RESTLI_ACTIONS.has(action) ? action : 'other'}`;
-  return gms ? `/gms${route}` : route;
+export function opsRouteTemplate(url: string): string {
+  const path = url.split('?', 1)[0]!;
+  return OPS_PATHS.has(path) ? path : 'unmatched';
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -96,6 +82,7 @@ export function operable(inner: RequestListener, options: OpsOptions): Operable 
   const { service, logger, store } = options;
   const metrics = options.metrics ?? processMetrics();
   const readyPaths = new Set(options.readyPaths ?? ['/health', READY_PATH]);
+  const routeTemplate = options.routeTemplate ?? opsRouteTemplate;
   let inFlight = 0;
   let draining = false;
   let idleWaiters: Array<() => void> = [];
@@ -205,6 +192,8 @@ export interface BuiltService {
   close?(): Promise<void>;
   /** Extra paths answering readiness (the gateway's /api/health). */
   readyPaths?: readonly string[];
+  /** The metric label of a request's route (its own paths as templates); default: ops paths only. */
+  routeTemplate?: (url: string) => string;
   /** Logged once listening. */
   describe?(address: string): string;
 }
@@ -248,6 +237,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const ops = instrumentServer(built.server, {
     service: spec.name, logger, store, metrics,
     readyPaths: ['/health', READY_PATH, ...(built.readyPaths ?? [])],
+    ...(built.routeTemplate ? { routeTemplate: built.routeTemplate } : {}),
   });
   const port = spec.port(config);
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@
 // by URL, /gms/* → ingestion). Not a test file: the suites import it.
 import type { Server } from 'node:http';
 import { createLogger } from '../../catalog/src/runtime/logger.ts';
-import { createLineageSubgraph, GRAPHQL_PATH, type LineageSubgraph } from '../../lineage-service/src/app.ts';
+import { createLineageSubgraph, type LineageSubgraph } from '../../lineage-service/src/app.ts';
+import { GRAPHQL_PATH } from '../../service-kit/src/graphql-http.ts';
 import { createGateway, type Gateway } from '../../gateway/src/app.ts';
 import { listen, startIngestion, testConfig, type RunningIngestion } from '../support/services.ts';
 import { testStore } from '../support/context.ts';

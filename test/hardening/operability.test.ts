@@ -11,10 +11,12 @@ import { createStore, type QueryEvent, type Store } from '../../catalog/src/stor
 import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import { runInRequest } from '../../catalog/src/runtime/request-context.ts';
 import { processMetrics } from '../../service-kit/src/metrics.ts';
-import { instrumentServer, routeTemplate } from '../../service-kit/src/service-runtime.ts';
+import { instrumentServer } from '../../service-kit/src/service-runtime.ts';
+import { gmsRouteTemplate } from '../../service-kit/src/gms-routes.ts';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
-import { createLineageSubgraph, GRAPHQL_PATH, type LineageSubgraph } from '../../lineage-service/src/app.ts';
-import { createGateway, type Gateway } from '../../gateway/src/app.ts';
+import { createLineageSubgraph, type LineageSubgraph } from '../../lineage-service/src/app.ts';
+import { GRAPHQL_PATH } from '../../service-kit/src/graphql-http.ts';
+import { createGateway, gatewayRouteTemplate, type Gateway } from '../../gateway/src/app.ts';
 import { freePort } from '../../tools/neo4j/neo4j-server.ts';
 import { startStack as startProcesses, type RunningStack } from '../../tools/stack.ts';
 import { listen, testConfig, tokenFor } from '../support/services.ts';
@@ -50,15 +52,15 @@ beforeAll(async () => {
   };
   const i = mk('ingestion-service');
   const server = createServer(createIngestionApp({ store: i.store, config, logger: i.logger }).callback());
-  instrumentServer(server, { service: 'ingestion-service', logger: i.logger, store: i.store });
+  instrumentServer(server, { service: 'ingestion-service', logger: i.logger, store: i.store, routeTemplate: gmsRouteTemplate });
   ingestion = { base: await listen(server), store: i.store, events: i.events, lines: i.lines, server };
   const s = mk('lineage-service');
   const sg = await createLineageSubgraph({ store: s.store, config, logger: s.logger });
-  instrumentServer(sg.httpServer, { service: 'lineage-service', logger: s.logger, store: s.store });
+  instrumentServer(sg.httpServer, { service: 'lineage-service', logger: s.logger, store: s.store, routeTemplate: (url) => (url.split('?', 1)[0] === GRAPHQL_PATH ? GRAPHQL_PATH : 'unmatched') });
   subgraph = { base: await listen(sg.httpServer), store: s.store, events: s.events, lines: s.lines, sg };
   const g = mk('gateway');
   const gw = await createGateway({ config, logger: g.logger, store: g.store, lineageUrl: `${subgraph.base}${GRAPHQL_PATH}`, ingestionUrl: ingestion.base });
-  instrumentServer(gw.httpServer, { service: 'gateway', logger: g.logger, store: g.store, readyPaths: ['/health', '/health/ready', '/api/health'] });
+  instrumentServer(gw.httpServer, { service: 'gateway', logger: g.logger, store: g.store, readyPaths: ['/health', '/health/ready', '/api/health'], routeTemplate: gatewayRouteTemplate });
   gateway = { base: await listen(gw.httpServer), store: g.store, events: g.events, lines: g.lines, gw };
   token = await tokenFor(ingestion.store, ns.user('editor'), 'Editor');
 });
@@ -200,12 +202,15 @@ describe('health', () => {
 
 describe('metrics', () => {
   test('route templates keep label values bounded', () => {
-    expect(routeTemplate('/aspects/urn%3Ali%3Adataset%3A(x)?aspect=status')).toBe('/aspects/{urn}');
-    expect(routeTemplate('/api/gms/entitiesV2/urn:li:corpuser:x')).toBe('/gms/entitiesV2/{urn}');
-    expect(routeTemplate('/aspects?action=ingestProposal')).toBe('/aspects?action=ingestProposal');
-    expect(routeTemplate('/aspects?action=dropEverything')).toBe('/aspects?action=other');
-    expect(routeTemplate('/gms/aspects/?action=getCount')).toBe('/gms/aspects?action=getCount');
-    expect(routeTemplate('/wp-admin/../../etc/passwd')).toBe('unmatched');
+    expect(gmsRouteTemplate('/aspects/urn%3Ali%3Adataset%3A(x)?aspect=status')).toBe('/aspects/{urn}');
+    expect(gmsRouteTemplate('/api/gms/entitiesV2/urn:li:corpuser:x')).toBe('/gms/entitiesV2/{urn}');
+    expect(gmsRouteTemplate('/aspects?action=ingestProposal')).toBe('/aspects?action=ingestProposal');
+    expect(gmsRouteTemplate('/aspects?action=dropEverything')).toBe('/aspects?action=other');
+    expect(gmsRouteTemplate('/gms/aspects/?action=getCount')).toBe('/gms/aspects?action=getCount');
+    expect(gmsRouteTemplate('/wp-admin/../../etc/passwd')).toBe('unmatched');
+    expect(gmsRouteTemplate('/openapi/v3/entity/dataset?async=false')).toBe('/openapi/v3/entity/{entityType}');
+    expect(gmsRouteTemplate('/gms/openapi/v3/entity/dataset/batchGet')).toBe('/gms/openapi/v3/entity/{entityType}/batchGet');
+    expect(gmsRouteTemplate('/openapi/relationships/v1/?urn=x')).toBe('/openapi/relationships/v1');
   });
 
   test('/metrics reports requests per route, GraphQL operations, Neo4j statements and restore progress', async () => {

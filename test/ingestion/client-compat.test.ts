@@ -6,7 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
-import { createLineageSubgraph, GRAPHQL_PATH, type LineageSubgraph } from '../../lineage-service/src/app.ts';
+import { createLineageSubgraph, type LineageSubgraph } from '../../lineage-service/src/app.ts';
+import { GRAPHQL_PATH } from '../../service-kit/src/graphql-http.ts';
 import { createGateway, type Gateway } from '../../gateway/src/app.ts';
 import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import type { Store } from '../../catalog/src/store/store.ts';

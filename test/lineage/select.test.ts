@@ -3,8 +3,7 @@
 // including pages past the read-ahead prefix, a cursor past a fresh prefix, search offsets — and
 // the fallbacks to the shipping path where counting by facetKey would be wrong.
 import { testStore, namespace } from '../support/context.ts';
-import type { Store } from '../../catalog/src/store/store.ts';
-import { toPlain } from '../../catalog/src/store/store.ts';
+import { type Store, toPlain } from '../../catalog/src/store/store.ts';
 import { clearLineageSnapshots, scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { READ_AHEAD } from '../../catalog/src/read/lineage/select.ts';
 import { datasetProps, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { httpServerOptions, jsonDepthProblem, MAX_JSON_DEPTH } from './json-depth.ts';
+import { jsonDepthProblem, MAX_JSON_DEPTH } from './json-depth.ts';
 
 describe('jsonDepthProblem', () => {
   test('counts nesting of arrays and objects, not brackets inside strings', () => {
@@ -23,11 +23,4 @@ describe('jsonDepthProblem', () => {
     expect(jsonDepthProblem('['.repeat(1000) + ']'.repeat(1000))).toBeUndefined();
     expect(jsonDepthProblem('['.repeat(1_000_000))).toMatch(/deeper than 1000/);
   });
-});
-
-test('httpServerOptions: headers timeout never exceeds the request timeout; the check runs often enough', () => {
-  expect(httpServerOptions({ HTTP_REQUEST_TIMEOUT_MS: 120_000, HTTP_HEADERS_TIMEOUT_MS: 20_000 }))
-    .toEqual({ requestTimeout: 120_000, headersTimeout: 20_000, connectionsCheckingInterval: 5_000 });
-  expect(httpServerOptions({ HTTP_REQUEST_TIMEOUT_MS: 1_000, HTTP_HEADERS_TIMEOUT_MS: 20_000 }))
-    .toEqual({ requestTimeout: 1_000, headersTimeout: 1_000, connectionsCheckingInterval: 250 });
 });

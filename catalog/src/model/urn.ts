@@ -3,6 +3,12 @@
 // producers percent-encode , ( ) inside names, and we never decode them.
 import { validationFailed, type CatalogError } from './errors.ts';
 
+/**
+ * DataHub's separator of composite keys (U+241F): aspect row keys, nested key paths of patches,
+ * column keys. It is not a urn grammar character.
+ */
+export const UNIT_SEPARATOR = '\u241f';
+
 export interface Urn {
   readonly namespace: string;
   readonly entityType: string;

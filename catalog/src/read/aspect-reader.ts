@@ -1,11 +1,9 @@
 // Reads of stored aspect rows and entity existence, shared by the REST service, the GraphQL
 // service and authentication.
 import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
-import { rowKey } from '../write/aspect-writer.ts';
+import { rowKey } from '../store/rows.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import type { Store } from '../store/store.ts';
-import type { TokenStore } from '../operations/auth/authenticate.ts';
-import { accessTokenUrn } from '../operations/auth/tokens.ts';
 
 export interface AspectRow {
   name: string;
@@ -94,21 +92,4 @@ export async function countLatest(store: Store, aspectName: string, urnLike?: st
     name: aspectName, urnRegex: urnLike === undefined ? null : likeToRegex(urnLike),
   }));
   return rows[0]?.count ?? 0;
-}
-
-/** The token store of authentication, on the stored aspect rows. */
-export function createTokenStore(store: Store): TokenStore {
-  return {
-    async isActive(id) {
-      const rows = await store.read((tx) => tx.run<{ active: boolean }>('auth/token-active', {
-        keyRow: rowKey(accessTokenUrn(id), 'dataHubAccessTokenKey'),
-      }));
-      return rows[0]?.active === true;
-    },
-    async rolesOf(actorUrn) {
-      const rows = await store.read((tx) => tx.run<{ value: string }>('auth/roles-of', { key: rowKey(actorUrn, 'roleMembership') }));
-      const v = rows[0] ? (JSON.parse(rows[0].value) as { roles?: unknown }) : undefined;
-      return Array.isArray(v?.roles) ? v.roles.filter((r): r is string => typeof r === 'string') : [];
-    },
-  };
 }

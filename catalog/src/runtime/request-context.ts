@@ -27,10 +27,6 @@ export function runInRequest<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);
 }
 
-export function currentRequest(): RequestScope | undefined {
-  return storage.getStore();
-}
-
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
 }

@@ -2,3 +2,4 @@
 export * from './cypher.ts';
 export * from './store.ts';
 export * from './write-generation.ts';
+export * from './rows.ts';

@@ -14,6 +14,7 @@ import { parseUrn, type Urn } from '../model/urn.ts';
 import { validationFailed } from '../model/errors.ts';
 import { int, type Store, type Tx } from '../store/store.ts';
 import { markWrite } from '../store/write-generation.ts';
+import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../store/rows.ts';
 
 export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
@@ -47,9 +48,6 @@ export interface WriteResult {
   rowsDeleted: number;
 }
 
-const SEP = '\u241f';
-export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${SEP}${aspect}${SEP}${version}`;
-
 export function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: number): SystemMetadata {
   const cleaned = Object.fromEntries(Object.entries(sm ?? {}).filter(([, v]) => v !== null && v !== undefined));
   const lastObserved = typeof cleaned.lastObserved === 'number' && cleaned.lastObserved > 0 ? cleaned.lastObserved : now;
@@ -77,55 +75,6 @@ interface Slot {
   next: { value: string; systemMetadata: string; createdBy: string } | null | undefined;
   /** Re-derive even if unchanged (RESTATE). */
   restate: boolean;
-}
-
-/**
- * Edges derived from one row. Provenance fallbacks use only what the row stores (its
- * systemMetadata.lastObserved and the actor who wrote it), so a restore derives the same edges.
- */
-export function edgesOfRow(urn: Urn, aspect: string, row: { value: string; systemMetadata: string; createdBy: string }): DerivedEdge[] {
-  const sm = JSON.parse(row.systemMetadata) as Partial<SystemMetadata>;
-  return deriveEdges({
-    urn: urn.text,
-    entityType: urn.entityType,
-    aspectName: aspect,
-    value: JSON.parse(row.value),
-    writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
-    actor: row.createdBy,
-  });
-}
-
-/** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */
-export function edgeRows(edges: DerivedEdge[]) {
-  return edges.map((e) => ({
-    key: e.key, type: e.type, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect,
-    createdOn: e.createdOn === null ? null : int(e.createdOn), createdActor: e.createdActor,
-    updatedOn: e.updatedOn === null ? null : int(e.updatedOn), updatedActor: e.updatedActor,
-    properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual,
-    lineage: e.lineage === null ? null : e.lineage.upstream === e.source ? 'down' : 'up',
-  }));
-}
-
-/**
- * Node rows (ghost-safe MERGE) for every urn an edge set touches, sorted: concurrent batches that
- * create the same ghosts then take their index locks in one order instead of deadlocking.
- */
-export function nodeRows(urns: Iterable<string>) {
-  const rows = [];
-  for (const text of [...new Set(urns)].sort()) {
-    const u = parseUrn(text);
-    const spec = entityTypeSpec(u.entityType);
-    rows.push({ ...urnFields(u), entityType: u.entityType, label: spec.label });
-  }
-  return rows;
-}
-
-/** Parameter rows of the entity locks (aspects/lock-entities, lock-and-read): de-duplicated and
- * sorted by urn, so every writer takes its locks in one global order. */
-export function lockRows(urns: Iterable<Urn>) {
-  return [...new Map([...urns].map((u) => [u.text, u])).values()]
-    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
-    .map((u) => ({ urn: u.text, entityType: u.entityType, label: entityTypeSpec(u.entityType).label }));
 }
 
 /** Existence lookups (key-aspect rows) for urns not yet known in this transaction. */

@@ -2,7 +2,8 @@
 // checked before anything is written, in DataHub's order and with DataHub's messages; then every
 // affected aspect is read, modified and written in ONE transaction through the normal aspect-write
 // path, so a failing request has changed nothing ([Improvement] over DataHub's per-downstream writes).
-import { lockRows, writeAspectsInTx, rowKey, type AspectChange } from './aspect-writer.ts';
+import { writeAspectsInTx, type AspectChange } from './aspect-writer.ts';
+import { lockRows, rowKey } from '../store/rows.ts';
 import { entityExistence } from '../read/aspect-reader.ts';
 import { forbidden, validationFailed } from '../model/errors.ts';
 import { can, editLineageDenied, type Actor } from '../operations/auth/privileges.ts';

@@ -1,13 +1,12 @@
 // Entity reads (wire-compat §3.3): the Query getters, the Entity interfaces, and the fields of every
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
-import { entityTypeToGraphql, platformOf } from '@lineage/catalog/model';
+import { entityTypeToGraphql, platformOf, type Urn } from '@lineage/catalog/model';
 import { getAspect } from '@lineage/catalog/read';
 import { int } from '@lineage/catalog/store';
-import type { Urn } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { GRAPHQL_TYPENAME, parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { lineageField } from './lineage.ts';
-import { MAX_PAGE_SIZE, pageArgument } from '@lineage/service-kit';
+import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 type Args<T> = T;
 type Json = Record<string, unknown>;

@@ -3,16 +3,11 @@
 // parses its input, calls one domain function and renders the result in DataHub's shapes.
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/write';
-import {
-  lineageNeighbours, scrollLineage, searchLineage,
-  type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery,
-} from '@lineage/catalog/read';
-import type { AndFilter, FacetFilter, LineageFlags } from '@lineage/catalog/read';
+import { lineageNeighbours, scrollLineage, searchLineage, type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery, type AndFilter, type FacetFilter, type LineageFlags, countLineage, type LineageCountQuery } from '@lineage/catalog/read';
 import { orFiltersOf } from '@lineage/catalog/model';
-import { countLineage, type LineageCountQuery } from '@lineage/catalog/read';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
-import { MAX_PAGE_SIZE, pageArgument } from '@lineage/service-kit';
+import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;

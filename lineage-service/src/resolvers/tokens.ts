@@ -1,7 +1,5 @@
 // createAccessToken / revokeAccessToken (wire-compat §10) on the token store of the domain.
-import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken } from '@lineage/catalog/operations';
-import { assertCan, can, graphqlDenied } from '@lineage/catalog/operations';
-import type { AccessTokenDuration } from '@lineage/catalog/operations';
+import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, assertCan, can, graphqlDenied, type AccessTokenDuration } from '@lineage/catalog/operations';
 import { badRequest, forbidden } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { parseRequestUrn } from '../entity-ref.ts';

@@ -6,6 +6,8 @@ import { getAspect } from '../../read/aspect-reader.ts';
 import { parseUrn } from '../../model/urn.ts';
 import { validationFailed } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
+import { rowKey } from '../../store/rows.ts';
+import type { TokenStore } from './authenticate.ts';
 
 export interface TokenSecrets {
   signingKey: string;
@@ -58,4 +60,21 @@ export async function accessTokenInfo(store: Store, id: string): Promise<Record<
 /** Revocation deletes the stored token; revoking an unknown or revoked id is a no-op. */
 export async function revokeAccessToken(store: Store, id: string, actor: string): Promise<void> {
   await hardDeleteEntity(store, parseUrn(accessTokenUrn(id)), { actor, existenceMode: 'relaxed' });
+}
+
+/** The token store of authentication, on the stored aspect rows. */
+export function createTokenStore(store: Store): TokenStore {
+  return {
+    async isActive(id) {
+      const rows = await store.read((tx) => tx.run<{ active: boolean }>('auth/token-active', {
+        keyRow: rowKey(accessTokenUrn(id), 'dataHubAccessTokenKey'),
+      }));
+      return rows[0]?.active === true;
+    },
+    async rolesOf(actorUrn) {
+      const rows = await store.read((tx) => tx.run<{ value: string }>('auth/roles-of', { key: rowKey(actorUrn, 'roleMembership') }));
+      const v = rows[0] ? (JSON.parse(rows[0].value) as { roles?: unknown }) : undefined;
+      return Array.isArray(v?.roles) ? v.roles.filter((r): r is string => typeof r === 'string') : [];
+    },
+  };
 }

@@ -12,7 +12,7 @@
 // row any more (scanned per owner through the per-type owner indexes), and nodes without a key
 // row (ghosts: search fields reset to what the urn alone gives; orphans with no row and no
 // relationship dropped, as a hard delete would).
-import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../../write/aspect-writer.ts';
+import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../../store/rows.ts';
 import { keyAspectNameOf } from '../../model/entity-registry.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
 import { diffFields, searchAspectsOf, searchFieldsOf, type SearchFields, type StoredFields } from '../../model/search-fields.ts';

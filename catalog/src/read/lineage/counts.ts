@@ -10,7 +10,7 @@ import { badRequest } from '../../model/errors.ts';
 import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/entity-registry.ts';
 import { clausesMatch, type FilterField } from '../../model/filters.ts';
 import type { Store } from '../../store/store.ts';
-import { rowKey } from '../../write/aspect-writer.ts';
+import { rowKey } from '../../store/rows.ts';
 import { lineageEntityTypes } from '../../model/relationships.ts';
 import { parseUrn, tryParseUrn } from '../../model/urn.ts';
 import { normalizeQuery, type LineageQuery } from './query.ts';

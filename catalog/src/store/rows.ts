@@ -1,0 +1,67 @@
+// Row mapping between the domain and the stored graph: the key of an aspect row, the parameter
+// rows of the edge, node and lock statements, and the edges a stored row justifies. Shared by the
+// write path, restore and the readers, so a row is keyed and derived one way only.
+import { entityTypeSpec } from '../model/entity-registry.ts';
+import { deriveEdges, type DerivedEdge } from '../model/relationships.ts';
+import { urnFields } from '../model/search-fields.ts';
+import { parseUrn, UNIT_SEPARATOR, type Urn } from '../model/urn.ts';
+import { int } from './store.ts';
+
+/** Key of an aspect row: `<urn>␟<aspect>␟<version>` (docs/lineage-model.md §Graph); version 0 is the latest. */
+export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${UNIT_SEPARATOR}${aspect}${UNIT_SEPARATOR}${version}`;
+
+/** What edge derivation reads of a stored row. */
+export interface DerivableRow {
+  value: string;
+  systemMetadata: string;
+  createdBy: string;
+}
+
+/**
+ * Edges derived from one row. Provenance fallbacks use only what the row stores (its
+ * systemMetadata.lastObserved and the actor who wrote it), so a restore derives the same edges.
+ */
+export function edgesOfRow(urn: Urn, aspect: string, row: DerivableRow): DerivedEdge[] {
+  const sm = JSON.parse(row.systemMetadata) as { lastObserved?: unknown };
+  return deriveEdges({
+    urn: urn.text,
+    entityType: urn.entityType,
+    aspectName: aspect,
+    value: JSON.parse(row.value),
+    writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
+    actor: row.createdBy,
+  });
+}
+
+/** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */
+export function edgeRows(edges: DerivedEdge[]) {
+  return edges.map((e) => ({
+    key: e.key, type: e.type, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect,
+    createdOn: e.createdOn === null ? null : int(e.createdOn), createdActor: e.createdActor,
+    updatedOn: e.updatedOn === null ? null : int(e.updatedOn), updatedActor: e.updatedActor,
+    properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual,
+    lineage: e.lineage === null ? null : e.lineage.upstream === e.source ? 'down' : 'up',
+  }));
+}
+
+/**
+ * Node rows (ghost-safe MERGE) for every urn an edge set touches, sorted: concurrent batches that
+ * create the same ghosts then take their index locks in one order instead of deadlocking.
+ */
+export function nodeRows(urns: Iterable<string>) {
+  const rows = [];
+  for (const text of [...new Set(urns)].sort()) {
+    const u = parseUrn(text);
+    const spec = entityTypeSpec(u.entityType);
+    rows.push({ ...urnFields(u), entityType: u.entityType, label: spec.label });
+  }
+  return rows;
+}
+
+/** Parameter rows of the entity locks (aspects/lock-entities, lock-and-read): de-duplicated and
+ * sorted by urn, so every writer takes its locks in one global order. */
+export function lockRows(urns: Iterable<Urn>) {
+  return [...new Map([...urns].map((u) => [u.text, u])).values()]
+    .sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+    .map((u) => ({ urn: u.text, entityType: u.entityType, label: entityTypeSpec(u.entityType).label }));
+}
