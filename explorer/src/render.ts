@@ -1,5 +1,5 @@
 // Draws a laid-out neighbourhood as one SVG string (a single innerHTML write is what keeps a
-// 500-node picture fast). Interaction is wired by main.ts through event delegation on data-*
+// 500-node picture fast). Interaction is wired by interaction.ts through event delegation on data-*
 // attributes: data-urn (a node: re-centre), data-col (a column row: highlight its lineage),
 // data-more (load the next page of a side), data-expand (load the next hop of a node).
 import type { GraphNode, Neighbourhood } from './model.ts';

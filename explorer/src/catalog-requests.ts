@@ -1,0 +1,55 @@
+// The catalog operations the page performs, one typed function each, over api.ts's transport and
+// queries.ts's documents. They take what they need as arguments and never touch page state.
+import { ApiError, graphql } from './api.ts';
+import { schemaFieldsOf, type DatasetColumnsInput } from './columns.ts';
+import type { Direction, RawEntity } from './model.ts';
+import { COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
+
+export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
+export type SearchPage = SearchReply['searchAcrossEntities'];
+
+/** What a lineage page is restricted to; empty type or platform sets restrict nothing. */
+export interface LineageFilter {
+  degrees: readonly string[];
+  types: ReadonlySet<string>;
+  platforms: ReadonlySet<string>;
+}
+
+/** null when the catalog does not support the urn's entity type. */
+export async function fetchEntity(urn: string): Promise<RawEntity | null> {
+  return (await graphql<EntityReply>(ENTITY_QUERY, { urn })).entity;
+}
+
+export async function searchEntities(text: string, count: number): Promise<SearchPage> {
+  const r = await graphql<SearchReply>(SEARCH_QUERY, { input: { query: text, start: 0, count } });
+  return r.searchAcrossEntities;
+}
+
+function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
+  const and: Array<Record<string, unknown>> = [{ field: 'degree', values: [...filter.degrees] }];
+  if (filter.types.size) and.push({ field: '_entityType', values: [...filter.types] });
+  if (filter.platforms.size) and.push({ field: 'platform', values: [...filter.platforms] });
+  return [{ and }];
+}
+
+/** One page of scrollAcrossLineage: the first when scrollId is null, else the page it names. */
+export async function scrollLineage(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number): Promise<LineagePage> {
+  const reply = await graphql<ScrollReply>(SCROLL_QUERY, {
+    // Later pages need no facets: the first page's already fill the filters.
+    input: { urn, direction, count, orFilters: filterClause(filter), ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}) },
+  });
+  if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
+  return reply.scrollAcrossLineage;
+}
+
+/** Column lineage and schema of datasets, in one request; urns the catalog does not know are left out. */
+export async function fetchDatasetColumns(urns: readonly string[]): Promise<DatasetColumnsInput[]> {
+  const reply = await graphql<ColumnsReply>(COLUMNS_QUERY, { urns });
+  const out: DatasetColumnsInput[] = [];
+  for (const e of reply.entities) {
+    if (!e) continue;
+    const schema = e.aspects?.find((a) => a.aspectName === 'schemaMetadata');
+    out.push({ urn: e.urn, fineGrainedLineages: e.fineGrainedLineages ?? [], schemaFields: schemaFieldsOf(schema?.payload) });
+  }
+  return out;
+}

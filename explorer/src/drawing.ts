@@ -1,0 +1,151 @@
+// The draw cycle of a loaded neighbourhood: columns fetched when shown → layout.ts places the
+// nodes → render.ts writes the SVG → zoom, empty note, status and timings follow.
+import { fetchDatasetColumns } from './catalog-requests.ts';
+import { buildColumnGraph, columnClosure, type DatasetColumnsInput } from './columns.ts';
+import type { Elements } from './elements.ts';
+import { layoutGraph, type LayoutNode } from './layout.ts';
+import type { Messages } from './messages.ts';
+import { columnOf, typeLabel, urnTail, type Neighbourhood } from './model.ts';
+import { escapeXml, MORE_HEIGHT, MORE_WIDTH, NODE_WIDTH, nodeHeight, renderSvg, visibleColumns, type MoreAffordance } from './render.ts';
+import { DIRECTIONS, type ExplorerState } from './state.ts';
+import type { Status } from './status.ts';
+import type { Viewport } from './viewport.ts';
+
+const DATASETS_PER_COLUMNS_REQUEST = 200;
+
+export interface Drawing {
+  /**
+   * Draws state.graph as request `seq` (dropped if a newer one started meanwhile), timed from t0.
+   * `recentre` resets the zoom and scrolls to the centre: a new picture rather than a grown one.
+   */
+  draw(seq: number, t0: number, recentre?: boolean): Promise<void>;
+  /** Draws the loaded neighbourhood again without fetching its lineage, e.g. with columns toggled. */
+  redraw(): void;
+}
+
+export function createDrawing(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; viewport: Viewport }): Drawing {
+  const { messages, status, viewport } = deps;
+
+  async function loadColumns(graph: Neighbourhood): Promise<void> {
+    const datasets = [...graph.nodes.values()].filter((n) => n.type === 'DATASET').map((n) => n.urn);
+    const missing = datasets.filter((u) => !state.columnCache.has(u));
+    for (let i = 0; i < missing.length; i += DATASETS_PER_COLUMNS_REQUEST) {
+      for (const d of await fetchDatasetColumns(missing.slice(i, i + DATASETS_PER_COLUMNS_REQUEST))) state.columnCache.set(d.urn, d);
+    }
+    state.columns = buildColumnGraph(datasets.map((u) => state.columnCache.get(u)).filter((d): d is DatasetColumnsInput => d !== undefined));
+  }
+
+  async function draw(seq: number, t0: number, recentre = true): Promise<void> {
+    const graph = state.graph;
+    if (!graph) return;
+    const columnsOn = state.showColumns;
+    if (columnsOn) {
+      try {
+        await loadColumns(graph);
+      } catch (e) {
+        messages.reportError(e, 'load columns');
+        state.columns = null;
+      }
+      if (seq !== state.seq) return;
+    }
+    const fetched = performance.now();
+    const columns = columnsOn ? state.columns : null;
+    const withEdges = new Set<string>();
+    for (const e of columns?.edges ?? []) {
+      withEdges.add(e.from);
+      withEdges.add(e.to);
+    }
+    const rows = new Map<string, { rows: string[]; hidden: number }>();
+    const layoutNodes: LayoutNode[] = [];
+    for (const n of graph.nodes.values()) {
+      let height = nodeHeight(0, 0);
+      if (columns && n.type === 'DATASET') {
+        const v = visibleColumns(columns.columns.get(n.urn) ?? [], withEdges, n.urn);
+        rows.set(n.urn, v);
+        height = nodeHeight(v.rows.length, v.hidden);
+      }
+      layoutNodes.push({ id: n.urn, width: NODE_WIDTH, height, column: columnOf(n) });
+    }
+    // "N more" sits one layout column beyond the outermost nodes of its side.
+    const more: MoreAffordance[] = [];
+    const columnsUsed = layoutNodes.map((n) => n.column);
+    for (const direction of DIRECTIONS) {
+      const c = state.cursors[direction];
+      if (!c || !c.next) continue;
+      const remaining = Math.max(0, c.total - c.loaded);
+      if (remaining === 0) continue;
+      const id = `more:${direction}`;
+      more.push({ id, side: direction, remaining });
+      const edge = direction === 'UPSTREAM' ? Math.min(0, ...columnsUsed) - 1 : Math.max(0, ...columnsUsed) + 1;
+      layoutNodes.push({ id, width: MORE_WIDTH, height: MORE_HEIGHT, column: edge });
+    }
+    const layout = await layoutGraph(layoutNodes, [...graph.edges.values()]);
+    if (seq !== state.seq) return;
+    const laidOut = performance.now();
+
+    let highlighted: Set<string> | undefined;
+    if (state.selectedColumn && columns) {
+      const c = columnClosure(columns.edges, state.selectedColumn);
+      highlighted = new Set([...c.upstream, ...c.downstream]);
+    }
+    const limit = state.degree === '3+' ? Infinity : Number(state.degree);
+    const expandable = new Set<string>();
+    for (const n of graph.nodes.values()) {
+      if (n.side !== 'centre' && !n.context && n.degree >= limit && !state.expanded.has(n.urn)) expandable.add(n.urn);
+    }
+    ui.host.innerHTML = renderSvg({
+      graph, positions: layout.positions, width: layout.width, height: layout.height, more, expandable,
+      ...(columns ? { rows, columnEdges: columns.edges, selectedColumn: state.selectedColumn, ...(highlighted ? { highlighted } : {}) } : {}),
+    });
+    state.graphSize = { width: layout.width, height: layout.height };
+    ui.empty.hidden = true;
+    if (recentre) {
+      const fit = Math.min(1, (ui.canvas.clientWidth - 8) / Math.max(1, layout.width));
+      state.zoom = Math.max(0.72, fit);
+    }
+    viewport.applyZoom();
+    renderEmptyNote(graph);
+    // Measured after the browser has laid out and painted the new SVG.
+    await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
+    const painted = performance.now();
+    state.timings = {
+      fetchMs: Math.round(fetched - t0), layoutMs: Math.round(laidOut - fetched), renderMs: Math.round(painted - laidOut),
+      totalMs: Math.round(painted - t0), nodes: graph.nodes.size, edges: graph.edges.size,
+    };
+    // Read by the end-to-end test to wait for, and time, a finished draw.
+    (window as unknown as { __explorer: unknown }).__explorer = { timings: state.timings, seq };
+    ui.host.dataset.ready = String(seq);
+    if (recentre) viewport.scrollToNode(graph.centre);
+    status.render();
+  }
+
+  /** A lone centre gets a note saying why the picture is empty and which filters narrowed it. */
+  function renderEmptyNote(graph: Neighbourhood): void {
+    ui.host.querySelector('.empty.note')?.remove();
+    if (graph.nodes.size > 1) return;
+    const active = DIRECTIONS.filter((d) => state.directions[d]);
+    const note = document.createElement('div');
+    note.className = 'empty note';
+    note.setAttribute('role', 'note');
+    if (!active.length) {
+      note.innerHTML = '<h2>Both directions are off</h2><p>Turn on Upstream or Downstream to see lineage.</p>';
+    } else {
+      const filters = [state.degree === '3+' ? 'any degree' : `up to ${state.degree} hop${state.degree === '1' ? '' : 's'}`];
+      if (state.types.size) filters.push(`types ${[...state.types].map(typeLabel).join(', ')}`);
+      if (state.platforms.size) filters.push(`platforms ${[...state.platforms].map(urnTail).join(', ')}`);
+      const where = active.length === 2 ? 'upstream or downstream' : active[0]!.toLowerCase();
+      note.innerHTML = `<h2>No ${escapeXml(where)} lineage</h2><p>${escapeXml(state.centre?.name ?? 'This entity')} has no ${escapeXml(where)} entities for ${escapeXml(filters.join('; '))}.</p>`
+        + (state.types.size || state.platforms.size || state.degree !== '3+' ? '<p>Widen the filters on the left to see more.</p>' : '');
+    }
+    ui.host.prepend(note);
+  }
+
+  function redraw(): void {
+    if (!state.graph) return;
+    const seq = ++state.seq;
+    status.setBusy(true);
+    void draw(seq, performance.now(), false).finally(() => seq === state.seq && status.setBusy(false));
+  }
+
+  return { draw, redraw };
+}

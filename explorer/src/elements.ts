@@ -1,0 +1,70 @@
+// Typed handles on the elements of index.html the page's code drives, looked up once at start-up.
+
+/** A missing id is a broken index.html: fail at start-up rather than on first use. */
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing from index.html`);
+  return el as T;
+}
+
+export interface Elements {
+  signin: HTMLElement;
+  signinForm: HTMLFormElement;
+  token: HTMLTextAreaElement;
+  signinError: HTMLElement;
+  signinSubmit: HTMLButtonElement;
+  sessionState: HTMLElement;
+  signOut: HTMLButtonElement;
+  searchForm: HTMLFormElement;
+  search: HTMLInputElement;
+  searchResults: HTMLElement;
+  status: HTMLElement;
+  message: HTMLElement;
+  canvas: HTMLElement;
+  empty: HTMLElement;
+  host: HTMLElement;
+  dirUp: HTMLInputElement;
+  dirDown: HTMLInputElement;
+  columnsToggle: HTMLInputElement;
+  pageSize: HTMLSelectElement;
+  degreeInputs: HTMLInputElement[];
+  typeFilter: HTMLElement;
+  platformFilter: HTMLElement;
+  degreeCounts: HTMLElement;
+  legendTypes: HTMLElement;
+  zoomIn: HTMLElement;
+  zoomOut: HTMLElement;
+  zoomFit: HTMLElement;
+}
+
+export function findElements(): Elements {
+  return {
+    signin: byId('signin'),
+    signinForm: byId<HTMLFormElement>('signin-form'),
+    token: byId<HTMLTextAreaElement>('token'),
+    signinError: byId('signin-error'),
+    signinSubmit: byId<HTMLButtonElement>('signin-submit'),
+    sessionState: byId('session-state'),
+    signOut: byId<HTMLButtonElement>('sign-out'),
+    searchForm: byId<HTMLFormElement>('search-form'),
+    search: byId<HTMLInputElement>('search'),
+    searchResults: byId('search-results'),
+    status: byId('status'),
+    message: byId('message'),
+    canvas: byId('canvas'),
+    empty: byId('empty'),
+    host: byId('graph-host'),
+    dirUp: byId<HTMLInputElement>('dir-upstream'),
+    dirDown: byId<HTMLInputElement>('dir-downstream'),
+    columnsToggle: byId<HTMLInputElement>('columns-toggle'),
+    pageSize: byId<HTMLSelectElement>('page-size'),
+    degreeInputs: [...document.querySelectorAll<HTMLInputElement>('input[name="degree"]')],
+    typeFilter: byId('type-filter'),
+    platformFilter: byId('platform-filter'),
+    degreeCounts: byId('degree-counts'),
+    legendTypes: byId('legend-types'),
+    zoomIn: byId('zoom-in'),
+    zoomOut: byId('zoom-out'),
+    zoomFit: byId('zoom-fit'),
+  };
+}

@@ -1,0 +1,175 @@
+// Pointer and keyboard handling of the graph and the page: clicks and keys on the SVG (delegated by
+// the data-* attributes render.ts writes), column selection, drag to pan, wheel and key zoom,
+// scrolling to an edge to load more, and the page-wide shortcuts.
+import { columnClosure, splitColumnKey } from './columns.ts';
+import type { Elements } from './elements.ts';
+import { urnTail, type Direction } from './model.ts';
+import type { Navigation } from './navigation.ts';
+import { DIRECTIONS, type ExplorerState } from './state.ts';
+import type { Status } from './status.ts';
+import type { Viewport } from './viewport.ts';
+
+/** Pointer travel below this is a click, not a drag. */
+const DRAG_THRESHOLD_PX = 4;
+/** Scroll within this long of the user's own wheel or drag counts as theirs, not the page's. */
+const USER_SCROLL_MS = 800;
+
+export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; status: Status; viewport: Viewport }): void {
+  const { navigation, status, viewport } = deps;
+  // dragged: the click that ends a drag must not also activate what it lands on.
+  const pointer = { dragged: false, userScrolledAt: 0 };
+
+  function selectColumn(key: string | null): void {
+    state.selectedColumn = state.selectedColumn === key ? null : key;
+    const svg = ui.host.querySelector('svg');
+    const columns = state.columns;
+    if (!svg || !columns) return;
+    // Restyle in place: a column click should not re-run the layout.
+    const hot = state.selectedColumn ? columnClosure(columns.edges, state.selectedColumn) : null;
+    const lit = new Set([...(hot?.upstream ?? []), ...(hot?.downstream ?? [])]);
+    for (const g of svg.querySelectorAll<SVGGElement>('g.col')) {
+      const k = g.dataset.col!;
+      g.classList.toggle('selected', k === state.selectedColumn);
+      g.classList.toggle('highlighted', k !== state.selectedColumn && lit.has(k));
+      g.classList.toggle('dimmed', state.selectedColumn !== null && k !== state.selectedColumn && !lit.has(k));
+      g.setAttribute('aria-pressed', String(k === state.selectedColumn));
+    }
+    const on = (k: string) => k === state.selectedColumn || lit.has(k);
+    for (const p of svg.querySelectorAll<SVGPathElement>('path.col-edge')) {
+      const isHot = state.selectedColumn !== null && on(p.dataset.from!) && on(p.dataset.to!);
+      p.classList.toggle('hot', isHot);
+      p.classList.toggle('dimmed', state.selectedColumn !== null && !isHot);
+      p.setAttribute('marker-end', `url(#${isHot ? 'arrow-hot' : 'arrow-col'})`);
+    }
+    if (state.selectedColumn) {
+      const { dataset, path } = splitColumnKey(state.selectedColumn);
+      const name = state.graph?.nodes.get(dataset)?.name ?? urnTail(dataset);
+      status.set(`Column ${path} of ${name}: ${hot!.upstream.size} upstream and ${hot!.downstream.size} downstream columns highlighted.`);
+    } else status.render();
+  }
+
+  /** Click or Enter/Space on the graph; the innermost affordance under the target wins. */
+  function activate(target: Element): void {
+    const more = target.closest<SVGGElement>('[data-more]');
+    if (more) return void navigation.loadMore(more.dataset.more as Direction);
+    const exp = target.closest<SVGGElement>('[data-expand]');
+    if (exp) return void navigation.expand(exp.dataset.expand!);
+    const col = target.closest<SVGGElement>('[data-col]');
+    if (col) return selectColumn(col.dataset.col!);
+    const node = target.closest<SVGGElement>('g.node');
+    if (node && node.dataset.urn !== state.graph?.centre) navigation.navigateTo(node.dataset.urn!);
+  }
+
+  /** Arrow keys go to the nearest node in that direction (columns are degrees, rows are siblings). */
+  function moveFocus(from: SVGGElement, key: string): void {
+    const a = from.getBoundingClientRect();
+    const ax = a.left + a.width / 2;
+    const ay = a.top + a.height / 2;
+    let best: SVGGElement | null = null;
+    let bestScore = Infinity;
+    for (const g of ui.host.querySelectorAll<SVGGElement>('g.node, g.more')) {
+      if (g === from) continue;
+      const b = g.getBoundingClientRect();
+      const dx = b.left + b.width / 2 - ax;
+      const dy = b.top + b.height / 2 - ay;
+      const along = key === 'ArrowRight' ? dx : key === 'ArrowLeft' ? -dx : key === 'ArrowDown' ? dy : -dy;
+      const across = key === 'ArrowRight' || key === 'ArrowLeft' ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 4) continue;
+      const score = along + across * 3;
+      if (score < bestScore) {
+        bestScore = score;
+        best = g;
+      }
+    }
+    if (best) {
+      best.focus();
+      best.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+  }
+
+  ui.host.addEventListener('click', (ev) => {
+    if (pointer.dragged) return;
+    activate(ev.target as Element);
+  });
+
+  ui.host.addEventListener('keydown', (ev) => {
+    const target = ev.target as Element;
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      activate(target);
+    } else if (ev.key === 'Escape') {
+      if (state.selectedColumn) selectColumn(null);
+    } else if (ev.key.startsWith('Arrow')) {
+      const from = target.closest<SVGGElement>('g.node');
+      if (!from) return;
+      ev.preventDefault();
+      moveFocus(from, ev.key);
+    }
+  });
+
+  ui.status.addEventListener('click', (ev) => {
+    const b = (ev.target as Element).closest<HTMLElement>('[data-more]');
+    if (b) void navigation.loadMore(b.dataset.more as Direction);
+  });
+
+  ui.zoomIn.addEventListener('click', () => viewport.setZoom(state.zoom * 1.2));
+  ui.zoomOut.addEventListener('click', () => viewport.setZoom(state.zoom / 1.2));
+  ui.zoomFit.addEventListener('click', () => viewport.fit());
+
+  // Drag to pan; reaching the left/right edge by the user's own scrolling loads the next page of that side.
+  ui.canvas.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== 0 || (ev.target as Element).closest('button, [tabindex="0"]')) return;
+    const start = { x: ev.clientX, y: ev.clientY, left: ui.canvas.scrollLeft, top: ui.canvas.scrollTop };
+    pointer.dragged = false;
+    const move = (m: PointerEvent) => {
+      const dx = m.clientX - start.x;
+      const dy = m.clientY - start.y;
+      if (!pointer.dragged && Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
+      pointer.dragged = true;
+      pointer.userScrolledAt = Date.now();
+      ui.canvas.classList.add('panning');
+      ui.canvas.scrollLeft = start.left - dx;
+      ui.canvas.scrollTop = start.top - dy;
+    };
+    const up = () => {
+      ui.canvas.classList.remove('panning');
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      // After the click this pointerup produces, which must still see the drag.
+      setTimeout(() => (pointer.dragged = false), 0);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  });
+  ui.canvas.addEventListener('wheel', (ev) => {
+    if (ev.ctrlKey) {
+      ev.preventDefault();
+      viewport.setZoom(state.zoom * (ev.deltaY < 0 ? 1.1 : 1 / 1.1));
+    }
+    pointer.userScrolledAt = Date.now();
+  }, { passive: false });
+  ui.canvas.addEventListener('scroll', () => {
+    // Scrolls the page makes itself (zoom, recentre) must not load pages.
+    if (Date.now() - pointer.userScrolledAt > USER_SCROLL_MS || state.busy) return;
+    const c = ui.canvas;
+    const nearBottom = c.scrollTop + c.clientHeight >= c.scrollHeight - 40;
+    if (c.scrollLeft <= 2 && state.cursors.UPSTREAM?.next) void navigation.loadMore('UPSTREAM');
+    else if (c.scrollLeft + c.clientWidth >= c.scrollWidth - 2 && state.cursors.DOWNSTREAM?.next) void navigation.loadMore('DOWNSTREAM');
+    else if (nearBottom && c.scrollHeight > c.clientHeight + 40) {
+      const side = DIRECTIONS.find((d) => state.cursors[d]?.next);
+      if (side) void navigation.loadMore(side);
+    }
+  });
+
+  // Page-wide keys, except while typing: / to search, + / - to zoom.
+  document.addEventListener('keydown', (ev) => {
+    const target = ev.target as HTMLElement;
+    const typing = target.closest('input, textarea, select');
+    if (ev.key === '/' && !typing) {
+      ev.preventDefault();
+      ui.search.focus();
+      ui.search.select();
+    } else if ((ev.key === '+' || ev.key === '=') && !typing) viewport.setZoom(state.zoom * 1.2);
+    else if (ev.key === '-' && !typing) viewport.setZoom(state.zoom / 1.2);
+  });
+}

@@ -1,0 +1,194 @@
+// Which entity is the centre and how much of its lineage is loaded: the URL hash (#urn=…) names the
+// centre, so back/forward and links work; loads of the neighbourhood, "N more" pages and one-hop
+// expansions go through here and hand the result to the draw cycle.
+import { ApiError, tokenStore } from './api.ts';
+import { fetchEntity, scrollLineage, type LineageFilter } from './catalog-requests.ts';
+import type { Drawing } from './drawing.ts';
+import type { Elements } from './elements.ts';
+import { recordFacets, renderFilters } from './filters.ts';
+import type { Messages } from './messages.ts';
+import { emptyNeighbourhood, mergeResults, summarise, urnTail, type Direction, type RawEntity } from './model.ts';
+import { remember } from './recent.ts';
+import { DIRECTIONS, type ExplorerState } from './state.ts';
+import type { Status } from './status.ts';
+
+export interface Navigation {
+  /** Re-centres through the URL hash, so the move lands in the browser's history. */
+  navigateTo(urn: string): void;
+  /** Opens the entity the hash names, once signed in. */
+  routeFromHash(): Promise<void>;
+  /** The next page of one side's lineage. */
+  loadMore(direction: Direction): Promise<void>;
+  /** One more hop beyond the degree limit, from one node, in the direction it lies. */
+  expand(urn: string): Promise<void>;
+  /** The same centre fetched again under changed controls. */
+  reload(): void;
+}
+
+function urnFromHash(): string | null {
+  const m = /^#urn=(.+)$/.exec(location.hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+}
+
+export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing }): Navigation {
+  const { messages, status, drawing } = deps;
+
+  function lineageFilter(degrees: readonly string[]): LineageFilter {
+    return { degrees, types: state.types, platforms: state.platforms };
+  }
+
+  function degreeValues(): string[] {
+    return state.degree === '1' ? ['1'] : state.degree === '2' ? ['1', '2'] : ['1', '2', '3+'];
+  }
+
+  function navigateTo(urn: string): void {
+    const hash = `#urn=${encodeURIComponent(urn)}`;
+    // Setting the hash it already has fires no hashchange.
+    if (location.hash === hash) void loadCentre(urn);
+    else location.hash = hash;
+  }
+
+  async function routeFromHash(): Promise<void> {
+    const urn = urnFromHash();
+    if (urn && tokenStore.get()) await loadCentre(urn);
+  }
+
+  async function loadCentre(urn: string): Promise<void> {
+    const seq = ++state.seq;
+    messages.clear();
+    status.set(`Opening ${urnTail(urn)}…`);
+    let entity: RawEntity | null;
+    try {
+      entity = await fetchEntity(urn);
+    } catch (e) {
+      if (seq !== state.seq) return;
+      status.set('');
+      if (e instanceof ApiError && e.kind === 'bad-request') messages.show(`“${urn}” is not a valid entity urn: ${e.message}`);
+      else messages.reportError(e, `open ${urn}`);
+      return;
+    }
+    if (seq !== state.seq) return;
+    if (!entity) {
+      status.set('');
+      messages.show(`Entity not found: the catalog does not support the entity type of ${urn}, so it has no lineage to show.`);
+      return;
+    }
+    if (entity.exists === false) {
+      status.set('');
+      messages.show(`Entity not found: nothing has been ingested for ${urn}. Check the urn (platform, name and environment must match exactly).`);
+      return;
+    }
+    const summary = summarise(entity);
+    remember(summary);
+    state.centre = summary;
+    state.typeOptions.clear();
+    state.platformOptions.clear();
+    state.selectedColumn = null;
+    state.expanded.clear();
+    document.title = `${summary.name} · Lineage explorer`;
+    ui.search.value = urn;
+    await loadNeighbourhood(entity, true);
+  }
+
+  /** `fresh`: a new centre, whose filter options start over even when filters are checked. */
+  async function loadNeighbourhood(centre: RawEntity, fresh: boolean): Promise<void> {
+    const seq = ++state.seq;
+    const t0 = performance.now();
+    const graph = emptyNeighbourhood(centre);
+    state.graph = graph;
+    state.cursors = {};
+    state.degreeCounts.clear();
+    const unfiltered = state.types.size === 0 && state.platforms.size === 0;
+    if (fresh || unfiltered) {
+      state.typeOptions.clear();
+      state.platformOptions.clear();
+    }
+    const active = DIRECTIONS.filter((d) => state.directions[d]);
+    status.set('Loading lineage…');
+    status.setBusy(true);
+    try {
+      const pages = await Promise.all(active.map(async (direction) => ({ direction, page: await scrollLineage(centre.urn, direction, lineageFilter(degreeValues()), null, state.pageSize) })));
+      if (seq !== state.seq) return;
+      for (const { direction, page } of pages) {
+        mergeResults(graph, direction, page.searchResults);
+        state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: page.searchResults.length, partial: page.isPartial === true };
+        recordFacets(state, page.facets, unfiltered || fresh);
+      }
+      renderFilters(state, ui);
+      await drawing.draw(seq, t0);
+    } catch (e) {
+      if (seq !== state.seq) return;
+      status.set('');
+      messages.reportError(e, `load the lineage of ${state.centre?.name ?? centre.urn}`);
+      // The previous picture no longer matches state.graph: draw the centre alone.
+      await drawing.draw(seq, t0).catch(() => undefined);
+    } finally {
+      if (seq === state.seq) status.setBusy(false);
+    }
+  }
+
+  async function loadMore(direction: Direction): Promise<void> {
+    const cursor = state.cursors[direction];
+    const graph = state.graph;
+    if (!cursor?.next || !graph || state.busy) return;
+    const seq = ++state.seq;
+    const t0 = performance.now();
+    status.setBusy(true);
+    status.set(`Loading more ${direction.toLowerCase()}…`);
+    try {
+      const page = await scrollLineage(graph.centre, direction, lineageFilter(degreeValues()), cursor.next, state.pageSize);
+      if (seq !== state.seq) return;
+      mergeResults(graph, direction, page.searchResults);
+      state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: cursor.loaded + page.searchResults.length, partial: cursor.partial || page.isPartial === true };
+      await drawing.draw(seq, t0, false);
+    } catch (e) {
+      if (seq === state.seq) messages.reportError(e, `load more ${direction.toLowerCase()} entities`);
+    } finally {
+      if (seq === state.seq) status.setBusy(false);
+    }
+  }
+
+  async function expand(urn: string): Promise<void> {
+    const graph = state.graph;
+    const node = graph?.nodes.get(urn);
+    if (!graph || !node || node.side === 'centre' || state.busy) return;
+    const direction: Direction = node.side === 'upstream' ? 'UPSTREAM' : 'DOWNSTREAM';
+    const seq = ++state.seq;
+    const t0 = performance.now();
+    status.setBusy(true);
+    status.set(`Loading the next hop ${node.side} of ${node.name}…`);
+    try {
+      const page = await scrollLineage(urn, direction, lineageFilter(['1']), null, state.pageSize);
+      if (seq !== state.seq) return;
+      mergeResults(graph, direction, page.searchResults, urn, node.degree);
+      state.expanded.add(urn);
+      const hidden = page.total - page.searchResults.length;
+      await drawing.draw(seq, t0, false);
+      if (!page.searchResults.length) messages.show(`${node.name} has no further ${node.side} entities matching the filters.`, 'info');
+      else if (hidden > 0) messages.show(`Showing ${page.searchResults.length} of ${page.total} entities one hop ${node.side} of ${node.name}; re-centre on it to page through the rest.`, 'info');
+    } catch (e) {
+      if (seq === state.seq) messages.reportError(e, `expand ${node.name}`);
+    } finally {
+      if (seq === state.seq) status.setBusy(false);
+    }
+  }
+
+  function reload(): void {
+    if (!state.graph || !state.centre) return;
+    const centre = state.graph.nodes.get(state.graph.centre)!;
+    state.expanded.clear();
+    void loadNeighbourhood({ urn: centre.urn, type: centre.type, name: centre.name, exists: centre.exists }, false);
+  }
+
+  return { navigateTo, routeFromHash, loadMore, expand, reload };
+}
+
+/** Back, forward and edited links re-centre the page. */
+export function wireHistory(navigation: Navigation): void {
+  window.addEventListener('hashchange', () => void navigation.routeFromHash());
+}
