@@ -12,7 +12,7 @@ import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
 import { createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH } from '@lineage/service-kit';
-import { loadTypeDefs } from './schema.ts';
+import { loadTypeDefs, subgraphTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
@@ -40,7 +40,9 @@ export function buildLineageSchema() {
     ({ typeDefs: typeDefs[name], ...(resolvers ? { resolvers: resolvers as GraphQLResolverMap<unknown> } : {}) });
   return buildSubgraphSchema([
     module('common', scalarResolvers),
-    module('entities', entityResolvers),
+    // Entity types follow their descriptors; which fields each has is what the SDL declares.
+    module('entities', entityResolvers(subgraphTypeDefs(typeDefs))),
+    module('registered'),
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
     module('search', searchResolvers),

@@ -1,33 +1,19 @@
 // What an Entity field resolves to before its fields are read: the parsed urn. Which GraphQL object
-// type renders which entity type is decided here and only here.
-import { badRequest, isCatalogError, validateUrnKey, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
+// type renders which entity type is the descriptor's graphqlTypename (docs/CONTRIBUTING.md §Add an
+// entity type); urns of types without one resolve to null.
+import { badRequest, descriptorOf, isCatalogError, validateUrnKey, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 
 export interface EntityRef {
   urn: Urn;
 }
 
-/** DataHub entity name → GraphQL object type of this subgraph. Other entity types resolve to null. */
-export const GRAPHQL_TYPENAME: Readonly<Record<string, string>> = {
-  dataset: 'Dataset',
-  dataJob: 'DataJob',
-  dataFlow: 'DataFlow',
-  chart: 'Chart',
-  dashboard: 'Dashboard',
-  mlFeature: 'MLFeature',
-  mlPrimaryKey: 'MLPrimaryKey',
-  mlFeatureTable: 'MLFeatureTable',
-  mlModel: 'MLModel',
-  mlModelGroup: 'MLModelGroup',
-  schemaField: 'SchemaFieldEntity',
-  dataProcessInstance: 'DataProcessInstance',
-  corpuser: 'CorpUser',
-  dataPlatform: 'DataPlatform',
-  query: 'QueryEntity',
-  dataPlatformInstance: 'DataPlatformInstance',
-};
+/** The GraphQL object type rendering an entity type (its descriptor's); undefined = resolves to null. */
+export function typenameOfType(entityType: string): string | undefined {
+  return descriptorOf(entityType)?.graphqlTypename;
+}
 
 export function typenameOf(ref: EntityRef): string | undefined {
-  return Object.hasOwn(GRAPHQL_TYPENAME, ref.urn.entityType) ? GRAPHQL_TYPENAME[ref.urn.entityType] : undefined;
+  return typenameOfType(ref.urn.entityType);
 }
 
 /** Parses a urn from the request: grammar and key shape, else 400 `Invalid urn: <urn>`. */
@@ -45,7 +31,7 @@ export function parseRequestUrn(text: string): Urn {
 /** The ref of a requested urn, or null when this subgraph has no type for it (or not the one asked for). */
 export function requestedRef(text: string, entityType?: string): EntityRef | null {
   const urn = parseRequestUrn(text);
-  if (entityType ? urn.entityType !== entityType : !Object.hasOwn(GRAPHQL_TYPENAME, urn.entityType)) return null;
+  if (entityType ? urn.entityType !== entityType : typenameOfType(urn.entityType) === undefined) return null;
   return { urn };
 }
 
@@ -54,7 +40,7 @@ export function storedRef(text: string | null | undefined): EntityRef | null {
   if (!text) return null;
   try {
     const urn = parseUrn(text);
-    return Object.hasOwn(GRAPHQL_TYPENAME, urn.entityType) ? { urn } : null;
+    return typenameOfType(urn.entityType) !== undefined ? { urn } : null;
   } catch {
     return null;
   }

@@ -1,23 +1,29 @@
-// The subgraph's SDL: the .graphql files beside the resolvers, parsed once. The gateway composes
-// the supergraph from the same documents, so what is served and what is composed cannot drift.
+// The subgraph's SDL: the .graphql files beside the resolvers, parsed once, plus the SDL of entity
+// types registered at start-up (their descriptors carry it). The gateway composes the supergraph
+// from the same documents, so what is served and what is composed cannot drift.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, type DocumentNode } from 'graphql';
+import { Kind, parse, type DocumentNode } from 'graphql';
+import { entityTypeDescriptors } from '@lineage/catalog/model';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
 export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search'] as const;
-export type SchemaFile = (typeof SCHEMA_FILES)[number];
+export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'registered';
 
-export function loadTypeDefs(): Record<SchemaFile, DocumentNode> {
-  return Object.fromEntries(
-    SCHEMA_FILES.map((f) => [f, parse(readFileSync(join(schemaDir, `${f}.graphql`), 'utf8'))]),
-  ) as Record<SchemaFile, DocumentNode>;
+/** The SDL of the entity types registered at start-up (registerEntityType), as one document. */
+function registeredTypeDefs(): DocumentNode {
+  const docs = entityTypeDescriptors().flatMap((d) => (d.graphqlSdl ? [parse(d.graphqlSdl)] : []));
+  return { kind: Kind.DOCUMENT, definitions: docs.flatMap((d) => d.definitions) };
 }
 
-/** All SDL as one document (for composition). */
-export function subgraphTypeDefs(): DocumentNode {
-  const docs = Object.values(loadTypeDefs());
-  return { kind: docs[0]!.kind, definitions: docs.flatMap((d) => d.definitions) };
+export function loadTypeDefs(): Record<SchemaModule, DocumentNode> {
+  const files = Object.fromEntries(SCHEMA_FILES.map((f) => [f, parse(readFileSync(join(schemaDir, `${f}.graphql`), 'utf8'))]));
+  return { ...files, registered: registeredTypeDefs() } as Record<SchemaModule, DocumentNode>;
+}
+
+/** All SDL as one document (for composition, and for the resolvers that follow the declared fields). */
+export function subgraphTypeDefs(typeDefs: Record<SchemaModule, DocumentNode> = loadTypeDefs()): DocumentNode {
+  return { kind: Kind.DOCUMENT, definitions: Object.values(typeDefs).flatMap((d) => d.definitions) };
 }

@@ -2,7 +2,7 @@
 // every name the code runs has a file, and the owned-edge lookup covers every relationship type
 // the derivation registry can emit.
 import { loadCypher, splitStatements, statementNames } from '../../catalog/src/store/cypher.ts';
-import { relationshipTypes } from '../../catalog/src/model/relationships.ts';
+import { RELATIONSHIP_TYPES } from '../../catalog/src/model/entity-types.ts';
 import { testStore } from '../support/context.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 
@@ -32,7 +32,7 @@ test('schema statements are idempotent', async () => {
 test('edges/owned-by and the owner indexes cover every derived relationship type', () => {
   const owned = statements.all.get('edges/owned-by')!;
   const schema = statements.all.get('schema/schema')!;
-  for (const t of [...relationshipTypes, 'LINEAGE']) {
+  for (const t of [...RELATIONSHIP_TYPES, 'LINEAGE']) {
     expect(owned).toContain(`[r:${t} {owner: row.owner}]`);
     expect(schema).toContain(`rel_owner_${t} `);
   }

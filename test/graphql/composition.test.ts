@@ -4,8 +4,9 @@
 import { buildSchema, isEnumType, isObjectType, type GraphQLSchema } from 'graphql';
 import { composeSupergraph } from '../../gateway/src/app.ts';
 import { buildLineageSchema } from '../../lineage-service/src/app.ts';
-import { GRAPHQL_TYPENAME } from '../../lineage-service/src/entity-ref.ts';
-import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-registry.ts';
+import { entityTypeDescriptors, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-types.ts';
+
+const RENDERED_TYPENAMES = entityTypeDescriptors().flatMap((d) => (d.graphqlTypename ? [d.graphqlTypename] : []));
 
 let supergraph: GraphQLSchema;
 let supergraphSdl: string;
@@ -50,7 +51,8 @@ test('EntityType and FabricType enums are exactly the domain lists, in order', (
 
 test('every rendered entity type is a federation entity implementing Entity, with exists', () => {
   const schema = buildLineageSchema();
-  for (const typename of Object.values(GRAPHQL_TYPENAME)) {
+  expect(RENDERED_TYPENAMES.length).toBeGreaterThan(10);
+  for (const typename of RENDERED_TYPENAMES) {
     const t = schema.getType(typename);
     expect(isObjectType(t)).toBe(true);
     if (!isObjectType(t)) continue;
@@ -58,4 +60,18 @@ test('every rendered entity type is a federation entity implementing Entity, wit
     expect(t.getFields().exists).toBeDefined();
     expect(t.astNode?.directives?.some((d) => d.name.value === 'key')).toBe(true);
   }
+});
+
+test('every field an entity type declares resolves from its descriptor or a type-specific resolver', () => {
+  // The parent value is only the urn, so a field left to the default resolver would read nothing.
+  const schema = buildLineageSchema();
+  const unresolved: string[] = [];
+  for (const typename of RENDERED_TYPENAMES) {
+    const t = schema.getType(typename);
+    if (!isObjectType(t)) continue;
+    for (const field of Object.values(t.getFields())) if (!field.resolve) unresolved.push(`${typename}.${field.name}`);
+  }
+  expect(unresolved).toEqual([]);
+  const query = schema.getQueryType()!.getFields();
+  for (const name of Object.keys(query)) expect([name, query[name]!.resolve !== undefined]).toEqual([name, true]);
 });

@@ -1,18 +1,17 @@
 import {
-  ENTITY_LABELS,
+  entityLabels,
   entityTypeSpec,
   entityTypeToGraphql,
-  FABRIC_TYPES,
-  GRAPHQL_ENTITY_TYPES,
   graphqlToEntityType,
   isModelledEntityType,
   keyAspectOf,
-  MODELLED_ENTITY_TYPES,
+  modelledEntityTypes,
   nameOf,
   originOf,
   parentOf,
   platformOf,
 } from './entity-registry.ts';
+import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from './entity-types.ts';
 import { CatalogError } from './errors.ts';
 import { parseUrn } from './urn.ts';
 
@@ -59,7 +58,7 @@ describe('keyAspectOf: the examples of wire-compat §8.2', () => {
 
   test('covers every modelled entity type', () => {
     const covered = new Set(examples.map(([text]) => parseUrn(text).entityType));
-    expect([...covered].sort()).toEqual([...MODELLED_ENTITY_TYPES].sort());
+    expect([...covered].sort()).toEqual([...modelledEntityTypes()].sort());
   });
 
   test.each(examples)('%s → %s', (text, aspectName, value) => {
@@ -175,9 +174,9 @@ describe('labels and GraphQL types of modelled entities', () => {
   });
 
   test('labels are distinct and Generic is among them', () => {
-    expect(new Set(ENTITY_LABELS).size).toBe(ENTITY_LABELS.length);
-    expect(ENTITY_LABELS).toContain('Generic');
-    expect(ENTITY_LABELS).toHaveLength(MODELLED_ENTITY_TYPES.length + 1);
+    expect(new Set(entityLabels()).size).toBe(entityLabels().length);
+    expect(entityLabels()).toContain('Generic');
+    expect(entityLabels()).toHaveLength(modelledEntityTypes().length + 1);
   });
 });
 

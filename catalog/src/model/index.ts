@@ -1,6 +1,7 @@
 // The public face of the model layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
 export * from './aspects/index.ts';
 export * from './entity-registry.ts';
+export * from './entity-types.ts';
 export * from './errors.ts';
 export * from './filters.ts';
 export * from './json-depth.ts';

@@ -1,15 +1,16 @@
 import {
   deriveEdges,
   edgeKey,
-  lineageAspects,
+  hasLineage,
+  isLineageAspect,
   lineageDirectionOf,
-  lineageEntityTypes,
-  lineageNeighbours,
   lineageTriples,
   referencedLineageUrns,
-  relationshipTypes,
+  RELATIONSHIP_TYPES,
   type DerivedEdge,
+  type LineageEnd,
 } from './relationships.ts';
+import { entityTypeDescriptors } from './entity-types.ts';
 
 const WRITE_TIME = 1700000000000;
 const WRITER = 'urn:li:corpuser:ingestion';
@@ -181,7 +182,7 @@ describe('§2 derivation table, one row at a time', () => {
   test('every relationship type is emitted by some row', () => {
     const emitted = new Set(cases.flatMap(([, urn, aspect, value]) => derive(urn, aspect, value).map((e) => e.type)));
     emitted.add('DownstreamOf'); // fine-grained only repeats a type already covered
-    expect([...emitted].sort()).toEqual([...relationshipTypes].sort());
+    expect([...emitted].sort()).toEqual([...RELATIONSHIP_TYPES].sort());
   });
 
   test('aspects and owners outside the table derive nothing', () => {
@@ -439,9 +440,9 @@ describe('triple-based lineage', () => {
   });
 
   test('every lineage triple is reachable from the derivation and the registry has no duplicates', () => {
-    const keys = lineageTriples.map((t) => `${t.sourceType}/${t.type}/${t.destinationType}`);
+    const keys = lineageTriples().map((t) => `${t.sourceType}/${t.type}/${t.destinationType}`);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const t of lineageTriples) expect(relationshipTypes).toContain(t.type);
+    for (const t of lineageTriples()) expect(RELATIONSHIP_TYPES).toContain(t.type);
   });
 
   test('a lineage edge reports its upstream and downstream ends', () => {
@@ -462,8 +463,9 @@ describe('triple-based lineage', () => {
     ]);
   });
 
-  test('lineageAspects are exactly the aspects whose derivation can produce a lineage edge', () => {
-    expect([...lineageAspects].sort()).toEqual([
+  test('the lineage aspects are exactly the aspects whose derivation can produce a lineage edge', () => {
+    const aspects = new Set(entityTypeDescriptors().flatMap((d) => Object.keys(d.aspects ?? {})));
+    expect([...aspects].filter(isLineageAspect).sort()).toEqual([
       'chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'dataProcessInfo', 'dataProcessInstanceInput',
       'dataProcessInstanceOutput', 'inputFields', 'mlFeatureProperties', 'mlModelGroupProperties', 'mlModelProperties',
       'mlPrimaryKeyProperties', 'upstreamLineage',
@@ -496,8 +498,25 @@ describe('edge keys', () => {
   });
 });
 
-describe('§5 neighbour table reproduced from lineageTriples', () => {
-  // Transcribed from lineage-model.md §5, row by row ("DPI" = dataProcessInstance).
+describe('DataHub\'s neighbour table reproduced from the derived lineage triples', () => {
+  interface LineageNeighbour { type: string; direction: 'OUTGOING' | 'INCOMING'; neighbourType: string }
+
+  /** One row of the table: the triples naming the type, as DataHub's LineageRegistry lists them. */
+  function lineageNeighbours(entityType: string): Record<LineageEnd, LineageNeighbour[]> {
+    const result: Record<LineageEnd, LineageNeighbour[]> = { upstream: [], downstream: [] };
+    for (const t of lineageTriples()) {
+      if (t.sourceType === entityType) {
+        result[t.destinationIs].push({ type: t.type, direction: 'OUTGOING', neighbourType: t.destinationType });
+      }
+      if (t.destinationType === entityType) {
+        result[t.destinationIs === 'upstream' ? 'downstream' : 'upstream'].push({ type: t.type, direction: 'INCOMING', neighbourType: t.sourceType });
+      }
+    }
+    return result;
+  }
+
+  // DataHub's LineageRegistry, per entity type, transcribed row by row from its entity specs
+  // (docs/lineage-model.md §Derivation) ("DPI" = dataProcessInstance).
   const specTable: Record<string, [string, string]> = {
     dataset: [
       'DownstreamOf OUT dataset; Produces IN dataJob; DataProcessInstanceProduces IN DPI',
@@ -552,7 +571,8 @@ describe('§5 neighbour table reproduced from lineageTriples', () => {
     for (const t of ['dataFlow', 'mlFeatureTable', 'container', 'domain', 'glossaryTerm', 'corpuser']) {
       expect(lineageNeighbours(t)).toEqual({ upstream: [], downstream: [] });
     }
-    expect([...lineageEntityTypes].sort()).toEqual(Object.keys(specTable).sort());
+    const withLineage = [...new Set(entityTypeDescriptors().map((d) => d.name))].filter(hasLineage);
+    expect(withLineage.sort()).toEqual(Object.keys(specTable).sort());
   });
 });
 

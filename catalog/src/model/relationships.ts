@@ -1,39 +1,15 @@
-// Relationship derivation (lineage-model.md §2–§5): turns one stored aspect value into the typed
-// edges its owner declares, and decides which of them are lineage from the (source type,
-// relationship, destination type) triple. Pure: no database access. Aspect values arrive already
-// validated, but are read defensively as plain JSON so that a restated old row can never throw here.
+// Relationship derivation (docs/lineage-model.md §Derivation): turns one stored aspect value into
+// the typed edges its owner's descriptor declares (model/entity-types.ts), and decides which of
+// them are lineage from the (source type, relationship, destination type) triple. Pure: no database
+// access. Aspect values arrive already validated, but are read defensively as plain JSON so that a
+// restated old row (or an aspect of a registered type without a schema) can never throw here.
 import { createHash } from 'node:crypto';
 import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
-import { FIELD_PARENT_TYPES, schemaFieldUrnOf } from './entity-registry.ts';
+import { schemaFieldUrnOf } from './entity-registry.ts';
+import { COMMON_ASPECTS, FIELD_PARENT_TYPES, derived, descriptorOf, type EdgeRule, type OwnedAspect, type RelationshipType } from './entity-types.ts';
 import { validationFailed } from './errors.ts';
 
-export const relationshipTypes = [
-  'DownstreamOf',
-  'Consumes',
-  'Produces',
-  'IsPartOf',
-  'Contains',
-  'DashboardContainsDashboard',
-  'DerivedFrom',
-  'KeyedBy',
-  'TrainedBy',
-  'UsedBy',
-  'MemberOf',
-  'DeployedTo',
-  'DataProcessInstanceConsumes',
-  'DataProcessInstanceProduces',
-  'InstanceOf',
-  'ChildOf',
-  'UpstreamOf',
-  'consumesField',
-  'TaggedWith',
-  'TermedWith',
-  'OwnedBy',
-  'SchemaFieldTaggedWith',
-  'SchemaFieldWithGlossaryTerm',
-] as const;
-
-export type RelationshipType = (typeof relationshipTypes)[number];
+export { RELATIONSHIP_TYPES, type RelationshipType } from './entity-types.ts';
 
 export interface DerivedEdge {
   /** sha1 hex of [source, type, destination, owner, aspect]: the identity of the stored edge. */
@@ -50,7 +26,7 @@ export interface DerivedEdge {
   updatedActor: string | null;
   properties: Record<string, string> | null;
   via: string | null;
-  /** properties.source === 'UI': exempt from time windows (§6). */
+  /** properties.source === 'UI': exempt from time windows (§Derivation). */
   manual: boolean;
   /** Present iff this typed edge is a lineage edge per the registry triple and not a self-edge. */
   lineage: { upstream: string; downstream: string } | null;
@@ -68,7 +44,7 @@ export interface DeriveEdgesInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lineage registry
+// The lineage registry, derived from the descriptors' edge rules (DataHub's LineageRegistry)
 
 export type LineageEnd = 'upstream' | 'downstream';
 
@@ -79,267 +55,76 @@ export interface LineageTriple {
   destinationIs: LineageEnd;
 }
 
-const DPI = 'dataProcessInstance';
-
-function triples(
-  sourceTypes: readonly string[],
-  type: RelationshipType,
-  destinationTypes: readonly string[],
-  destinationIs: LineageEnd,
-): LineageTriple[] {
-  return sourceTypes.flatMap((sourceType) =>
-    destinationTypes.map((destinationType) => ({ sourceType, type, destinationType, destinationIs })),
-  );
-}
-
-/** Every lineage triple of §2, plus DataHub's hard-coded schemaField→schemaField field lineage. */
-export const lineageTriples: ReadonlyArray<LineageTriple> = Object.freeze([
-  ...triples(['dataset'], 'DownstreamOf', ['dataset'], 'upstream'),
-  ...triples(['dataJob'], 'Consumes', ['dataset'], 'upstream'),
-  ...triples(['dataJob'], 'Produces', ['dataset'], 'downstream'),
-  ...triples(['dataJob'], 'DownstreamOf', ['dataJob'], 'upstream'),
-  ...triples(['chart'], 'Consumes', ['dataset', 'chart'], 'upstream'),
-  ...triples(['dashboard'], 'Contains', ['chart'], 'upstream'),
-  ...triples(['dashboard'], 'Consumes', ['dataset'], 'upstream'),
-  ...triples(['dashboard'], 'DashboardContainsDashboard', ['dashboard'], 'upstream'),
-  ...triples(['mlFeature', 'mlPrimaryKey'], 'DerivedFrom', ['dataset'], 'upstream'),
-  ...triples(['mlModel'], 'Consumes', ['mlFeature'], 'upstream'),
-  ...triples(['mlModel', 'mlModelGroup'], 'TrainedBy', ['dataJob', DPI], 'upstream'),
-  ...triples(['mlModel', 'mlModelGroup'], 'UsedBy', ['dataJob', DPI], 'downstream'),
-  ...triples(['mlModel'], 'MemberOf', ['mlModelGroup'], 'downstream'),
-  ...triples([DPI], 'DataProcessInstanceConsumes', ['dataset', 'mlModel', DPI], 'upstream'),
-  ...triples([DPI], 'DataProcessInstanceProduces', ['dataset', 'mlModel', DPI], 'downstream'),
-  // The dataProcess quirk: outputs are modelled as Consumes too, so they read as upstream.
-  ...triples(['dataProcess'], 'Consumes', ['dataset'], 'upstream'),
-  ...triples(['schemaField'], 'DownstreamOf', ['schemaField'], 'upstream'),
-].map((t) => Object.freeze(t)));
-
-const tripleIndex = new Map<string, LineageEnd>(
-  lineageTriples.map((t) => [tripleKey(t.sourceType, t.type, t.destinationType), t.destinationIs]),
-);
-
 function tripleKey(sourceType: string, type: string, destinationType: string): string {
   return `${sourceType}\u0000${type}\u0000${destinationType}`;
 }
 
-/** Whether the destination of such a typed edge is its upstream or downstream end; null = not lineage. */
-export function lineageDirectionOf(
-  sourceType: string,
-  type: RelationshipType,
-  destinationType: string,
-): LineageEnd | null {
-  return tripleIndex.get(tripleKey(sourceType, type, destinationType)) ?? null;
+/**
+ * The rules an aspect follows on an entity type: the type's own (its descriptor), else the common
+ * ones any type may hold; undefined when the aspect derives nothing there.
+ */
+function rulesOf(entityType: string, aspectName: string): OwnedAspect | undefined {
+  const own = descriptorOf(entityType)?.aspects;
+  if (own && Object.hasOwn(own, aspectName)) return own[aspectName];
+  return Object.hasOwn(COMMON_ASPECTS, aspectName) ? COMMON_ASPECTS[aspectName] : undefined;
 }
 
-export interface LineageNeighbour {
-  type: RelationshipType;
-  /** OUTGOING: this entity holds the edge; INCOMING: the neighbour holds it. */
-  direction: 'OUTGOING' | 'INCOMING';
-  neighbourType: string;
-}
+const makesFieldLineage = (a: OwnedAspect) => a.fineGrained !== undefined || a.inputFieldEdges === true;
 
-export interface LineageNeighbours {
-  upstream: LineageNeighbour[];
-  downstream: LineageNeighbour[];
-}
-
-/** The §5 table row of one entity type, derived from lineageTriples (DataHub's LineageRegistry). */
-export function lineageNeighbours(entityType: string): LineageNeighbours {
-  const result: LineageNeighbours = { upstream: [], downstream: [] };
-  for (const t of lineageTriples) {
-    if (t.sourceType === entityType) {
-      result[t.destinationIs].push({ type: t.type, direction: 'OUTGOING', neighbourType: t.destinationType });
+const registry = derived((descriptors) => {
+  const triples = new Map<string, LineageTriple>();
+  const add = (t: LineageTriple) => {
+    const key = tripleKey(t.sourceType, t.type, t.destinationType);
+    const existing = triples.get(key);
+    if (existing && existing.destinationIs !== t.destinationIs) {
+      throw new Error(`Entity types disagree on the lineage direction of ${t.sourceType} -[${t.type}]-> ${t.destinationType}`);
     }
-    if (t.destinationType === entityType) {
-      const sourceIs: LineageEnd = t.destinationIs === 'upstream' ? 'downstream' : 'upstream';
-      result[sourceIs].push({ type: t.type, direction: 'INCOMING', neighbourType: t.sourceType });
+    triples.set(key, t);
+  };
+  const aspects = new Set<string>();
+  for (const d of descriptors) {
+    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
+      for (const rule of aspect.edges ?? []) {
+        if (!rule.lineage) continue;
+        aspects.add(aspectName);
+        for (const to of rule.to) add({ sourceType: d.name, type: rule.type, destinationType: to, destinationIs: rule.lineage });
+      }
+      if (makesFieldLineage(aspect)) aspects.add(aspectName);
     }
   }
-  return result;
+  // Column lineage (fineGrainedLineages, inputFields) is schemaField -[DownstreamOf]-> schemaField,
+  // hard-coded in DataHub's registry too.
+  if (descriptors.some((d) => Object.values(d.aspects ?? {}).some(makesFieldLineage))) {
+    add({ sourceType: 'schemaField', type: 'DownstreamOf', destinationType: 'schemaField', destinationIs: 'upstream' });
+  }
+  const list = Object.freeze([...triples.values()].map((t) => Object.freeze(t)));
+  return {
+    triples: list,
+    direction: new Map([...triples].map(([k, t]) => [k, t.destinationIs])),
+    entityTypes: new Set(list.flatMap((t) => [t.sourceType, t.destinationType])),
+    aspects,
+  };
+});
+
+/** Every lineage triple: the edge rules marked lineage, plus schemaField→schemaField column lineage. */
+export function lineageTriples(): readonly LineageTriple[] {
+  return registry().triples;
 }
 
-/** Entity types with at least one registry entry; lineage from any other type is empty (§5). */
-export const lineageEntityTypes: ReadonlySet<string> = new Set(
-  lineageTriples.flatMap((t) => [t.sourceType, t.destinationType]),
-);
-
-export const lineageAspects: ReadonlySet<string> = new Set([
-  'upstreamLineage',
-  'dataJobInputOutput',
-  'chartInfo',
-  'dashboardInfo',
-  'mlFeatureProperties',
-  'mlPrimaryKeyProperties',
-  'mlModelProperties',
-  'mlModelGroupProperties',
-  'dataProcessInstanceInput',
-  'dataProcessInstanceOutput',
-  'dataProcessInfo',
-  'inputFields',
-]);
-
-// ---------------------------------------------------------------------------------------------
-// Derivation table (§2)
-
-/**
- * How a field holds its urns:
- * - urn: a single urn; urnList: urn[]; unionList: chart `inputs`, `{"string": urn}` members;
- * - upstreams: Upstream[] (`dataset`, stamps `created`/`auditStamp`, `properties`, `query`);
- * - edges: Edge[] (`destinationUrn`, stamps `created`/`lastModified`, `properties`);
- * - inputFields: InputField[] (`schemaFieldUrn`);
- * - path: a slash-separated path into the value ending at a urn, a `*` segment stepping into every
- *   element of an array (the tags of every schema field: segments fields, *, globalTags, tags, *, tag).
- */
-type FieldShape = 'urn' | 'urnList' | 'unionList' | 'upstreams' | 'edges' | 'inputFields' | 'path';
-
-interface FieldRule {
-  field: string;
-  shape: FieldShape;
-  type: RelationshipType;
-  destinationTypes: readonly string[];
+/** Whether the destination of such a typed edge is its upstream or downstream end; null = not lineage. */
+export function lineageDirectionOf(sourceType: string, type: RelationshipType, destinationType: string): LineageEnd | null {
+  return registry().direction.get(tripleKey(sourceType, type, destinationType)) ?? null;
 }
 
-interface AspectRules {
-  /** Entity types whose aspect derives edges; '*' = any entity type. */
-  ownerTypes: readonly string[];
-  fields: readonly FieldRule[];
-  /** Whether the aspect's fineGrainedLineages produce field-level edges (§4). */
-  fineGrained?: 'query' | 'owner';
-  /** Whether the aspect's inputFields make the owner's own fields downstream of their inputs. */
-  inputFieldEdges?: true;
+/** Whether an entity type takes part in some lineage triple; lineage from any other type is empty. */
+export function hasLineage(entityType: string): boolean {
+  return registry().entityTypes.has(entityType);
 }
 
-const rule = (
-  field: string,
-  shape: FieldShape,
-  type: RelationshipType,
-  destinationTypes: readonly string[],
-): FieldRule => ({ field, shape, type, destinationTypes });
-
-const mlJobTypes = ['dataJob', DPI] as const;
-
-const ANY_OWNER = ['*'] as const;
-const ownsAspect = (rules: AspectRules, entityType: string) => rules.ownerTypes.includes(entityType) || rules.ownerTypes.includes('*');
-
-const derivationTable: Readonly<Record<string, AspectRules>> = {
-  upstreamLineage: {
-    ownerTypes: ['dataset'],
-    fields: [rule('upstreams', 'upstreams', 'DownstreamOf', ['dataset'])],
-    fineGrained: 'query',
-  },
-  dataJobInputOutput: {
-    ownerTypes: ['dataJob'],
-    fields: [
-      rule('inputDatasets', 'urnList', 'Consumes', ['dataset']),
-      rule('inputDatasetEdges', 'edges', 'Consumes', ['dataset']),
-      rule('outputDatasets', 'urnList', 'Produces', ['dataset']),
-      rule('outputDatasetEdges', 'edges', 'Produces', ['dataset']),
-      rule('inputDatajobs', 'urnList', 'DownstreamOf', ['dataJob']),
-      rule('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob']),
-      rule('inputDatasetFields', 'urnList', 'Consumes', ['schemaField']),
-      rule('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
-    ],
-    fineGrained: 'owner',
-  },
-  dataJobKey: {
-    ownerTypes: ['dataJob'],
-    fields: [rule('flow', 'urn', 'IsPartOf', ['dataFlow'])],
-  },
-  chartInfo: {
-    ownerTypes: ['chart'],
-    fields: [
-      rule('inputs', 'unionList', 'Consumes', ['dataset']),
-      rule('inputEdges', 'edges', 'Consumes', ['dataset', 'chart']),
-    ],
-  },
-  inputFields: {
-    ownerTypes: ['chart', 'dashboard'],
-    fields: [rule('fields', 'inputFields', 'consumesField', ['schemaField'])],
-    inputFieldEdges: true,
-  },
-  dashboardInfo: {
-    ownerTypes: ['dashboard'],
-    fields: [
-      rule('charts', 'urnList', 'Contains', ['chart']),
-      rule('chartEdges', 'edges', 'Contains', ['chart']),
-      rule('datasets', 'urnList', 'Consumes', ['dataset']),
-      rule('datasetEdges', 'edges', 'Consumes', ['dataset']),
-      rule('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard']),
-    ],
-  },
-  mlFeatureProperties: {
-    ownerTypes: ['mlFeature'],
-    fields: [rule('sources', 'urnList', 'DerivedFrom', ['dataset'])],
-  },
-  mlPrimaryKeyProperties: {
-    ownerTypes: ['mlPrimaryKey'],
-    fields: [rule('sources', 'urnList', 'DerivedFrom', ['dataset'])],
-  },
-  mlFeatureTableProperties: {
-    ownerTypes: ['mlFeatureTable'],
-    fields: [
-      rule('mlFeatures', 'urnList', 'Contains', ['mlFeature']),
-      rule('mlPrimaryKeys', 'urnList', 'KeyedBy', ['mlPrimaryKey']),
-    ],
-  },
-  mlModelProperties: {
-    ownerTypes: ['mlModel'],
-    fields: [
-      rule('mlFeatures', 'urnList', 'Consumes', ['mlFeature']),
-      rule('trainingJobs', 'urnList', 'TrainedBy', mlJobTypes),
-      rule('downstreamJobs', 'urnList', 'UsedBy', mlJobTypes),
-      rule('groups', 'urnList', 'MemberOf', ['mlModelGroup']),
-      rule('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
-    ],
-  },
-  mlModelGroupProperties: {
-    ownerTypes: ['mlModelGroup'],
-    fields: [
-      rule('trainingJobs', 'urnList', 'TrainedBy', mlJobTypes),
-      rule('downstreamJobs', 'urnList', 'UsedBy', mlJobTypes),
-    ],
-  },
-  dataProcessInstanceInput: {
-    ownerTypes: [DPI],
-    fields: [
-      rule('inputs', 'urnList', 'Consumes', ['dataset', 'mlModel']),
-      rule('inputEdges', 'edges', 'DataProcessInstanceConsumes', ['dataset', 'mlModel', DPI]),
-    ],
-  },
-  dataProcessInstanceOutput: {
-    ownerTypes: [DPI],
-    fields: [
-      rule('outputs', 'urnList', 'Produces', ['dataset', 'mlModel']),
-      rule('outputEdges', 'edges', 'DataProcessInstanceProduces', ['dataset', 'mlModel', DPI]),
-    ],
-  },
-  dataProcessInstanceRelationships: {
-    ownerTypes: [DPI],
-    fields: [
-      rule('parentTemplate', 'urn', 'InstanceOf', ['dataJob', 'dataFlow', 'dataset']),
-      rule('parentInstance', 'urn', 'ChildOf', [DPI]),
-      rule('upstreamInstances', 'urnList', 'UpstreamOf', [DPI]),
-    ],
-  },
-  dataProcessInfo: {
-    ownerTypes: ['dataProcess'],
-    fields: [
-      rule('inputs', 'urnList', 'Consumes', ['dataset']),
-      rule('outputs', 'urnList', 'Consumes', ['dataset']),
-    ],
-  },
-  // Tags, terms and owners: not lineage, but the relationships DataHub clients query by name.
-  globalTags: { ownerTypes: ANY_OWNER, fields: [rule('tags/*/tag', 'path', 'TaggedWith', ['tag'])] },
-  glossaryTerms: { ownerTypes: ANY_OWNER, fields: [rule('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])] },
-  ownership: { ownerTypes: ANY_OWNER, fields: [rule('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])] },
-  schemaMetadata: {
-    ownerTypes: ['dataset'],
-    fields: [
-      rule('fields/*/globalTags/tags/*/tag', 'path', 'SchemaFieldTaggedWith', ['tag']),
-      rule('fields/*/glossaryTerms/terms/*/urn', 'path', 'SchemaFieldWithGlossaryTerm', ['glossaryTerm']),
-    ],
-  },
-};
+/** Whether an aspect can derive a lineage edge on some entity type (the existence rule checks its urns). */
+export function isLineageAspect(aspectName: string): boolean {
+  return registry().aspects.has(aspectName);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading plain JSON
@@ -444,7 +229,7 @@ interface Candidate {
 const RANK_PLAIN = 0;
 const RANK_RECORD = 1;
 
-function extractField(rule: FieldRule, value: Json, owner: Urn, ctx: WriteContext): Candidate[] {
+function extractField(rule: EdgeRule, value: Json, owner: Urn, ctx: WriteContext): Candidate[] {
   const raw = rule.shape === 'path' ? undefined : value[rule.field];
   const out: Candidate[] = [];
   const push = (
@@ -457,7 +242,7 @@ function extractField(rule: FieldRule, value: Json, owner: Urn, ctx: WriteContex
     const s = asString(destText);
     const destination = s === null ? undefined : tryParseUrn(s);
     // Unparseable urns and urns of a kind the field does not list yield no edge.
-    if (!destination || !rule.destinationTypes.includes(destination.entityType)) return;
+    if (!destination || !rule.to.includes(destination.entityType)) return;
     out.push({ type: rule.type, source: owner, destination, stamps, properties, via, rank });
   };
   const plainStamps = (): Stamps => resolveStamps(undefined, undefined, ctx);
@@ -559,8 +344,8 @@ interface Derived {
 }
 
 function derive(input: DeriveEdgesInput): Derived[] {
-  const rules = Object.hasOwn(derivationTable, input.aspectName) ? derivationTable[input.aspectName] : undefined;
-  if (!rules || !ownsAspect(rules, input.entityType)) return [];
+  const rules = rulesOf(input.entityType, input.aspectName);
+  if (!rules) return [];
   const owner = parseUrnOrThrow(input.urn);
   if (owner.entityType !== input.entityType) {
     throw validationFailed(`Urn ${input.urn} is not of entity type ${input.entityType}`);
@@ -572,7 +357,7 @@ function derive(input: DeriveEdgesInput): Derived[] {
     actor: input.actor,
   };
 
-  const candidates = rules.fields.flatMap((r) => extractField(r, value, owner, ctx));
+  const candidates = (rules.edges ?? []).flatMap((r) => extractField(r, value, owner, ctx));
   if (rules.fineGrained) candidates.push(...extractFineGrained(value, owner, rules.fineGrained));
   if (rules.inputFieldEdges) candidates.push(...extractInputFieldEdges(value, owner));
 
@@ -640,9 +425,8 @@ export function referencedLineageUrns(
   value: unknown,
   ownerUrn?: string,
 ): string[] {
-  if (!lineageAspects.has(aspectName)) return [];
-  const rules = derivationTable[aspectName];
-  if (!rules || !ownsAspect(rules, entityType)) return [];
+  const rules = rulesOf(entityType, aspectName);
+  if (!rules || !isLineageAspect(aspectName)) return [];
   const record = asRecord(value);
   if (!record) return [];
   const owner = ownerUrn === undefined ? undefined : tryParseUrn(ownerUrn);
@@ -651,7 +435,7 @@ export function referencedLineageUrns(
   if (!source) return [];
   const ctx: WriteContext = { time: null, actor: UNKNOWN_ACTOR };
   const seen = new Set<string>();
-  for (const r of rules.fields) {
+  for (const r of rules.edges ?? []) {
     for (const c of extractField(r, record, source, ctx)) {
       if (lineageDirectionOf(entityType, c.type, c.destination.entityType) !== null) seen.add(c.destination.text);
     }

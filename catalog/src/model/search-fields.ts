@@ -3,32 +3,22 @@
 // the derived edges they are the "indices" restoreIndices rebuilds.
 import { createHash } from 'node:crypto';
 import { nameOf, originOf, parentOf, platformOf } from './entity-registry.ts';
+import { descriptorOf } from './entity-types.ts';
 import type { Urn } from './urn.ts';
 
-/** The aspect whose name/description describe each entity type. */
-const descriptiveAspect: Record<string, { aspect: string; name: string[]; description: string[] }> = {
-  dataset: { aspect: 'datasetProperties', name: ['name'], description: ['description'] },
-  dataJob: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] },
-  dataFlow: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] },
-  chart: { aspect: 'chartInfo', name: ['title'], description: ['description'] },
-  dashboard: { aspect: 'dashboardInfo', name: ['title'], description: ['description'] },
-  mlFeature: { aspect: 'mlFeatureProperties', name: [], description: ['description'] },
-  mlPrimaryKey: { aspect: 'mlPrimaryKeyProperties', name: [], description: ['description'] },
-  mlModel: { aspect: 'mlModelProperties', name: ['name'], description: ['description'] },
-  mlModelGroup: { aspect: 'mlModelGroupProperties', name: ['name'], description: ['description'] },
-  mlFeatureTable: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] },
-  corpuser: { aspect: 'corpUserInfo', name: ['displayName', 'fullName'], description: [] },
-  dataPlatform: { aspect: 'dataPlatformInfo', name: ['displayName'], description: [] },
-};
+/** The descriptive aspect of an entity type with its name and description fields (its descriptor's). */
+function descriptiveOf(entityType: string) {
+  return descriptorOf(entityType)?.modelled?.descriptive;
+}
 
 /** The descriptive aspect of an entity type (datasetProperties, chartInfo, …); undefined when it has none. */
 export function descriptiveAspectOf(entityType: string): string | undefined {
-  return descriptiveAspect[entityType]?.aspect;
+  return descriptiveOf(entityType)?.aspect;
 }
 
 /** Aspects whose values feed the search fields of an entity of this type. */
 export function searchAspectsOf(entityType: string): string[] {
-  const d = descriptiveAspect[entityType];
+  const d = descriptiveOf(entityType);
   return d ? ['status', d.aspect] : ['status'];
 }
 
@@ -74,7 +64,7 @@ export function facetFlagsOf(facetKey: number): { exists: boolean; removed: bool
   return { exists: (flags & 2) !== 0, removed: (flags & 1) !== 0 };
 }
 
-function firstString(value: unknown, fields: string[]): string | undefined {
+function firstString(value: unknown, fields: readonly string[]): string | undefined {
   if (!value || typeof value !== 'object') return undefined;
   for (const f of fields) {
     const v = (value as Record<string, unknown>)[f];
@@ -102,7 +92,7 @@ export function searchFieldsOf(
   urn: Urn,
   state: { exists: boolean; aspects: ReadonlyMap<string, unknown> },
 ): SearchFields {
-  const d = descriptiveAspect[urn.entityType];
+  const d = descriptiveOf(urn.entityType);
   const described = d ? state.aspects.get(d.aspect) : undefined;
   const status = state.aspects.get('status') as { removed?: unknown } | undefined;
   const base = urnFields(urn);

@@ -8,7 +8,7 @@
 import { applyPatch } from '../model/patch.ts';
 import { validateAspect } from '../model/aspects/index.ts';
 import { entityTypeSpec, keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
-import { deriveEdges, lineageAspects, referencedLineageUrns, type DerivedEdge } from '../model/relationships.ts';
+import { deriveEdges, isLineageAspect, referencedLineageUrns, type DerivedEdge } from '../model/relationships.ts';
 import { descriptiveAspectOf, diffFields, searchAspectsOf, searchFieldsOf, urnFields, type StoredFields } from '../model/search-fields.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import { validationFailed } from '../model/errors.ts';
@@ -163,7 +163,7 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
   }
   if (options.existenceMode === 'strict') {
     const referenced = changes.flatMap((c) =>
-      c.value !== undefined && lineageAspects.has(c.aspectName)
+      c.value !== undefined && isLineageAspect(c.aspectName)
         ? referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text).map(existenceSubject)
         : []);
     await lookupExistence(tx, referenced, exists);
@@ -208,7 +208,7 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
     }
     validateAspect(c.aspectName, value, c.urn);
 
-    if (options.existenceMode === 'strict' && lineageAspects.has(c.aspectName)) {
+    if (options.existenceMode === 'strict' && isLineageAspect(c.aspectName)) {
       const refs = referencedLineageUrns(c.urn.entityType, c.aspectName, value, c.urn.text).map(existenceSubject);
       await lookupExistence(tx, refs, exists);
       // An entity's own descriptive aspect (chartInfo, dashboardInfo, mlModelProperties, …) creates

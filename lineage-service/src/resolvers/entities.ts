@@ -1,10 +1,11 @@
 // Entity reads (wire-compat §3.3): the Query getters, the Entity interfaces, and the fields of every
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
-import { entityTypeToGraphql, platformOf, type Urn } from '@lineage/catalog/model';
+import { Kind, type DocumentNode } from 'graphql';
+import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type Urn } from '@lineage/catalog/model';
 import { getAspect } from '@lineage/catalog/read';
 import { int } from '@lineage/catalog/store';
 import { requireRead, type RequestContext } from '../context.ts';
-import { GRAPHQL_TYPENAME, parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
+import { parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { lineageField } from './lineage.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
@@ -25,25 +26,6 @@ function customProperties(ref: EntityRef, value: unknown) {
   return Object.entries(value as Record<string, unknown>).map(([key, v]) => ({
     key, value: typeof v === 'string' ? v : JSON.stringify(v), associatedUrn: ref.urn.text,
   }));
-}
-
-/** `{name, description, …}` of an info/properties aspect, with DataHub's name fallbacks. */
-function properties(aspectName: string, nameKey: string, fallbackName: (ref: EntityRef) => string) {
-  return async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
-    const v = await aspect(ctx, ref, aspectName);
-    if (!v) return null;
-    return {
-      ...v,
-      name: str(v[nameKey]) ?? fallbackName(ref),
-      description: str(v.description),
-      externalUrl: str(v.externalUrl),
-      customProperties: customProperties(ref, v.customProperties),
-    };
-  };
-}
-
-function platformRef(urnText: string | undefined): EntityRef | null {
-  return storedRef(urnText);
 }
 
 export interface RelationshipsInput {
@@ -99,8 +81,6 @@ const entityFields = {
     return storedRef(reference.urn);
   },
 };
-
-const withLineage = { ...entityFields, lineage: lineageField };
 
 function fineGrainedRef(urnText: unknown) {
   const ref = storedRef(str(urnText));
@@ -160,43 +140,54 @@ async function schemaMetadata(ref: EntityRef, { version }: { version?: number | 
   };
 }
 
-const description = (aspectName: string) => async (ref: EntityRef, _: unknown, ctx: RequestContext) =>
-  str((await aspect(ctx, ref, aspectName))?.description);
+/** The key parts a descriptor exposes as GraphQL fields: strings as they are, urns as entities. */
+function keyPartFields(d: EntityTypeDescriptor): Record<string, (ref: EntityRef) => unknown> {
+  return Object.fromEntries(d.key.flatMap((k, i) => {
+    if (k.graphqlField === undefined) return [];
+    return [[k.graphqlField, k.kind === 'urn' ? (ref: EntityRef) => storedRef(part(ref, i)) : (ref: EntityRef) => part(ref, i)]];
+  }));
+}
 
-export const entityResolvers = {
-  Query: {
-    entity: (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
-      requireRead(ctx);
-      return requestedRef(urn);
+/** `properties` or `description` from the descriptive aspect, as the descriptor says GraphQL shows it. */
+function descriptiveFields(d: EntityTypeDescriptor): Record<string, unknown> {
+  const descriptive = d.modelled?.descriptive;
+  if (!descriptive) return {};
+  const fromAspect = async (ref: EntityRef, ctx: RequestContext) => aspect(ctx, ref, descriptive.aspect);
+  const descriptionOf = (v: Json | undefined) => descriptive.description.map((f) => str(v?.[f])).find((x) => x !== null) ?? null;
+  const description = async (ref: EntityRef, _: unknown, ctx: RequestContext) => descriptionOf(await fromAspect(ref, ctx));
+  if (d.modelled?.graphqlDescriptive !== 'properties') return { description };
+  return {
+    description,
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await fromAspect(ref, ctx);
+      if (!v) return null;
+      return {
+        ...v,
+        name: descriptive.name.map((f) => str(v[f])).find((x) => x !== null) ?? nameOf(ref.urn) ?? '',
+        description: descriptionOf(v),
+        externalUrl: str(v.externalUrl),
+        customProperties: customProperties(ref, v.customProperties),
+      };
     },
-    entities: (_: unknown, { urns }: { urns: string[] }, ctx: RequestContext) => {
-      requireRead(ctx);
-      return urns.map((u) => requestedRef(u));
-    },
-    entityExists: async (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
-      requireRead(ctx);
-      const parsed = parseRequestUrn(urn);
-      return (await ctx.existence.load(parsed.text)).exists;
-    },
-    ...Object.fromEntries(
-      (['dataset', 'dataJob', 'dataFlow', 'chart', 'dashboard', 'mlFeature', 'mlPrimaryKey', 'mlFeatureTable', 'mlModel', 'mlModelGroup', 'schemaField'] as const)
-        .map((entityType) => [entityType, (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
-          requireRead(ctx);
-          return requestedRef(urn, entityType);
-        }]),
-    ),
-  },
-  Entity: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
-  EntityWithRelationships: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
-  Dataset: {
-    ...withLineage,
-    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
-    name: (ref: EntityRef) => part(ref, 1),
-    origin: (ref: EntityRef) => part(ref, 2),
-    properties: properties('datasetProperties', 'name', (ref) => part(ref, 1)),
-    description: description('datasetProperties'),
-    schemaMetadata,
+  };
+}
+
+/** What every descriptor gives its GraphQL type; the SDL decides which of these the type declares. */
+function generatedFields(d: EntityTypeDescriptor): Record<string, unknown> {
+  return {
+    ...entityFields,
+    lineage: lineageField,
     dataPlatformInstance,
+    ...(d.modelled?.platformPart !== undefined ? { platform: (ref: EntityRef) => storedRef(platformOf(ref.urn)) } : {}),
+    ...keyPartFields(d),
+    ...descriptiveFields(d),
+  };
+}
+
+/** Fields of particular types that no descriptor describes: nested aspects, their own relationships. */
+const TYPE_SPECIFIC_FIELDS: Readonly<Record<string, Record<string, unknown>>> = {
+  Dataset: {
+    schemaMetadata,
     fineGrainedLineages: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'upstreamLineage');
       const entries = Array.isArray(v?.fineGrainedLineages) ? (v.fineGrainedLineages as Json[]) : null;
@@ -209,85 +200,15 @@ export const entityResolvers = {
       }));
     },
   },
-  DataJob: {
-    ...withLineage,
-    jobId: (ref: EntityRef) => part(ref, 1),
-    dataFlow: (ref: EntityRef) => storedRef(part(ref, 0)),
-    properties: properties('dataJobInfo', 'name', (ref) => part(ref, 1)),
-    dataPlatformInstance,
-  },
   DataFlow: {
-    ...withLineage,
-    orchestrator: (ref: EntityRef) => part(ref, 0),
-    flowId: (ref: EntityRef) => part(ref, 1),
-    cluster: (ref: EntityRef) => part(ref, 2),
-    platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
-    properties: properties('dataFlowInfo', 'name', (ref) => part(ref, 1)),
-    dataPlatformInstance,
     childJobs: (ref: EntityRef, args: { start?: number | null; count?: number | null }, ctx: RequestContext) =>
       relationshipsOf(ctx, ref.urn, { types: ['IsPartOf'], direction: 'INCOMING', start: args.start, count: args.count }),
   },
-  Chart: {
-    ...withLineage,
-    tool: (ref: EntityRef) => part(ref, 0),
-    chartId: (ref: EntityRef) => part(ref, 1),
-    platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
-    properties: properties('chartInfo', 'title', (ref) => part(ref, 1)),
-    dataPlatformInstance,
-  },
-  Dashboard: {
-    ...withLineage,
-    tool: (ref: EntityRef) => part(ref, 0),
-    dashboardId: (ref: EntityRef) => part(ref, 1),
-    platform: (ref: EntityRef) => platformRef(platformOf(ref.urn)),
-    properties: properties('dashboardInfo', 'title', (ref) => part(ref, 1)),
-    dataPlatformInstance,
-  },
-  MLFeature: {
-    ...withLineage,
-    featureNamespace: (ref: EntityRef) => part(ref, 0),
-    name: (ref: EntityRef) => part(ref, 1),
-    description: description('mlFeatureProperties'),
-  },
-  MLPrimaryKey: {
-    ...withLineage,
-    featureNamespace: (ref: EntityRef) => part(ref, 0),
-    name: (ref: EntityRef) => part(ref, 1),
-    description: description('mlPrimaryKeyProperties'),
-  },
-  MLFeatureTable: {
-    ...withLineage,
-    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
-    name: (ref: EntityRef) => part(ref, 1),
-    description: description('mlFeatureTableProperties'),
-  },
-  MLModel: {
-    ...withLineage,
-    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
-    name: (ref: EntityRef) => part(ref, 1),
-    origin: (ref: EntityRef) => part(ref, 2),
-    description: description('mlModelProperties'),
-  },
-  MLModelGroup: {
-    ...withLineage,
-    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
-    name: (ref: EntityRef) => part(ref, 1),
-    origin: (ref: EntityRef) => part(ref, 2),
-    description: description('mlModelGroupProperties'),
-  },
-  SchemaFieldEntity: {
-    ...withLineage,
-    parent: (ref: EntityRef) => storedRef(part(ref, 0)),
-    fieldPath: (ref: EntityRef) => part(ref, 1),
-  },
-  DataProcessInstance: { ...withLineage },
   DataPlatformInstance: {
-    ...entityFields,
-    platform: (ref: EntityRef) => platformRef(part(ref, 0)),
+    platform: (ref: EntityRef) => storedRef(part(ref, 0)),
     instanceId: (ref: EntityRef) => part(ref, 1),
   },
   QueryEntity: {
-    ...entityFields,
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'queryProperties');
       const statement = v?.statement as Json | undefined;
@@ -295,13 +216,7 @@ export const entityResolvers = {
       return { statement: { value: statement.value, language: str(statement.language) }, source: str(v.source), name: str(v.name), description: str(v.description) };
     },
   },
-  CorpUser: {
-    ...entityFields,
-    username: (ref: EntityRef) => part(ref, 0),
-  },
   DataPlatform: {
-    ...entityFields,
-    name: (ref: EntityRef) => part(ref, 0),
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'dataPlatformInfo');
       return v ? { displayName: str(v.displayName), logoUrl: str(v.logoUrl) } : null;
@@ -309,5 +224,61 @@ export const entityResolvers = {
   },
 };
 
-// Every object type the ref map names has resolvers above (checked by the schema test).
-export const RENDERED_TYPENAMES: readonly string[] = Object.values(GRAPHQL_TYPENAME);
+/** Field names each object type (and Query) declares in the SDL, extensions included. */
+function declaredFields(typeDefs: DocumentNode): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const def of typeDefs.definitions) {
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+    const fields = out.get(def.name.value) ?? new Set<string>();
+    for (const f of def.fields ?? []) fields.add(f.name.value);
+    out.set(def.name.value, fields);
+  }
+  return out;
+}
+
+function pick(fields: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => names.has(name) || name.startsWith('__')));
+}
+
+/**
+ * The entity resolvers for the subgraph's SDL: one object type per descriptor with a
+ * graphqlTypename, its fields generated from the descriptor (plus the few type-specific ones), and
+ * a `Query` getter named after the entity type wherever the SDL declares one.
+ */
+export function entityResolvers(typeDefs: DocumentNode) {
+  const declared = declaredFields(typeDefs);
+  const query = declared.get('Query') ?? new Set<string>();
+  const resolvers: Record<string, Record<string, unknown>> = {
+    Query: {
+      entity: (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+        requireRead(ctx);
+        return requestedRef(urn);
+      },
+      entities: (_: unknown, { urns }: { urns: string[] }, ctx: RequestContext) => {
+        requireRead(ctx);
+        return urns.map((u) => requestedRef(u));
+      },
+      entityExists: async (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+        requireRead(ctx);
+        const parsed = parseRequestUrn(urn);
+        return (await ctx.existence.load(parsed.text)).exists;
+      },
+    },
+    Entity: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
+    EntityWithRelationships: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
+  };
+  for (const d of entityTypeDescriptors()) {
+    const typename = d.graphqlTypename;
+    if (typename === undefined) continue;
+    const fields = declared.get(typename);
+    if (!fields) throw new Error(`Entity type ${d.name} names GraphQL type ${typename}, which the SDL does not declare`);
+    resolvers[typename] = pick({ ...generatedFields(d), ...TYPE_SPECIFIC_FIELDS[typename] }, fields);
+    if (query.has(d.name)) {
+      resolvers.Query![d.name] = (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+        requireRead(ctx);
+        return requestedRef(urn, d.name);
+      };
+    }
+  }
+  return resolvers;
+}

@@ -3,15 +3,8 @@
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import {
-  entityTypeOfKeyAspect,
-  entityTypeSpec,
-  FABRIC_TYPES,
-  keyAspectNameOf,
-  keyAspectOf,
-  type KeyField,
-  REGISTERED_ENTITY_TYPES,
-} from '../entity-registry.ts';
+import { entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf } from '../entity-registry.ts';
+import { derived, FABRIC_TYPES, type KeyPart } from '../entity-types.ts';
 import { validationFailed } from '../errors.ts';
 import type { Urn } from '../urn.ts';
 import {
@@ -95,7 +88,7 @@ const VALUE_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['telemetryClientId', telemetryClientIdSchema],
 ];
 
-function keyFieldSchema(field: KeyField): z.ZodType {
+function keyPartSchema(field: KeyPart): z.ZodType {
   switch (field.kind) {
     case 'string':
       return z.string();
@@ -110,43 +103,35 @@ function keyFieldSchema(field: KeyField): z.ZodType {
 const FQCN_BY_NAME: ReadonlyMap<string, string> = new Map(Object.entries(DATAHUB_ASPECT_FQCNS));
 const NAME_BY_FQCN: ReadonlyMap<string, string> = new Map([...FQCN_BY_NAME].map(([n, f]) => [f, n]));
 
-// Registered entity types only: `<type>Key` of an unknown type has no shape beyond {id}, and is
-// checked by equality with the urn in validateAspect.
-const KEY_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = REGISTERED_ENTITY_TYPES.map((type) => {
-  const spec = entityTypeSpec(type);
-  const shape = Object.fromEntries(spec.keyFields.map((f) => [f.name, keyFieldSchema(f)]));
-  return [spec.keyAspect, z.strictObject(shape)];
-});
+// Key aspects of registered entity types, from their descriptors: `<type>Key` of an unknown type
+// has no shape beyond {id}, and is checked by equality with the urn in validateAspect.
+const schemas = derived((descriptors): ReadonlyMap<string, z.ZodType> => new Map([
+  ...VALUE_SCHEMAS,
+  ...descriptors.map((d) => [d.keyAspect, z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])))] as const),
+]));
 
 /** Schema of every modelled aspect, key aspects of registered entity types included. */
-export const aspectSchemas: ReadonlyMap<string, z.ZodType> = new Map([...VALUE_SCHEMAS, ...KEY_SCHEMAS]);
-
-export function isModelledAspect(aspectName: string): boolean {
-  return aspectSchemas.has(aspectName);
+export function aspectSchemas(): ReadonlyMap<string, z.ZodType> {
+  return schemas();
 }
 
-// Entity-specific aspects: written on another entity type they would be stored but never derived
-// from, so they are rejected like DataHub rejects aspects missing from an entity's spec.
-const ASPECT_ENTITY_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['upstreamLineage', ['dataset']],
-  ['datasetProperties', ['dataset']],
-  ['dataJobInputOutput', ['dataJob']],
-  ['dataJobInfo', ['dataJob']],
-  ['dataFlowInfo', ['dataFlow']],
-  ['chartInfo', ['chart']],
-  ['dashboardInfo', ['dashboard']],
-  ['mlFeatureProperties', ['mlFeature']],
-  ['mlPrimaryKeyProperties', ['mlPrimaryKey']],
-  ['mlModelProperties', ['mlModel']],
-  ['mlModelGroupProperties', ['mlModelGroup']],
-  ['mlFeatureTableProperties', ['mlFeatureTable']],
-  ['dataProcessInstanceInput', ['dataProcessInstance']],
-  ['dataProcessInstanceOutput', ['dataProcessInstance']],
-  ['dataProcessInfo', ['dataProcess']],
-  ['corpUserInfo', ['corpuser']],
-  ['dataPlatformInfo', ['dataPlatform']],
-  ['telemetryClientId', ['telemetry']],
-]);
+export function isModelledAspect(aspectName: string): boolean {
+  return schemas().has(aspectName);
+}
+
+// Entity-specific aspects (a descriptor's own aspects not marked shared): written on another entity
+// type they would be stored but never derived from, so they are rejected like DataHub rejects
+// aspects missing from an entity's spec.
+const aspectOwners = derived((descriptors) => {
+  const owners = new Map<string, string[]>();
+  for (const d of descriptors) {
+    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
+      if (aspect.shared || aspectName === d.keyAspect) continue;
+      owners.set(aspectName, [...(owners.get(aspectName) ?? []), d.name]);
+    }
+  }
+  return owners;
+});
 
 // ---------------------------------------------------------------------------------------------
 // Error messages. Clients show `message` to users, and the Python client reads one particular
@@ -224,7 +209,7 @@ export function checkAspectPlacement(aspectName: string, urn: Urn): void {
   if (keyOwner !== undefined) {
     throw validationFailed(`Aspect ${aspectName} is the key aspect of ${keyOwner}, not of ${urn.entityType} (${urn.text})`);
   }
-  const owners = ASPECT_ENTITY_TYPES.get(aspectName);
+  const owners = aspectOwners().get(aspectName);
   if (owners && !owners.includes(urn.entityType)) {
     throw validationFailed(`Aspect ${aspectName} is not supported for entity type ${urn.entityType} (${urn.text})`);
   }
@@ -238,7 +223,7 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
   }
 
   if (aspectName === keyAspectNameOf(urn.entityType)) {
-    const schema = aspectSchemas.get(aspectName);
+    const schema = schemas().get(aspectName);
     const shape = schema?.safeParse(value, { reportInput: true });
     if (shape && !shape.success) throw validationFailed(formatIssues(aspectName, shape.error.issues));
     if (!isDeepStrictEqual(value, key.value)) {
@@ -248,7 +233,7 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
     }
     return value;
   }
-  const schema = aspectSchemas.get(aspectName);
+  const schema = schemas().get(aspectName);
   if (schema) {
     const result = schema.safeParse(value, { reportInput: true });
     if (!result.success) throw validationFailed(formatIssues(aspectName, result.error.issues));
@@ -273,45 +258,22 @@ export function aspectNameOfFqcn(fqcn: string): string | undefined {
   return NAME_BY_FQCN.get(fqcn);
 }
 
-// The Snapshot union members of MetadataChangeEvent, verified against the *SnapshotClass classes
-// of acryl-datahub 1.7.0.17.
-const SNAPSHOT_ENTITY_TYPES: ReadonlyArray<readonly [string, string]> = [
-  ['ChartSnapshot', 'chart'],
-  ['CorpGroupSnapshot', 'corpGroup'],
-  ['CorpUserSnapshot', 'corpuser'],
-  ['DashboardSnapshot', 'dashboard'],
-  ['DataFlowSnapshot', 'dataFlow'],
-  ['DataHubPolicySnapshot', 'dataHubPolicy'],
-  ['DataHubRetentionSnapshot', 'dataHubRetention'],
-  ['DataJobSnapshot', 'dataJob'],
-  ['DataPlatformSnapshot', 'dataPlatform'],
-  ['DataProcessSnapshot', 'dataProcess'],
-  ['DatasetSnapshot', 'dataset'],
-  ['GlossaryNodeSnapshot', 'glossaryNode'],
-  ['GlossaryTermSnapshot', 'glossaryTerm'],
-  ['MLFeatureSnapshot', 'mlFeature'],
-  ['MLFeatureTableSnapshot', 'mlFeatureTable'],
-  ['MLModelDeploymentSnapshot', 'mlModelDeployment'],
-  ['MLModelGroupSnapshot', 'mlModelGroup'],
-  ['MLModelSnapshot', 'mlModel'],
-  ['MLPrimaryKeySnapshot', 'mlPrimaryKey'],
-  ['SchemaFieldSnapshot', 'schemaField'],
-  ['TagSnapshot', 'tag'],
-];
+// The Snapshot union members of MetadataChangeEvent: the descriptors' snapshot classes.
 const SNAPSHOT_PACKAGE = 'com.linkedin.metadata.snapshot.';
-const ENTITY_TYPE_BY_SNAPSHOT: ReadonlyMap<string, string> = new Map(
-  SNAPSHOT_ENTITY_TYPES.map(([cls, type]) => [SNAPSHOT_PACKAGE + cls, type]),
-);
-const SNAPSHOT_BY_ENTITY_TYPE: ReadonlyMap<string, string> = new Map(
-  SNAPSHOT_ENTITY_TYPES.map(([cls, type]) => [type, SNAPSHOT_PACKAGE + cls]),
-);
+const snapshots = derived((descriptors) => {
+  const withSnapshot = descriptors.filter((d) => d.snapshot !== undefined);
+  return {
+    entityTypeOf: new Map(withSnapshot.map((d) => [SNAPSHOT_PACKAGE + d.snapshot!, d.name])),
+    fqcnOf: new Map(withSnapshot.map((d) => [d.name, SNAPSHOT_PACKAGE + d.snapshot!])),
+  };
+});
 
 /** `com.linkedin.metadata.snapshot.DatasetSnapshot` → `dataset`; undefined when unknown. */
 export function snapshotEntityType(snapshotFqcn: string): string | undefined {
-  return ENTITY_TYPE_BY_SNAPSHOT.get(snapshotFqcn);
+  return snapshots().entityTypeOf.get(snapshotFqcn);
 }
 
 /** `dataset` → `com.linkedin.metadata.snapshot.DatasetSnapshot`; undefined when DataHub has none. */
 export function snapshotFqcnOf(entityType: string): string | undefined {
-  return SNAPSHOT_BY_ENTITY_TYPE.get(entityType);
+  return snapshots().fqcnOf.get(entityType);
 }

@@ -11,7 +11,7 @@ import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/en
 import { clausesMatch, type FilterField } from '../../model/filters.ts';
 import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';
-import { lineageEntityTypes } from '../../model/relationships.ts';
+import { hasLineage } from '../../model/relationships.ts';
 import { parseUrn, tryParseUrn } from '../../model/urn.ts';
 import { normalizeQuery, type LineageQuery } from './query.ts';
 import { reach, type LineageLimits, type ReachRow } from './traverse.ts';
@@ -78,7 +78,7 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   }
   const source = tryParseUrn(q.urn);
   if (!source) throw badRequest(`Invalid urn: ${q.urn}`);
-  if (!lineageEntityTypes.has(source.entityType)) return 0;
+  if (!hasLineage(source.entityType)) return 0;
   const walked = await reach(store, { ...nq, urn: source.text }, limits, startedAt);
   let rows = walked.rows.filter((r) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree)));
   if (fromGraph) {

@@ -3,7 +3,8 @@
 // per-entity filter evaluation, and the opaque scroll cursor bound to a query fingerprint.
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../../model/errors.ts';
-import { GRAPHQL_ENTITY_TYPES, graphqlToEntityType } from '../../model/entity-registry.ts';
+import { graphqlToEntityType } from '../../model/entity-registry.ts';
+import { GRAPHQL_ENTITY_TYPES } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';

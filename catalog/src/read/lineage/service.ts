@@ -3,7 +3,7 @@
 // lineagePaths (for a page only). No GraphQL types here.
 import { badRequest, isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
-import { lineageEntityTypes } from '../../model/relationships.ts';
+import { hasLineage } from '../../model/relationships.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
@@ -132,7 +132,7 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const source = parseSource(q.urn);
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
   // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
-  if (!lineageEntityTypes.has(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
+  if (!hasLineage(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
   const generation = await generationBy(store, startedAt + limits.deadlineMs);
@@ -348,7 +348,7 @@ export async function lineageNeighbours(
   const source = parseSource(urn);
   const start = Math.max(0, Math.floor(opts.start ?? 0));
   const count = Math.max(0, Math.floor(opts.count ?? 100));
-  if (!lineageEntityTypes.has(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
+  if (!hasLineage(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
   const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
   const rows = await store.read(
     (tx) => tx.run<NeighbourRow>(direction === 'DOWNSTREAM' ? 'lineage/neighbours-down' : 'lineage/neighbours-up', {

@@ -1,0 +1,525 @@
+// What an entity type is, written once (docs/lineage-model.md §Entity types): one descriptor per
+// type, and every table the catalog used to keep per type (key parts, GraphQL type and EntityType,
+// Neo4j label, name / platform / origin / parent, descriptive aspect, MCE snapshot class, the aspects
+// it owns and the edges they derive, the label the page shows) is derived from these.
+//
+// Pure and browser-safe: the explorer imports this module as `@lineage/catalog/entity-types`.
+//
+// Adding a modelled type = a descriptor here (or registerEntityType at start-up) + its GraphQL SDL
+// (docs/CONTRIBUTING.md §Add an entity type).
+
+/** DataHub's EntityType enum in DataHub's order, then the values added since. */
+export const GRAPHQL_ENTITY_TYPES = [
+  'DOMAIN', 'DATASET', 'CORP_USER', 'CORP_GROUP', 'DATA_PLATFORM', 'ER_MODEL_RELATIONSHIP',
+  'DASHBOARD', 'NOTEBOOK', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'TAG', 'GLOSSARY_TERM', 'GLOSSARY_NODE',
+  'CONTAINER', 'MLMODEL', 'MLMODEL_GROUP', 'MLFEATURE_TABLE', 'MLFEATURE', 'MLPRIMARY_KEY',
+  'INGESTION_SOURCE', 'EXECUTION_REQUEST', 'ASSERTION', 'DATA_PROCESS_INSTANCE',
+  'DATA_PLATFORM_INSTANCE', 'ACCESS_TOKEN', 'TEST', 'DATAHUB_POLICY', 'DATAHUB_ROLE', 'POST',
+  'SCHEMA_FIELD', 'DATAHUB_VIEW', 'QUERY', 'DATA_PRODUCT', 'CUSTOM_OWNERSHIP_TYPE',
+  'DATAHUB_CONNECTION', 'INCIDENT', 'ROLE', 'DATA_CONTRACT', 'STRUCTURED_PROPERTY', 'FORM',
+  'DATA_TYPE', 'ENTITY_TYPE', 'RESTRICTED', 'OTHER', 'BUSINESS_ATTRIBUTE',
+  'VERSION_SET', 'APPLICATION', 'DATAHUB_PAGE_TEMPLATE', 'DATAHUB_PAGE_MODULE', 'DOCUMENT',
+] as const;
+export type GraphqlEntityType = (typeof GRAPHQL_ENTITY_TYPES)[number];
+
+/** FabricType (DataHub 0.15's twelve, then the five current clients send). */
+export const FABRIC_TYPES = [
+  'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'SANDBOX',
+  'PRD', 'TST', 'SIT', 'SBX', 'CERT',
+] as const;
+export type FabricType = (typeof FABRIC_TYPES)[number];
+
+/**
+ * DataHub's relationship names the derivation can emit: each is a Neo4j relationship type, with an
+ * owner index (cypher/schema/schema.cypher) and a branch of cypher/edges/owned-by.cypher.
+ */
+export const RELATIONSHIP_TYPES = [
+  'DownstreamOf', 'Consumes', 'Produces', 'IsPartOf', 'Contains', 'DashboardContainsDashboard', 'DerivedFrom',
+  'KeyedBy', 'TrainedBy', 'UsedBy', 'MemberOf', 'DeployedTo', 'DataProcessInstanceConsumes',
+  'DataProcessInstanceProduces', 'InstanceOf', 'ChildOf', 'UpstreamOf', 'consumesField', 'TaggedWith',
+  'TermedWith', 'OwnedBy', 'SchemaFieldTaggedWith', 'SchemaFieldWithGlossaryTerm',
+] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
+
+/** One part of a urn's key, in urn order: a field of the key aspect. */
+export type KeyPart =
+  | { readonly name: string; readonly kind: 'string'; readonly graphqlField?: string }
+  | { readonly name: string; readonly kind: 'fabric'; readonly graphqlField?: string }
+  | { readonly name: string; readonly kind: 'urn'; readonly urnTypes: readonly string[]; readonly graphqlField?: string };
+
+/**
+ * How a field holds the urns it derives edges to (model/relationships.ts reads them):
+ * - urn: a single urn; urnList: urn[]; unionList: chart `inputs`, `{"string": urn}` members;
+ * - upstreams: Upstream[] (`dataset`, stamps `created`/`auditStamp`, `properties`, `query`);
+ * - edges: Edge[] (`destinationUrn`, stamps `created`/`lastModified`, `properties`);
+ * - inputFields: InputField[] (`schemaFieldUrn`);
+ * - path: a slash-separated path into the value ending at a urn, a `*` segment stepping into every
+ *   element of an array (the tags of every schema field: fields/ * /globalTags/tags/ * /tag).
+ */
+export type FieldShape = 'urn' | 'urnList' | 'unionList' | 'upstreams' | 'edges' | 'inputFields' | 'path';
+
+/** One field of an aspect that derives typed edges from its owner to the urns it names. */
+export interface EdgeRule {
+  /** Field name, or for `path` a slash-separated path (`*` steps into every element of an array). */
+  readonly field: string;
+  readonly shape: FieldShape;
+  /** DataHub's relationship name. */
+  readonly type: RelationshipType;
+  /** Entity types a urn of the field may have; others derive nothing. */
+  readonly to: readonly string[];
+  /** Whether the destination is the upstream or the downstream end of lineage; absent = not lineage. */
+  readonly lineage?: 'upstream' | 'downstream';
+}
+
+/** An aspect an entity type owns: only this type may hold it, and what it derives. */
+export interface OwnedAspect {
+  /** Other entity types may hold it too (this type only says what it derives here). */
+  readonly shared?: true;
+  readonly edges?: readonly EdgeRule[];
+  /** fineGrainedLineages make column edges; their via is the query on the entry, or the owner (jobs). */
+  readonly fineGrained?: 'query' | 'owner';
+  /** inputFields make the owner's own fields downstream of their inputs (charts, dashboards). */
+  readonly inputFieldEdges?: true;
+}
+
+export interface EntityTypeDescriptor {
+  /** DataHub's entity name, as in urns (`dataset`, `dataJob`). */
+  readonly name: string;
+  readonly keyAspect: string;
+  readonly key: readonly KeyPart[];
+  /** The GraphQL EntityType value; OTHER when DataHub's enum has none. */
+  readonly graphqlType: GraphqlEntityType;
+  /**
+   * The GraphQL object type rendering it, when the subgraph has one. Its fields resolve from this
+   * descriptor (key parts with a graphqlField, platform, the descriptive aspect, lineage).
+   */
+  readonly graphqlTypename?: string;
+  /**
+   * SDL of that object type (and its `Query` getter), for a type registered at start-up; the
+   * built-in types' SDL is lineage-service/src/schema/entities.graphql.
+   */
+  readonly graphqlSdl?: string;
+  /**
+   * Modelled types only (absent on the known generic ones, which share the label `Generic`, take no
+   * part in lineage and have no GraphQL object type of their own).
+   */
+  readonly modelled?: {
+    /** Neo4j label next to `:Entity`. */
+    readonly label: string;
+    /** What the page calls it. */
+    readonly displayLabel: string;
+    /** The key part that is the entity's name. */
+    readonly namePart?: string;
+    /** The key part that gives the platform: a dataPlatform urn, a platform name, or a urn whose platform it is. */
+    readonly platformPart?: string;
+    /** The key part that is a FabricType. */
+    readonly originPart?: string;
+    /** The key part that is the parent (a schemaField's dataset, chart or dashboard). */
+    readonly parentPart?: string;
+    /** The aspect whose fields name and describe it; writing it to a new urn creates the entity. */
+    readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[] };
+    /** GraphQL: the descriptive aspect as `properties {name description …}`, or only as `description`. */
+    readonly graphqlDescriptive?: 'properties' | 'description';
+  };
+  /** MetadataChangeEvent snapshot class (`DatasetSnapshot`) when DataHub has one. */
+  readonly snapshot?: string;
+  /** Aspects only this type may hold, with the edges they derive. */
+  readonly aspects?: Readonly<Record<string, OwnedAspect>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+const str = (name: string, graphqlField?: string): KeyPart => ({ name, kind: 'string', ...(graphqlField ? { graphqlField } : {}) });
+const fabric = (name: string, graphqlField?: string): KeyPart => ({ name, kind: 'fabric', ...(graphqlField ? { graphqlField } : {}) });
+const urnPart = (name: string, urnTypes: readonly string[], graphqlField?: string): KeyPart =>
+  ({ name, kind: 'urn', urnTypes, ...(graphqlField ? { graphqlField } : {}) });
+
+const edge = (field: string, shape: FieldShape, type: RelationshipType, to: readonly string[], lineage?: 'upstream' | 'downstream'): EdgeRule =>
+  ({ field, shape, type, to, ...(lineage ? { lineage } : {}) });
+const up = 'upstream' as const;
+const down = 'downstream' as const;
+
+/** Entity types whose columns can be schemaFields (docs/lineage-model.md §Columns). */
+export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
+
+const DPI = 'dataProcessInstance';
+const ML_JOBS = ['dataJob', DPI] as const;
+
+/** Aspects any entity type may hold that derive edges: tags, terms, owners (not lineage). */
+export const COMMON_ASPECTS: Readonly<Record<string, OwnedAspect>> = {
+  globalTags: { edges: [edge('tags/*/tag', 'path', 'TaggedWith', ['tag'])] },
+  glossaryTerms: { edges: [edge('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])] },
+  ownership: { edges: [edge('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])] },
+};
+
+/** An aspect that names no edge but belongs to one type (others may not hold it). */
+const OWN: OwnedAspect = {};
+
+/** A chart's or dashboard's input fields: the columns it reads, and its own columns downstream of them. */
+const INPUT_FIELDS: OwnedAspect = {
+  shared: true,
+  edges: [edge('fields', 'inputFields', 'consumesField', ['schemaField'])],
+  inputFieldEdges: true,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The modelled types (key aspect names and field orders as in KEY_ASPECTS of acryl-datahub 1.7)
+
+export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
+  {
+    name: 'dataset', keyAspect: 'datasetKey', graphqlType: 'DATASET', graphqlTypename: 'Dataset', snapshot: 'DatasetSnapshot',
+    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
+    modelled: {
+      label: 'Dataset', displayLabel: 'Dataset', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    },
+    aspects: {
+      upstreamLineage: { edges: [edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up)], fineGrained: 'query' },
+      datasetProperties: OWN,
+      schemaMetadata: {
+        shared: true,
+        edges: [
+          edge('fields/*/globalTags/tags/*/tag', 'path', 'SchemaFieldTaggedWith', ['tag']),
+          edge('fields/*/glossaryTerms/terms/*/urn', 'path', 'SchemaFieldWithGlossaryTerm', ['glossaryTerm']),
+        ],
+      },
+    },
+  },
+  {
+    name: 'schemaField', keyAspect: 'schemaFieldKey', graphqlType: 'SCHEMA_FIELD', graphqlTypename: 'SchemaFieldEntity', snapshot: 'SchemaFieldSnapshot',
+    key: [urnPart('parent', FIELD_PARENT_TYPES, 'parent'), str('fieldPath', 'fieldPath')],
+    modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent' },
+  },
+  {
+    name: 'dataJob', keyAspect: 'dataJobKey', graphqlType: 'DATA_JOB', graphqlTypename: 'DataJob', snapshot: 'DataJobSnapshot',
+    key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
+    modelled: {
+      label: 'DataJob', displayLabel: 'Data job', namePart: 'jobId', platformPart: 'flow',
+      descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    },
+    aspects: {
+      dataJobKey: { edges: [edge('flow', 'urn', 'IsPartOf', ['dataFlow'])] },
+      dataJobInfo: OWN,
+      dataJobInputOutput: {
+        edges: [
+          edge('inputDatasets', 'urnList', 'Consumes', ['dataset'], up),
+          edge('inputDatasetEdges', 'edges', 'Consumes', ['dataset'], up),
+          edge('outputDatasets', 'urnList', 'Produces', ['dataset'], down),
+          edge('outputDatasetEdges', 'edges', 'Produces', ['dataset'], down),
+          edge('inputDatajobs', 'urnList', 'DownstreamOf', ['dataJob'], up),
+          edge('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob'], up),
+          edge('inputDatasetFields', 'urnList', 'Consumes', ['schemaField']),
+          edge('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
+        ],
+        fineGrained: 'owner',
+      },
+    },
+  },
+  {
+    name: 'dataFlow', keyAspect: 'dataFlowKey', graphqlType: 'DATA_FLOW', graphqlTypename: 'DataFlow', snapshot: 'DataFlowSnapshot',
+    key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
+    modelled: {
+      label: 'DataFlow', displayLabel: 'Data flow', namePart: 'flowId', platformPart: 'orchestrator',
+      descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    },
+    aspects: { dataFlowInfo: OWN },
+  },
+  {
+    name: 'chart', keyAspect: 'chartKey', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot',
+    key: [str('dashboardTool', 'tool'), str('chartId', 'chartId')],
+    modelled: {
+      label: 'Chart', displayLabel: 'Chart', namePart: 'chartId', platformPart: 'dashboardTool',
+      descriptive: { aspect: 'chartInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
+    },
+    aspects: {
+      chartInfo: {
+        edges: [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)],
+      },
+      inputFields: INPUT_FIELDS,
+    },
+  },
+  {
+    name: 'dashboard', keyAspect: 'dashboardKey', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot',
+    key: [str('dashboardTool', 'tool'), str('dashboardId', 'dashboardId')],
+    modelled: {
+      label: 'Dashboard', displayLabel: 'Dashboard', namePart: 'dashboardId', platformPart: 'dashboardTool',
+      descriptive: { aspect: 'dashboardInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
+    },
+    aspects: {
+      dashboardInfo: {
+        edges: [
+          edge('charts', 'urnList', 'Contains', ['chart'], up),
+          edge('chartEdges', 'edges', 'Contains', ['chart'], up),
+          edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
+          edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
+          edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
+        ],
+      },
+      inputFields: INPUT_FIELDS,
+    },
+  },
+  {
+    name: 'mlPrimaryKey', keyAspect: 'mlPrimaryKeyKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot',
+    key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
+    modelled: {
+      label: 'MlPrimaryKey', displayLabel: 'ML primary key', namePart: 'name',
+      descriptive: { aspect: 'mlPrimaryKeyProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
+    },
+    aspects: { mlPrimaryKeyProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
+  },
+  {
+    name: 'mlFeature', keyAspect: 'mlFeatureKey', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot',
+    key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
+    modelled: {
+      label: 'MlFeature', displayLabel: 'ML feature', namePart: 'name',
+      descriptive: { aspect: 'mlFeatureProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
+    },
+    aspects: { mlFeatureProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
+  },
+  {
+    name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
+    key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],
+    modelled: {
+      label: 'MlFeatureTable', displayLabel: 'ML feature table', namePart: 'name', platformPart: 'platform',
+      descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
+    },
+    aspects: {
+      mlFeatureTableProperties: {
+        edges: [edge('mlFeatures', 'urnList', 'Contains', ['mlFeature']), edge('mlPrimaryKeys', 'urnList', 'KeyedBy', ['mlPrimaryKey'])],
+      },
+    },
+  },
+  {
+    name: 'mlModel', keyAspect: 'mlModelKey', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot',
+    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
+    modelled: {
+      label: 'MlModel', displayLabel: 'ML model', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      descriptive: { aspect: 'mlModelProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
+    },
+    aspects: {
+      mlModelProperties: {
+        edges: [
+          edge('mlFeatures', 'urnList', 'Consumes', ['mlFeature'], up),
+          edge('trainingJobs', 'urnList', 'TrainedBy', ML_JOBS, up),
+          edge('downstreamJobs', 'urnList', 'UsedBy', ML_JOBS, down),
+          edge('groups', 'urnList', 'MemberOf', ['mlModelGroup'], down),
+          edge('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
+        ],
+      },
+    },
+  },
+  {
+    name: 'mlModelGroup', keyAspect: 'mlModelGroupKey', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot',
+    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
+    modelled: {
+      label: 'MlModelGroup', displayLabel: 'ML model group', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      descriptive: { aspect: 'mlModelGroupProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
+    },
+    aspects: {
+      mlModelGroupProperties: {
+        edges: [edge('trainingJobs', 'urnList', 'TrainedBy', ML_JOBS, up), edge('downstreamJobs', 'urnList', 'UsedBy', ML_JOBS, down)],
+      },
+    },
+  },
+  {
+    name: 'corpuser', keyAspect: 'corpUserKey', graphqlType: 'CORP_USER', graphqlTypename: 'CorpUser', snapshot: 'CorpUserSnapshot',
+    key: [str('username', 'username')],
+    modelled: {
+      label: 'Corpuser', displayLabel: 'User', namePart: 'username',
+      descriptive: { aspect: 'corpUserInfo', name: ['displayName', 'fullName'], description: [] },
+    },
+    aspects: { corpUserInfo: OWN },
+  },
+  {
+    name: 'corpGroup', keyAspect: 'corpGroupKey', graphqlType: 'CORP_GROUP', snapshot: 'CorpGroupSnapshot',
+    key: [str('name')],
+    modelled: { label: 'CorpGroup', displayLabel: 'Group', namePart: 'name' },
+  },
+  {
+    name: 'dataPlatform', keyAspect: 'dataPlatformKey', graphqlType: 'DATA_PLATFORM', graphqlTypename: 'DataPlatform', snapshot: 'DataPlatformSnapshot',
+    key: [str('platformName', 'name')],
+    modelled: {
+      label: 'DataPlatform', displayLabel: 'Platform', namePart: 'platformName',
+      descriptive: { aspect: 'dataPlatformInfo', name: ['displayName'], description: [] },
+    },
+    aspects: { dataPlatformInfo: OWN },
+  },
+  {
+    name: 'query', keyAspect: 'queryKey', graphqlType: 'QUERY', graphqlTypename: 'QueryEntity',
+    key: [str('id')],
+    modelled: { label: 'Query', displayLabel: 'Query', namePart: 'id' },
+  },
+  {
+    name: DPI, keyAspect: 'dataProcessInstanceKey', graphqlType: 'DATA_PROCESS_INSTANCE', graphqlTypename: 'DataProcessInstance',
+    key: [str('id')],
+    modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id' },
+    aspects: {
+      dataProcessInstanceInput: {
+        edges: [
+          edge('inputs', 'urnList', 'Consumes', ['dataset', 'mlModel']),
+          edge('inputEdges', 'edges', 'DataProcessInstanceConsumes', ['dataset', 'mlModel', DPI], up),
+        ],
+      },
+      dataProcessInstanceOutput: {
+        edges: [
+          edge('outputs', 'urnList', 'Produces', ['dataset', 'mlModel']),
+          edge('outputEdges', 'edges', 'DataProcessInstanceProduces', ['dataset', 'mlModel', DPI], down),
+        ],
+      },
+      dataProcessInstanceRelationships: {
+        shared: true,
+        edges: [
+          edge('parentTemplate', 'urn', 'InstanceOf', ['dataJob', 'dataFlow', 'dataset']),
+          edge('parentInstance', 'urn', 'ChildOf', [DPI]),
+          edge('upstreamInstances', 'urnList', 'UpstreamOf', [DPI]),
+        ],
+      },
+    },
+  },
+  {
+    // The legacy process: outputs are modelled as Consumes too, so they read as upstream.
+    name: 'dataProcess', keyAspect: 'dataProcessKey', graphqlType: 'OTHER', snapshot: 'DataProcessSnapshot',
+    key: [str('name'), str('orchestrator'), fabric('origin')],
+    modelled: { label: 'DataProcess', displayLabel: 'Process', namePart: 'name', platformPart: 'orchestrator', originPart: 'origin' },
+    aspects: {
+      dataProcessInfo: { edges: [edge('inputs', 'urnList', 'Consumes', ['dataset'], up), edge('outputs', 'urnList', 'Consumes', ['dataset'], up)] },
+    },
+  },
+  {
+    name: 'dataHubAccessToken', keyAspect: 'dataHubAccessTokenKey', graphqlType: 'ACCESS_TOKEN',
+    key: [str('id')],
+    modelled: { label: 'DataHubAccessToken', displayLabel: 'Access token', namePart: 'id' },
+  },
+  {
+    name: 'dataHubRole', keyAspect: 'dataHubRoleKey', graphqlType: 'DATAHUB_ROLE',
+    key: [str('id')],
+    modelled: { label: 'DataHubRole', displayLabel: 'Role', namePart: 'id' },
+  },
+  {
+    name: 'telemetry', keyAspect: 'telemetryKey', graphqlType: 'OTHER',
+    key: [str('name')],
+    modelled: { label: 'Telemetry', displayLabel: 'Telemetry', namePart: 'name' },
+    aspects: { telemetryClientId: OWN },
+  },
+];
+
+// Every other entity type of KEY_ASPECTS in acryl-datahub 1.7 (key aspect fields as plain strings),
+// with its GraphQL EntityType and MCE snapshot class where DataHub has them. Regenerate with: for
+// k, c in KEY_ASPECTS.items(): (k, c.ASPECT_NAME, [f.name for f in c.RECORD_SCHEMA.fields]).
+const known = (name: string, keyAspect: string, fields: readonly string[], graphqlType: GraphqlEntityType = 'OTHER', snapshot?: string): EntityTypeDescriptor =>
+  ({ name, keyAspect, key: fields.map((f) => str(f)), graphqlType, ...(snapshot ? { snapshot } : {}) });
+
+export const KNOWN_GENERIC_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
+  known('agentSkill', 'agentSkillKey', ['id']),
+  known('aiAgent', 'aiAgentKey', ['id']),
+  known('api', 'apiKey', ['id']),
+  known('application', 'applicationKey', ['id'], 'APPLICATION'),
+  known('assertion', 'assertionKey', ['assertionId'], 'ASSERTION'),
+  known('businessAttribute', 'businessAttributeKey', ['id'], 'BUSINESS_ATTRIBUTE'),
+  known('container', 'containerKey', ['guid'], 'CONTAINER'),
+  known('dataContract', 'dataContractKey', ['id'], 'DATA_CONTRACT'),
+  known('dataHubAction', 'dataHubActionKey', ['id']),
+  known('dataHubConnection', 'dataHubConnectionKey', ['id'], 'DATAHUB_CONNECTION'),
+  known('dataHubExecutionRequest', 'dataHubExecutionRequestKey', ['id'], 'EXECUTION_REQUEST'),
+  known('dataHubFile', 'dataHubFileKey', ['id']),
+  known('dataHubIngestionSource', 'dataHubIngestionSourceKey', ['id'], 'INGESTION_SOURCE'),
+  known('dataHubOpenAPISchema', 'dataHubOpenAPISchemaKey', ['id']),
+  known('dataHubPageModule', 'dataHubPageModuleKey', ['id'], 'DATAHUB_PAGE_MODULE'),
+  known('dataHubPageTemplate', 'dataHubPageTemplateKey', ['id'], 'DATAHUB_PAGE_TEMPLATE'),
+  known('dataHubPersona', 'dataHubPersonaKey', ['id']),
+  known('dataHubPolicy', 'dataHubPolicyKey', ['id'], 'DATAHUB_POLICY', 'DataHubPolicySnapshot'),
+  known('dataHubRetention', 'dataHubRetentionKey', ['entityName', 'aspectName'], 'OTHER', 'DataHubRetentionSnapshot'),
+  known('dataHubSecret', 'dataHubSecretKey', ['id']),
+  known('dataHubStepState', 'dataHubStepStateKey', ['id']),
+  known('dataHubUpgrade', 'dataHubUpgradeKey', ['id']),
+  known('dataHubView', 'dataHubViewKey', ['id'], 'DATAHUB_VIEW'),
+  { ...known('dataPlatformInstance', 'dataPlatformInstanceKey', ['platform', 'instance'], 'DATA_PLATFORM_INSTANCE'), graphqlTypename: 'DataPlatformInstance' },
+  known('dataProduct', 'dataProductKey', ['id'], 'DATA_PRODUCT'),
+  known('dataType', 'dataTypeKey', ['id'], 'DATA_TYPE'),
+  known('document', 'documentKey', ['id'], 'DOCUMENT'),
+  known('domain', 'domainKey', ['id'], 'DOMAIN'),
+  known('entityType', 'entityTypeKey', ['id'], 'ENTITY_TYPE'),
+  known('erModelRelationship', 'erModelRelationshipKey', ['id'], 'ER_MODEL_RELATIONSHIP'),
+  known('form', 'formKey', ['id'], 'FORM'),
+  known('globalSettings', 'globalSettingsKey', ['id']),
+  known('glossaryNode', 'glossaryNodeKey', ['name'], 'GLOSSARY_NODE', 'GlossaryNodeSnapshot'),
+  known('glossaryTerm', 'glossaryTermKey', ['name'], 'GLOSSARY_TERM', 'GlossaryTermSnapshot'),
+  known('incident', 'incidentKey', ['id'], 'INCIDENT'),
+  known('inviteToken', 'inviteTokenKey', ['id']),
+  known('lifecycleStageType', 'lifecycleStageTypeKey', ['id']),
+  known('metric', 'metricKey', ['platform', 'path', 'id']),
+  known('mlModelDeployment', 'mlModelDeploymentKey', ['platform', 'name', 'origin'], 'OTHER', 'MLModelDeploymentSnapshot'),
+  known('notebook', 'notebookKey', ['notebookTool', 'notebookId'], 'NOTEBOOK'),
+  known('ownershipType', 'ownershipTypeKey', ['id'], 'CUSTOM_OWNERSHIP_TYPE'),
+  known('platformResource', 'platformResourceKey', ['id']),
+  known('post', 'postKey', ['id'], 'POST'),
+  known('repository', 'repositoryKey', ['id']),
+  known('role', 'roleKey', ['id'], 'ROLE'),
+  known('searchTemplate', 'searchTemplateKey', ['id']),
+  known('semanticModel', 'semanticModelKey', ['platform', 'path', 'id']),
+  known('service', 'serviceKey', ['id']),
+  known('structuredProperty', 'structuredPropertyKey', ['id'], 'STRUCTURED_PROPERTY'),
+  known('tag', 'tagKey', ['name'], 'TAG', 'TagSnapshot'),
+  known('test', 'testKey', ['id'], 'TEST'),
+  known('versionSet', 'versionSetKey', ['id', 'entityType'], 'VERSION_SET'),
+];
+
+/**
+ * Entity names DataHub's EntityType enum has a value for but no key aspect the SDK knows of: they
+ * are unknown generic types here (key aspect `<name>Key` = `{id}`), with their GraphQL value.
+ */
+export const GRAPHQL_TYPE_OF_UNREGISTERED: Readonly<Record<string, GraphqlEntityType>> = { restricted: 'RESTRICTED' };
+
+// ---------------------------------------------------------------------------------------------
+// The registry: the built-in types and those registered at start-up
+
+const registered: EntityTypeDescriptor[] = [...MODELLED_ENTITY_TYPES, ...KNOWN_GENERIC_ENTITY_TYPES];
+const listeners: Array<() => void> = [];
+
+/** Every descriptor: the built-in types, then any registered. */
+export function entityTypeDescriptors(): readonly EntityTypeDescriptor[] {
+  return registered;
+}
+
+/**
+ * Adds a modelled entity type — the one extension point (docs/CONTRIBUTING.md §Add an entity type).
+ * Call it before anything serves requests: every table derived from the descriptors is rebuilt,
+ * but a running server's GraphQL schema needs the type's SDL at build time.
+ */
+export function registerEntityType(descriptor: EntityTypeDescriptor): void {
+  if (registered.some((d) => d.name === descriptor.name)) throw new Error(`Entity type ${descriptor.name} is already registered`);
+  registered.push(descriptor);
+  for (const l of listeners) l();
+}
+
+/**
+ * A value computed from the descriptors, recomputed when a type is registered. The tables other
+ * modules derive (label whitelist, derivation rules, aspect owners, …) are all made this way.
+ */
+export function derived<T>(compute: (descriptors: readonly EntityTypeDescriptor[]) => T): () => T {
+  let value: T | undefined;
+  let valid = false;
+  listeners.push(() => { valid = false; });
+  return () => {
+    if (!valid) {
+      value = compute(registered);
+      valid = true;
+    }
+    return value as T;
+  };
+}
+
+const byName = derived((ds) => new Map(ds.map((d) => [d.name, d])));
+
+/** The descriptor of a registered entity type; undefined for any other name. */
+export function descriptorOf(entityType: string): EntityTypeDescriptor | undefined {
+  return byName().get(entityType);
+}
+
+const DISPLAY_BY_GRAPHQL = derived((ds) => new Map(ds.flatMap((d) => (d.modelled ? [[d.graphqlType, d.modelled.displayLabel] as const] : []))));
+
+/** What the page calls an entity type, by its GraphQL EntityType value (`DATA_JOB` → "Data job"). */
+export function displayLabelOf(graphqlType: string): string {
+  return DISPLAY_BY_GRAPHQL().get(graphqlType as GraphqlEntityType) ?? graphqlType.toLowerCase().replaceAll('_', ' ');
+}
