@@ -1,6 +1,7 @@
 // Column-level lineage for the column display: a dataset's columns come from its schemaMetadata
 // aspect plus every field named in fine-grained lineage; column edges come from each downstream
 // dataset's Dataset.fineGrainedLineages (upstream fields → downstream fields, wire-compat §3.3).
+import { UNIT_SEPARATOR } from '@lineage/catalog/browser';
 
 export interface SchemaFieldRef {
   /** The parent dataset urn. */
@@ -32,11 +33,10 @@ export interface ColumnGraph {
   edges: ColumnEdge[];
 }
 
-const SEP = '\u241f';
-export const columnKey = (dataset: string, path: string): string => `${dataset}${SEP}${path}`;
+export const columnKey = (dataset: string, path: string): string => `${dataset}${UNIT_SEPARATOR}${path}`;
 export function splitColumnKey(key: string): { dataset: string; path: string } {
-  const i = key.lastIndexOf(SEP);
-  return { dataset: key.slice(0, i), path: key.slice(i + SEP.length) };
+  const i = key.lastIndexOf(UNIT_SEPARATOR);
+  return { dataset: key.slice(0, i), path: key.slice(i + UNIT_SEPARATOR.length) };
 }
 
 /** v2 field paths (`[version=2.0].[type=struct].a.[type=string].b`) read as `a.b`. */

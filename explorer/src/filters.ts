@@ -3,7 +3,8 @@
 import type { Elements } from './elements.ts';
 import { typeLabel, urnTail } from './model.ts';
 import type { Facet } from './queries.ts';
-import { colourOf, escapeXml, TYPE_COLOURS } from './render.ts';
+import { colourOf, escapeXml } from './render.ts';
+import { colouredTypes } from '@lineage/catalog/browser';
 import type { Degree, ExplorerState } from './state.ts';
 
 /**
@@ -51,8 +52,7 @@ export function renderFilters(state: ExplorerState, ui: Elements): void {
 }
 
 export function renderLegend(ui: Elements): void {
-  ui.legendTypes.innerHTML = Object.keys(TYPE_COLOURS)
-    .filter((t) => t !== 'DATA_PROCESS_INSTANCE')
+  ui.legendTypes.innerHTML = colouredTypes()
     .map((t) => `<li><span class="swatch" style="--c:${colourOf(t)}"></span>${escapeXml(typeLabel(t))}</li>`).join('');
 }
 

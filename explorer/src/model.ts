@@ -4,6 +4,8 @@
 // a path (filtered out by type/platform, or beyond the loaded page) is kept as a "context" node so
 // the graph stays connected.
 
+import { displayLabelOf, urnDisplayName, urnPlatformName } from '@lineage/catalog/browser';
+
 export type Direction = 'UPSTREAM' | 'DOWNSTREAM';
 export type Side = 'centre' | 'upstream' | 'downstream';
 
@@ -60,47 +62,12 @@ export interface Neighbourhood {
   edges: Map<string, GraphEdge>;
 }
 
-/** The last segment of a urn's key (`urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)` → `db.t`). */
-export function urnTail(urn: string): string {
-  const m = /^urn:li:[^:]+:(.*)$/.exec(urn);
-  let key = m ? m[1]! : urn;
-  if (key.startsWith('(') && key.endsWith(')')) {
-    const parts = splitTuple(key.slice(1, -1));
-    // Datasets end with the fabric (PROD); the name is the one before it. Jobs end with their id.
-    key = /^urn:li:dataset:/.test(urn) && parts.length >= 2 ? parts[parts.length - 2]! : parts[parts.length - 1]!;
-  }
-  return key;
-}
-
-/** Splits a urn tuple at top-level commas (nested urns carry their own parentheses). */
-function splitTuple(inner: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(inner.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(inner.slice(start));
-  return parts;
-}
-
-function platformFromUrn(urn: string): string | null {
-  const p = /urn:li:dataPlatform:([^,)]+)/.exec(urn);
-  if (p) return p[1]!;
-  // A flow urn names its orchestrator first (urn:li:dataFlow:(airflow,flow,PROD)); a job urn nests its flow's.
-  const f = /urn:li:dataFlow:\(([^,()]+),/.exec(urn);
-  return f ? f[1]! : null;
-}
+/** The name a urn's key gives (`urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)` → `db.t`). */
+export const urnTail = urnDisplayName;
 
 export function summarise(e: RawEntity): EntitySummary {
   const name = e.properties?.name ?? e.name ?? e.jobId ?? e.flowId ?? e.chartId ?? e.dashboardId ?? e.fieldPath ?? urnTail(e.urn);
-  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? e.dataFlow?.orchestrator ?? e.orchestrator ?? e.tool ?? platformFromUrn(e.urn);
+  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? e.dataFlow?.orchestrator ?? e.orchestrator ?? e.tool ?? urnPlatformName(e.urn);
   return { urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null };
 }
 
@@ -162,21 +129,4 @@ export function columnOf(n: GraphNode): number {
 }
 
 /** The entity-type names people read (the API's enum names are the filter values). */
-export const TYPE_LABELS: Readonly<Record<string, string>> = {
-  DATASET: 'Dataset',
-  DATA_JOB: 'Data job',
-  DATA_FLOW: 'Data flow',
-  CHART: 'Chart',
-  DASHBOARD: 'Dashboard',
-  MLFEATURE: 'ML feature',
-  MLPRIMARY_KEY: 'ML primary key',
-  MLFEATURE_TABLE: 'ML feature table',
-  MLMODEL: 'ML model',
-  MLMODEL_GROUP: 'ML model group',
-  DATA_PROCESS_INSTANCE: 'Process run',
-  SCHEMA_FIELD: 'Column',
-};
-
-export function typeLabel(type: string): string {
-  return TYPE_LABELS[type] ?? type.toLowerCase().replaceAll('_', ' ');
-}
+export const typeLabel = displayLabelOf;

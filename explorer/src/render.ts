@@ -4,6 +4,7 @@
 // data-more (load the next page of a side), data-expand (load the next hop of a node).
 import type { GraphNode, Neighbourhood } from './model.ts';
 import { typeLabel } from './model.ts';
+import { displayColourOf } from '@lineage/catalog/browser';
 import type { Placed } from './layout.ts';
 import { columnKey, displayFieldPath, splitColumnKey, type ColumnEdge } from './columns.ts';
 
@@ -14,20 +15,8 @@ export const MAX_ROWS = 12;
 export const MORE_WIDTH = 170;
 export const MORE_HEIGHT = 54;
 
-export const TYPE_COLOURS: Readonly<Record<string, string>> = {
-  DATASET: '#2563eb',
-  DATA_JOB: '#c2410c',
-  DATA_FLOW: '#9a3412',
-  CHART: '#15803d',
-  DASHBOARD: '#0f766e',
-  MLFEATURE: '#7e22ce',
-  MLPRIMARY_KEY: '#6d28d9',
-  MLFEATURE_TABLE: '#a21caf',
-  MLMODEL: '#be185d',
-  MLMODEL_GROUP: '#9d174d',
-  DATA_PROCESS_INSTANCE: '#475569',
-};
-export const colourOf = (type: string): string => TYPE_COLOURS[type] ?? '#475569';
+const NEUTRAL_COLOUR = '#475569';
+export const colourOf = (type: string): string => displayColourOf(type) ?? NEUTRAL_COLOUR;
 
 export function escapeXml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

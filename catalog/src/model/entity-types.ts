@@ -108,6 +108,8 @@ export interface EntityTypeDescriptor {
     readonly label: string;
     /** What the page calls it. */
     readonly displayLabel: string;
+    /** The colour the page draws it in (and lists in its legend); absent = the page's neutral colour. */
+    readonly colour?: string;
     /** The key part that is the entity's name. */
     readonly namePart?: string;
     /** The key part that gives the platform: a dataPlatform urn, a platform name, or a urn whose platform it is. */
@@ -171,7 +173,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataset', keyAspect: 'datasetKey', graphqlType: 'DATASET', graphqlTypename: 'Dataset', snapshot: 'DatasetSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      label: 'Dataset', displayLabel: 'Dataset', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin',
       descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -195,7 +197,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataJob', keyAspect: 'dataJobKey', graphqlType: 'DATA_JOB', graphqlTypename: 'DataJob', snapshot: 'DataJobSnapshot',
     key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
     modelled: {
-      label: 'DataJob', displayLabel: 'Data job', namePart: 'jobId', platformPart: 'flow',
+      label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow',
       descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -220,7 +222,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataFlow', keyAspect: 'dataFlowKey', graphqlType: 'DATA_FLOW', graphqlTypename: 'DataFlow', snapshot: 'DataFlowSnapshot',
     key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
     modelled: {
-      label: 'DataFlow', displayLabel: 'Data flow', namePart: 'flowId', platformPart: 'orchestrator',
+      label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator',
       descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: { dataFlowInfo: OWN },
@@ -229,7 +231,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'chart', keyAspect: 'chartKey', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot',
     key: [str('dashboardTool', 'tool'), str('chartId', 'chartId')],
     modelled: {
-      label: 'Chart', displayLabel: 'Chart', namePart: 'chartId', platformPart: 'dashboardTool',
+      label: 'Chart', displayLabel: 'Chart', colour: '#15803d', namePart: 'chartId', platformPart: 'dashboardTool',
       descriptive: { aspect: 'chartInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -243,7 +245,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dashboard', keyAspect: 'dashboardKey', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot',
     key: [str('dashboardTool', 'tool'), str('dashboardId', 'dashboardId')],
     modelled: {
-      label: 'Dashboard', displayLabel: 'Dashboard', namePart: 'dashboardId', platformPart: 'dashboardTool',
+      label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e', namePart: 'dashboardId', platformPart: 'dashboardTool',
       descriptive: { aspect: 'dashboardInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -263,7 +265,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlPrimaryKey', keyAspect: 'mlPrimaryKeyKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot',
     key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
     modelled: {
-      label: 'MlPrimaryKey', displayLabel: 'ML primary key', namePart: 'name',
+      label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9', namePart: 'name',
       descriptive: { aspect: 'mlPrimaryKeyProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: { mlPrimaryKeyProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
@@ -272,7 +274,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlFeature', keyAspect: 'mlFeatureKey', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot',
     key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
     modelled: {
-      label: 'MlFeature', displayLabel: 'ML feature', namePart: 'name',
+      label: 'MlFeature', displayLabel: 'ML feature', colour: '#7e22ce', namePart: 'name',
       descriptive: { aspect: 'mlFeatureProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: { mlFeatureProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
@@ -281,7 +283,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],
     modelled: {
-      label: 'MlFeatureTable', displayLabel: 'ML feature table', namePart: 'name', platformPart: 'platform',
+      label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform',
       descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: {
@@ -294,7 +296,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlModel', keyAspect: 'mlModelKey', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      label: 'MlModel', displayLabel: 'ML model', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      label: 'MlModel', displayLabel: 'ML model', colour: '#be185d', namePart: 'name', platformPart: 'platform', originPart: 'origin',
       descriptive: { aspect: 'mlModelProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: {
@@ -313,7 +315,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlModelGroup', keyAspect: 'mlModelGroupKey', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      label: 'MlModelGroup', displayLabel: 'ML model group', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      label: 'MlModelGroup', displayLabel: 'ML model group', colour: '#9d174d', namePart: 'name', platformPart: 'platform', originPart: 'origin',
       descriptive: { aspect: 'mlModelGroupProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: {
@@ -517,9 +519,22 @@ export function descriptorOf(entityType: string): EntityTypeDescriptor | undefin
   return byName().get(entityType);
 }
 
-const DISPLAY_BY_GRAPHQL = derived((ds) => new Map(ds.flatMap((d) => (d.modelled ? [[d.graphqlType, d.modelled.displayLabel] as const] : []))));
+// What the page shows of a type, by its GraphQL EntityType value (the value the API's results and
+// filters carry). OTHER names several types, so it gets none of theirs.
+const PAGE_LOOK = derived((ds) => new Map<string, { label: string; colour?: string }>(ds.flatMap((d) =>
+  d.modelled && d.graphqlType !== 'OTHER' ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const] : [])));
 
 /** What the page calls an entity type, by its GraphQL EntityType value (`DATA_JOB` → "Data job"). */
 export function displayLabelOf(graphqlType: string): string {
-  return DISPLAY_BY_GRAPHQL().get(graphqlType as GraphqlEntityType) ?? graphqlType.toLowerCase().replaceAll('_', ' ');
+  return PAGE_LOOK().get(graphqlType)?.label ?? graphqlType.toLowerCase().replaceAll('_', ' ');
+}
+
+/** The colour the page draws an entity type in, by its GraphQL EntityType value; undefined = neutral. */
+export function displayColourOf(graphqlType: string): string | undefined {
+  return PAGE_LOOK().get(graphqlType)?.colour;
+}
+
+/** The GraphQL EntityType values that have a colour of their own: the page's legend. */
+export function colouredTypes(): string[] {
+  return [...PAGE_LOOK()].flatMap(([type, look]) => (look.colour ? [type] : []));
 }
