@@ -14,6 +14,8 @@ import { parseUrn } from '../catalog/src/model/urn.ts';
 import { scrollLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../catalog/src/read/lineage/query.ts';
 import { reachByHops } from '../catalog/src/read/lineage/traverse.ts';
+// The bench's generator (mulberry32): the same graph on every machine.
+import { rng } from '../bench/generate.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,17 +33,6 @@ const FAN_IN = 4;
 const PER_LAYER = Math.ceil(EDGES / ((LAYERS - 1) * FAN_IN));
 const platform = `lineageprofile${EDGES}`;
 const ds = (layer: number, i: number) => `urn:li:dataset:(urn:li:dataPlatform:${platform},l${layer}.t${String(i).padStart(5, '0')},PROD)`;
-
-// Deterministic pseudo-random (mulberry32): the same graph on every machine.
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const upsert = (urn: string, aspectName: string, value: unknown, lastObserved: number): AspectChange =>
   ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved } });

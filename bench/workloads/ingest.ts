@@ -5,6 +5,8 @@ import type { Driver } from 'neo4j-driver';
 import neo4j from 'neo4j-driver';
 import { proposalBatches, fieldUrn, type Graph, type Proposal } from '../generate.ts';
 import { summarize, type Summary } from '../lib/stats.ts';
+import { keyAspectNameOf } from '../../catalog/src/model/index.ts';
+import { rowKey } from '../../catalog/src/store/index.ts';
 
 export interface IngestResult {
   mcps: number;
@@ -157,11 +159,6 @@ WITH r, CASE WHEN r.reverse THEN d ELSE s END AS u, CASE WHEN r.reverse THEN s E
 MERGE (u)-[l:BENCH_LINEAGE {key: r.key}]->(w)
 SET l.type = r.type, l.owner = r.owner, l.aspect = r.aspect, l.createdOn = r.createdOn, l.updatedOn = r.createdOn, l.manual = false`;
 
-const SEP = '\u241f';
-const KEY_ASPECT: Record<string, string> = {
-  dataset: 'datasetKey', dataJob: 'dataJobKey', dataFlow: 'dataFlowKey', chart: 'chartKey', dashboard: 'dashboardKey',
-  mlPrimaryKey: 'mlPrimaryKeyKey', mlFeature: 'mlFeatureKey',
-};
 
 interface RawEdge { key: string; type: string; source: string; destination: string; owner: string; aspect: string; reverse: boolean; createdOn: unknown }
 
@@ -171,12 +168,12 @@ function rawRows(g: Graph, idOf: Map<string, number>, b: Batch, seenKeyRow: Set<
   const edges: RawEdge[] = [];
   for (const p of b.proposals) {
     const row = (name: string, value: string) => ({
-      urn: p.entityUrn, entityType: p.entityType, name, key: `${p.entityUrn}${SEP}${name}${SEP}0`,
+      urn: p.entityUrn, entityType: p.entityType, name, key: rowKey(p.entityUrn, name),
       value, systemMetadata: JSON.stringify(p.systemMetadata), createdOn, createdBy: 'urn:li:corpuser:datahub',
     });
     if (b.phase === 1 && !seenKeyRow.has(p.entityUrn)) {
       seenKeyRow.add(p.entityUrn);
-      aspects.push(row(KEY_ASPECT[p.entityType]!, '{}'));
+      aspects.push(row(keyAspectNameOf(p.entityType), '{}'));
     }
     aspects.push(row(p.aspectName, p.aspect.value));
     if (b.phase !== 2) continue;

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
 import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/operations';
-import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
+import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { decodePathUrn, rawBody, type RestState } from './restli.ts';
@@ -21,9 +21,6 @@ export interface OpenApiDeps {
   writeOptions(ctx: Context): WriteOptions;
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A urn from a request: grammar failures are 400 here, as DataHub's OpenAPI answers InvalidUrnException. */
 export function requestUrn(text: unknown, where: string): Urn {
@@ -99,7 +96,7 @@ async function entityListBody(ctx: Context, limitBytes: number): Promise<unknown
 interface ParsedElements {
   changes: AspectChange[];
   /** Echo of the request per urn, first-seen order; a repeated aspect keeps its last value. */
-  echo: Map<string, Json>;
+  echo: Map<string, JsonRecord>;
 }
 
 /**
@@ -110,10 +107,10 @@ interface ParsedElements {
  */
 function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
   const changes: AspectChange[] = [];
-  const echo = new Map<string, Json>();
+  const echo = new Map<string, JsonRecord>();
   body.forEach((element, i) => {
     const where = `element [${i}]`;
-    if (!isObject(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
+    if (!isJsonRecord(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
     const urn = requestUrn(element.urn, where);
     checkEntityType(urn, entityType, where);
     const aspectNames = Object.keys(element).filter((k) => k !== 'urn');
@@ -123,12 +120,12 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
     for (const aspectName of aspectNames) {
       const entry = element[aspectName];
       const at = `${where}.${aspectName}`;
-      if (!isObject(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
+      if (!isJsonRecord(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
       if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
       const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);
       const value = entry.value;
       if (changeType === 'PATCH') {
-        if (!isObject(value) || !('patch' in value)) throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
+        if (!isJsonRecord(value) || !('patch' in value)) throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
         if (!Array.isArray(value.patch)) throw badRequest(`${at}.value.patch must be an array of JSON Patch operations`);
         changes.push({ urn, aspectName, changeType, patchText: JSON.stringify(value), systemMetadata });
       } else {
@@ -143,7 +140,7 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
   return { changes, echo };
 }
 
-const echoList = (echo: Map<string, Json>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
+const echoList = (echo: Map<string, JsonRecord>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
 
 const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
 
@@ -184,7 +181,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
     body.forEach((element, i) => {
       const where = `element [${i}]`;
-      if (!isObject(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
+      if (!isJsonRecord(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
       const urn = requestUrn(element.urn, where);
       checkEntityType(urn, entityType, where);
       const names = Object.keys(element).filter((k) => k !== 'urn');
@@ -206,7 +203,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     }
     type Row = { urn: string; name: string; value: string; systemMetadata: string; createdOn: number | null; createdBy: string | null };
     const rows = await store.read((tx) => tx.run<Row>('aspects/fetch-entity-latest', { urns: [...wanted.keys()] }));
-    const byUrn = new Map<string, Json>();
+    const byUrn = new Map<string, JsonRecord>();
     for (const r of rows) {
       const names = wanted.get(r.urn)?.names;
       if (names && !names.has(r.name)) continue;

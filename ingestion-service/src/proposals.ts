@@ -2,7 +2,7 @@
 // and MetadataChangeEvent snapshots (entities?action=ingest). Envelope problems are 422 with a
 // message naming the field, as DataHub's model validation answers.
 import { z } from 'zod';
-import { CHANGE_TYPES, type AspectChange, type ChangeType } from '@lineage/catalog/write';
+import { changeTypeOf, type AspectChange } from '@lineage/catalog/write';
 import { aspectNameOfFqcn, snapshotEntityType, validationFailed, jsonDepthProblem, parseUrnOrThrow } from '@lineage/catalog/model';
 
 function zodMessage(prefix: string, error: z.ZodError): string {
@@ -55,11 +55,7 @@ export function proposalToChange(raw: unknown, where = 'proposal'): AspectChange
   if (p.entityType !== urn.entityType) {
     throw validationFailed(`Invalid ${where}: entityType '${p.entityType}' does not match the urn's entity type '${urn.entityType}'`);
   }
-  if (!(CHANGE_TYPES as readonly string[]).includes(p.changeType)) {
-    throw validationFailed(`Invalid ${where}: unsupported changeType '${p.changeType}'`);
-  }
-  const changeType = p.changeType as ChangeType;
-  if (changeType === 'UPDATE') throw validationFailed('UPDATE change type not supported');
+  const changeType = changeTypeOf(p.changeType, where);
   if (!p.aspectName) throw validationFailed(`Invalid ${where}: aspectName is required`);
   const systemMetadata = parseSystemMetadata(p.systemMetadata, where);
   const change: AspectChange = { urn, aspectName: p.aspectName, changeType, systemMetadata };

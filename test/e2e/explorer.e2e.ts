@@ -17,11 +17,11 @@ import { startStack, type RunningStack } from '../../tools/stack.ts';
 import { repoRoot } from '../../tools/neo4j/neo4j-server.ts';
 import { DEFAULT_EXPLORER_DIST, explorerStaticHandler } from '../../explorer/serve.ts';
 import { field, seedTutorial, seedWideGraph, type TutorialGraph } from './seed.ts';
+import { columnKey } from '../../explorer/src/columns.ts';
 
 const ARTIFACTS = join(repoRoot, 'test-artifacts', 'e2e');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1280, height: 800 };
-const SEP = '\u241f';
 
 let stack: RunningStack | undefined;
 let front: Server | undefined;
@@ -239,14 +239,14 @@ test('column display draws browser → browser_id and browser → user_id; selec
   assert.equal(await page.locator('path.col-edge').count(), 0);
   await page.locator('#columns-toggle').check();
   const edge = (from: string, to: string) => page.locator(`path.col-edge[data-from="${from}"][data-to="${to}"]`);
-  const browser = `${g.deleted}${SEP}browser`;
-  await edge(browser, `${g.events}${SEP}browser_id`).waitFor({ state: 'attached' });
-  await edge(browser, `${g.events}${SEP}user_id`).waitFor({ state: 'attached' });
-  await edge(`${g.events}${SEP}user_id`, `${g.sessions}${SEP}user_id`).waitFor({ state: 'attached' });
+  const browser = columnKey(g.deleted, 'browser');
+  await edge(browser, columnKey(g.events, 'browser_id')).waitFor({ state: 'attached' });
+  await edge(browser, columnKey(g.events, 'user_id')).waitFor({ state: 'attached' });
+  await edge(columnKey(g.events, 'user_id'), columnKey(g.sessions, 'user_id')).waitFor({ state: 'attached' });
   await shot('05-columns');
   await page.locator(`g.col[data-col="${browser}"]`).click();
   const lit = await page.locator('g.col.highlighted').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { col: string } }).dataset.col));
-  assert.deepEqual(lit.sort(), [`${g.events}${SEP}browser_id`, `${g.events}${SEP}user_id`, `${g.sessions}${SEP}browser_id`, `${g.sessions}${SEP}user_id`].sort());
+  assert.deepEqual(lit.sort(), [columnKey(g.events, 'browser_id'), columnKey(g.events, 'user_id'), columnKey(g.sessions, 'browser_id'), columnKey(g.sessions, 'user_id')].sort());
   assert.equal(await page.locator('path.col-edge.hot').count(), 4);
   await shot('06-column-selected');
   report.steps.push({ step: 'column display', columnEdges: await page.locator('path.col-edge').count(), highlighted: lit.length, schemaField: field(g.deleted, 'browser') });

@@ -4,6 +4,7 @@ export * from './entity-registry.ts';
 export * from './entity-types.ts';
 export * from './errors.ts';
 export * from './filters.ts';
+export * from './json.ts';
 export * from './json-depth.ts';
 export * from './patch.ts';
 export * from './relationships.ts';

@@ -31,9 +31,11 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError, validationFailed } from './errors.ts';
 import { jsonDepthProblem } from './json-depth.ts';
+import { UNIT_SEPARATOR } from './urn.ts';
+import type { JsonValue } from './json.ts';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+type Json = JsonValue;
+type JsonObject = { [key: string]: JsonValue };
 
 export interface PatchInput {
   aspectName: string;
@@ -689,8 +691,6 @@ class FineGrainedView implements View {
 // turn each named top-level array into nested maps, one level per key field (a key field
 // "a␟b" reads the nested field b of a); an empty key list means an array of strings keyed by
 // themselves. A path that stops above the last key level addresses every entry under it.
-
-const UNIT_SEPARATOR = '\u241f';
 
 function applyKeyedGeneric(aspectName: string, base: JsonObject, parsed: ParsedPatch): Json {
   let doc: Json = base;

@@ -8,6 +8,7 @@ import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
 import { schemaFieldUrnOf } from './entity-registry.ts';
 import { COMMON_ASPECTS, FIELD_PARENT_TYPES, derived, descriptorOf, type EdgeRule, type OwnedAspect, type RelationshipType } from './entity-types.ts';
 import { validationFailed } from './errors.ts';
+import { asRecord, type JsonRecord } from './json.ts';
 
 export { RELATIONSHIP_TYPES, type RelationshipType } from './entity-types.ts';
 
@@ -129,12 +130,6 @@ export function isLineageAspect(aspectName: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Reading plain JSON
 
-type Json = Record<string, unknown>;
-
-function asRecord(v: unknown): Json | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
-}
-
 function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
@@ -184,12 +179,12 @@ interface WriteContext {
   actor: string;
 }
 
-function stampTime(stamp: Json | null, ctx: WriteContext): number | null {
+function stampTime(stamp: JsonRecord | null, ctx: WriteContext): number | null {
   const t = stamp?.['time'];
   return typeof t === 'number' && Number.isFinite(t) && t !== 0 ? t : ctx.time;
 }
 
-function stampActor(stamp: Json | null, ctx: WriteContext): string | null {
+function stampActor(stamp: JsonRecord | null, ctx: WriteContext): string | null {
   const a = asString(stamp?.['actor']);
   return a === null || a === UNKNOWN_ACTOR ? ctx.actor : a;
 }
@@ -229,7 +224,7 @@ interface Candidate {
 const RANK_PLAIN = 0;
 const RANK_RECORD = 1;
 
-function extractField(rule: EdgeRule, value: Json, owner: Urn, ctx: WriteContext): Candidate[] {
+function extractField(rule: EdgeRule, value: JsonRecord, owner: Urn, ctx: WriteContext): Candidate[] {
   const raw = rule.shape === 'path' ? undefined : value[rule.field];
   const out: Candidate[] = [];
   const push = (
@@ -288,7 +283,7 @@ function extractField(rule: EdgeRule, value: Json, owner: Urn, ctx: WriteContext
  * or downstreams are skipped (DataHub stops at the first one: [Improvement]). Like DataHub, these
  * edges carry no stamps, so they are never excluded by a time window.
  */
-function extractFineGrained(value: Json, owner: Urn, viaRule: 'query' | 'owner'): Candidate[] {
+function extractFineGrained(value: JsonRecord, owner: Urn, viaRule: 'query' | 'owner'): Candidate[] {
   const out: Candidate[] = [];
   for (const entry of asArray(value['fineGrainedLineages'])) {
     const r = asRecord(entry);
@@ -317,7 +312,7 @@ function extractFineGrained(value: Json, owner: Urn, viaRule: 'query' | 'owner')
  * owner's own column makes `schemaField(owner, fieldPath) -[DownstreamOf]-> schemaFieldUrn`, as
  * DataHub's graph indexer does. No stamps and no via, like fine-grained edges.
  */
-function extractInputFieldEdges(value: Json, owner: Urn): Candidate[] {
+function extractInputFieldEdges(value: JsonRecord, owner: Urn): Candidate[] {
   const out: Candidate[] = [];
   for (const f of asArray(value['fields'])) {
     const r = asRecord(f);

@@ -16,8 +16,16 @@ import { int, type Store, type Tx } from '../store/store.ts';
 import { markWrite } from '../store/write-generation.ts';
 import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../store/rows.ts';
 
-export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE'] as const;
+/** The change types the writer applies: DataHub's ChangeType but UPDATE, which DataHub rejects too. */
+export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'DELETE', 'PATCH', 'RESTATE'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** A change type as a request names it; 422 naming `where` for UPDATE and unknown values. */
+export function changeTypeOf(text: unknown, where: string): ChangeType {
+  if (text === 'UPDATE') throw validationFailed('UPDATE change type not supported');
+  if (!(CHANGE_TYPES as readonly unknown[]).includes(text)) throw validationFailed(`Invalid ${where}: unsupported changeType '${String(text)}'`);
+  return text as ChangeType;
+}
 
 export type SystemMetadata = Record<string, unknown> & { lastObserved: number; runId: string; lastRunId: string };
 
@@ -106,7 +114,6 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
   const owners = changes.map((c) => c.urn);
   // Reject what needs no database before touching it.
   for (const c of changes) {
-    if (c.changeType === 'UPDATE') throw validationFailed('UPDATE change type not supported');
     entityTypeSpec(c.urn.entityType);
   }
   // Load every row the request can touch: the changed aspects, key aspects, search aspects, and

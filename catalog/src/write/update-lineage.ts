@@ -6,6 +6,7 @@ import { writeAspectsInTx, type AspectChange } from './aspect-writer.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
 import { entityExistence } from '../read/aspect-reader.ts';
 import { forbidden, validationFailed } from '../model/errors.ts';
+import type { JsonRecord } from '../model/json.ts';
 import { can, editLineageDenied, type Actor } from '../operations/auth/privileges.ts';
 import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
@@ -90,24 +91,22 @@ export interface LineageEdit {
   other: string;
 }
 
-type Json = Record<string, unknown>;
-
 /** Canonical text of a stored urn, so `urn:li:y:(x)` matches `urn:li:y:x`. */
 const canonical = (text: unknown): string | undefined => (typeof text === 'string' ? (tryParseUrn(text)?.text ?? text) : undefined);
 
 /** The aspect value an absent aspect starts from, or undefined when it must already exist. */
-export function emptyAspect(aspect: LineageAspect): Json | undefined {
+export function emptyAspect(aspect: LineageAspect): JsonRecord | undefined {
   if (aspect === 'upstreamLineage') return { upstreams: [] };
   if (aspect === 'dataJobInputOutput') return { inputDatasets: [], outputDatasets: [] };
   return undefined;
 }
 
-function listedUrns(field: LineageField, value: Json): string[] {
+function listedUrns(field: LineageField, value: JsonRecord): string[] {
   const spec = LINEAGE_FIELDS[field];
   const out: string[] = [];
   const edges = value[spec.edges];
   if (Array.isArray(edges)) {
-    for (const e of edges as Json[]) {
+    for (const e of edges as JsonRecord[]) {
       const urn = canonical(field === 'datasetUpstreams' ? e?.dataset : e?.destinationUrn);
       if (urn) out.push(urn);
     }
@@ -116,7 +115,7 @@ function listedUrns(field: LineageField, value: Json): string[] {
   if (Array.isArray(legacy)) {
     for (const x of legacy as unknown[]) {
       // chartInfo.inputs holds ChartDataSourceType unions: {"string": urn}.
-      const urn = canonical(field === 'chartInputs' ? (x as Json | null)?.string : x);
+      const urn = canonical(field === 'chartInputs' ? (x as JsonRecord | null)?.string : x);
       if (urn) out.push(urn);
     }
   }
@@ -136,11 +135,11 @@ function withoutUrn(list: unknown, matches: (item: unknown) => boolean): unknown
  */
 export function applyLineageEdits(
   aspect: LineageAspect,
-  current: Json | undefined,
+  current: JsonRecord | undefined,
   owner: string,
   edits: readonly LineageEdit[],
   stamp: AuditStamp,
-): Json | undefined {
+): JsonRecord | undefined {
   const start = current ?? emptyAspect(aspect);
   if (start === undefined) {
     // chartInfo/dashboardInfo: additions were validated to find one; removals have nothing to remove.
@@ -148,7 +147,7 @@ export function applyLineageEdits(
     return undefined;
   }
   const before = JSON.stringify(start);
-  const value = JSON.parse(before) as Json;
+  const value = JSON.parse(before) as JsonRecord;
   for (const e of edits) {
     if (e.op !== 'add' || LINEAGE_FIELDS[e.field].aspect !== aspect) continue;
     if (listedUrns(e.field, value).includes(e.other)) continue;
@@ -164,11 +163,11 @@ export function applyLineageEdits(
   for (const e of edits) {
     if (e.op !== 'remove' || LINEAGE_FIELDS[e.field].aspect !== aspect) continue;
     const spec = LINEAGE_FIELDS[e.field];
-    const edgeUrn = (x: unknown) => canonical(e.field === 'datasetUpstreams' ? (x as Json | null)?.dataset : (x as Json | null)?.destinationUrn);
+    const edgeUrn = (x: unknown) => canonical(e.field === 'datasetUpstreams' ? (x as JsonRecord | null)?.dataset : (x as JsonRecord | null)?.destinationUrn);
     const keptEdges = withoutUrn(value[spec.edges], (x) => edgeUrn(x) === e.other);
     if (keptEdges) value[spec.edges] = keptEdges;
     if (spec.legacy !== null) {
-      const legacyUrn = (x: unknown) => canonical(e.field === 'chartInputs' ? (x as Json | null)?.string : x);
+      const legacyUrn = (x: unknown) => canonical(e.field === 'chartInputs' ? (x as JsonRecord | null)?.string : x);
       const keptLegacy = withoutUrn(value[spec.legacy], (x) => legacyUrn(x) === e.other);
       if (keptLegacy) value[spec.legacy] = keptLegacy;
     }
@@ -264,7 +263,7 @@ export async function updateLineage(store: Store, input: UpdateLineageInput, act
     // entity waits and then sees this one's result: read-modify-write loses nothing.
     await tx.run('aspects/lock-entities', { rows: lockRows([...groups.values()].map((g) => g.owner)) });
     const rows = await tx.run<{ key: string; value: string }>('aspects/fetch-latest', { keys: [...groups.keys()] });
-    const stored = new Map(rows.map((r) => [r.key, JSON.parse(r.value) as Json]));
+    const stored = new Map(rows.map((r) => [r.key, JSON.parse(r.value) as JsonRecord]));
 
     // 6. Additions onto a chart/dashboard need its info aspect. Checked under the lock, before any write.
     for (const [key, g] of groups) {

@@ -1,7 +1,7 @@
 // Entity reads (wire-compat §3.3): the Query getters, the Entity interfaces, and the fields of every
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
 import { Kind, type DocumentNode } from 'graphql';
-import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type Urn } from '@lineage/catalog/model';
+import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type JsonRecord, type Urn } from '@lineage/catalog/model';
 import { getAspect } from '@lineage/catalog/read';
 import { int } from '@lineage/catalog/store';
 import { requireRead, type RequestContext } from '../context.ts';
@@ -10,14 +10,13 @@ import { lineageField } from './lineage.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 type Args<T> = T;
-type Json = Record<string, unknown>;
 
 const DEFAULT_RELATIONSHIP_COUNT = 100;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const part = (ref: EntityRef, i: number): string => ref.urn.parts[i] ?? '';
 
-async function aspect(ctx: RequestContext, ref: EntityRef, name: string): Promise<Json | undefined> {
+async function aspect(ctx: RequestContext, ref: EntityRef, name: string): Promise<JsonRecord | undefined> {
   return (await ctx.aspects.load(ref.urn.text)).get(name)?.value;
 }
 
@@ -102,8 +101,8 @@ const FIELD_TYPES: Readonly<Record<string, string>> = {
 };
 
 function fieldType(type: unknown): string {
-  const union = (type as Json | undefined)?.type;
-  const fqcn = union && typeof union === 'object' ? Object.keys(union as Json)[0] : undefined;
+  const union = (type as JsonRecord | undefined)?.type;
+  const fqcn = union && typeof union === 'object' ? Object.keys(union as JsonRecord)[0] : undefined;
   const name = fqcn?.split('.').at(-1);
   return name !== undefined && Object.hasOwn(FIELD_TYPES, name) ? FIELD_TYPES[name]! : 'NULL';
 }
@@ -113,9 +112,9 @@ async function schemaMetadata(ref: EntityRef, { version }: { version?: number | 
   const wanted = version ?? 0;
   const value = wanted === 0
     ? await aspect(ctx, ref, 'schemaMetadata')
-    : (await getAspect(ctx.store, ref.urn, 'schemaMetadata', wanted))?.value as Json | undefined;
+    : (await getAspect(ctx.store, ref.urn, 'schemaMetadata', wanted))?.value as JsonRecord | undefined;
   if (!value) return null;
-  const fields = Array.isArray(value.fields) ? (value.fields as Json[]) : [];
+  const fields = Array.isArray(value.fields) ? (value.fields as JsonRecord[]) : [];
   return {
     aspectVersion: wanted,
     datasetUrn: str(value.dataset) ?? ref.urn.text,
@@ -153,7 +152,7 @@ function descriptiveFields(d: EntityTypeDescriptor): Record<string, unknown> {
   const descriptive = d.modelled?.descriptive;
   if (!descriptive) return {};
   const fromAspect = async (ref: EntityRef, ctx: RequestContext) => aspect(ctx, ref, descriptive.aspect);
-  const descriptionOf = (v: Json | undefined) => descriptive.description.map((f) => str(v?.[f])).find((x) => x !== null) ?? null;
+  const descriptionOf = (v: JsonRecord | undefined) => descriptive.description.map((f) => str(v?.[f])).find((x) => x !== null) ?? null;
   const description = async (ref: EntityRef, _: unknown, ctx: RequestContext) => descriptionOf(await fromAspect(ref, ctx));
   if (d.modelled?.graphqlDescriptive !== 'properties') return { description };
   return {
@@ -190,7 +189,7 @@ const TYPE_SPECIFIC_FIELDS: Readonly<Record<string, Record<string, unknown>>> = 
     schemaMetadata,
     fineGrainedLineages: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'upstreamLineage');
-      const entries = Array.isArray(v?.fineGrainedLineages) ? (v.fineGrainedLineages as Json[]) : null;
+      const entries = Array.isArray(v?.fineGrainedLineages) ? (v.fineGrainedLineages as JsonRecord[]) : null;
       if (!entries) return null;
       return entries.map((e) => ({
         upstreams: Array.isArray(e.upstreams) ? e.upstreams.map(fineGrainedRef).filter((r) => r !== null) : [],
@@ -211,7 +210,7 @@ const TYPE_SPECIFIC_FIELDS: Readonly<Record<string, Record<string, unknown>>> = 
   QueryEntity: {
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspect(ctx, ref, 'queryProperties');
-      const statement = v?.statement as Json | undefined;
+      const statement = v?.statement as JsonRecord | undefined;
       if (!v || !statement || typeof statement.value !== 'string') return null;
       return { statement: { value: statement.value, language: str(statement.language) }, source: str(v.source), name: str(v.name), description: str(v.description) };
     },

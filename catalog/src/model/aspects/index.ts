@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf } from '../entity-registry.ts';
 import { derived, FABRIC_TYPES, type KeyPart } from '../entity-types.ts';
 import { validationFailed } from '../errors.ts';
+import { isJsonRecord } from '../json.ts';
 import type { Urn } from '../urn.ts';
 import {
   browsePathsV2Schema,
@@ -185,10 +186,6 @@ function formatIssues(aspectName: string, issues: readonly z.core.$ZodIssue[]): 
 
 // ---------------------------------------------------------------------------------------------
 
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Validates an aspect value written on `urn` and returns it unchanged (zod defaults are never
  * applied to what is stored). Throws validationFailed naming the aspect and the failing field.
@@ -218,7 +215,7 @@ export function checkAspectPlacement(aspectName: string, urn: Urn): void {
 export function validateAspect(aspectName: string, value: unknown, urn: Urn): unknown {
   checkAspectPlacement(aspectName, urn);
   const key = keyAspectOf(urn);
-  if (!isJsonObject(value)) {
+  if (!isJsonRecord(value)) {
     throw validationFailed(`Invalid ${aspectName}: expected a JSON object, got ${describeInput(value)}`);
   }
 
