@@ -16,8 +16,8 @@
 // take no part in lineage, and map to their GraphQL EntityType when DataHub has one, else OTHER.
 import { validationFailed } from './errors.ts';
 import {
-  derived, descriptorOf, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, GRAPHQL_TYPE_OF_UNREGISTERED,
-  type EntityTypeDescriptor, type FabricType, type GraphqlEntityType, type KeyPart,
+  derived, descriptorOf, FABRIC_TYPES, graphqlEntityTypes, GRAPHQL_TYPE_OF_UNREGISTERED,
+  type EntityTypeDescriptor, type FabricType, type KeyPart,
 } from './entity-types.ts';
 import { InvalidUrnError, parseUrn, type Urn } from './urn.ts';
 
@@ -27,24 +27,26 @@ export function isFabricType(value: string): value is FabricType {
   return FABRIC_SET.has(value);
 }
 
-const GRAPHQL_SET: ReadonlySet<string> = new Set(GRAPHQL_ENTITY_TYPES);
-export function isGraphqlEntityType(value: string): value is GraphqlEntityType {
-  return GRAPHQL_SET.has(value);
+const graphqlValues = derived(() => new Set(graphqlEntityTypes()));
+
+/** Whether a value is an EntityType value: DataHub's, or one a registered type added. */
+export function isGraphqlEntityType(value: string): boolean {
+  return graphqlValues().has(value);
 }
 
 // ---------------------------------------------------------------------------------------------
 // GraphQL EntityType
 
 const graphqlTables = derived((ds) => {
-  const byName = new Map<string, GraphqlEntityType>(ds.map((d) => [d.name, d.graphqlType]));
+  const byName = new Map<string, string>(ds.map((d) => [d.name, d.graphqlType]));
   for (const [name, value] of Object.entries(GRAPHQL_TYPE_OF_UNREGISTERED)) byName.set(name, value);
   // OTHER stands for many types, so it maps back to none.
-  const toName = new Map<GraphqlEntityType, string>([...byName].filter(([, v]) => v !== 'OTHER').map(([n, v]) => [v, n]));
+  const toName = new Map<string, string>([...byName].filter(([, v]) => v !== 'OTHER').map(([n, v]) => [v, n]));
   return { byName, toName };
 });
 
 /** GraphQL EntityType of a DataHub entity name; OTHER for names DataHub's enum has no value for. */
-export function entityTypeToGraphql(entityType: string): GraphqlEntityType {
+export function entityTypeToGraphql(entityType: string): string {
   return graphqlTables().byName.get(entityType) ?? 'OTHER';
 }
 
@@ -67,7 +69,7 @@ export interface EntityTypeSpec {
   readonly keyAspect: string;
   /** Key aspect fields, in urn part order. */
   readonly keyFields: readonly KeyPart[];
-  readonly graphqlType: GraphqlEntityType;
+  readonly graphqlType: string;
   /** Neo4j type label, next to `:Entity`. */
   readonly label: string;
   /** The modelled type's descriptor; undefined for generic types. */

@@ -87,8 +87,11 @@ export interface EntityTypeDescriptor {
   readonly name: string;
   readonly keyAspect: string;
   readonly key: readonly KeyPart[];
-  /** The GraphQL EntityType value; OTHER when DataHub's enum has none. */
-  readonly graphqlType: GraphqlEntityType;
+  /**
+   * The GraphQL EntityType value: DataHub's (OTHER when DataHub's enum has none), or for a type
+   * registered at start-up a new value its SDL adds (`extend enum EntityType { WIDGET }`).
+   */
+  readonly graphqlType: GraphqlEntityType | (string & {});
   /**
    * The GraphQL object type rendering it, when the subgraph has one. Its fields resolve from this
    * descriptor (key parts with a graphqlField, platform, the descriptive aspect, lineage).
@@ -513,6 +516,13 @@ export function derived<T>(compute: (descriptors: readonly EntityTypeDescriptor[
 }
 
 const byName = derived((ds) => new Map(ds.map((d) => [d.name, d])));
+
+const ALL_GRAPHQL_TYPES = derived((ds) => [...new Set<string>([...GRAPHQL_ENTITY_TYPES, ...ds.map((d) => d.graphqlType)])]);
+
+/** Every EntityType value: DataHub's, in DataHub's order, then those registered types added. */
+export function graphqlEntityTypes(): readonly string[] {
+  return ALL_GRAPHQL_TYPES();
+}
 
 /** The descriptor of a registered entity type; undefined for any other name. */
 export function descriptorOf(entityType: string): EntityTypeDescriptor | undefined {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../../model/errors.ts';
 import { graphqlToEntityType } from '../../model/entity-registry.ts';
-import { GRAPHQL_ENTITY_TYPES } from '../../model/entity-types.ts';
+import { graphqlEntityTypes } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
@@ -60,7 +60,9 @@ export interface LineageQuery {
  * What a lineage search returns when `types` is null or empty: every type but QUERY. A query is a
  * via of an edge, shown inside paths, never a result (docs/lineage-model.md §Paths).
  */
-export const DEFAULT_RESULT_TYPES: readonly string[] = GRAPHQL_ENTITY_TYPES.filter((t) => t !== 'QUERY');
+export function defaultResultTypes(): readonly string[] {
+  return graphqlEntityTypes().filter((t) => t !== 'QUERY');
+}
 
 /** Filter fields a lineage search accepts besides degree. */
 export const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
@@ -160,7 +162,7 @@ function canonicalPlatform(p: string): string {
 }
 
 function resultTypesOf(types: string[] | null | undefined): Set<string> {
-  const listed = types && types.length ? types : DEFAULT_RESULT_TYPES;
+  const listed = types && types.length ? types : defaultResultTypes();
   const resultTypes = new Set<string>();
   for (const t of listed) {
     const name = graphqlToEntityType(t);
