@@ -1,7 +1,8 @@
 // The fast path depends on Neo4j planning the traversal as a breadth-first pruning var-expand
 // (each node visited once, min(length(p)) = BFS depth). Innocent-looking edits (moving the time
 // window test outside all(), aggregating anything but min(length(p)) in that horizon) silently turn
-// it into an exhaustive path enumeration, so every traversal file is checked here with EXPLAIN.
+// it into an exhaustive path enumeration, so every expansion of the traversal templates is checked
+// here with EXPLAIN.
 import { testStore } from '../support/context.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 import { statementNames } from '../../catalog/src/store/cypher.ts';

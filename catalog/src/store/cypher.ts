@@ -1,13 +1,15 @@
 // Every Cypher statement lives in cypher/<area>/<name>.cypher and is run by name. Files are read
-// once at start; a name the code uses that has no file fails at load, not at first use.
+// once at start; a name the code uses that has no file fails at load, not at first use. The lineage
+// walks, which differ per direction and depth bound only in their arrow and literal bound, are one
+// template file per family, expanded here (docs/CONTRIBUTING.md §Add a Cypher statement).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const cypherDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cypher');
 
-/** The statements the code runs. Adding a name here without a file is caught by loadCypher. */
-export const statementNames = [
+/** The statements the code runs that are files of their own. */
+const FILE_STATEMENTS = [
   'aspects/lock-entities',
   'aspects/lock-and-read',
   'aspects/fetch-latest',
@@ -28,33 +30,7 @@ export const statementNames = [
   'edges/owned-by',
   'auth/token-active',
   'auth/roles-of',
-  'lineage/reach-down-1',
-  'lineage/reach-down-2',
-  'lineage/reach-down-max',
-  'lineage/reach-up-1',
-  'lineage/reach-up-2',
-  'lineage/reach-up-max',
-  'lineage/select-page-down-1',
-  'lineage/select-page-down-2',
-  'lineage/select-page-down-max',
-  'lineage/select-page-up-1',
-  'lineage/select-page-up-2',
-  'lineage/select-page-up-max',
-  'lineage/select-counts-down-1',
-  'lineage/select-counts-down-2',
-  'lineage/select-counts-down-max',
-  'lineage/select-counts-up-1',
-  'lineage/select-counts-up-2',
-  'lineage/select-counts-up-max',
   'lineage/facet-values',
-  'lineage/hop-down',
-  'lineage/hop-up',
-  'lineage/neighbours-down',
-  'lineage/neighbours-up',
-  'lineage/paths-down',
-  'lineage/paths-up',
-  'lineage/vias-down',
-  'lineage/vias-up',
   'lineage/generation',
   'restore/scan-rows',
   'restore/count-rows',
@@ -71,7 +47,64 @@ export const statementNames = [
   'relationships/lineage-scroll-all',
 ] as const;
 
-export type StatementName = (typeof statementNames)[number];
+// Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is
+// down | up, `{{stream}}` downstream | upstream, `{{<}}` / `{{>}}` the arrowhead of the walk's
+// direction, `{{bound}}` the depth bound and `{{maxBound}}` the max family's literal. A var-length
+// bound cannot be a parameter, so each bound is its own statement (and its own cached plan).
+export const WALK_DIRECTIONS = ['down', 'up'] as const;
+export type WalkDirection = (typeof WALK_DIRECTIONS)[number];
+export const DEPTH_BOUNDS = [1, 2, 'max'] as const;
+export type DepthBound = (typeof DEPTH_BOUNDS)[number];
+/** The literal bound of the max family: the largest LINEAGE_MAX_HOPS the config accepts. */
+export const MAX_DEPTH_LITERAL = 1000;
+
+/** Families expanded per direction and depth bound: lineage/reach-down-1 … lineage/reach-up-max. */
+const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts'] as const;
+/** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
+const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
+export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
+export type DirectedFamily = (typeof DIRECTED_TEMPLATES)[number];
+
+export type StatementName =
+  | (typeof FILE_STATEMENTS)[number]
+  | `${BoundedFamily}-${WalkDirection}-${DepthBound}`
+  | `${DirectedFamily}-${WalkDirection}`;
+
+/** The statement of a bounded family for one direction and bound (`lineage/reach-up-2`). */
+export function boundedStatement<F extends BoundedFamily>(family: F, direction: WalkDirection, bound: DepthBound): `${F}-${WalkDirection}-${DepthBound}` {
+  return `${family}-${direction}-${bound}`;
+}
+
+/** The statement of a directed family for one direction (`lineage/paths-down`). */
+export function directedStatement<F extends DirectedFamily>(family: F, direction: WalkDirection): `${F}-${WalkDirection}` {
+  return `${family}-${direction}`;
+}
+
+/** Every statement name the code may run. Adding a name here without a file is caught by loadCypher. */
+export const statementNames: readonly StatementName[] = [
+  ...FILE_STATEMENTS,
+  ...BOUNDED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.flatMap((d) => DEPTH_BOUNDS.map((b) => boundedStatement(f, d, b)))),
+  ...DIRECTED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.map((d) => directedStatement(f, d))),
+];
+
+const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES]);
+
+/** One template's text for one direction (and bound); throws on a placeholder it does not know. */
+export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound): string {
+  const values: Record<string, string> = {
+    direction,
+    stream: direction === 'down' ? 'downstream' : 'upstream',
+    '<': direction === 'up' ? '<' : '',
+    '>': direction === 'down' ? '>' : '',
+    maxBound: String(MAX_DEPTH_LITERAL),
+    ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
+  };
+  return text.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
+    return value;
+  });
+}
 
 export type Statements = Readonly<Record<StatementName, string>> & { readonly all: ReadonlyMap<string, string> };
 
@@ -82,12 +115,22 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Loads every .cypher file (schema files included, under their own names). */
+/**
+ * Loads every .cypher file (schema files included, under their own names) and expands the
+ * templates into their statements; `all` holds what runs (expansions, not templates).
+ */
 export function loadCypher(dir = cypherDir): Statements {
   const all = new Map<string, string>();
   for (const file of walk(dir)) {
     const name = relative(dir, file).replace(/\.cypher$/, '');
-    all.set(name, readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    if (!TEMPLATE_FAMILIES.has(name)) {
+      all.set(name, text);
+    } else if ((BOUNDED_TEMPLATES as readonly string[]).includes(name)) {
+      for (const d of WALK_DIRECTIONS) for (const b of DEPTH_BOUNDS) all.set(`${name}-${d}-${b}`, expandTemplate(name, text, d, b));
+    } else {
+      for (const d of WALK_DIRECTIONS) all.set(`${name}-${d}`, expandTemplate(name, text, d));
+    }
   }
   const missing = statementNames.filter((n) => !all.has(n));
   if (missing.length) throw new Error(`Missing Cypher files in ${dir}: ${missing.join(', ')}`);

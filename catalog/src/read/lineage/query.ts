@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../../model/errors.ts';
 import { graphqlToEntityType } from '../../model/entity-registry.ts';
+import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
 import { graphqlEntityTypes } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 
@@ -71,8 +72,13 @@ export const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterFie
 export const DEGREE_VALUES = ['1', '2', '3+'] as const;
 export type DegreeValue = (typeof DEGREE_VALUES)[number];
 
-/** Which depth-bound statement family runs: a literal in the Cypher text, never a parameter. */
-export type DepthBound = 1 | 2 | 'max';
+/** Which depth-bound statement runs: a literal in the Cypher text, never a parameter. */
+export type { DepthBound } from '../../store/cypher.ts';
+
+/** The arrow a walk in this direction follows along :LINEAGE (always upstream → downstream). */
+export function walkDirectionOf(direction: LineageDirection): WalkDirection {
+  return direction === 'DOWNSTREAM' ? 'down' : 'up';
+}
 
 export interface TimeWindow {
   start: number;

@@ -11,9 +11,9 @@
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
 import { int, type Store } from '../../store/store.ts';
-import type { StatementName } from '../../store/cypher.ts';
+import { boundedStatement, type StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
-import type { CursorPosition, NormalizedQuery } from './query.ts';
+import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, type LineageLimits } from './traverse.ts';
 
@@ -26,8 +26,8 @@ export function canSelectInDatabase(nq: NormalizedQuery): boolean {
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
 }
 
-function statement(kind: 'page' | 'counts', nq: NormalizedQuery): StatementName {
-  return `lineage/select-${kind}-${nq.direction === 'DOWNSTREAM' ? 'down' : 'up'}-${nq.depth}` as StatementName;
+function statement(family: 'lineage/select-page' | 'lineage/select-counts', nq: NormalizedQuery): StatementName {
+  return boundedStatement(family, walkDirectionOf(nq.direction), nq.depth);
 }
 
 interface FacetValues {
@@ -79,7 +79,7 @@ export async function selectPage(
 ): Promise<LineageHit[]> {
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
-    (tx) => tx.run<PageRow>(statement('page', nq), {
+    (tx) => tx.run<PageRow>(statement('lineage/select-page', nq), {
       urn: nq.urn,
       maxHops: int(maxDepthOf(nq.depth, limits)),
       d1: accepts(1), d2: accepts(2), d3: accepts(3),
@@ -105,7 +105,7 @@ async function selectCounts(
   timeoutMs: number,
 ): Promise<{ total: number; facets: Selection['facets'] } | null> {
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; count: number }>(statement('counts', nq), {
+    (tx) => tx.run<{ k: number | null; count: number }>(statement('lineage/select-counts', nq), {
       urn: nq.urn,
       maxHops: int(maxDepthOf(nq.depth, limits)),
     }),

@@ -5,7 +5,8 @@ import { badRequest, isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
-import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
+import { directedStatement } from '../../store/cypher.ts';
+import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, walkDirectionOf, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, reach, windowParams, type LineageLimits } from './traverse.ts';
 import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
@@ -276,7 +277,7 @@ export async function lineagePaths(
   const targets = new Set<string>();
   for (const h of hits) for (const t of h.viaParent ? [h.viaParent] : h.walkUrns) if (t !== source) targets.add(t);
   const rows = targets.size === 0 ? [] : await store.read(
-    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(direction === 'DOWNSTREAM' ? 'lineage/paths-down' : 'lineage/paths-up', {
+    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(directedStatement('lineage/paths', walkDirectionOf(direction)), {
       urn: source,
       targets: [...targets],
       ...windowParams(opts.window ?? null),
@@ -351,7 +352,7 @@ export async function lineageNeighbours(
   if (!hasLineage(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
   const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
   const rows = await store.read(
-    (tx) => tx.run<NeighbourRow>(direction === 'DOWNSTREAM' ? 'lineage/neighbours-down' : 'lineage/neighbours-up', {
+    (tx) => tx.run<NeighbourRow>(directedStatement('lineage/neighbours', walkDirectionOf(direction)), {
       urn: source.text,
       ...windowParams(window),
     }),

@@ -8,8 +8,8 @@
 // walked through but never returned); filtering, facets and paging happen over them in results.ts.
 import { deadlineExceeded, isCatalogError } from '../../model/errors.ts';
 import { int, type Store } from '../../store/store.ts';
-import type { StatementName } from '../../store/cypher.ts';
-import type { DepthBound, NormalizedQuery, TimeWindow } from './query.ts';
+import { boundedStatement, directedStatement, MAX_DEPTH_LITERAL, type StatementName } from '../../store/cypher.ts';
+import { walkDirectionOf, type DepthBound, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { tryParseUrn } from '../../model/urn.ts';
 
 export interface ParentFields {
@@ -70,8 +70,6 @@ export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINE
   return { maxHops: config.LINEAGE_MAX_HOPS, maxResults: config.LINEAGE_MAX_RESULTS, deadlineMs: config.LINEAGE_DEADLINE_MS };
 }
 
-/** The literal depth bound of the reach-*-max statements. */
-export const MAX_HOPS_LITERAL = 1000;
 
 export function windowParams(window: TimeWindow | null) {
   return window
@@ -80,14 +78,14 @@ export function windowParams(window: TimeWindow | null) {
 }
 
 export function reachStatement(direction: NormalizedQuery['direction'], depth: DepthBound): StatementName {
-  return `lineage/reach-${direction === 'DOWNSTREAM' ? 'down' : 'up'}-${depth}` as StatementName;
+  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth);
 }
 
 const isDeadline = (e: unknown) => isCatalogError(e) && e.kind === 'deadline';
 
 /** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
 export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
-  return depth === 'max' ? Math.min(limits.maxHops, MAX_HOPS_LITERAL) : Math.min(depth, limits.maxHops);
+  return depth === 'max' ? Math.min(limits.maxHops, MAX_DEPTH_LITERAL) : Math.min(depth, limits.maxHops);
 }
 
 type FastRow = Omit<ReachRow, 'ignoredAsHop' | 'truncatedChildren' | 'viaParent'>;
@@ -128,7 +126,7 @@ function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform
  * children of a parent that reached the limit are marked truncatedChildren.
  */
 export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
-  const statement: StatementName = nq.direction === 'DOWNSTREAM' ? 'lineage/hop-down' : 'lineage/hop-up';
+  const statement = directedStatement('lineage/hop', walkDirectionOf(nq.direction));
   const maxDepth = maxDepthOf(nq.depth, limits);
   const visited = new Set<string>([nq.urn]);
   const found = new Map<string, ReachRow>();
@@ -228,7 +226,7 @@ async function viaRowsOf(store: Store, nq: NormalizedQuery, rows: readonly Reach
   const maxDepth = maxDepthOf(nq.depth, limits);
   const parents = [nq.urn, ...rows.filter((r) => r.degree < maxDepth).map((r) => r.urn)];
   const found = await store.read(
-    (tx) => tx.run<ViaRow>(nq.direction === 'DOWNSTREAM' ? 'lineage/vias-down' : 'lineage/vias-up', {
+    (tx) => tx.run<ViaRow>(directedStatement('lineage/vias', walkDirectionOf(nq.direction)), {
       parents, ...windowParams(nq.window), includeSoftDeleted: nq.includeSoftDeleted,
     }),
     { timeoutMs: Math.max(1, Math.floor(deadline - Date.now())), metadata: { app: 'lineage', op: 'vias' } },

@@ -1,4 +1,4 @@
-// Purpose: one page of impact analysis selected inside Neo4j, down from $urn, at most 1000 hops
+// Purpose: one page of impact analysis selected inside Neo4j, {{direction}} from $urn, at most {{bound}} hops
 // (the in-database path of catalog/src/read/lineage/select.ts; lineage-model §10). The breadth-first
 // pruning var-expand (VarLengthExpand(Pruning,BFS)) yields nodes in degree order, so
 // ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
@@ -6,13 +6,15 @@
 // windowed path ships rows, traverse.ts). Ghosts and soft-deleted nodes are walked through and
 // filtered by their facetKey flags. No schemaField lifting: select-counts tells the caller when a
 // reach holds fields to lift, and then this page is not used.
+// Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
+// lineage/select-page-<down|up>-<1|2|max>.
 // Params: $urn, $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
 //         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
 //         $limit: int
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
-MATCH p = (s)-[:LINEAGE*1..1000]->(n)
+MATCH p = (s){{<}}-[:LINEAGE*1..{{bound}}]-{{>}}(n)
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
   AND (($d1 AND degree = 1) OR ($d2 AND degree = 2) OR ($d3 AND degree >= 3))

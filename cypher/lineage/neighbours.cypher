@@ -1,10 +1,11 @@
-// Purpose: single hop for `lineage(input)`: each upstream lineage edge of $urn with the
+// Purpose: single hop for `lineage(input)`: each {{stream}} lineage edge of $urn with the
 // provenance of its typed edge (same key; the derived :LINEAGE copy carries no actors). Ghost and
 // soft-deleted neighbours are returned flagged; the service filters and counts them.
+// Template: catalog/src/store/cypher.ts expands it per direction into lineage/neighbours-<down|up>.
 // Params: $urn, $unwindowed: boolean, $start, $end: epoch ms
 // Returns: type, urn, entityType, exists, removed (of the existence subject: a schemaField's parent),
 //          createdOn, createdActor, updatedOn, updatedActor, manual
-MATCH (a:Entity {urn: $urn})<-[l:LINEAGE]-(n:Entity)
+MATCH (a:Entity {urn: $urn}){{<}}-[l:LINEAGE]-{{>}}(n:Entity)
 WHERE n <> a AND ($unwindowed OR l.manual
       OR (coalesce(l.createdOn, 0) = 0 AND coalesce(l.updatedOn, 0) = 0)
       OR (l.createdOn >= $start AND l.createdOn <= $end) OR (l.updatedOn >= $start AND l.updatedOn <= $end))

@@ -1,10 +1,11 @@
 // Purpose: the via entities (queries aside) of the lineage edges leaving some nodes of a column walk,
-// downstream: the dataJob whose fineGrainedLineages made a column edge is a result of the walk,
+// {{stream}}: the dataJob whose fineGrainedLineages made a column edge is a result of the walk,
 // at the degree of the column it leads to (docs/lineage-model.md §Paths). Edges pass the time window as in reach-*.
+// Template: catalog/src/store/cypher.ts expands it per direction into lineage/vias-<down|up>.
 // Params: $parents: [urn], $unwindowed: boolean, $start, $end: epoch ms, $includeSoftDeleted: boolean
 // Returns: parent, child, urn, entityType, platform, origin, name, description, removed
 UNWIND $parents AS p
-MATCH (u:Entity {urn: p})-[r:LINEAGE]->(n:Entity)
+MATCH (u:Entity {urn: p}){{<}}-[r:LINEAGE]-{{>}}(n:Entity)
 WHERE r.via IS NOT NULL AND n <> u AND ($unwindowed OR r.manual
       OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
       OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))

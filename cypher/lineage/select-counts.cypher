@@ -1,13 +1,15 @@
-// Purpose: total and facets of impact analysis counted inside Neo4j, up from $urn, at most 1000
+// Purpose: total and facets of impact analysis counted inside Neo4j, {{direction}} from $urn, at most {{bound}}
 // hops (the in-database path of catalog/src/read/lineage/select.ts; lineage-model §10): one row per
 // (facetKey, degree bucket) with its count. The breadth-first pruning var-expand visits each node
 // once; grouping by ONE integer read from the node is what keeps this near the BFS itself (string
 // properties cost ~150 ms more per 120k nodes at 1M edges; bench/README.md). A null k = a node
 // written before facetKey existed: the caller falls back to shipping rows.
+// Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
+// lineage/select-counts-<down|up>-<1|2|max>.
 // Params: $urn, $maxHops: int
 // Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), count
 MATCH (s:Entity {urn: $urn})
-MATCH p = (s)<-[:LINEAGE*1..1000]-(n)
+MATCH p = (s){{<}}-[:LINEAGE*1..{{bound}}]-{{>}}(n)
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
 RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k, count(*) AS count

@@ -1,0 +1,38 @@
+import { boundedStatement, directedStatement, expandTemplate, loadCypher, MAX_DEPTH_LITERAL, statementNames } from './cypher.ts';
+
+const statements = loadCypher();
+
+test('templates expand per direction (and bound): arrowheads, bound literals and words', () => {
+  const text = '// {{stream}}, {{direction}}, at most {{bound}}\nMATCH p = (s){{<}}-[:LINEAGE*1..{{bound}}]-{{>}}(n) WHERE length(p) < {{maxBound}}';
+  expect(expandTemplate('t', text, 'down', 2)).toBe('// downstream, down, at most 2\nMATCH p = (s)-[:LINEAGE*1..2]->(n) WHERE length(p) < 1000');
+  expect(expandTemplate('t', text, 'up', 'max')).toBe(`// upstream, up, at most ${MAX_DEPTH_LITERAL}\nMATCH p = (s)<-[:LINEAGE*1..${MAX_DEPTH_LITERAL}]-(n) WHERE length(p) < 1000`);
+});
+
+test('an unknown placeholder, or a bound in a directed-only template, fails at load', () => {
+  expect(() => expandTemplate('lineage/x', 'RETURN {{depth}}', 'down', 1)).toThrow(/lineage\/x: unknown placeholder \{\{depth\}\}/);
+  expect(() => expandTemplate('lineage/x', 'MATCH (a)-[*1..{{bound}}]->(b)', 'down')).toThrow(/unknown placeholder \{\{bound\}\}/);
+});
+
+test('every statement the code runs is loaded, and none keeps a placeholder', () => {
+  for (const name of statementNames) {
+    expect(statements.all.get(name)).toMatch(/^\/\/ Purpose: /);
+    expect(statements.all.get(name)).not.toContain('{{');
+  }
+  // Templates run only through their expansions.
+  expect(statements.all.has('lineage/reach')).toBe(false);
+  expect(boundedStatement('lineage/reach', 'up', 'max')).toBe('lineage/reach-up-max');
+  expect(directedStatement('lineage/paths', 'down')).toBe('lineage/paths-down');
+});
+
+test('the two directions of a family differ only where the walk points', () => {
+  for (const [down, up] of [['lineage/reach-down-2', 'lineage/reach-up-2'], ['lineage/hop-down', 'lineage/hop-up']] as const) {
+    const a = statements[down].split('\n');
+    const b = statements[up].split('\n');
+    expect(a).toHaveLength(b.length);
+    const differing = a.flatMap((line, i) => (line === b[i] ? [] : [[line, b[i]!]]));
+    for (const [l, r] of differing) {
+      if (l.startsWith('//')) continue;
+      expect(l.replace('->', '-')).toBe(r.replace('<-', '-'));
+    }
+  }
+});
