@@ -1,0 +1,55 @@
+// What a write request is made of, whichever door it came through: changes, their types, the
+// writer's options and result.
+import { validationFailed } from '../model/errors.ts';
+import type { Urn } from '../model/urn.ts';
+
+/** The change types the writer applies: DataHub's ChangeType but UPDATE, which DataHub rejects too. */
+export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'DELETE', 'PATCH', 'RESTATE'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** A change type as a request names it; 422 naming `where` for UPDATE and unknown values. */
+export function changeTypeOf(text: unknown, where: string): ChangeType {
+  if (text === 'UPDATE') throw validationFailed('UPDATE change type not supported');
+  if (!(CHANGE_TYPES as readonly unknown[]).includes(text)) throw validationFailed(`Invalid ${where}: unsupported changeType '${String(text)}'`);
+  return text as ChangeType;
+}
+
+export type SystemMetadata = Record<string, unknown> & { lastObserved: number; runId: string; lastRunId: string };
+
+export interface AspectChange {
+  urn: Urn;
+  aspectName: string;
+  changeType: ChangeType;
+  /** The aspect JSON (UPSERT, CREATE, CREATE_ENTITY). */
+  value?: unknown;
+  /** The JSON text of a PATCH (RFC 6902 array or DataHub's wrapper). */
+  patchText?: string;
+  systemMetadata?: Record<string, unknown> | undefined;
+}
+
+export type ExistenceMode = 'strict' | 'relaxed';
+
+export interface WriteOptions {
+  actor: string;
+  existenceMode: ExistenceMode;
+  now?: number;
+  metadata?: Record<string, string>;
+}
+
+export interface WriteResult {
+  /** Aspect rows written (new versions or new aspects). */
+  rowsWritten: number;
+  /** Aspect rows removed by DELETE / hard delete (all versions). */
+  rowsDeleted: number;
+}
+
+export function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: number): SystemMetadata {
+  const cleaned = Object.fromEntries(Object.entries(sm ?? {}).filter(([, v]) => v !== null && v !== undefined));
+  const lastObserved = typeof cleaned.lastObserved === 'number' && cleaned.lastObserved > 0 ? cleaned.lastObserved : now;
+  return {
+    ...cleaned,
+    lastObserved,
+    runId: typeof cleaned.runId === 'string' ? cleaned.runId : 'no-run-id-provided',
+    lastRunId: typeof cleaned.lastRunId === 'string' ? cleaned.lastRunId : 'no-run-id-provided',
+  };
+}

@@ -1,0 +1,126 @@
+// Steps 4–6 of the write path: the aspect rows, then the edges they justify, then the search fields
+// of the touched entities — each a function of the rows the request leaves (the slots' final
+// state), which is why restoreIndices can rebuild edges and fields exactly (docs/lineage-model.md
+// §Restore).
+import type { DerivedEdge } from '../model/relationships.ts';
+import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
+import type { Urn } from '../model/urn.ts';
+import { int, type Tx } from '../store/store.ts';
+import { edgeRows, edgesOfRow, nodeRows, rowKey } from '../store/rows.ts';
+import { markWrite } from '../store/write-generation.ts';
+import type { Existence } from './apply.ts';
+import type { WriteResult } from './changes.ts';
+import type { Slot, WritePlan } from './plan.ts';
+
+/** What steps 1–3 leave for the writes. */
+export interface Outcome {
+  plan: WritePlan;
+  hardDeleted: ReadonlySet<string>;
+  exists: Existence;
+  storedFields: ReadonlyMap<string, StoredFields>;
+  now: number;
+}
+
+/** The row a slot ends with: its next row, else what is stored (none once its entity is hard deleted). */
+function finalRow(s: Slot, hardDeleted: ReadonlySet<string>) {
+  return s.next === undefined ? (hardDeleted.has(s.urn.text) ? undefined : s.stored) : s.next;
+}
+
+/** Slots whose derived state may change: rows written or removed, and restated ones. */
+const isChanged = (s: Slot) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined));
+
+/** The edges the changed slots' old rows declared, and those their final rows declare. */
+function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge>; after: Map<string, DerivedEdge> } {
+  const before = new Map<string, DerivedEdge>();
+  const after = new Map<string, DerivedEdge>();
+  for (const s of changed) {
+    if (s.stored) for (const e of edgesOfRow(s.urn, s.aspect, s.stored)) before.set(e.key, e);
+    const next = s.next === undefined ? s.stored : s.next;
+    if (next) for (const e of edgesOfRow(s.urn, s.aspect, next)) after.set(e.key, e);
+  }
+  return { before, after };
+}
+
+/** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
+async function removeStaleEdges(tx: Tx, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, hardDeleted: ReadonlySet<string>): Promise<void> {
+  const stale = [...before.values()].filter((e) => !after.has(e.key));
+  if (stale.length) await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+  if (!hardDeleted.size) return;
+  // Edges no stored row explained any more (drift, bogus writes) go with their owner too.
+  const owned = await tx.run<{ source: string; destination: string; key: string }>(
+    'edges/owned-by', { rows: [...hardDeleted].map((owner) => ({ owner, aspect: null })) });
+  const extra = owned.filter((e) => !after.has(e.key));
+  if (extra.length) await tx.run('edges/delete-by-key', { rows: extra.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+}
+
+/** Step 4b: aspect rows — removed, created, or a new latest version with the old one archived. */
+async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySet<string>, now: number): Promise<WriteResult> {
+  let rowsDeleted = 0;
+  const deletions = slots.filter((s) => s.stored && (s.next === null || hardDeleted.has(s.urn.text)));
+  if (deletions.length) {
+    const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })) });
+    rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
+  }
+  const writes = slots.filter((s) => s.next);
+  const fresh = (s: Slot) => !s.stored || hardDeleted.has(s.urn.text);
+  const row = (s: Slot) => ({
+    urn: s.urn.text, name: s.aspect, key: rowKey(s.urn.text, s.aspect),
+    value: s.next!.value, systemMetadata: s.next!.systemMetadata, createdOn: int(now), createdBy: s.next!.createdBy,
+  });
+  const created = writes.filter(fresh);
+  const updated = writes.filter((s) => !fresh(s));
+  if (created.length) await tx.run('aspects/create-rows', { rows: created.map(row) });
+  if (updated.length) {
+    await tx.run('aspects/update-rows', { rows: updated.map((s) => ({ ...row(s), archiveKey: rowKey(s.urn.text, s.aspect, s.stored!.maxVersion + 1) })) });
+  }
+  return { rowsWritten: writes.length, rowsDeleted };
+}
+
+/**
+ * Step 5: the edges the new rows justify, with ghost nodes for endpoints never ingested. Nodes known
+ * to be there (the locked owners, urns whose key row was found) need no MERGE.
+ */
+async function mergeEdges(tx: Tx, after: Map<string, DerivedEdge>, o: Outcome): Promise<void> {
+  if (!after.size) return;
+  const edges = [...after.values()];
+  const present = (u: string) => o.storedFields.has(u) || o.exists.get(u) === true;
+  const missing = edges.flatMap((e) => [e.source, e.destination]).filter((u) => !present(u));
+  if (missing.length) await tx.run('entities/merge-nodes', { rows: nodeRows(missing) });
+  await tx.run('edges/merge', { rows: edgeRows(edges) });
+}
+
+/**
+ * Step 6: search fields of every touched entity from the final state of its rows, written only
+ * where they differ from what the node holds (a lineage-only write changes none).
+ */
+async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): Promise<void> {
+  const byUrn = new Map<string, { urn: Urn; aspects: Map<string, unknown> }>();
+  for (const s of slots) {
+    let entry = byUrn.get(s.urn.text);
+    if (!entry) byUrn.set(s.urn.text, (entry = { urn: s.urn, aspects: new Map() }));
+    // Only the aspects search fields read are parsed (a lineage aspect can be the largest row).
+    if (!s.feedsSearch) continue;
+    const final = finalRow(s, o.hardDeleted);
+    if (final) entry.aspects.set(s.aspect, JSON.parse(final.value));
+  }
+  const fields = [...byUrn.values()]
+    .map((e) => searchFieldsOf(e.urn, { exists: o.exists.get(e.urn.text) === true, aspects: e.aspects }))
+    .filter((f) => Object.keys(diffFields(f, o.storedFields.get(f.urn))).length > 0);
+  if (fields.length) await tx.run('entities/set-search-fields', { rows: fields });
+  const gone = [...o.hardDeleted].filter((u) => o.exists.get(u) !== true);
+  if (gone.length) await tx.run('entities/finish-hard-delete', { urns: gone });
+}
+
+/** Steps 4–6, then the write generation: lineage snapshots taken before this transaction are stale. */
+export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
+  const slots = [...o.plan.slots.values()];
+  const changed = slots.filter(isChanged);
+  if (!changed.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
+  const { before, after } = edgeChange(changed);
+  await removeStaleEdges(tx, before, after, o.hardDeleted);
+  const result = await writeRows(tx, slots, o.hardDeleted, o.now);
+  await mergeEdges(tx, after, o);
+  await refreshSearchFields(tx, slots, o);
+  await markWrite(tx);
+  return result;
+}
