@@ -4,7 +4,7 @@
 // the fallbacks to the shipping path where counting by facetKey would be wrong.
 import { testStore, namespace } from '../support/context.ts';
 import { type Store, toPlain } from '../../catalog/src/store/store.ts';
-import { clearLineageSnapshots, scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { READ_AHEAD } from '../../catalog/src/read/lineage/select.ts';
 import { datasetProps, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
 
@@ -36,12 +36,13 @@ async function cypher(text: string, params: Record<string, unknown> = {}) {
   return r.records.map((x) => toPlain(x.toObject()));
 }
 
-/** Both paths, every page: identical hits, totals and facets; which strategy the first page took. */
+/**
+ * Both paths, every page: identical hits, totals and facets; which strategy the first page took.
+ * A first page always walks, and the pages after it reuse that walk's snapshot.
+ */
 async function bothPaths(q: LineageQuery, count: number) {
-  clearLineageSnapshots();
   const viaDb = await scrollAll(store, q, count, limits);
   const firstDb = await scrollLineage(store, q, { count }, limits);
-  clearLineageSnapshots();
   const viaRows = await scrollAll(store, q, count, shipping);
   const firstRows = await scrollLineage(store, q, { count }, shipping);
   expect(view(viaDb.hits)).toEqual(view(viaRows.hits));
@@ -106,28 +107,30 @@ test.each([
 test('upstream and LINEAGE_MAX_HOPS: same on both paths', async () => {
   expect((await bothPaths({ urn: deep[1]!, direction: 'UPSTREAM' }, 2)).strategy).toBe('database');
   const capped = { ...limits, maxHops: 2 };
-  clearLineageSnapshots();
   const db = await scrollLineage(store, down(src), { count: 500 }, capped);
-  clearLineageSnapshots();
   const rows = await scrollLineage(store, down(src), { count: 500 }, { ...capped, selectInDatabase: false });
   expect(view(db.hits)).toEqual(view(rows.hits));
   expect(db.hits.every((h) => h.degree <= 2)).toBe(true);
 });
 
 test('search offsets past the prefix, and a scroll cursor past a fresh prefix', async () => {
-  clearLineageSnapshots();
   const all = (await scrollAll(store, down(src), 500, shipping)).hits;
-  clearLineageSnapshots();
-  const deepOffset = await searchLineage(store, down(src), { start: 150, count: 10 }, limits);
-  expect(view(deepOffset.hits)).toEqual(view(all.slice(150, 160)));
-  // Page 13's cursor, then the snapshot is gone (another replica, eviction): the next page is
-  // fetched right after the cursor although a fresh walk only holds the first count + READ_AHEAD.
-  let scrollId: string | null = null;
-  for (let i = 0; i < 13; i++) scrollId = (await scrollLineage(store, down(src), { count: 10, scrollId }, limits)).nextCursor;
-  clearLineageSnapshots();
-  const after = await scrollLineage(store, down(src), { count: 10, scrollId }, limits);
-  expect(view(after.hits)).toEqual(view(all.slice(130, 140)));
-  expect(after.nextCursor).not.toBeNull();
+  // Other replicas: their own stores, so no snapshot of the walks above.
+  const replicas = [testStore(), testStore()];
+  try {
+    const deepOffset = await searchLineage(replicas[0]!, down(src), { start: 150, count: 10 }, limits);
+    expect(deepOffset.strategy).toBe('database');
+    expect(view(deepOffset.hits)).toEqual(view(all.slice(150, 160)));
+    // Page 13's cursor, then the next page on a replica without the snapshot: it is fetched right
+    // after the cursor although a fresh walk only holds the first count + READ_AHEAD.
+    let scrollId: string | null = null;
+    for (let i = 0; i < 13; i++) scrollId = (await scrollLineage(store, down(src), { count: 10, scrollId }, limits)).nextCursor;
+    const after = await scrollLineage(replicas[1]!, down(src), { count: 10, scrollId }, limits);
+    expect(view(after.hits)).toEqual(view(all.slice(130, 140)));
+    expect(after.nextCursor).not.toBeNull();
+  } finally {
+    await Promise.all(replicas.map((r) => r.close()));
+  }
 });
 
 test('falls back to shipping rows when fields must be lifted, or a node has no facetKey', async () => {

@@ -69,22 +69,10 @@ function checkBalanced(input: string, s: string): void {
 }
 
 /**
- * Parsed urns by text. A write parses the same urns many times (owners, edge endpoints, existence
- * subjects, restore rows); Urn objects are frozen, so sharing them is safe. Cleared when full.
+ * Parses DataHub's urn grammar. Not memoised: a write parses the same urns several times, but the
+ * ingest bench measured no difference with a cache (docs/CONTRIBUTING.md §Caches).
  */
-const parsed = new Map<string, Urn>();
-const PARSED_MAX = 20_000;
-
 export function parseUrn(input: string): Urn {
-  const known = parsed.get(input);
-  if (known) return known;
-  const urn = parseUncached(input);
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(input, urn);
-  return urn;
-}
-
-function parseUncached(input: string): Urn {
   if (typeof input !== 'string') fail(String(input), 'not a string');
   if (!input.startsWith('urn:')) fail(input, "Urn doesn't start with 'urn:'");
   // Neo4j stores UTF-8: an unpaired surrogate would be stored as U+FFFD, i.e. as another urn.

@@ -1,6 +1,7 @@
 // The only module that touches the Neo4j driver. It runs named statements in managed transactions
 // (retried by the driver on transient errors such as deadlocks, so work functions must be
 // idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
+import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import { CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
@@ -47,6 +48,11 @@ export interface Store {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly driver: Driver;
+  /**
+   * The cache of this name, made with `options` on first use: caches of what reads derive from this
+   * database live and die with the store (no module state; a test's store starts cold).
+   */
+  cache<K extends {}, V extends {}>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V>;
 }
 
 /**
@@ -162,10 +168,17 @@ export function createStore(options: StoreOptions): Store {
     }
   }
 
+  const caches = new Map<string, LRUCache<{}, {}>>();
+
   return {
     database,
     statements,
     driver,
+    cache<K extends {}, V extends {}>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V> {
+      let cache = caches.get(name) as LRUCache<K, V> | undefined;
+      if (!cache) caches.set(name, (cache = new LRUCache<K, V>(options)) as unknown as LRUCache<{}, {}>);
+      return cache;
+    },
     read: (work, o) => withSession('READ', work, o),
     write: (work, o) => withSession('WRITE', work, o),
     async applySchema() {

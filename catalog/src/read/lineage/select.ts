@@ -10,6 +10,7 @@
 // something it cannot count this way: schemaFields (lifted onto their datasets, and existing
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
+import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
 import { boundedStatement, type StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
@@ -36,25 +37,24 @@ interface FacetValues {
   origin: string | null;
 }
 
-// facetKey → what it stands for. A key is a hash of these values, so an entry never goes stale;
-// the number of (type, platform, origin) combinations in a catalogue is small, and bounded here.
-const facetValueCache = new Map<number, FacetValues>();
-const FACET_CACHE_MAX = 10_000;
+// facetKey → what it stands for, one cache per store. A key is a hash of these values, so an entry
+// never goes stale; a catalogue has few (type, platform, origin) combinations, and they are bounded.
+const FACET_VALUES: LRUCache.Options<number, FacetValues, unknown> = { max: 10_000 };
 
 async function facetValues(store: Store, keys: number[], timeoutMs: number): Promise<Map<number, FacetValues>> {
   const base = (k: number) => k - (k % 4);
-  const unknown = [...new Set(keys.filter((k) => !facetValueCache.has(base(k))))];
+  const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
+  const unknown = [...new Set(keys.filter((k) => !cache.has(base(k))))];
   if (unknown.length) {
     const rows = await store.read(
       (tx) => tx.run<FacetValues & { facetKey: number }>('lineage/facet-values', { keys: unknown.map(int) }),
       { timeoutMs, metadata: { app: 'lineage', op: 'facet-values' } },
     );
-    if (facetValueCache.size + rows.length > FACET_CACHE_MAX) facetValueCache.clear();
-    for (const r of rows) facetValueCache.set(base(r.facetKey), { entityType: r.entityType, platform: r.platform, origin: r.origin });
+    for (const r of rows) cache.set(base(r.facetKey), { entityType: r.entityType, platform: r.platform, origin: r.origin });
   }
   const out = new Map<number, FacetValues>();
   for (const k of keys) {
-    const v = facetValueCache.get(base(k));
+    const v = cache.get(base(k));
     if (v) out.set(k, v);
   }
   return out;

@@ -5,6 +5,7 @@ import { badRequest, isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
+import type { LRUCache } from 'lru-cache';
 import { directedStatement } from '../../store/cypher.ts';
 import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, walkDirectionOf, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
 import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
@@ -52,46 +53,30 @@ function emptyPage(nq: NormalizedQuery): LineagePage {
   return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none' };
 }
 
-// Snapshot cache (lineage-model §10): the ordered selection behind a first page, reused by the
-// pages that follow it (scroll cursor / search offset) while the global write generation is
-// unchanged — any committed write, from any process, makes the next page walk again. A first page
-// always walks. Bounded by entry count, total hits held and age.
+// Snapshot cache (docs/lineage-model.md §Snapshots): the ordered selection behind a first page,
+// reused by the pages that follow it (scroll cursor / search offset) while the global write
+// generation is unchanged — any committed write, from any process, makes the next page walk again.
+// A first page always walks. One cache per store, bounded by entries, hits held and age.
 interface Snapshot {
   generation: string;
   /** An in-database selection holds a prefix and grows as later pages are asked for. */
   selected: Selection;
   isPartial: boolean;
   strategy: Walked;
-  storedAt: number;
 }
-const SNAPSHOT_TTL_MS = 5 * 60_000;
-const SNAPSHOT_MAX_ENTRIES = 32;
-// ~200 bytes a hit: about 50 MB of heap at most, two hub-sized results at 1M edges.
-const SNAPSHOT_MAX_HITS = 250_000;
-const snapshots = new Map<string, Snapshot>();
+const SNAPSHOTS: LRUCache.Options<string, Snapshot, unknown> = {
+  max: 32,
+  ttl: 5 * 60_000,
+  // ~200 bytes a hit: about 50 MB of heap at most, two hub-sized results at 1M edges. A selection
+  // is weighed when stored; an in-database prefix that grows later is not weighed again.
+  maxSize: 250_000,
+  sizeCalculation: (s) => Math.max(1, s.selected.hits.length),
+};
+const snapshotsOf = (store: Store) => store.cache<string, Snapshot>('lineage/snapshots', SNAPSHOTS);
 
 function snapshotKey(nq: NormalizedQuery): string {
   // The fingerprint fixes the result list; these two only shape the facets.
   return `${nq.fingerprint}|${nq.skipAggregates}|${nq.maxAggValues}`;
-}
-
-function keepSnapshot(key: string, snap: Snapshot): void {
-  snapshots.delete(key);
-  if (snap.selected.hits.length > SNAPSHOT_MAX_HITS) return;
-  snapshots.set(key, snap);
-  let held = 0;
-  for (const s of snapshots.values()) held += s.selected.hits.length;
-  // Oldest first (Map order = insertion order; a reuse re-inserts).
-  for (const [k, s] of snapshots) {
-    if (snapshots.size <= SNAPSHOT_MAX_ENTRIES && held <= SNAPSHOT_MAX_HITS) break;
-    snapshots.delete(k);
-    held -= s.selected.hits.length;
-  }
-}
-
-/** Forget every snapshot (tests, or a process that wants cold measurements). */
-export function clearLineageSnapshots(): void {
-  snapshots.clear();
 }
 
 /** The write generation, read within what is left of the request's deadline. */
@@ -137,16 +122,14 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
   const generation = await generationBy(store, startedAt + limits.deadlineMs);
+  const snapshots = snapshotsOf(store);
   const key = snapshotKey(nq);
   const snap = snapshots.get(key);
-  if (snap && (snap.generation !== generation || startedAt - snap.storedAt > SNAPSHOT_TTL_MS)) snapshots.delete(key);
-  else if (snap && continuation) {
-    snapshots.delete(key);
-    snapshots.set(key, snap);
+  if (snap && snap.generation === generation && continuation) {
     return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const };
   }
   const walked = await walk(store, nq, limits, startedAt, generation, want);
-  keepSnapshot(key, { generation, ...walked, storedAt: startedAt });
+  snapshots.set(key, { generation, ...walked });
   return { nq, ...walked };
 }
 
