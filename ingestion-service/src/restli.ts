@@ -1,8 +1,7 @@
 // Rest.li wire conventions (wire-compat §6.1): JSON bodies with a size cap, the error body and
 // headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
 import type { Context, Next } from 'koa';
-import getRawBody from 'raw-body';
-import { withoutGmsPrefix } from '@lineage/service-kit';
+import { readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore, type Actor } from '@lineage/catalog/operations';
 import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
@@ -97,13 +96,8 @@ export function authMiddleware(config: AuthConfig, tokens: TokenStore) {
 }
 
 /** Reads the body as text, with the configured size cap (413 beyond it). */
-export async function rawBody(ctx: Context, limitBytes: number): Promise<string> {
-  try {
-    return await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8', length: ctx.get('content-length') || undefined });
-  } catch (e) {
-    if ((e as { type?: string }).type === 'entity.too.large') throw new CatalogError('payloadTooLarge', `Request body is larger than ${limitBytes} bytes`);
-    throw badRequest(`Could not read the request body: ${(e as Error).message}`);
-  }
+export function rawBody(ctx: Context, limitBytes: number): Promise<string> {
+  return readBodyText(ctx.req, limitBytes);
 }
 
 /** Reads and parses a JSON object body, with the configured size cap (413 beyond it). */

@@ -7,6 +7,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
 import { restliErrorBody } from './graphql-envelope.ts';
+import { readBodyText } from './request-body.ts';
 import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';
 
 /** Where a subgraph serves GraphQL. */
@@ -29,19 +30,6 @@ export function sendPlain(res: ServerResponse, status: number, message: string, 
   }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(restliErrorBody(status, message));
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The request body as a GraphQL request, or a reason to refuse it with a bare 400. */
@@ -80,10 +68,10 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
     }
     let parsed: ReturnType<typeof parseGraphqlBody>;
     try {
-      parsed = parseGraphqlBody(await readBody(req, maxBodyBytes));
+      parsed = parseGraphqlBody(await readBodyText(req, maxBodyBytes));
     } catch (e) {
-      if (e instanceof BodyTooLarge) sendPlain(res, 413, `Request body exceeds ${maxBodyBytes} bytes.`);
-      else sendPlain(res, 400, 'Could not read the request body.');
+      if (!isCatalogError(e)) throw e;
+      sendPlain(res, restStatusOf[e.kind], e.message);
       return;
     }
     if ('error' in parsed) {

@@ -7,4 +7,5 @@ export * from './graphql-limits.ts';
 export * from './graphql-metrics.ts';
 export * from './http-options.ts';
 export * from './metrics.ts';
+export * from './request-body.ts';
 export * from './service-runtime.ts';

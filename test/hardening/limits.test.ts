@@ -116,7 +116,7 @@ describe('documented defaults', () => {
     }
     for (const url of [gw(defaults), defaults.subgraphUrl]) {
       const r = await send(url, { body: big, token: admin });
-      expect({ status: r.status, message: r.json?.message }).toEqual({ status: 413, message: 'Request body exceeds 16777216 bytes.' });
+      expect({ status: r.status, message: r.json?.message }).toEqual({ status: 413, message: 'Request body is larger than 16777216 bytes' });
     }
   });
 
