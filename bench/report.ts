@@ -153,5 +153,6 @@ export function updateReadme(readmePath: string, r: BenchResult): void {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { fileURLToPath } = await import('node:url');
   const readme = fileURLToPath(new URL('./README.md', import.meta.url));
-  for (const f of process.argv.slice(2)) updateReadme(readme, JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
+  const { parseArgs } = await import('node:util');
+  for (const f of parseArgs({ allowPositionals: true }).positionals) updateReadme(readme, JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
 }

@@ -4,10 +4,11 @@
 //
 //   node bench/restore-worker.ts <bolt uri> <batchSize>
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { createStore } from '../catalog/src/store/store.ts';
 import { restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
 
-const [uri, batchSizeText] = process.argv.slice(2);
+const { positionals: [uri, batchSizeText] } = parseArgs({ allowPositionals: true });
 const store = createStore({ uri: uri!, database: 'neo4j' });
 const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 const t0 = performance.now();

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
@@ -24,14 +25,15 @@ const SUITE_TIMEOUT_MS = 6 * 60_000;
 
 /** Our flags; every other argument goes to pytest (`npm run test:interop -- -k restore -x`). */
 function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; python?: string; pytest: string[] } {
+  const options = { version: { type: 'string', multiple: true }, 'stack-only': { type: 'boolean' }, python: { type: 'string' } } as const;
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const out = { versions: [] as string[], stackOnly: false, python: undefined as string | undefined, pytest: [] as string[] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--version' && i + 1 < argv.length) out.versions.push(argv[++i]!);
-    else if (a.startsWith('--version=')) out.versions.push(a.slice('--version='.length));
-    else if (a === '--stack-only') out.stackOnly = true;
-    else if (a === '--python' && i + 1 < argv.length) out.python = argv[++i]!;
-    else out.pytest.push(a);
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'version' && t.value !== undefined) out.versions.push(t.value);
+    else if (t.kind === 'option' && t.name === 'stack-only') out.stackOnly = true;
+    else if (t.kind === 'option' && t.name === 'python' && t.value !== undefined) out.python = t.value;
+    // Anything else, as it was written, in order.
+    else out.pytest.push(argv[t.index]!);
   }
   return out;
 }
