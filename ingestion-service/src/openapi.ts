@@ -6,8 +6,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
-import { assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/operations';
-import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn } from '@lineage/catalog/model';
+import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn, assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { decodePathUrn, rawBody, type RestState } from './restli.ts';

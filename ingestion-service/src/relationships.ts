@@ -5,8 +5,7 @@
 // HAS_ASPECT never ends at an entity.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { assertCan } from '@lineage/catalog/operations';
-import { badRequest, validationFailed, lineageDirectionOf, type RelationshipType, parseUrnOrThrow, type Urn } from '@lineage/catalog/model';
+import { badRequest, validationFailed, lineageDirectionOf, type RelationshipType, parseUrnOrThrow, type Urn, assertCan } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import { int, type Store, type Tx } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';

@@ -2,8 +2,8 @@
 // headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
 import type { Context, Next } from 'koa';
 import { readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
-import { authenticate, type AuthConfig, type TokenStore, type Actor } from '@lineage/catalog/operations';
-import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
+import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
+import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
 
 export interface RestState {

@@ -1,6 +1,5 @@
 import { handleRestoreIndices, restoreArgsOfBody } from './restore-handler.ts';
-import { CatalogError } from '@lineage/catalog/model';
-import { privilegesOf, ROLE_URNS, updateEntitiesDenied } from '@lineage/catalog/operations';
+import { CatalogError, privilegesOf, ROLE_URNS, updateEntitiesDenied } from '@lineage/catalog/model';
 import type { Store } from '@lineage/catalog/store';
 
 const kindOf = (f: () => unknown) => {

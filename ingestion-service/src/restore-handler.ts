@@ -4,8 +4,8 @@
 // `start`, or `limit` rows in batches of `batchSize`; with `urn` every row of that urn. Whole-store
 // rebuilds belong to the CLI (tools/restore-indices.ts), which pages by keyset and can resume.
 import { z } from 'zod';
-import { ASPECT_NAME, badRequest, InvalidUrnError, parseUrn } from '@lineage/catalog/model';
-import { assertCan, restoreIndicesDenied, type Actor, restoreIndices, type RestoreArgs, type RestoreResult } from '@lineage/catalog/operations';
+import { ASPECT_NAME, badRequest, InvalidUrnError, parseUrn, assertCan, restoreIndicesDenied, type Actor } from '@lineage/catalog/model';
+import { restoreIndices, type RestoreArgs, type RestoreResult } from '@lineage/catalog/operations';
 import type { Store } from '@lineage/catalog/store';
 import { processMetrics } from '@lineage/service-kit';
 

@@ -2,10 +2,10 @@
 // batch the reads many entity fields share (latest aspects, existence), so a page of results costs
 // one query per kind of data, not one per entity.
 import DataLoader from 'dataloader';
-import { entityExistence, type Existence, type LineageLimits } from '@lineage/catalog/read';
-import { assertCan, graphqlDenied, type Actor, type TokenSecrets } from '@lineage/catalog/operations';
-import { parseUrn } from '@lineage/catalog/model';
-import type { Store } from '@lineage/catalog/store';
+import { entityExistence, type LineageLimits } from '@lineage/catalog/read';
+import { type TokenSecrets } from '@lineage/catalog/operations';
+import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
+import type { Existence, Store } from '@lineage/catalog/store';
 
 export interface LatestAspect {
   name: string;

@@ -4,7 +4,7 @@ import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { getAspect, getAspectVersions } from '../../catalog/src/read/aspect-reader.ts';
 import { updateLineage, type LineageEdgeInput } from '../../catalog/src/write/update-lineage.ts';
-import { privilegesOf, ROLE_URNS, type Actor } from '../../catalog/src/operations/auth/privileges.ts';
+import { privilegesOf, ROLE_URNS, type Actor } from '../../catalog/src/model/privileges.ts';
 import { testStore, namespace } from '../support/context.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 

@@ -5,7 +5,7 @@ import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { restoreIndices, hasDrift, countRestoreRows, type RestoreResult } from '../../catalog/src/operations/restore/restore-indices.ts';
 import { handleRestoreIndices } from '../../ingestion-service/src/restore-handler.ts';
-import { privilegesOf, ROLE_URNS } from '../../catalog/src/operations/auth/privileges.ts';
+import { privilegesOf, ROLE_URNS } from '../../catalog/src/model/privileges.ts';
 import { toPlain, type Store } from '../../catalog/src/store/store.ts';
 import { testStore, namespace } from '../support/context.ts';
 

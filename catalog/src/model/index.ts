@@ -7,6 +7,7 @@ export * from './filters.ts';
 export * from './json.ts';
 export * from './json-depth.ts';
 export * from './patch.ts';
+export * from './privileges.ts';
 export * from './relationships.ts';
 export * from './search-fields.ts';
 export * from './urn.ts';

@@ -4,6 +4,8 @@ import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
 import { rowKey } from '../store/rows.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import type { Store } from '../store/store.ts';
+import { existenceOf, type Existence } from '../store/existence.ts';
+import { likeToRegex } from '../store/like-pattern.ts';
 
 export interface AspectRow {
   name: string;
@@ -53,18 +55,9 @@ export async function getLatestAspects(store: Store, urn: Urn, names?: readonly 
   return new Map(rows.filter((r) => !wanted || wanted.has(r.name)).map((r) => [r.name, toRow(r.name, 0, r)]));
 }
 
-export interface Existence {
-  exists: boolean;
-  removed: boolean;
-}
-
-/** An entity exists iff its key aspect row exists (a schemaField: iff its parent dataset does). */
-export async function entityExistence(store: Store, urns: readonly Urn[]): Promise<Map<string, Existence>> {
-  const subjects = urns.map((u) => (u.entityType === 'schemaField' && u.parts[0] ? parseUrn(u.parts[0]) : u));
-  const rows = subjects.map((u) => ({ urn: u.text, keyRow: rowKey(u.text, keyAspectNameOf(u.entityType)) }));
-  const found = await store.read((tx) => tx.run<{ urn: string; exists: boolean; removed: boolean }>('entities/exist', { rows }));
-  const bySubject = new Map(found.map((r) => [r.urn, { exists: r.exists, removed: r.removed }]));
-  return new Map(urns.map((u, i) => [u.text, bySubject.get(subjects[i]!.text) ?? { exists: false, removed: false }]));
+/** Existence of each urn (docs/lineage-model.md §Existence), in a read transaction of its own. */
+export function entityExistence(store: Store, urns: readonly Urn[]): Promise<Map<string, Existence>> {
+  return store.read((tx) => existenceOf(tx, urns));
 }
 
 /** The key aspect as DataHub serves it: derived from the urn. */
@@ -73,19 +66,6 @@ export function syntheticKeyAspect(urn: Urn): { name: string; value: Record<stri
   return { name: k.aspectName, value: k.value };
 }
 
-/** SQL LIKE (with % and _, and \ escaping them) as an anchored regular expression. */
-export function likeToRegex(pattern: string): string {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) {
-      out += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    } else if (c === '%') out += '.*';
-    else if (c === '_') out += '.';
-    else out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return `(?s)${out}`;
-}
 
 export async function countLatest(store: Store, aspectName: string, urnLike?: string): Promise<number> {
   const rows = await store.read((tx) => tx.run<{ count: number }>('aspects/count-latest', {

@@ -2,33 +2,27 @@
 // request leaves, in request order (a later change sees an earlier one). Nothing is written here;
 // the only reads are existence lookups of the urns lineage names (docs/lineage-model.md §Existence).
 import { validateAspect } from '../model/aspects/index.ts';
-import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
+import { keyAspectOf } from '../model/entity-registry.ts';
 import { validationFailed } from '../model/errors.ts';
 import { applyPatch } from '../model/patch.ts';
 import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
-import { rowKey } from '../store/rows.ts';
+import { existenceOf, existenceSubjectOf } from '../store/existence.ts';
 import { normalizeSystemMetadata, type WriteOptions } from './changes.ts';
 import type { PlannedChange, Slot, WritePlan } from './plan.ts';
 
 /** Whether each urn exists as of now in this transaction: its key row, as changes apply. */
 export type Existence = Map<string, boolean>;
 
-/** A schemaField exists when its parent exists: the urn whose key row answers for this one. */
-function existenceSubject(urnText: string): string {
-  const u = parseUrn(urnText);
-  if (u.entityType === 'schemaField' && u.parts[0]) return parseUrn(u.parts[0]).text;
-  return u.text;
-}
+/** The urn whose key row answers for this one's existence (a schemaField's parent). */
+const existenceSubject = (urnText: string): string => existenceSubjectOf(parseUrn(urnText)).text;
 
-/** Looks up the key rows of urns not known yet in this transaction. */
+/** Looks up the existence of urns not known yet in this transaction. */
 async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence): Promise<void> {
   const unknown = [...new Set(urns)].filter((u) => !known.has(u));
   if (!unknown.length) return;
-  const rows = unknown.map((u) => ({ urn: u, keyRow: rowKey(u, keyAspectNameOf(parseUrn(u).entityType)) }));
-  const found = await tx.run<{ urn: string; exists: boolean }>('entities/exist', { rows });
-  for (const r of found) known.set(r.urn, r.exists);
+  for (const [urn, e] of await existenceOf(tx, unknown.map((u) => parseUrn(u)))) known.set(urn, e.exists);
 }
 
 /**

@@ -4,10 +4,10 @@
 // path, so a failing request has changed nothing ([Improvement] over DataHub's per-downstream writes).
 import { writeAspectsInTx, type AspectChange } from './aspect-writer.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
-import { entityExistence } from '../read/aspect-reader.ts';
+import { existenceOf } from '../store/existence.ts';
 import { forbidden, validationFailed } from '../model/errors.ts';
 import type { JsonRecord } from '../model/json.ts';
-import { can, editLineageDenied, type Actor } from '../operations/auth/privileges.ts';
+import { can, editLineageDenied, type Actor } from '../model/privileges.ts';
 import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 
@@ -208,11 +208,11 @@ async function validate(store: Store, input: UpdateLineageInput, actor: Actor): 
   }
 
   const existence = edges.length
-    ? await entityExistence(store, [...new Map(edges.flatMap((e) => [e.downstream, e.upstream]).map((u) => [u.text, u])).values()])
+    ? await store.read((tx) => existenceOf(tx, [...new Map(edges.flatMap((e) => [e.downstream, e.upstream]).map((u) => [u.text, u])).values()]))
     : new Map<string, { exists: boolean }>();
   const exists = (u: Urn) => existence.get(u.text)?.exists === true;
 
-  // 3. Every downstream exists (soft-deleted counts: entityExistence reports it as existing).
+  // 3. Every downstream exists (soft-deleted counts: existenceOf reports it as existing).
   for (const e of edges) {
     if (!exists(e.downstream)) throw validationFailed(`Cannot upsert lineage as downstream urn ${e.downstream.text} doesn't exist`);
   }

@@ -1,6 +1,6 @@
 // createAccessToken / revokeAccessToken (wire-compat §10) on the token store of the domain.
-import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, assertCan, can, graphqlDenied, type AccessTokenDuration } from '@lineage/catalog/operations';
-import { badRequest, forbidden } from '@lineage/catalog/model';
+import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, type AccessTokenDuration } from '@lineage/catalog/operations';
+import { badRequest, forbidden, assertCan, can, graphqlDenied } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { parseRequestUrn } from '../entity-ref.ts';
 

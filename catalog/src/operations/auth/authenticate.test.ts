@@ -1,6 +1,6 @@
 import { isCatalogError, type CatalogError } from '../../model/errors.ts';
 import { authenticate, type AuthConfig, type TokenStore } from './authenticate.ts';
-import { can, PRIVILEGES, ROLE_URNS } from './privileges.ts';
+import { can, PRIVILEGES, ROLE_URNS } from '../../model/privileges.ts';
 import { signAccessToken, tokenId, TOKEN_INVALID_MESSAGE, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);

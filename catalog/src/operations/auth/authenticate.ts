@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated } from '../../model/errors.ts';
 import type { Config } from '../../runtime/config.ts';
-import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor } from './privileges.ts';
+import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor } from '../../model/privileges.ts';
 import { tokenId, verifyAccessToken, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
 export interface TokenStore {

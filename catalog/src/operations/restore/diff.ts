@@ -3,7 +3,7 @@
 // holds. No database access here, so every rule is unit-tested on its own.
 import { checkAspectPlacement } from '../../model/aspects/index.ts';
 import { entityTypeSpec } from '../../model/entity-registry.ts';
-import { likeToRegex } from '../../read/aspect-reader.ts';
+import { likeToRegex } from '../../store/like-pattern.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../../model/urn.ts';
 

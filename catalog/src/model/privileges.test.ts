@@ -1,4 +1,4 @@
-import { isCatalogError } from '../../model/errors.ts';
+import { isCatalogError } from './errors.ts';
 import {
   assertCan,
   can,

@@ -2,7 +2,7 @@
 // follow DataHub's PoliciesConfig (metadata-utils, com.linkedin.metadata.authorization), restricted
 // to the operations this service offers. Privileges are global: DataHub evaluates policies per
 // resource, but the built-in role policies we model apply to every entity alike.
-import { forbidden } from '../../model/errors.ts';
+import { forbidden } from './errors.ts';
 
 export const PRIVILEGES = [
   'VIEW_ENTITY_PAGE',
