@@ -1,0 +1,57 @@
+// The boundary lint (.dependency-cruiser.cjs, `npm run lint:layers`) must bite: a small tree with one
+// violation per kind of boundary is cruised with the repository's rules, and each is reported.
+// The repository itself is cruised by `npm test` before jest runs.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { repoRoot } from '../../tools/neo4j/neo4j-server.ts';
+
+let dir: string;
+
+function file(path: string, text: string): void {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), text);
+}
+
+function cruise(...paths: string[]): { ok: boolean; output: string } {
+  try {
+    const output = execFileSync(join(repoRoot, 'node_modules', '.bin', 'depcruise'), ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...paths], { cwd: dir, encoding: 'utf8' });
+    return { ok: true, output };
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'layers-'));
+  copyFileSync(join(repoRoot, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+  file('package.json', '{"type": "module"}');
+  file('catalog/src/store/store.ts', 'export const store = 1;\n');
+  file('catalog/src/model/urn.ts', 'export const urn = 1;\n');
+  file('catalog/src/model/index.ts', "export * from './urn.ts';\n");
+  file('catalog/src/read/reader.ts', 'export const reader = 1;\n');
+  file('gateway/src/app.ts', 'export const app = 1;\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('a clean tree passes', () => {
+  file('catalog/src/write/ok.ts', "import { store } from '../store/store.ts';\nimport { urn } from '../model/index.ts';\nexport const ok = store + urn;\n");
+  expect(cruise('catalog')).toMatchObject({ ok: true });
+});
+
+test.each([
+  ['model-is-pure', 'catalog/src/model/leak.ts', "import { store } from '../store/store.ts';\nexport const x = store;\n"],
+  ['write-beside-read', 'catalog/src/write/reads.ts', "import { reader } from '../read/reader.ts';\nexport const x = reader;\n"],
+  ['services-use-catalog-entries', 'lineage-service/src/deep.ts', "import { urn } from '../../catalog/src/model/urn.ts';\nexport const x = urn;\n"],
+  ['page-has-no-node', 'explorer/src/page.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+  ['browser-set-has-no-node', 'catalog/src/model/errors.ts', "import { createHash } from 'node:crypto';\nexport const x = createHash;\n"],
+  ['catalog-below-services', 'catalog/src/read/door.ts', "import { app } from '../../../gateway/src/app.ts';\nexport const y = app;\n"],
+])('%s is reported', (rule, path, text) => {
+  file(path, text);
+  const result = cruise(path);
+  expect(result.ok).toBe(false);
+  expect(result.output).toContain(rule);
+  rmSync(join(dir, path));
+});
