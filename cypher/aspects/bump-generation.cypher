@@ -1,5 +1,5 @@
 // Purpose: mark that this transaction changed stored state (rows, edges or search fields), so
-// lineage snapshots taken before it are not reused (lineage-model §10 "Snapshot cache"). The
+// lineage snapshots taken before it are not reused (docs/lineage-model.md §Snapshots). The
 // generation is a set of shards, each holding the random token of the last write that picked it:
 // a fresh token makes the set differ from every earlier one without reading a counter (no lost
 // updates), and shards keep concurrent writers from queueing on one node. Run it last in the

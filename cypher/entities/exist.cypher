@@ -1,4 +1,4 @@
-// Purpose: which of some urns exist, i.e. have a latest key-aspect row (lineage-model §8.3).
+// Purpose: which of some urns exist, i.e. have a latest key-aspect row (docs/lineage-model.md §Existence).
 // Params: $rows: [{urn: string, keyRow: string}]   keyRow = "<urn>\u241f<keyAspect>\u241f0"
 // Returns: urn, exists, removed
 UNWIND $rows AS row

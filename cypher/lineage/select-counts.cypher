@@ -1,5 +1,5 @@
 // Purpose: total and facets of impact analysis counted inside Neo4j, {{direction}} from $urn, at most {{bound}}
-// hops (the in-database path of catalog/src/read/lineage/select.ts; lineage-model §10): one row per
+// hops (the in-database path of catalog/src/read/lineage/select.ts; docs/lineage-model.md §Results): one row per
 // (facetKey, degree bucket) with its count. The breadth-first pruning var-expand visits each node
 // once; grouping by ONE integer read from the node is what keeps this near the BFS itself (string
 // properties cost ~150 ms more per 120k nodes at 1M edges; bench/README.md). A null k = a node

@@ -1,5 +1,5 @@
 // Purpose: one page of impact analysis selected inside Neo4j, {{direction}} from $urn, at most {{bound}} hops
-// (the in-database path of catalog/src/read/lineage/select.ts; lineage-model §10). The breadth-first
+// (the in-database path of catalog/src/read/lineage/select.ts; docs/lineage-model.md §Results). The breadth-first
 // pruning var-expand (VarLengthExpand(Pruning,BFS)) yields nodes in degree order, so
 // ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
 // instead of reading the whole reach. Unwindowed only (no time-window test on the edges: the

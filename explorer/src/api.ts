@@ -1,7 +1,7 @@
 // The page's only way to the catalog: POST /api/graphql on the same origin (the gateway's front
 // door), with the pasted personal access token as a Bearer header. Failures become ApiError with a
-// kind the UI can word for people: a 401 is a plain HTTP status (wire-compat §2, §10), GraphQL
-// errors carry DataHub's integer `extensions.code`.
+// kind the UI can word for people: a 401 is a plain HTTP status (docs/wire-contract.md §Auth), GraphQL
+// errors carry DataHub's integer `extensions.code` (§Errors).
 
 export const GRAPHQL_ENDPOINT = 'api/graphql';
 const TOKEN_KEY = 'lineage-explorer.token';

@@ -1,6 +1,6 @@
 // Column-level lineage for the column display: a dataset's columns come from its schemaMetadata
 // aspect plus every field named in fine-grained lineage; column edges come from each downstream
-// dataset's Dataset.fineGrainedLineages (upstream fields → downstream fields, wire-compat §3.3).
+// dataset's Dataset.fineGrainedLineages (upstream fields → downstream fields, docs/wire-contract.md §GraphQL).
 import { UNIT_SEPARATOR } from '@lineage/catalog/browser';
 
 export interface SchemaFieldRef {

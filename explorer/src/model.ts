@@ -1,8 +1,8 @@
 // The neighbourhood the page draws, built from scrollAcrossLineage pages. Results give each entity's
-// minimum degree and one shortest path from the centre (wire-compat §5.3); consecutive path entries
-// are the edges drawn, so the picture is the union of shortest paths. An entity that only appears on
-// a path (filtered out by type/platform, or beyond the loaded page) is kept as a "context" node so
-// the graph stays connected.
+// minimum degree and one shortest path from the centre (docs/wire-contract.md §Lineage search);
+// consecutive path entries are the edges drawn, so the picture is the union of shortest paths. An
+// entity that only appears on a path (filtered out by type/platform, or beyond the loaded page) is
+// kept as a "context" node so the graph stays connected.
 
 import { displayLabelOf, urnDisplayName, urnPlatformName } from '@lineage/catalog/browser';
 

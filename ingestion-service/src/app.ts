@@ -1,4 +1,4 @@
-// The ingestion/operations service: DataHub GMS's Rest.li surface (wire-compat §6) over the
+// The ingestion/operations service: DataHub GMS's Rest.li surface (docs/wire-contract.md §Rest.li) over the
 // catalog's write path and reads. Routes parse, authorize, call one domain function and render.
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
@@ -25,9 +25,9 @@ export interface IngestionDeps {
 }
 
 /**
- * The front door's GraphQL endpoint as seen from this service. Config has no GATEWAY_URL key yet,
- * so this is loopback + GATEWAY_PORT: right for `npm start` and the interop stack; containers
- * (compose) need the gateway's own address passed as `graphqlUrl`.
+ * The front door's GraphQL endpoint as seen from this service: GATEWAY_URL when set (compose sets the
+ * gateway container's address), else loopback + GATEWAY_PORT, right for `npm start` and the interop
+ * stack. A `graphqlUrl` passed in the deps overrides both.
  */
 export function defaultGraphqlUrl(config: Config): string {
   return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;

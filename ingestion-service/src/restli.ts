@@ -1,5 +1,6 @@
-// Rest.li wire conventions (wire-compat §6.1): JSON bodies with a size cap, the error body and
-// headers, the /gms and /api/gms prefixes, and authentication of every route but /config and /health.
+// Rest.li wire conventions (docs/wire-contract.md §Conventions and §Errors): JSON bodies with a size cap,
+// the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
+// /config and /health.
 import type { Context, Next } from 'koa';
 import { readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';

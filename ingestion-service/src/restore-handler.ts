@@ -1,6 +1,6 @@
 // The restoreIndices action (POST /operations?action=restoreIndices and the older
-// /aspects?action=restoreIndices, wire-compat §9) as a plain function; the ingestion service maps
-// thrown CatalogErrors to HTTP. One call restores one window, like DataHub: `batchSize` rows from
+// /aspects?action=restoreIndices, docs/wire-contract.md §Restore) as a plain function; the ingestion
+// service maps thrown CatalogErrors to HTTP. One call restores one window, like DataHub: `batchSize` rows from
 // `start`, or `limit` rows in batches of `batchSize`; with `urn` every row of that urn. Whole-store
 // rebuilds belong to the CLI (tools/restore-indices.ts), which pages by keyset and can resume.
 import { z } from 'zod';

@@ -1,7 +1,8 @@
-// DataHub's GraphQL error envelope (wire-compat §2), rendered in ONE place and used by both the
-// subgraph and the gateway: HTTP 200 for every executed request, `extensions: {}` at the top level
-// always, resolver errors carrying DataHub's integer code / type / classification, parse and
-// validation errors only a classification, anything unexpected logged with its cause and masked.
+// DataHub's GraphQL error envelope (docs/wire-contract.md §GraphQL, §Errors), rendered in ONE place
+// and used by both the subgraph and the gateway: HTTP 200 for every executed request,
+// `extensions: {}` at the top level always, resolver errors carrying DataHub's integer code / type /
+// classification, parse and validation errors only a classification, anything unexpected logged
+// with its cause and masked.
 // Apollo's string codes, `stacktrace` and the gateway's `serviceName` never leave the process.
 import { Kind, type DocumentNode, type FieldNode, type GraphQLFormattedError, type SelectionSetNode, type SourceLocation } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';

@@ -1,4 +1,4 @@
-// GraphQL over plain Node HTTP for the subgraph and the gateway (wire-compat §2): what happens
+// GraphQL over plain Node HTTP for the subgraph and the gateway (docs/wire-contract.md §GraphQL): what happens
 // before Apollo runs is decided here. GET → 405; unparseable JSON or no `query` → bare 400; the
 // caller is authenticated before any GraphQL processing (plain 401 with a Rest.li-style body);
 // only then does Apollo execute, and the envelope plugin makes every executed request HTTP 200.

@@ -1,6 +1,6 @@
 // GraphQL request limits shared by the subgraph and the gateway (issue 7 item 5): document size,
 // selection depth and alias count. Depth and aliases are validation rules, so a document over a
-// limit is a GraphQL error with classification ValidationError (wire-compat §2) and never executes;
+// limit is a GraphQL error with classification ValidationError (docs/wire-contract.md §GraphQL) and never executes;
 // the document size is checked before parsing, since parsing is what a huge document costs.
 import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';

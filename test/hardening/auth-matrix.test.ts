@@ -1,5 +1,5 @@
-// Issue 7 item 2: every endpoint × every kind of credential → 401 / 403 / 200 as wire-compat §10–§11
-// say. Credentials: none, malformed, wrong signature, alg "none", expired, revoked (through the
+// Issue 7 item 2: every endpoint × every kind of credential → 401 / 403 / 200 as docs/wire-contract.md §Auth
+// says. Credentials: none, malformed, wrong signature, alg "none", expired, revoked (through the
 // revokeAccessToken mutation), and real stored tokens of a Reader, an Editor and an Admin. Rest.li
 // endpoints are called directly and through the front door's /api/gms proxy; GraphQL operations
 // through the gateway and straight at the subgraph (which authenticates on its own). /config and
@@ -65,7 +65,7 @@ interface RestEndpoint {
   /** An OpenAPI door: errors are {"error": message} instead of a Rest.li body. */
   openapi?: true;
   body?: () => unknown;
-  /** Roles allowed (wire-compat §11); the others get 403 with `denied` in the message. */
+  /** Roles allowed (§Auth); the others get 403 with `denied` in the message. */
   allowed: readonly Role[];
   denied: RegExp;
 }
@@ -173,7 +173,7 @@ describe('GraphQL operations', () => {
     const r = await graphql(url, tokens[credential], await op.request(credential));
     responses.push({ id: `${name} ${target} ${credential}`, reply: r });
     if (!isRole(credential)) {
-      // Plain HTTP 401 before any GraphQL processing, no envelope (wire-compat §2, §10).
+      // Plain HTTP 401 before any GraphQL processing, no envelope (§Auth).
       expect(r.status).toBe(401);
       expect(r.json).toMatchObject({ status: 401 });
       expect(r.json).not.toHaveProperty('errors');

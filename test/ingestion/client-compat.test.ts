@@ -1,8 +1,9 @@
-// What the real acryl-datahub client needs from the ingestion service beyond wire-compat §6, found
-// by the interop suite (test/interop, `npm run test:interop`) and pinned here on a real stack:
-// DataHubGraph.execute_graphql posts to <gms>/api/graphql — DataHub GMS serves GraphQL itself — so
-// a client pointed at the ingestion service directly needs /api/graphql there. The service relays
-// it to the front door unchanged (ingestion → gateway → lineage subgraph, as in production).
+// What the real acryl-datahub client needs from the ingestion service beyond DataHub's Rest.li
+// resources, found by the interop suite (test/interop, `npm run test:interop`) and pinned here on a
+// real stack: DataHubGraph.execute_graphql posts to <gms>/api/graphql — DataHub GMS serves GraphQL
+// itself — so a client pointed at the ingestion service directly needs /api/graphql there. The
+// service relays it to the front door unchanged (ingestion → gateway → lineage subgraph, as in
+// production; docs/wire-contract.md §Rest.li, `POST /api/graphql`).
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';

@@ -1,4 +1,4 @@
-// The lineage snapshot cache (lineage-model §10): a page after the first reuses the first page's
+// The lineage snapshot cache (docs/lineage-model.md §Snapshots): a page after the first reuses the first page's
 // ordered result only while no write has committed since; any change — through the write path or
 // a restore that repairs drift — makes the next page walk the graph again.
 import { testStore, namespace } from '../support/context.ts';

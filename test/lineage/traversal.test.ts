@@ -320,7 +320,7 @@ describe('lineageFlags', () => {
   });
 });
 
-describe('time window (lineage-model §6)', () => {
+describe('time window (docs/lineage-model.md §Traversal)', () => {
   const t = [0, 1, 2, 3, 4].map((i) => d(`time${i}`));
   beforeAll(async () => {
     await write(store, t.map((u) => datasetProps(u)));

@@ -1,5 +1,5 @@
 // updateLineage on a real Neo4j: validation order and messages, the pair table, all-or-nothing,
-// idempotence, concurrency and authorization (wire-compat §4/§11, lineage-model §8).
+// idempotence, concurrency and authorization (docs/wire-contract.md §GraphQL, §Auth).
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { getAspect, getAspectVersions } from '../../catalog/src/read/aspect-reader.ts';

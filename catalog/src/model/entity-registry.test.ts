@@ -27,7 +27,7 @@ function rejection(text: string): CatalogError {
   throw new Error(`expected ${text} to be rejected`);
 }
 
-describe('keyAspectOf: the examples of wire-compat §8.2', () => {
+describe('keyAspectOf: the key aspects of docs/lineage-model.md §Entity types', () => {
   const examples: Array<[string, string, Record<string, string>]> = [
     ['urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)', 'datasetKey',
       { platform: 'urn:li:dataPlatform:hive', name: 'db.table', origin: 'PROD' }],

@@ -53,7 +53,7 @@ export const restStatusOf: Record<ErrorKind, number> = {
   deadline: 504,
 };
 
-/** DataHub's GraphQL error code and type for each kind (wire-compat §2). */
+/** DataHub's GraphQL error code and type for each kind (docs/wire-contract.md §Errors). */
 export const graphqlCodeOf: Record<ErrorKind, { code: number; type: string }> = {
   badRequest: { code: 400, type: 'BAD_REQUEST' },
   validation: { code: 400, type: 'BAD_REQUEST' },

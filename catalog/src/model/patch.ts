@@ -1,4 +1,4 @@
-// PATCH proposals (wire-compat §6.9): the MCP's aspect value is an RFC 6902 operation array, or
+// PATCH proposals (docs/wire-contract.md §Rest.li): the MCP's aspect value is an RFC 6902 operation array, or
 // DataHub's GenericJsonPatch wrapper {arrayPrimaryKeys, patch, forceGenericPatch}. Like DataHub's
 // AspectTemplateEngine, the lineage aspects are patched through a "map view" of their keyed arrays
 // so that clients can address an upstream by its urn instead of by a positional index; everything

@@ -26,7 +26,7 @@ const editor = actorWith([ROLE_URNS.Editor]);
 const reader = actorWith([ROLE_URNS.Reader]);
 const nobody = actorWith([]);
 
-// Expected outcome per §11: [Admin, Editor, Reader, no role].
+// Expected outcome per docs/wire-contract.md §Auth: [Admin, Editor, Reader, no role].
 const matrix: [Operation, boolean, boolean, boolean, boolean][] = [
   ['READ', true, true, true, false],
   ['EXISTS', true, true, true, false],

@@ -1,4 +1,4 @@
-// Role-based authorization (wire-compat §11). Privilege names and the operation → privilege table
+// Role-based authorization (docs/wire-contract.md §Auth). Privilege names and the operation → privilege table
 // follow DataHub's PoliciesConfig (metadata-utils, com.linkedin.metadata.authorization), restricted
 // to the operations this service offers. Privileges are global: DataHub evaluates policies per
 // resource, but the built-in role policies we model apply to every entity alike.
@@ -71,7 +71,7 @@ export interface Actor {
 
 /**
  * What a request wants to do. Ingest splits by change type: use ingestOperation().
- * GENERATE_PERSONAL_ACCESS_TOKEN / MANAGE_ACCESS_TOKENS cover §10: DataHub's
+ * GENERATE_PERSONAL_ACCESS_TOKEN / MANAGE_ACCESS_TOKENS cover the token mutations (§Auth): DataHub's
  * CreateAccessTokenResolver allows canManageTokens || (actorUrn is the caller && canGeneratePersonalAccessToken),
  * so a token for oneself needs either privilege; for another actor, or revoking someone else's
  * token, MANAGE_ACCESS_TOKENS.

@@ -49,7 +49,7 @@ const sorted = <T>(xs: T[]) => [...xs].sort((a, b) => JSON.stringify(a).localeCo
 
 const edgeTo = (destinationUrn: string, extra: Record<string, unknown> = {}) => ({ destinationUrn, ...extra });
 
-describe('§2 derivation table, one row at a time', () => {
+describe('the derivation table, one row at a time', () => {
   const cases: Array<[string, string, string, unknown, Row[]]> = [
     ['dataset upstreamLineage upstreams[].dataset', ds('a'), 'upstreamLineage',
       { upstreams: [{ dataset: ds('u'), type: 'COPY' }] },
@@ -234,7 +234,7 @@ describe('destination type checks', () => {
   });
 });
 
-describe('§3 provenance', () => {
+describe('stamps and provenance', () => {
   test('Upstream: created from created, updated from auditStamp, properties, via from query, manual from source=UI', () => {
     const [edge] = derive(ds('a'), 'upstreamLineage', {
       upstreams: [{
@@ -344,7 +344,7 @@ describe('deprecated arrays and their *Edges replacements', () => {
   });
 });
 
-describe('§4 fine-grained lineage', () => {
+describe('fine-grained (column) lineage', () => {
   test('one DownstreamOf per downstream × upstream pair, via = the entry query, no stamps', () => {
     const edges = derive(ds('t'), 'upstreamLineage', {
       upstreams: [],

@@ -161,7 +161,7 @@ function canonicalOrNull(v: unknown): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Provenance (§3)
+// Provenance (§Derivation: stamps and provenance)
 
 /** Pegasus' default AuditStamp actor: a placeholder, not an assertion about who did it. */
 const UNKNOWN_ACTOR = 'urn:li:corpuser:unknown';
@@ -279,9 +279,9 @@ function extractField(rule: EdgeRule, value: JsonRecord, owner: Urn, ctx: WriteC
 }
 
 /**
- * §4: one `downstream -[DownstreamOf]-> upstream` per pair of each entry. Entries lacking upstreams
- * or downstreams are skipped (DataHub stops at the first one: [Improvement]). Like DataHub, these
- * edges carry no stamps, so they are never excluded by a time window.
+ * §Derivation (fine-grained): one `downstream -[DownstreamOf]-> upstream` per pair of each entry.
+ * Entries lacking upstreams or downstreams are skipped (DataHub stops at the first one: [Improvement]).
+ * Like DataHub, these edges carry no stamps, so they are never excluded by a time window.
  */
 function extractFineGrained(value: JsonRecord, owner: Urn, viaRule: 'query' | 'owner'): Candidate[] {
   const out: Candidate[] = [];
@@ -327,7 +327,7 @@ function extractInputFieldEdges(value: JsonRecord, owner: Urn): Candidate[] {
   return out;
 }
 
-/** Identity of a stored typed edge (§10): parallel edges from different owners or aspects differ. */
+/** Identity of a stored typed edge (§Graph): parallel edges from different owners or aspects differ. */
 export function edgeKey(source: string, type: string, destination: string, owner: string, aspect: string): string {
   // A JSON array keeps the fields unambiguous whatever characters the urns contain.
   return createHash('sha1').update(JSON.stringify([source, type, destination, owner, aspect])).digest('hex');
@@ -369,7 +369,7 @@ function derive(input: DeriveEdgesInput): Derived[] {
 
 function toEdge(key: string, c: Candidate, owner: string, aspect: string): DerivedEdge {
   const direction = lineageDirectionOf(c.source.entityType, c.type, c.destination.entityType);
-  // Self-edges stay typed edges but never become lineage: traversal ignores them anyway (§5), and
+  // Self-edges stay typed edges but never become lineage: traversal ignores them anyway (§Traversal), and
   // a LINEAGE self-loop would only cost the BFS a wasted expansion.
   const isSelf = c.source.text === c.destination.text;
   const lineage =
@@ -393,7 +393,7 @@ function toEdge(key: string, c: Candidate, owner: string, aspect: string): Deriv
   };
 }
 
-/** The typed edges that one aspect value of one entity declares (§2–§4). */
+/** The typed edges that one aspect value of one entity declares (§Derivation). */
 export function deriveEdges(input: DeriveEdgesInput): DerivedEdge[] {
   return derive(input).map((d) => d.edge);
 }

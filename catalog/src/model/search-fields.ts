@@ -34,7 +34,7 @@ export interface SearchFields {
   /** The urn's words (colons and parentheses split), so "hive" or "logging_events" find it. */
   searchText: string;
   /**
-   * What impact analysis groups by, as one integer (lineage-model §10): a 44-bit hash of
+   * What impact analysis groups by, as one integer (docs/lineage-model.md §Graph): a 44-bit hash of
    * (entityType, platform, origin) times 4, plus 2 when the entity exists and 1 when it is
    * soft-deleted. Counting a 120k-node reach by one inline integer costs Neo4j ~60 ms; by the
    * three strings and two flags it costs ~400 ms (bench/README.md). The

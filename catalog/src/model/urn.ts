@@ -1,4 +1,4 @@
-// DataHub URN grammar (wire-compat §8.1): urn:<namespace>:<entityType>:<key>, where a key that
+// DataHub URN grammar (docs/lineage-model.md §Entity types): urn:<namespace>:<entityType>:<key>, where a key that
 // starts with "(" is a tuple split on commas at nesting depth 1. There is no escape syntax:
 // producers percent-encode , ( ) inside names, and we never decode them.
 import { validationFailed, type CatalogError } from './errors.ts';

@@ -1,4 +1,4 @@
-// The global write generation (lineage-model §10 "Snapshot cache"): every transaction that changes
+// The global write generation (docs/lineage-model.md §Snapshots): every transaction that changes
 // stored state marks it, and a lineage snapshot is reused only while the generation is unchanged,
 // so any committed write — from any process — invalidates every snapshot taken before it.
 import { randomInt, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// GraphQL updateLineage (wire-compat §4, lineage-model §8). Everything a client can get wrong is
+// GraphQL updateLineage (docs/wire-contract.md §GraphQL). Everything a client can get wrong is
 // checked before anything is written, in DataHub's order and with DataHub's messages; then every
 // affected aspect is read, modified and written in ONE transaction through the normal aspect-write
 // path, so a failing request has changed nothing ([Improvement] over DataHub's per-downstream writes).
@@ -47,7 +47,7 @@ export type PairResolution = { ok: true; target: PairTarget } | { ok: false; mes
 const nonDatasetMessage = (urn: string) =>
   `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${urn}`;
 
-/** lineage-model §8's pair table; rejections carry DataHub's texts (wire-compat §4 step 4). */
+/** updateLineage's pair table (§GraphQL); rejections carry DataHub's texts (its step 4). */
 export function resolvePair(upstream: Urn, downstream: Urn): PairResolution {
   const u = upstream.entityType;
   const onDownstream = (field: LineageField): PairResolution => ({ ok: true, target: { field, owner: downstream, other: upstream } });
@@ -190,7 +190,7 @@ function parseEdgeUrn(text: string): Urn {
   }
 }
 
-/** The checks of wire-compat §4 steps 1–5, in order; returns each edge with where it is written. */
+/** The checks of updateLineage's steps 1–5 (§GraphQL), in order; returns each edge with where it is written. */
 async function validate(store: Store, input: UpdateLineageInput, actor: Actor): Promise<Array<ParsedEdge & { target: PairTarget }>> {
   const raw: Array<[ParsedEdge['op'], LineageEdgeInput]> = [
     ...(input.edgesToAdd ?? []).map((e): [ParsedEdge['op'], LineageEdgeInput] => ['add', e]),

@@ -1,4 +1,4 @@
-// Entity reads (wire-compat §3.3): the Query getters, the Entity interfaces, and the fields of every
+// Entity reads (docs/wire-contract.md §GraphQL): the Query getters, the Entity interfaces, and the fields of every
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
 import { Kind, type DocumentNode } from 'graphql';
 import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type JsonRecord, type Urn } from '@lineage/catalog/model';

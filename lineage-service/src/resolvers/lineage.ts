@@ -1,6 +1,7 @@
-// Lineage over GraphQL: updateLineage (wire-compat §4), scrollAcrossLineage / searchAcrossLineage
-// (§5) and the one-hop `lineage(input)` field of every EntityWithRelationships (§3.3). Each resolver
-// parses its input, calls one domain function and renders the result in DataHub's shapes.
+// Lineage over GraphQL: updateLineage (docs/wire-contract.md §GraphQL), scrollAcrossLineage /
+// searchAcrossLineage (§Lineage search) and the one-hop `lineage(input)` field of every
+// EntityWithRelationships (§GraphQL). Each resolver parses its input, calls one domain function and
+// renders the result in DataHub's shapes.
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/write';
 import { lineageNeighbours, scrollLineage, searchLineage, type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery, type AndFilter, type FacetFilter, type LineageFlags, countLineage, type LineageCountQuery } from '@lineage/catalog/read';

@@ -1,4 +1,4 @@
-// createAccessToken / revokeAccessToken (wire-compat §10) on the token store of the domain.
+// createAccessToken / revokeAccessToken (docs/wire-contract.md §Auth) on the token store of the domain.
 import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, type AccessTokenDuration } from '@lineage/catalog/operations';
 import { badRequest, forbidden, assertCan, can, graphqlDenied } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';

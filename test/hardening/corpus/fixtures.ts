@@ -1,6 +1,6 @@
 // What the malformed-request corpus aims at: a namespace with a few real entities (so requests
 // fail for the reason under test, not because their target is missing), urn builders, and the
-// list of invalid urns — one per rule of the urn grammar and key shapes (wire-compat §8).
+// list of invalid urns — one per rule of the urn grammar and key shapes (docs/lineage-model.md §Entity types).
 import { namespace } from '../../support/context.ts';
 
 export type Namespace = ReturnType<typeof namespace>;
@@ -37,7 +37,7 @@ export interface InvalidUrn {
   /** What the error message must say (the rule), besides quoting the urn. */
   reason: RegExp;
   /**
-   * Grammatical, but the key does not fit the entity type (§8.2). Such a urn is rejected where a
+   * Grammatical, but the key does not fit the entity type (§Entity types). Such a urn is rejected where a
    * write or an entity read needs its key; a lookup (GET, search) just finds nothing.
    */
   keyShape?: true;

@@ -1,4 +1,4 @@
-// The GraphQL half of the malformed-request corpus (wire-compat §2): transport failures are bare
+// The GraphQL half of the malformed-request corpus (docs/wire-contract.md §GraphQL): transport failures are bare
 // HTTP 4xx; syntax errors InvalidSyntax, validation and variable errors ValidationError (HTTP 200,
 // no `code`); resolver input errors HTTP 200 with `code` 400 and DataHub's message.
 import { INJECTIONS, invalidUrns, type Fixtures } from './fixtures.ts';
@@ -134,7 +134,7 @@ export function graphqlCases(fx: Fixtures): GraphqlCase[] {
     add(endpoint, category, id, { query, variables, target }, bad(message));
   const edge = (downstreamUrn: string, upstreamUrn: string) => ({ downstreamUrn, upstreamUrn });
   const quote = (u: string) => new RegExp(`Invalid urn: ${escape(u)}`);
-  // updateLineage parses urns by the grammar (wire-compat §4 step 1); a key of the wrong shape
+  // updateLineage parses urns by the grammar (its step 1 in §GraphQL); a key of the wrong shape
   // names no entity that can exist, so it fails the existence check (step 3/5), still a 400.
   const missing = (u: string) => new RegExp(`urn ${escape(u)} doesn't exist`);
   for (const u of invalidUrns(p)) {
@@ -144,7 +144,8 @@ export function graphqlCases(fx: Fixtures): GraphqlCase[] {
     r('updateLineage', `invalid upstream urn in edgesToRemove (${u.rule})`, UPDATE, { input: { edgesToAdd: [], edgesToRemove: [edge(fx.b, u.urn)] } }, u.keyShape ? missing(u.urn) : quote(u.urn), 'invalid urn');
     r('entity', `invalid urn (${u.rule})`, ENTITY, { urn: u.urn }, quote(u.urn), 'invalid urn');
   }
-  // Lineage searches parse the source by the grammar: a well-formed urn without lineage is an empty result (§5.1).
+  // Lineage searches parse the source by the grammar: a well-formed urn without lineage is an empty result
+  // (§Lineage search).
   for (const u of invalidUrns(p).filter((x) => !x.keyShape).filter((_, i) => i % 3 === 0)) {
     r('scrollAcrossLineage', `invalid urn (${u.rule})`, SCROLL, { input: { urn: u.urn, direction: 'UPSTREAM' } }, quote(u.urn), 'invalid urn');
   }

@@ -1,5 +1,5 @@
 // The Rest.li half of the malformed-request corpus: every endpoint of the ingestion service, each
-// case with the status DataHub's conventions give it (wire-compat §6.1: 400 malformed request,
+// case with the status DataHub's conventions give it (docs/wire-contract.md §Errors: 400 malformed request,
 // 413 too large, 422 invalid metadata, 404 missing) and what the message must name.
 import { INJECTIONS, invalidUrns, type Fixtures } from './fixtures.ts';
 

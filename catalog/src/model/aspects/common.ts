@@ -1,5 +1,5 @@
 // Records shared by many aspects (com.linkedin.common.*), the urn field types, and the common
-// aspects of wire-compat §7.4. Objects are loose: fields we do not model are tolerated and kept.
+// aspects of docs/wire-contract.md §Rest.li. Objects are loose: fields we do not model are tolerated and kept.
 import { z } from 'zod';
 import { validateUrnKey } from '../entity-registry.ts';
 import { isCatalogError } from '../errors.ts';

@@ -36,7 +36,7 @@ function rejection(aspectName: string, value: unknown, urn: string): CatalogErro
 const stamp = { time: 0, actor: 'urn:li:corpuser:unknown' };
 const changeStamps = { created: stamp, lastModified: stamp };
 
-// The lineage tutorial record, exactly as the Python client serialises it (wire-compat §6.3/§7.2).
+// The lineage tutorial record, exactly as the Python client serialises it (docs/wire-contract.md §Rest.li).
 const TUTORIAL_JSON =
   '{"upstreams": [{"auditStamp": {"time": 0, "actor": "urn:li:corpuser:unknown"}, ' +
   '"dataset": "urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)", "type": "TRANSFORMED"}], ' +
@@ -220,7 +220,7 @@ describe('validateAspect on arbitrary JSON', () => {
 });
 
 describe('aspect names ↔ FQCN', () => {
-  // wire-compat §7.4, verified against acryl-datahub 1.7.0.17.
+  // Class names as in docs/wire-contract.md §Rest.li, verified against acryl-datahub 1.7.0.17.
   const table: Array<[string, string]> = [
     ['upstreamLineage', 'com.linkedin.dataset.UpstreamLineage'],
     ['datasetProperties', 'com.linkedin.dataset.DatasetProperties'],

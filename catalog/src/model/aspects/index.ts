@@ -1,4 +1,4 @@
-// Aspect validation and naming. Modelled aspects (wire-compat §7.4, the lineage aspects and every
+// Aspect validation and naming. Modelled aspects (docs/wire-contract.md §Rest.li, the lineage aspects and every
 // registered key aspect) are checked against their zod schema; other well-named aspects are stored
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
 import { isDeepStrictEqual } from 'node:util';

@@ -1,4 +1,4 @@
-// The aspects that carry lineage (lineage-model.md §2, wire-compat §7.2).
+// The aspects that carry lineage (docs/lineage-model.md §Derivation).
 import { z } from 'zod';
 import { auditStampSchema, edgeSchema, stringMapSchema, urnOf, urnSchema } from './common.ts';
 

@@ -1,4 +1,4 @@
-// ML aspects. Lineage fields per lineage-model.md §2; only mlPrimaryKeyProperties.sources is
+// ML aspects. Lineage fields per docs/lineage-model.md §Derivation; only mlPrimaryKeyProperties.sources is
 // restricted to one urn kind (dataset). The other urn lists accept any urn: a destination type
 // the relationship table does not list simply yields no edge.
 import { z } from 'zod';

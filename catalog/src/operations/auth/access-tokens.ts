@@ -1,5 +1,5 @@
 // Personal access tokens: minted as version-2 JWTs and stored as dataHubAccessToken entities keyed
-// by the salted hash of the token, so revocation is a hard delete of that entity (wire-compat §10).
+// by the salted hash of the token, so revocation is a hard delete of that entity (docs/wire-contract.md §Auth).
 import { signAccessToken, tokenId, accessTokenUrn, accessTokenDurationMs, type AccessTokenDuration } from './tokens.ts';
 import { writeAspects, hardDeleteEntity } from '../../write/aspect-writer.ts';
 import { getAspect } from '../../read/aspect-reader.ts';

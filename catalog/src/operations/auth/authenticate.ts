@@ -1,4 +1,4 @@
-// Request authentication shared by the Rest.li service and the GraphQL gateway (wire-compat §10).
+// Request authentication shared by the Rest.li service and the GraphQL gateway (docs/wire-contract.md §Auth).
 // Mirrors DataHub's authenticator chain: DataHubSystemAuthenticator (Basic) then
 // DataHubTokenAuthenticator (Bearer), both accepting the lowercase scheme too.
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// DataHub-compatible access tokens (wire-compat §10). Checked against DataHub's
+// DataHub-compatible access tokens (docs/wire-contract.md §Auth). Checked against DataHub's
 // StatelessTokenService / StatefulTokenService (metadata-service/auth-impl, com.datahub.authentication.token).
 import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';

@@ -1,7 +1,7 @@
-// restoreIndices (wire-compat §9, lineage-model §9): rebuild the derived state — typed edges,
-// :LINEAGE edges, entity search fields and flags — from the stored latest aspect rows, without
-// touching any row. Derivation is the write path's own (edgesOfRow, searchFieldsOf): restore only
-// compares and repairs.
+// restoreIndices (docs/wire-contract.md §Restore, docs/lineage-model.md §Restore): rebuild the derived state —
+// typed edges, :LINEAGE edges, entity search fields and flags — from the stored latest aspect rows,
+// without touching any row. Derivation is the write path's own (edgesOfRow, searchFieldsOf): restore
+// only compares and repairs.
 //
 // Each batch is one write transaction that takes the entity locks the write path takes (sorted
 // urns, aspects/lock-entities) and re-reads the rows after locking, so a concurrent write is either

@@ -1,6 +1,7 @@
-// The request side of impact analysis (wire-compat §5.1–§5.2, lineage-model §5–§7), pure: input
-// shapes, validation, the depth bound and degree predicate from degree filters, the time window,
-// per-entity filter evaluation, and the opaque scroll cursor bound to a query fingerprint.
+// The request side of impact analysis (docs/wire-contract.md §Lineage search and §Filters,
+// docs/lineage-model.md §Traversal), pure: input shapes, validation, the depth bound and degree predicate
+// from degree filters, the time window, per-entity filter evaluation, and the opaque scroll cursor
+// bound to a query fingerprint.
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../../model/errors.ts';
 import { graphqlToEntityType } from '../../model/entity-registry.ts';
@@ -118,7 +119,10 @@ export interface NormalizedQuery {
 
 const isPresent = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** lineage-model §6: lineageFlags win over top-level fields; only start → end = now; only end → start = 0. */
+/**
+ * The time window (docs/lineage-model.md §Traversal): lineageFlags win over top-level fields; only start →
+ * end = now; only end → start = 0.
+ */
 export function resolveWindow(q: LineageQuery, now: number): TimeWindow | null {
   const flags = q.lineageFlags;
   const fromFlags = flags && (isPresent(flags.startTimeMillis) || isPresent(flags.endTimeMillis));
@@ -131,8 +135,8 @@ export function resolveWindow(q: LineageQuery, now: number): TimeWindow | null {
 const isDegree = (f: FacetFilter) => f.field === 'degree' || f.field === 'degree.keyword';
 
 /**
- * wire-compat §5.2 degree filters: the walk bound from every clause, the result predicate from the
- * FIRST clause that has a degree criterion. condition/negated are ignored for degree.
+ * Degree filters (docs/wire-contract.md §Lineage search): the walk bound from every clause, the result
+ * predicate from the FIRST clause that has a degree criterion. condition/negated are ignored for degree.
  */
 export function degreeFilterOf(orFilters: readonly AndFilter[] | null | undefined): {
   depth: DepthBound;

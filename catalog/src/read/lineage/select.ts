@@ -1,4 +1,4 @@
-// The in-database path of impact analysis (lineage-model §10): for the common request — no time
+// The in-database path of impact analysis (docs/lineage-model.md §Results): for the common request — no time
 // window, no free text, no filters but degree, no per-hop control — Neo4j selects the page and
 // counts total and facets itself, so only a page and a few dozen counts leave the database
 // instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md). Two statements

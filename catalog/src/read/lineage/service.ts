@@ -1,6 +1,6 @@
-// Impact analysis, the domain API the GraphQL resolvers call (wire-compat §5, lineage-model §5–§7):
-// scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop, for `lineage(input)`) and
-// lineagePaths (for a page only). No GraphQL types here.
+// Impact analysis, the domain API the GraphQL resolvers call (docs/wire-contract.md §Lineage search,
+// docs/lineage-model.md §Traversal): scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop,
+// for `lineage(input)`) and lineagePaths (for a page only). No GraphQL types here.
 import { badRequest, isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { hasLineage } from '../../model/relationships.ts';

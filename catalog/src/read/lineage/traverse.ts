@@ -1,4 +1,4 @@
-// The graph side of impact analysis (lineage-model §5–§7, §10): which entities are reachable from a
+// The graph side of impact analysis (docs/lineage-model.md §Traversal): which entities are reachable from a
 // source and at what minimum degree. Two strategies produce the same rows:
 // - fast path: ONE statement (reach-<dir>-<bound>.cypher), a breadth-first pruning var-expand;
 // - hop-by-hop: one statement per hop with the visited set here, for ignoreAsHops and per-hop
