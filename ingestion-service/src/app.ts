@@ -99,91 +99,81 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
     ctx.body = { status: ok ? 'ok' : 'unavailable' };
   });
 
-  router.post('/aspects', async (ctx) => {
-    const action = ctx.query.action;
-    const body = await jsonBody(ctx, limit);
-    const actor = actorOf(ctx);
-    switch (action) {
-      case 'ingestProposal': {
-        await ingest(ctx, [proposalToChange(body.proposal)]);
-        ctx.body = { value: 'success' };
-        return;
-      }
-      case 'ingestProposalBatch': {
-        if (!Array.isArray(body.proposals)) throw badRequest("Parameter 'proposals' is required and must be an array");
-        if (body.proposals.length > config.MAX_BATCH_PROPOSALS) {
-          throw validationFailed(`Too many proposals in one batch: ${body.proposals.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
-        }
-        await ingest(ctx, body.proposals.map((p, i) => proposalToChange(p, `proposals[${i}]`)));
-        ctx.body = { value: 'success' };
-        return;
-      }
-      case 'getCount': {
-        assertCan(actor, 'GET_COUNT', getCountsDenied());
-        const urnLike = body.urnLike;
-        if (urnLike !== undefined && urnLike !== null && typeof urnLike !== 'string') throw badRequest("Parameter 'urnLike' must be a string");
-        ctx.body = { value: await countLatest(store, requireString(body, 'aspect'), urnLike ?? undefined) };
-        return;
-      }
-      case 'restoreIndices':
-        ctx.body = await handleRestoreIndices(store, body, actor, updateEntitiesDenied());
-        return;
-      default:
-        throw badRequest(`Unknown action '${String(action)}' on /aspects`);
+  /** POST /<resource>?action=<name>: the action named, else 400; the body is read once it is known. */
+  type Action = (body: Record<string, unknown>, ctx: Context) => Promise<void>;
+  const actions = (resource: string, handlers: Readonly<Record<string, Action>>) => async (ctx: Context) => {
+    const name = ctx.query.action;
+    const handler = typeof name === 'string' && Object.hasOwn(handlers, name) ? handlers[name]! : undefined;
+    if (!handler) throw badRequest(`Unknown action '${String(name)}' on ${resource}`);
+    await handler(await jsonBody(ctx, limit), ctx);
+  };
+  /** A batch parameter: an array (400 otherwise) of at most MAX_BATCH_PROPOSALS items (422 otherwise). */
+  const batchOf = (body: Record<string, unknown>, name: string, noun: string): unknown[] => {
+    const items = body[name];
+    if (!Array.isArray(items)) throw badRequest(`Parameter '${name}' is required and must be an array`);
+    if (items.length > config.MAX_BATCH_PROPOSALS) {
+      throw validationFailed(`Too many ${noun} in one batch: ${items.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
     }
-  });
+    return items;
+  };
 
-  router.post('/entities', async (ctx) => {
-    const action = ctx.query.action;
-    const body = await jsonBody(ctx, limit);
-    const actor = actorOf(ctx);
-    switch (action) {
-      case 'ingest': {
-        if (body.entity === undefined) throw badRequest("Parameter 'entity' is required");
-        await ingest(ctx, snapshotToChanges(body.entity, body.systemMetadata));
-        voidResponse(ctx);
-        return;
-      }
-      case 'batchIngest': {
-        if (!Array.isArray(body.entities)) throw badRequest("Parameter 'entities' is required and must be an array");
-        if (body.entities.length > config.MAX_BATCH_PROPOSALS) {
-          throw validationFailed(`Too many entities in one batch: ${body.entities.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
-        }
-        const sms = body.systemMetadata;
-        if (sms !== undefined && (!Array.isArray(sms) || sms.length !== body.entities.length)) {
-          throw validationFailed('entities and systemMetadata must have the same length');
-        }
-        const changes = body.entities.flatMap((e, i) => snapshotToChanges(e, Array.isArray(sms) ? sms[i] : undefined, `entities[${i}]`));
-        await ingest(ctx, changes);
-        voidResponse(ctx);
-        return;
-      }
-      case 'exists': {
-        const urn = parseUrnOrThrow(requireString(body, 'urn'));
-        assertCan(actor, 'EXISTS', getAspectDenied(urn.text));
-        const includeSoftDelete = body.includeSoftDelete === undefined || body.includeSoftDelete === null ? true : body.includeSoftDelete;
-        if (typeof includeSoftDelete !== 'boolean') throw badRequest("Parameter 'includeSoftDelete' must be a boolean");
-        const e = (await entityExistence(store, [urn])).get(urn.text)!;
-        ctx.body = { value: e.exists && (includeSoftDelete || !e.removed) };
-        return;
-      }
-      case 'delete': {
-        const urn = parseUrnOrThrow(requireString(body, 'urn'));
-        assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
-        const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
-        ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
-        return;
-      }
-      default:
-        throw badRequest(`Unknown action '${String(action)}' on /entities`);
-    }
-  });
+  router.post('/aspects', actions('/aspects', {
+    async ingestProposal(body, ctx) {
+      await ingest(ctx, [proposalToChange(body.proposal)]);
+      ctx.body = { value: 'success' };
+    },
+    async ingestProposalBatch(body, ctx) {
+      await ingest(ctx, batchOf(body, 'proposals', 'proposals').map((p, i) => proposalToChange(p, `proposals[${i}]`)));
+      ctx.body = { value: 'success' };
+    },
+    async getCount(body, ctx) {
+      assertCan(actorOf(ctx), 'GET_COUNT', getCountsDenied());
+      const urnLike = body.urnLike;
+      if (urnLike !== undefined && urnLike !== null && typeof urnLike !== 'string') throw badRequest("Parameter 'urnLike' must be a string");
+      ctx.body = { value: await countLatest(store, requireString(body, 'aspect'), urnLike ?? undefined) };
+    },
+    async restoreIndices(body, ctx) {
+      ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), updateEntitiesDenied());
+    },
+  }));
 
-  router.post('/operations', async (ctx) => {
-    if (ctx.query.action !== 'restoreIndices') throw badRequest(`Unknown action '${String(ctx.query.action)}' on /operations`);
-    const body = await jsonBody(ctx, limit);
-    ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
-  });
+  router.post('/entities', actions('/entities', {
+    async ingest(body, ctx) {
+      if (body.entity === undefined) throw badRequest("Parameter 'entity' is required");
+      await ingest(ctx, snapshotToChanges(body.entity, body.systemMetadata));
+      voidResponse(ctx);
+    },
+    async batchIngest(body, ctx) {
+      const entities = batchOf(body, 'entities', 'entities');
+      const sms = body.systemMetadata;
+      if (sms !== undefined && (!Array.isArray(sms) || sms.length !== entities.length)) {
+        throw validationFailed('entities and systemMetadata must have the same length');
+      }
+      await ingest(ctx, entities.flatMap((e, i) => snapshotToChanges(e, Array.isArray(sms) ? sms[i] : undefined, `entities[${i}]`)));
+      voidResponse(ctx);
+    },
+    async exists(body, ctx) {
+      const urn = parseUrnOrThrow(requireString(body, 'urn'));
+      assertCan(actorOf(ctx), 'EXISTS', getAspectDenied(urn.text));
+      const includeSoftDelete = body.includeSoftDelete === undefined || body.includeSoftDelete === null ? true : body.includeSoftDelete;
+      if (typeof includeSoftDelete !== 'boolean') throw badRequest("Parameter 'includeSoftDelete' must be a boolean");
+      const e = (await entityExistence(store, [urn])).get(urn.text)!;
+      ctx.body = { value: e.exists && (includeSoftDelete || !e.removed) };
+    },
+    async delete(body, ctx) {
+      const actor = actorOf(ctx);
+      const urn = parseUrnOrThrow(requireString(body, 'urn'));
+      assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
+      const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
+      ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
+    },
+  }));
+
+  router.post('/operations', actions('/operations', {
+    async restoreIndices(body, ctx) {
+      ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
+    },
+  }));
 
   // The Python client's execute_graphql posts to <gms>/api/graphql, where DataHub GMS serves GraphQL.
   const relay = graphqlRelay(deps.graphqlUrl ?? defaultGraphqlUrl(config), limit, config.LINEAGE_DEADLINE_MS + 5_000);

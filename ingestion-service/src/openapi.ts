@@ -98,6 +98,17 @@ interface ParsedElements {
   echo: Map<string, JsonRecord>;
 }
 
+/** The elements of a v3 list body, each `{urn, <aspectName>: …}` with a urn of the path's entity type. */
+function entityElements(body: unknown[], entityType: string) {
+  return body.map((element, i) => {
+    const where = `element [${i}]`;
+    if (!isJsonRecord(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
+    const urn = requestUrn(element.urn, where);
+    checkEntityType(urn, entityType, where);
+    return { element, where, urn, aspectNames: Object.keys(element).filter((k) => k !== 'urn') };
+  });
+}
+
 /**
  * The v3 ingest envelope: `[{urn, <aspectName>: {value, systemMetadata?, headers?}, …}, …]`, one
  * change per aspect, in element order. `headers` (If-Version-Match, the sync-index marker) has no
@@ -107,12 +118,7 @@ interface ParsedElements {
 function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
   const changes: AspectChange[] = [];
   const echo = new Map<string, JsonRecord>();
-  body.forEach((element, i) => {
-    const where = `element [${i}]`;
-    if (!isJsonRecord(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
-    const urn = requestUrn(element.urn, where);
-    checkEntityType(urn, entityType, where);
-    const aspectNames = Object.keys(element).filter((k) => k !== 'urn');
+  for (const { element, where, urn, aspectNames } of entityElements(body, entityType)) {
     if (aspectNames.length === 0) throw badRequest(`${where} (${urn.text}) names no aspect: add "<aspectName>": {"value": …}`);
     let echoed = echo.get(urn.text);
     if (!echoed) echo.set(urn.text, (echoed = {}));
@@ -132,7 +138,7 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
       }
       echoed[aspectName] = { value };
     }
-  });
+  }
   if (changes.length > maxChanges) {
     throw validationFailed(`Too many aspects in one batch: ${changes.length} > ${maxChanges} (MAX_BATCH_PROPOSALS)`);
   }
@@ -178,19 +184,14 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const body = await entityListBody(ctx, limit);
     // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
     const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
-    body.forEach((element, i) => {
-      const where = `element [${i}]`;
-      if (!isJsonRecord(element)) throw badRequest(`${where} must be a JSON object with a \`urn\` field`);
-      const urn = requestUrn(element.urn, where);
-      checkEntityType(urn, entityType, where);
-      const names = Object.keys(element).filter((k) => k !== 'urn');
+    for (const { urn, aspectNames: names } of entityElements(body, entityType)) {
       const seen = wanted.get(urn.text);
       if (!seen) wanted.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
       else if (seen.names) {
         if (names.length === 0) seen.names = undefined;
         else for (const n of names) seen.names.add(n);
       }
-    });
+    }
     if (wanted.size > config.MAX_BATCH_PROPOSALS) {
       throw validationFailed(`Too many urns in one batchGet: ${wanted.size} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
     }

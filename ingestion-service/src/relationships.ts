@@ -195,35 +195,39 @@ const relationshipsDenied = (actorUrn: string) => `${actorUrn} is unauthorized t
 export function registerRelationshipRoutes(router: Router, deps: { store: Store; config: Config }): void {
   const { store, config } = deps;
 
+  /** What both relationship doors ask: the urn, direction, types and page, the caller allowed to read. */
+  const relationshipsQuery = (ctx: Context, door: { urn(text: string): Urn; types: string[]; typesHint: string; defaultCount: number }) => {
+    const rawUrn = urnParam(ctx);
+    if (!rawUrn) throw badRequest("Query parameter 'urn' is required");
+    const urn = door.urn(rawUrn);
+    const direction = relationshipDirection(queryParam(ctx, 'direction'));
+    if (door.types.length === 0) throw badRequest(door.typesHint);
+    const start = integerParam(ctx, 'start', 0);
+    const count = integerParam(ctx, 'count', door.defaultCount, MAX_COUNT);
+    const actor = actorOf(ctx);
+    assertCan(actor, 'READ', relationshipsDenied(actor.urn));
+    return relatedEntities(store, urn, direction, door.types, start, count);
+  };
+
   // OpenAPI: GET /openapi/relationships/v1/?urn=&direction=&relationshipTypes=A&relationshipTypes=B&start=&count=
   // (the trailing slash is dropped by prefixMiddleware).
   router.get('/openapi/relationships/v1', async (ctx) => {
-    const rawUrn = urnParam(ctx);
-    if (!rawUrn) throw badRequest("Query parameter 'urn' is required");
-    const urn = requestUrn(rawUrn, "query parameter 'urn'");
-    const direction = relationshipDirection(queryParam(ctx, 'direction'));
-    const types = listParam(ctx, 'relationshipTypes');
-    if (types.length === 0) throw badRequest("Query parameter 'relationshipTypes' is required (repeat it for several types)");
-    const start = integerParam(ctx, 'start', 0);
-    const count = integerParam(ctx, 'count', 200, MAX_COUNT);
-    const actor = actorOf(ctx);
-    assertCan(actor, 'READ', relationshipsDenied(actor.urn));
-    ctx.body = await relatedEntities(store, urn, direction, types, start, count);
+    ctx.body = await relationshipsQuery(ctx, {
+      urn: (text) => requestUrn(text, "query parameter 'urn'"),
+      types: listParam(ctx, 'relationshipTypes'),
+      typesHint: "Query parameter 'relationshipTypes' is required (repeat it for several types)",
+      defaultCount: 200,
+    });
   });
 
   // Rest.li: GET /relationships?urn=&types=List(A,B)&direction=&start=&count= (errors render as Rest.li).
   router.get('/relationships', async (ctx) => {
-    const rawUrn = urnParam(ctx);
-    if (!rawUrn) throw badRequest("Query parameter 'urn' is required");
-    const urn = parseUrnOrThrow(rawUrn);
-    const direction = relationshipDirection(queryParam(ctx, 'direction'));
-    const types = restliListParam(ctx, 'types');
-    if (types.length === 0) throw badRequest("Query parameter 'types' is required: types=List(A,B)");
-    const start = integerParam(ctx, 'start', 0);
-    const count = integerParam(ctx, 'count', 100, MAX_COUNT);
-    const actor = actorOf(ctx);
-    assertCan(actor, 'READ', relationshipsDenied(actor.urn));
-    const r = await relatedEntities(store, urn, direction, types, start, count);
+    const r = await relationshipsQuery(ctx, {
+      urn: parseUrnOrThrow,
+      types: restliListParam(ctx, 'types'),
+      typesHint: "Query parameter 'types' is required: types=List(A,B)",
+      defaultCount: 100,
+    });
     ctx.body = { start: r.start, count: r.count, total: r.total, relationships: r.entities.map((e) => ({ entity: e.urn, type: e.relationshipType })) };
   });
 

@@ -2,7 +2,7 @@
 // selection depth and alias count. Depth and aliases are validation rules, so a document over a
 // limit is a GraphQL error with classification ValidationError (docs/wire-contract.md §GraphQL) and never executes;
 // the document size is checked before parsing, since parsing is what a huge document costs.
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { badRequest } from '@lineage/catalog/model';
 
@@ -63,14 +63,17 @@ export function validationErrorEnvelope(message: string): string {
   return JSON.stringify({ errors: [{ message, extensions: { classification: 'ValidationError' } }], extensions: {} });
 }
 
-type Measure = (set: SelectionSetNode) => number;
-type Combine = (set: SelectionSetNode, inner: Measure, spread: (fragment: string) => number) => number;
+/** What a limit counts: a field's own value given its sub-selection's, and how siblings combine. */
+interface Measure {
+  field(node: FieldNode, inner: number): number;
+  combine(a: number, b: number): number;
+}
 
 /**
  * A rule measuring each operation's selection set with fragment spreads expanded (memoised per
  * fragment). A spread already being expanded counts 0: cycles are NoFragmentCyclesRule's to report.
  */
-function limitRule(name: string, combine: Combine, message: (value: number) => string, max: number) {
+function limitRule(name: string, m: Measure, message: (value: number) => string, max: number) {
   const rule = (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -87,7 +90,10 @@ function limitRule(name: string, combine: Combine, message: (value: number) => s
       memo.set(fragmentName, value);
       return value;
     };
-    const measure: Measure = (set) => combine(set, measure, spread);
+    const measure = (set: SelectionSetNode): number => set.selections.reduce((acc, sel) => m.combine(acc,
+      sel.kind === Kind.FIELD ? m.field(sel, sel.selectionSet ? measure(sel.selectionSet) : 0)
+        : sel.kind === Kind.INLINE_FRAGMENT ? measure(sel.selectionSet)
+        : spread(sel.name.value)), 0);
     return {
       OperationDefinition(node) {
         const value = measure(node.selectionSet);
@@ -104,16 +110,7 @@ function limitRule(name: string, combine: Combine, message: (value: number) => s
 export function maxDepthRule(maxDepth: number) {
   return limitRule(
     'MaxDepthRule',
-    (set, inner, spread) => {
-      let deepest = 0;
-      for (const s of set.selections) {
-        const d = s.kind === Kind.FIELD ? 1 + (s.selectionSet ? inner(s.selectionSet) : 0)
-          : s.kind === Kind.INLINE_FRAGMENT ? inner(s.selectionSet)
-          : spread(s.name.value);
-        if (d > deepest) deepest = d;
-      }
-      return deepest;
-    },
+    { field: (_, inner) => 1 + inner, combine: Math.max },
     (depth) => `Query depth ${depth} exceeds the limit of ${maxDepth} (GRAPHQL_MAX_DEPTH)`,
     maxDepth,
   );
@@ -123,15 +120,7 @@ export function maxDepthRule(maxDepth: number) {
 export function maxAliasesRule(maxAliases: number) {
   return limitRule(
     'MaxAliasesRule',
-    (set, inner, spread) => {
-      let count = 0;
-      for (const s of set.selections) {
-        if (s.kind === Kind.FIELD) count += (s.alias ? 1 : 0) + (s.selectionSet ? inner(s.selectionSet) : 0);
-        else if (s.kind === Kind.INLINE_FRAGMENT) count += inner(s.selectionSet);
-        else count += spread(s.name.value);
-      }
-      return count;
-    },
+    { field: (node, inner) => (node.alias ? 1 : 0) + inner, combine: (a, b) => a + b },
     (count) => `Query uses ${count} aliases, more than the limit of ${maxAliases} (GRAPHQL_MAX_ALIASES)`,
     maxAliases,
   );

@@ -168,6 +168,27 @@ const INPUT_FIELDS: OwnedAspect = {
   inputFieldEdges: true,
 };
 
+/**
+ * ML features and primary keys have the same shape: a (featureNamespace, name) key, and a
+ * `<name>Properties` aspect that describes them and whose `sources` are the datasets they derive from.
+ */
+function featureLike(
+  names: { name: string; graphqlType: GraphqlEntityType; graphqlTypename: string; snapshot: string },
+  look: { label: string; displayLabel: string; colour: string },
+): EntityTypeDescriptor {
+  const properties = `${names.name}Properties`;
+  return {
+    ...names,
+    keyAspect: `${names.name}Key`,
+    key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
+    modelled: {
+      ...look, namePart: 'name', graphqlDescriptive: 'description',
+      descriptive: { aspect: properties, name: [], description: ['description'] },
+    },
+    aspects: { [properties]: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The modelled types (key aspect names and field orders as in KEY_ASPECTS of acryl-datahub 1.7)
 
@@ -264,24 +285,10 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       inputFields: INPUT_FIELDS,
     },
   },
-  {
-    name: 'mlPrimaryKey', keyAspect: 'mlPrimaryKeyKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot',
-    key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
-    modelled: {
-      label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9', namePart: 'name',
-      descriptive: { aspect: 'mlPrimaryKeyProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
-    },
-    aspects: { mlPrimaryKeyProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
-  },
-  {
-    name: 'mlFeature', keyAspect: 'mlFeatureKey', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot',
-    key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
-    modelled: {
-      label: 'MlFeature', displayLabel: 'ML feature', colour: '#7e22ce', namePart: 'name',
-      descriptive: { aspect: 'mlFeatureProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
-    },
-    aspects: { mlFeatureProperties: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
-  },
+  featureLike({ name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
+    { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' }),
+  featureLike({ name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
+    { label: 'MlFeature', displayLabel: 'ML feature', colour: '#7e22ce' }),
   {
     name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],

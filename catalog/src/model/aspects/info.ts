@@ -72,33 +72,33 @@ export const dataJobInfoSchema = z.looseObject({
 });
 export type DataJobInfo = z.infer<typeof dataJobInfoSchema>;
 
-export const chartInfoSchema = z.looseObject({
+// The fields a chart and a dashboard share (DataHub's ChartInfo and DashboardInfo).
+const visualisationInfo = {
   title: z.string(),
   description: z.string(),
   lastModified: changeAuditStampsSchema,
+  customProperties: stringMapSchema.optional(),
+  externalUrl: z.string().optional(),
+  lastRefreshed: longSchema.optional(),
+};
+
+export const chartInfoSchema = z.looseObject({
+  ...visualisationInfo,
   // ChartDataSourceType is a union of one typeref'd string: {"string": "<dataset urn>"}.
   inputs: z.array(z.strictObject({ string: urnOf('dataset') })).optional(),
   inputEdges: z.array(edgeSchema).optional(),
-  customProperties: stringMapSchema.optional(),
-  externalUrl: z.string().optional(),
   chartUrl: z.string().optional(),
-  lastRefreshed: longSchema.optional(),
 });
 export type ChartInfo = z.infer<typeof chartInfoSchema>;
 
 export const dashboardInfoSchema = z.looseObject({
-  title: z.string(),
-  description: z.string(),
-  lastModified: changeAuditStampsSchema,
+  ...visualisationInfo,
   charts: z.array(urnOf('chart')).optional(),
   chartEdges: z.array(edgeSchema).optional(),
   datasets: z.array(urnOf('dataset')).optional(),
   datasetEdges: z.array(edgeSchema).optional(),
   dashboards: z.array(edgeSchema).optional(),
-  customProperties: stringMapSchema.optional(),
-  externalUrl: z.string().optional(),
   dashboardUrl: z.string().optional(),
-  lastRefreshed: longSchema.optional(),
 });
 export type DashboardInfo = z.infer<typeof dashboardInfoSchema>;
 

@@ -21,17 +21,7 @@ export const mlFeaturePropertiesSchema = z.looseObject({
 });
 export type MLFeatureProperties = z.infer<typeof mlFeaturePropertiesSchema>;
 
-export const mlModelPropertiesSchema = z.looseObject({
-  ...common,
-  name: z.string().optional(),
-  trainingJobs: z.array(urnSchema).optional(),
-  downstreamJobs: z.array(urnSchema).optional(),
-  mlFeatures: z.array(urnSchema).optional(),
-  groups: z.array(urnSchema).optional(),
-  deployments: z.array(urnSchema).optional(),
-});
-export type MLModelProperties = z.infer<typeof mlModelPropertiesSchema>;
-
+// What a model group has, a model has too (DataHub's two records share these fields).
 export const mlModelGroupPropertiesSchema = z.looseObject({
   ...common,
   name: z.string().optional(),
@@ -39,6 +29,13 @@ export const mlModelGroupPropertiesSchema = z.looseObject({
   downstreamJobs: z.array(urnSchema).optional(),
 });
 export type MLModelGroupProperties = z.infer<typeof mlModelGroupPropertiesSchema>;
+
+export const mlModelPropertiesSchema = mlModelGroupPropertiesSchema.extend({
+  mlFeatures: z.array(urnSchema).optional(),
+  groups: z.array(urnSchema).optional(),
+  deployments: z.array(urnSchema).optional(),
+});
+export type MLModelProperties = z.infer<typeof mlModelPropertiesSchema>;
 
 export const mlFeatureTablePropertiesSchema = z.looseObject({
   ...common,

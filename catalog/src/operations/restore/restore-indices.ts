@@ -390,19 +390,29 @@ async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<Ba
 // ---------------------------------------------------------------------------------------------
 // Clean mode
 
+/** One keyset page of a clean-mode scan (owners or nodes in the scope, after `after`), timed and counted. */
+async function scanCleanPage<R>(tx: Tx, o: BatchOutcome, statement: 'restore/scan-owners' | 'restore/scan-nodes', scope: Scope, after: string): Promise<R[]> {
+  const page = await timed(o, () => tx.run<R>(statement, {
+    lower: scope.range.lower, upper: scope.range.upper, regex: scope.range.regex, after, limit: int(CLEAN_PAGE),
+  }));
+  o.scanned = page.length;
+  return page;
+}
+
+/** The urns of a page that parse and fit their type (the others are reported by the row scan). */
+function validUrns(texts: readonly string[]): Urn[] {
+  return texts.flatMap((t) => {
+    const c = checkUrn(t);
+    return c.ok ? [c.urn] : [];
+  });
+}
+
 /** Edges of some owners whose (owner, aspect) has no latest row any more. */
 async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
   const o = emptyOutcome();
-  const page = await timed(o, () => tx.run<{ owner: string }>('restore/scan-owners', {
-    lower: scope.range.lower, upper: scope.range.upper, regex: scope.range.regex, after, limit: int(CLEAN_PAGE),
-  }));
+  const page = await scanCleanPage<{ owner: string }>(tx, o, 'restore/scan-owners', scope, after);
   if (!page.length) return { outcome: o, last: null };
-  o.scanned = page.length;
-  const lockable: Urn[] = [];
-  for (const p of page) {
-    const c = checkUrn(p.owner);
-    if (c.ok) lockable.push(c.urn);
-  }
+  const lockable = validUrns(page.map((p) => p.owner));
   if (write && lockable.length) await tx.run('aspects/lock-entities', { rows: lockRows(lockable) });
   const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: page.map((p) => ({ owner: p.owner, aspect: scope.aspect })) });
   const pairs = new Map<string, { owner: string; aspect: string }>();
@@ -417,16 +427,9 @@ async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write: boole
 /** Nodes without a key row: search fields from the urn (and any stray rows), orphans removed. */
 async function cleanNodeBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
   const o = emptyOutcome();
-  const page = await timed(o, () => tx.run<{ urn: string }>('restore/scan-nodes', {
-    lower: scope.range.lower, upper: scope.range.upper, regex: scope.range.regex, after, limit: int(CLEAN_PAGE),
-  }));
+  const page = await scanCleanPage<{ urn: string }>(tx, o, 'restore/scan-nodes', scope, after);
   if (!page.length) return { outcome: o, last: null };
-  o.scanned = page.length;
-  const urns: Urn[] = [];
-  for (const p of page) {
-    const c = checkUrn(p.urn);
-    if (c.ok) urns.push(c.urn);
-  }
+  const urns = validUrns(page.map((p) => p.urn));
   const keyRows = (list: Urn[]) => list.map((u) => ({ urn: u.text, keyRow: rowKey(u.text, keyAspectNameOf(u.entityType)) }));
   const existing = async (list: Urn[]) => new Set((await tx.run<{ urn: string; exists: boolean }>('entities/exist', { rows: keyRows(list) }))
     .filter((r) => r.exists).map((r) => r.urn));
