@@ -168,14 +168,34 @@ const INPUT_FIELDS: OwnedAspect = {
   inputFieldEdges: true,
 };
 
+/** The names and look every descriptor built by a helper below is given. */
+type Names = { name: string; graphqlType: GraphqlEntityType; graphqlTypename: string; snapshot: string };
+type Look = { label: string; displayLabel: string; colour: string };
+
+/**
+ * Charts and dashboards have the same shape: a (dashboardTool, <name>Id) key, a `<name>Info` aspect
+ * that titles and describes them and names their inputs, and inputFields for their columns.
+ */
+function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[]): EntityTypeDescriptor {
+  const id = `${names.name}Id`;
+  const info = `${names.name}Info`;
+  return {
+    ...names,
+    keyAspect: `${names.name}Key`,
+    key: [str('dashboardTool', 'tool'), str(id, id)],
+    modelled: {
+      ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties',
+      descriptive: { aspect: info, name: ['title'], description: ['description'] },
+    },
+    aspects: { [info]: { edges: inputs }, inputFields: INPUT_FIELDS },
+  };
+}
+
 /**
  * ML features and primary keys have the same shape: a (featureNamespace, name) key, and a
  * `<name>Properties` aspect that describes them and whose `sources` are the datasets they derive from.
  */
-function featureLike(
-  names: { name: string; graphqlType: GraphqlEntityType; graphqlTypename: string; snapshot: string },
-  look: { label: string; displayLabel: string; colour: string },
-): EntityTypeDescriptor {
+function featureLike(names: Names, look: Look): EntityTypeDescriptor {
   const properties = `${names.name}Properties`;
   return {
     ...names,
@@ -251,40 +271,18 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     },
     aspects: { dataFlowInfo: OWN },
   },
-  {
-    name: 'chart', keyAspect: 'chartKey', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot',
-    key: [str('dashboardTool', 'tool'), str('chartId', 'chartId')],
-    modelled: {
-      label: 'Chart', displayLabel: 'Chart', colour: '#15803d', namePart: 'chartId', platformPart: 'dashboardTool',
-      descriptive: { aspect: 'chartInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
-    },
-    aspects: {
-      chartInfo: {
-        edges: [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)],
-      },
-      inputFields: INPUT_FIELDS,
-    },
-  },
-  {
-    name: 'dashboard', keyAspect: 'dashboardKey', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot',
-    key: [str('dashboardTool', 'tool'), str('dashboardId', 'dashboardId')],
-    modelled: {
-      label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e', namePart: 'dashboardId', platformPart: 'dashboardTool',
-      descriptive: { aspect: 'dashboardInfo', name: ['title'], description: ['description'] }, graphqlDescriptive: 'properties',
-    },
-    aspects: {
-      dashboardInfo: {
-        edges: [
-          edge('charts', 'urnList', 'Contains', ['chart'], up),
-          edge('chartEdges', 'edges', 'Contains', ['chart'], up),
-          edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
-          edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
-          edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
-        ],
-      },
-      inputFields: INPUT_FIELDS,
-    },
-  },
+  visualisation({ name: 'chart', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot' },
+    { label: 'Chart', displayLabel: 'Chart', colour: '#15803d' },
+    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)]),
+  visualisation({ name: 'dashboard', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot' },
+    { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e' },
+    [
+      edge('charts', 'urnList', 'Contains', ['chart'], up),
+      edge('chartEdges', 'edges', 'Contains', ['chart'], up),
+      edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
+      edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
+      edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
+    ]),
   featureLike({ name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
     { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' }),
   featureLike({ name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
