@@ -191,6 +191,28 @@ function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[]): E
   };
 }
 
+/** The jobs (or runs) that train a model or group, and those that use it. */
+const TRAINED_BY = edge('trainingJobs', 'urnList', 'TrainedBy', ML_JOBS, up);
+const USED_BY = edge('downstreamJobs', 'urnList', 'UsedBy', ML_JOBS, down);
+
+/**
+ * ML models and model groups have the same shape: a (platform, name, origin) key, and a
+ * `<name>Properties` aspect that names and describes them and lists the jobs around them.
+ */
+function modelLike(names: Names, look: Look, edges: readonly EdgeRule[]): EntityTypeDescriptor {
+  const properties = `${names.name}Properties`;
+  return {
+    ...names,
+    keyAspect: `${names.name}Key`,
+    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
+    modelled: {
+      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description',
+      descriptive: { aspect: properties, name: ['name'], description: ['description'] },
+    },
+    aspects: { [properties]: { edges } },
+  };
+}
+
 /**
  * ML features and primary keys have the same shape: a (featureNamespace, name) key, and a
  * `<name>Properties` aspect that describes them and whose `sources` are the datasets they derive from.
@@ -300,38 +322,18 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       },
     },
   },
-  {
-    name: 'mlModel', keyAspect: 'mlModelKey', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot',
-    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
-    modelled: {
-      label: 'MlModel', displayLabel: 'ML model', colour: '#be185d', namePart: 'name', platformPart: 'platform', originPart: 'origin',
-      descriptive: { aspect: 'mlModelProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
-    },
-    aspects: {
-      mlModelProperties: {
-        edges: [
-          edge('mlFeatures', 'urnList', 'Consumes', ['mlFeature'], up),
-          edge('trainingJobs', 'urnList', 'TrainedBy', ML_JOBS, up),
-          edge('downstreamJobs', 'urnList', 'UsedBy', ML_JOBS, down),
-          edge('groups', 'urnList', 'MemberOf', ['mlModelGroup'], down),
-          edge('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
-        ],
-      },
-    },
-  },
-  {
-    name: 'mlModelGroup', keyAspect: 'mlModelGroupKey', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot',
-    key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
-    modelled: {
-      label: 'MlModelGroup', displayLabel: 'ML model group', colour: '#9d174d', namePart: 'name', platformPart: 'platform', originPart: 'origin',
-      descriptive: { aspect: 'mlModelGroupProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'description',
-    },
-    aspects: {
-      mlModelGroupProperties: {
-        edges: [edge('trainingJobs', 'urnList', 'TrainedBy', ML_JOBS, up), edge('downstreamJobs', 'urnList', 'UsedBy', ML_JOBS, down)],
-      },
-    },
-  },
+  modelLike({ name: 'mlModel', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot' },
+    { label: 'MlModel', displayLabel: 'ML model', colour: '#be185d' },
+    [
+      edge('mlFeatures', 'urnList', 'Consumes', ['mlFeature'], up),
+      TRAINED_BY,
+      USED_BY,
+      edge('groups', 'urnList', 'MemberOf', ['mlModelGroup'], down),
+      edge('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
+    ]),
+  modelLike({ name: 'mlModelGroup', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot' },
+    { label: 'MlModelGroup', displayLabel: 'ML model group', colour: '#9d174d' },
+    [TRAINED_BY, USED_BY]),
   {
     name: 'corpuser', keyAspect: 'corpUserKey', graphqlType: 'CORP_USER', graphqlTypename: 'CorpUser', snapshot: 'CorpUserSnapshot',
     key: [str('username', 'username')],
