@@ -11,7 +11,7 @@ import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@
 import type { Store } from '@lineage/catalog/store';
 import {
   closeApolloHttp, createFormatError, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
+  graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
@@ -24,7 +24,7 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
 export function gatewayRouteTemplate(url: string): string {
   const path = url.split('?', 1)[0]!;
   if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path)) return path;
-  if (GMS_PREFIX.test(path)) return gmsRouteTemplate(url);
+  if (GMS_PREFIX.test(path) || isOpenLineagePath(path)) return gmsRouteTemplate(url);
   if (path === '/' || path === '/index.html') return '/';
   if (path.startsWith('/assets/')) return '/assets/{file}';
   return opsRouteTemplate(path);
@@ -139,7 +139,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     };
     if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);
-    } else if (GMS_PREFIX.test(url)) {
+    } else if (GMS_PREFIX.test(url) || isOpenLineagePath(path)) {
       proxy(req, res).catch(fail);
     } else if (HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -13,6 +13,7 @@ import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody,
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
 import { registerOpenApiEntityRoutes } from './openapi.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
+import { registerOpenLineageRoutes } from './openlineage.ts';
 
 export interface IngestionDeps {
   store: Store;
@@ -186,6 +187,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   // scroll_lineage) and Rest.li GET /relationships: same write path, authorization and taxonomy.
   registerOpenApiEntityRoutes(router, { store, config, ingest, writeOptions });
   registerRelationshipRoutes(router, { store, config });
+  registerOpenLineageRoutes(router, { store, config, writeOptions });
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {

@@ -2,7 +2,7 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
+import { isOpenLineagePath, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
 import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
@@ -32,8 +32,10 @@ function renderOpenApiError(ctx: Context, status: number, message: string, retry
  * Whether a request came through an OpenAPI door. prefixMiddleware has normally stripped /gms or
  * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
  */
+/** OpenAPI doors and the OpenLineage routes answer errors as `{"error": message}`, as DataHub's servlet does. */
 export function isOpenApiPath(path: string): boolean {
-  return /^\/openapi(?:\/|$)/.test(withoutGmsPrefix(path).path);
+  const unprefixed = withoutGmsPrefix(path).path;
+  return /^\/openapi(?:\/|$)/.test(unprefixed) || isOpenLineagePath(unprefixed);
 }
 
 /** 405 with a Rest.li error body (the taxonomy has no kind for it: it is a routing answer). */

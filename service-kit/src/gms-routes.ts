@@ -3,12 +3,13 @@
 // {entityType}, Rest.li actions are kept (they are the operation), and anything else is
 // "unmatched", so odd URLs add no series.
 import { withoutGmsPrefix } from './gms-prefix.ts';
+import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
 import { opsRouteTemplate } from './service-runtime.ts';
 
 const RESTLI_ACTIONS = new Set(['ingestProposal', 'ingestProposalBatch', 'getCount', 'restoreIndices', 'ingest', 'batchIngest', 'exists', 'delete']);
 const PATHS = new Set([
   '/', '/aspects', '/entities', '/operations', '/config', '/relationships', '/api/graphql', '/api/v2/graphql',
-  '/openapi/relationships/v1', '/openapi/v3/lineage/scroll',
+  '/openapi/relationships/v1', '/openapi/v3/lineage/scroll', ...OPENLINEAGE_EVENT_PATHS, ...OPENLINEAGE_BATCH_PATHS,
 ]);
 const TEMPLATES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/aspects\/.+$/, '/aspects/{urn}'],

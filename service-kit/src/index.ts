@@ -7,5 +7,6 @@ export * from './graphql-limits.ts';
 export * from './graphql-metrics.ts';
 export * from './http-options.ts';
 export * from './metrics.ts';
+export * from './openlineage-paths.ts';
 export * from './request-body.ts';
 export * from './service-runtime.ts';

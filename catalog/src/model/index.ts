@@ -6,6 +6,7 @@ export * from './errors.ts';
 export * from './filters.ts';
 export * from './json.ts';
 export * from './json-depth.ts';
+export * from './openlineage/events.ts';
 export * from './patch.ts';
 export * from './privileges.ts';
 export * from './relationships.ts';

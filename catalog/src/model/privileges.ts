@@ -133,6 +133,8 @@ export function modifyEntityDenied(actorUrn: string, urns: string | readonly str
 export const getAspectDenied = (urn: string) => `User is unauthorized to get aspect for ${urn}`;
 /** `aspects?action=getCount`. */
 export const getCountsDenied = () => 'User is unauthorized to get aspect counts.';
+/** The OpenLineage routes: ingesting events needs EDIT_LINEAGE (or EDIT_ENTITY). */
+export const openLineageDenied = (actorUrn: string) => `User ${actorUrn} is unauthorized to ingest OpenLineage events`;
 /** `operations?action=restoreIndices`. */
 export const restoreIndicesDenied = () => 'User is unauthorized to restore indices.';
 /** `aspects?action=restoreIndices`. */

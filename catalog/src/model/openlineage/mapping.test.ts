@@ -1,0 +1,82 @@
+import { parseOpenLineageEvent } from './events.ts';
+import { planOpenLineageEvent, stateKey, type AspectWrite, type StoredAspects } from './mapping.ts';
+
+const ACTOR = 'urn:li:corpuser:ol';
+const pg = 'postgres://h:5432';
+const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${name},PROD)`;
+const field = (name: string, col: string) => `urn:li:schemaField:(${ds(name)},${col})`;
+const job = 'urn:li:dataJob:(urn:li:dataFlow:(spark,app,ns),app.write)';
+
+function event(overrides: Record<string, unknown> = {}) {
+  return parseOpenLineageEvent({
+    eventType: 'COMPLETE', eventTime: '2026-11-01T10:00:00Z', producer: 'https://example.com/p', schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+    run: { runId: '01a208ee-674b-7b3d-8d85-4f3d45f95882', facets: { processing_engine: { name: 'spark', version: '3.5' } } },
+    job: { namespace: 'ns', name: 'app.write', facets: { custom_job: { a: 1 } } },
+    inputs: [{ namespace: pg, name: 'a' }],
+    outputs: [{
+      namespace: pg, name: 'out',
+      facets: {
+        schema: { fields: [{ name: 'id', type: 'BIGINT' }, { name: 'address', type: 'STRUCT', fields: [{ name: 'city', type: 'VARCHAR', description: 'town' }] }] },
+        columnLineage: { fields: { id: { inputFields: [{ namespace: pg, name: 'a', field: 'id' }] } } },
+      },
+    }],
+    ...overrides,
+  });
+}
+
+const writes = (state: StoredAspects = new Map(), e = event()) => planOpenLineageEvent(e).writes(state, ACTOR);
+const find = (list: AspectWrite[], urn: string, aspect: string) => list.find((w) => w.urn === urn && w.aspectName === aspect)?.value;
+
+test('nested schema fields are flattened with dotted paths, types mapped to DataHub\'s families', () => {
+  const schema = find(writes(), ds('out'), 'schemaMetadata') as { fields: Array<Record<string, unknown>> };
+  expect(schema.fields.map((f) => [f.fieldPath, f.nativeDataType, Object.keys((f.type as { type: object }).type)[0], f.description])).toEqual([
+    ['id', 'BIGINT', 'com.linkedin.schema.NumberType', undefined],
+    ['address', 'STRUCT', 'com.linkedin.schema.MapType', undefined],
+    ['address.city', 'VARCHAR', 'com.linkedin.schema.StringType', 'town'],
+  ]);
+});
+
+test('column lineage keeps other writers\' upstreams and the columns the event does not report', () => {
+  const stored = new Map([[stateKey(ds('out'), 'upstreamLineage'), {
+    upstreams: [
+      { dataset: ds('manual'), type: 'COPY' },
+      { dataset: ds('gone'), type: 'TRANSFORMED', properties: { 'openlineage.job': job } },
+    ],
+    fineGrainedLineages: [
+      { upstreamType: 'FIELD_SET', upstreams: [field('manual', 'x')], downstreamType: 'FIELD', downstreams: [field('out', 'other')] },
+      { upstreamType: 'FIELD_SET', upstreams: [field('gone', 'id')], downstreamType: 'FIELD', downstreams: [field('out', 'id')] },
+    ],
+  }]]);
+  const up = find(writes(stored), ds('out'), 'upstreamLineage') as { upstreams: Array<{ dataset: string }>; fineGrainedLineages: Array<{ upstreams: string[]; downstreams: string[] }> };
+  expect(up.upstreams.map((u) => u.dataset)).toEqual([ds('manual'), ds('a')]);
+  expect(up.fineGrainedLineages.map((f) => [f.upstreams, f.downstreams])).toEqual([
+    [[field('manual', 'x')], [field('out', 'other')]],
+    [[field('a', 'id')], [field('out', 'id')]],
+  ]);
+});
+
+test('facets the mapping does not interpret are kept, a newer one is not replaced by an older one', () => {
+  const first = find(writes(), job, 'openLineage') as Record<string, any>;
+  expect(first.facets).toEqual({ custom_job: { a: 1 } });
+  expect(Object.keys(first.facets)).not.toContain('jobType');
+  const stored = new Map([[stateKey(job, 'openLineage'), { eventTime: Date.parse('2026-11-02T00:00:00Z'), facets: { custom_job: { a: 2 } }, facetTimes: { custom_job: Date.parse('2026-11-02T00:00:00Z') } }]]);
+  const older = find(writes(stored), job, 'openLineage') as Record<string, any>;
+  expect(older.facets.custom_job).toEqual({ a: 2 });
+  // An older event does not rewrite the job's description or lineage either.
+  expect(find(writes(stored), job, 'dataJobInfo')).toBeUndefined();
+});
+
+test('a FAIL writes the run and the entities, no lineage', () => {
+  const w = writes(new Map(), event({ eventType: 'FAIL' }));
+  expect(find(w, job, 'dataJobInputOutput')).toBeUndefined();
+  expect(find(w, ds('out'), 'upstreamLineage')).toBeUndefined();
+  expect(find(w, 'urn:li:dataProcessInstance:01a208ee-674b-7b3d-8d85-4f3d45f95882', 'dataProcessInstanceRunEvent'))
+    .toEqual({ timestampMillis: Date.parse('2026-11-01T10:00:00Z'), status: 'COMPLETE', result: { type: 'FAILURE', nativeResultType: 'FAIL' } });
+});
+
+test('entities are written before the lineage that names them', () => {
+  const order = writes().map((w) => `${w.aspectName} ${w.urn}`);
+  const lineageAt = order.indexOf(`dataJobInputOutput ${job}`);
+  expect(order.findIndex((x) => x.endsWith(ds('a')))).toBeLessThan(lineageAt);
+  expect(order.indexOf(`dataJobInfo ${job}`)).toBeLessThan(lineageAt);
+});

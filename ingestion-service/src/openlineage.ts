@@ -1,0 +1,83 @@
+// The OpenLineage door (docs/wire-contract.md §OpenLineage): one event, or a batch of them, parsed
+// and checked here, written by the catalog's OpenLineage write. Marquez's paths, which the
+// openlineage-python client posts to by default, and DataHub's. Errors render as {"error": …}.
+import type { Context } from 'koa';
+import type Router from '@koa/router';
+import { assertCan, badRequest, isCatalogError, openLineageDenied, parseOpenLineageEvent, validationFailed, type CatalogError, type OpenLineageEvent } from '@lineage/catalog/model';
+import type { Config } from '@lineage/catalog/runtime';
+import type { Store } from '@lineage/catalog/store';
+import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
+import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from '@lineage/service-kit';
+import { jsonValueBody } from './openapi.ts';
+import type { RestState } from './restli.ts';
+
+export interface OpenLineageDeps {
+  store: Store;
+  config: Config;
+  writeOptions(ctx: Context): WriteOptions;
+}
+
+interface FailedEvent {
+  index: number;
+  reason: string;
+  /** Never: a rejected event is rejected again when resent as it is. */
+  retriable: false;
+}
+
+/** The batch answer (the shape DataHub's batch route answers with): counts, and each failure named. */
+function summary(received: number, failed: FailedEvent[]) {
+  const status = failed.length === 0 ? 'success' : failed.length < received ? 'partial_success' : 'failure';
+  return {
+    status,
+    summary: { received, successful: received - failed.length, failed: failed.length, retriable: 0, non_retriable: failed.length },
+    failed_events: failed,
+  };
+}
+
+export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps): void {
+  const { store, config } = deps;
+  const limit = config.MAX_BODY_BYTES;
+  const authorize = (ctx: Context) => {
+    const actor = (ctx.state as RestState).actor;
+    assertCan(actor, 'EDIT_LINEAGE', openLineageDenied(actor.urn));
+  };
+
+  for (const path of OPENLINEAGE_EVENT_PATHS) {
+    router.post(path, async (ctx) => {
+      authorize(ctx);
+      const event = parseOpenLineageEvent(await jsonValueBody(ctx, limit, 'an OpenLineage event'));
+      const [outcome] = await ingestOpenLineage(store, [event], deps.writeOptions(ctx));
+      if (outcome && !outcome.ok) throw outcome.error;
+      ctx.body = summary(1, []);
+    });
+  }
+
+  for (const path of OPENLINEAGE_BATCH_PATHS) {
+    router.post(path, async (ctx) => {
+      authorize(ctx);
+      const body = await jsonValueBody(ctx, limit, 'a JSON array of OpenLineage events');
+      if (!Array.isArray(body)) throw badRequest('Request body must be a JSON array of OpenLineage events');
+      if (body.length > config.MAX_BATCH_PROPOSALS) {
+        throw validationFailed(`Too many events in one batch: ${body.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
+      }
+      const failed: FailedEvent[] = [];
+      const fail = (index: number, e: CatalogError) => failed.push({ index, reason: e.message, retriable: false });
+      const valid: Array<{ index: number; event: OpenLineageEvent }> = [];
+      body.forEach((value, index) => {
+        try {
+          valid.push({ index, event: parseOpenLineageEvent(value, ` [${index}]`) });
+        } catch (e) {
+          if (!isCatalogError(e)) throw e;
+          fail(index, e);
+        }
+      });
+      const outcomes = await ingestOpenLineage(store, valid.map((v) => v.event), deps.writeOptions(ctx));
+      for (const o of outcomes) if (!o.ok) fail(valid[o.index]!.index, o.error);
+      failed.sort((a, b) => a.index - b.index);
+      const answer = summary(body.length, failed);
+      // Every event refused is the client's mistake: a 400, with the same report.
+      ctx.status = answer.status === 'failure' ? 400 : 200;
+      ctx.body = answer.status === 'failure' ? { error: `Every event was refused; first: ${failed[0]!.reason}`, ...answer } : answer;
+    });
+  }
+}
