@@ -1,12 +1,13 @@
-// `npm run test:interop`: the real DataHub Python client (acryl-datahub, pinned versions from
-// test/interop/requirements-<version>.txt) against the whole stack on a throwaway Neo4j.
+// `npm run test:interop`: real Python clients against the whole stack on a throwaway Neo4j — the
+// DataHub client (acryl-datahub, pinned versions from test/interop/requirements-<version>.txt) and
+// the OpenLineage producers (openlineage-python and dbt-ol, test/openlineage/requirements.txt).
 //
-//   npm run test:interop                          # every pinned version, sequentially, one stack
-//   npm run test:interop -- --version 1.7.0.17    # one version
+//   npm run test:interop                          # every suite, sequentially, one stack
+//   npm run test:interop -- --version 1.7.0.17    # one suite (an acryl-datahub version, or openlineage)
 //   npm run test:interop -- -k restore            # extra arguments go to pytest
 //   npm run test:interop -- --stack-only          # start the ephemeral stack, print its env, wait
 //
-// Virtual environments live in .venv/interop-<version> and are reused while the requirements file
+// Virtual environments live in .venv/interop-<suite> and are reused while the requirements file
 // and the Python interpreter are unchanged (a stamp file records both). They are created while
 // Neo4j starts, so a warm run costs the stack start-up plus the suite.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
+const openLineageDir = join(repoRoot, 'test', 'openlineage');
 const venvRoot = join(repoRoot, '.venv');
 const MIN_PYTHON: [number, number] = [3, 9];
 const SUITE_TIMEOUT_MS = 6 * 60_000;
@@ -43,12 +45,23 @@ function log(line: string): void {
   process.stdout.write(`[interop] ${line}\n`);
 }
 
-/** Pinned client versions: one requirements file per version. */
-function pinnedVersions(): string[] {
-  return readdirSync(interopDir)
+/** One pytest suite with its own virtual environment. */
+interface Suite {
+  /** What --version selects, and the venv's name. */
+  id: string;
+  label: string;
+  dir: string;
+  requirements: string;
+}
+
+/** The acryl-datahub versions pinned (one requirements file each), newest first, then OpenLineage's producers. */
+function pinnedSuites(): Suite[] {
+  const datahub = readdirSync(interopDir)
     .map((f) => /^requirements-(.+)\.txt$/.exec(f)?.[1])
     .filter((v): v is string => v !== undefined)
-    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))
+    .map((v) => ({ id: v, label: `acryl-datahub ${v}`, dir: interopDir, requirements: join(interopDir, `requirements-${v}.txt`) }));
+  return [...datahub, { id: 'openlineage', label: 'openlineage-python + dbt-ol', dir: openLineageDir, requirements: join(openLineageDir, 'requirements.txt') }];
 }
 
 interface Python {
@@ -98,19 +111,19 @@ function run(cmd: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?:
   });
 }
 
-/** Creates or reuses .venv/interop-<version>; returns its python. */
-async function ensureVenv(python: Python, version: string): Promise<string> {
-  const dir = join(venvRoot, `interop-${version}`);
-  const req = join(interopDir, `requirements-${version}.txt`);
+/** Creates or reuses .venv/interop-<suite>; returns its python. */
+async function ensureVenv(python: Python, suite: Suite): Promise<string> {
+  const dir = join(venvRoot, `interop-${suite.id}`);
+  const req = suite.requirements;
   const stampFile = join(dir, '.interop-stamp');
   const stamp = createHash('sha256').update(readFileSync(req)).update(`\0${python.exe}\0${python.version}`).digest('hex');
   const venvPython = join(dir, 'bin', 'python');
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
-    log(`acryl-datahub ${version}: reusing ${dir}`);
+    log(`${suite.label}: reusing ${dir}`);
     return venvPython;
   }
   const t0 = Date.now();
-  log(`acryl-datahub ${version}: creating ${dir} (pip install -r ${req}) …`);
+  log(`${suite.label}: creating ${dir} (pip install -r ${req}) …`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(venvRoot, { recursive: true });
   const made = await run(python.exe, ['-m', 'venv', dir]);
@@ -118,10 +131,10 @@ async function ensureVenv(python: Python, version: string): Promise<string> {
   const pip = await run(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', req], { timeoutMs: 10 * 60_000 });
   if (pip.code !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`pip install for acryl-datahub ${version} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
+    throw new Error(`pip install for ${suite.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
   }
   writeFileSync(stampFile, stamp + '\n');
-  log(`acryl-datahub ${version}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  log(`${suite.label}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return venvPython;
 }
 
@@ -134,7 +147,7 @@ async function mintToken(stack: RunningStack): Promise<string> {
 }
 
 interface SuiteResult {
-  version: string;
+  suite: Suite;
   code: number;
   tests: number;
   failures: number;
@@ -153,11 +166,11 @@ function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'er
   return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
 }
 
-async function runSuite(venvPython: string, version: string, stack: RunningStack, token: string, workDir: string): Promise<SuiteResult> {
+async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string): Promise<SuiteResult> {
   const t0 = Date.now();
-  const home = join(workDir, `home-${version}`);
+  const home = join(workDir, `home-${suite.id}`);
   mkdirSync(home, { recursive: true });
-  const junit = join(workDir, `junit-${version}.xml`);
+  const junit = join(workDir, `junit-${suite.id}.xml`);
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(venvPython, '..')}:${process.env.PATH ?? ''}`,
     // A private HOME: the CLI writes ~/.datahubenv and ~/.datahub/; never touch the operator's.
@@ -165,7 +178,8 @@ async function runSuite(venvPython: string, version: string, stack: RunningStack
     LANG: 'C.UTF-8',
     // No client telemetry to the internet from CI; the suite reads the telemetry aspect itself.
     DATAHUB_TELEMETRY_ENABLED: 'false',
-    INTEROP_CLIENT_VERSION: version,
+    INTEROP_CLIENT_VERSION: suite.id,
+    INTEROP_WORK_DIR: join(workDir, `work-${suite.id}`),
     INTEROP_GMS_URL: stack.ingestionUrl,
     INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
     INTEROP_MISSING_SERVICES: stack.missing.join(','),
@@ -174,34 +188,34 @@ async function runSuite(venvPython: string, version: string, stack: RunningStack
     INTEROP_LOG_DIR: stack.logDir ?? '',
     PYTHONDONTWRITEBYTECODE: '1',
   };
-  log(`acryl-datahub ${version}: running the suite …`);
-  const r = await run(venvPython, ['-m', 'pytest', interopDir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${version}.log`),
+  log(`${suite.label}: running the suite …`);
+  const r = await run(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
+    env, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
   });
   process.stdout.write(r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
-  return { version, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+  return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
   const python = findPython();
   if ('problem' in python) {
-    process.stderr.write(`[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the acryl-datahub interop suite cannot run.\n` +
+    process.stderr.write(`[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the interop suites (acryl-datahub, OpenLineage) cannot run.\n` +
       `[interop] Install python3 with the venv module (Debian/Ubuntu: apt-get install python3 python3-venv), or set INTEROP_PYTHON.\n` +
       `[interop] Details: ${python.problem || 'no candidates'}\n`);
     return 3;
   }
-  const all = pinnedVersions();
-  const versions = cli.versions.length ? cli.versions : all;
-  const unknown = versions.filter((v) => !all.includes(v));
+  const all = pinnedSuites();
+  const unknown = cli.versions.filter((v) => !all.some((s) => s.id === v));
   if (unknown.length) {
-    process.stderr.write(`[interop] No test/interop/requirements-<version>.txt for ${unknown.join(', ')} (pinned: ${all.join(', ')})\n`);
+    process.stderr.write(`[interop] No suite ${unknown.join(', ')} (pinned: ${all.map((s) => s.id).join(', ')})\n`);
     return 2;
   }
-  log(`Python ${python.version} (${python.exe}); acryl-datahub versions: ${versions.join(', ')}`);
+  const suites = cli.versions.length ? all.filter((s) => cli.versions.includes(s.id)) : all;
+  log(`Python ${python.version} (${python.exe}); suites: ${suites.map((s) => s.label).join(', ')}`);
 
   // Venvs (network + unzip) and the stack (mostly JVM start-up) do not compete much: overlap them.
-  const venvsPromise = Promise.all(versions.map(async (v) => [v, await ensureVenv(python, v)] as const)).then((pairs) => new Map(pairs));
+  const venvsPromise = Promise.all(suites.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((pairs) => new Map(pairs));
   const control: { stop?: () => Promise<void> } = {};
   let stack: RunningStack | undefined;
   let serviceDied: string | undefined;
@@ -235,7 +249,7 @@ async function main(): Promise<number> {
         `export INTEROP_TOKEN=${token}`,
         `export INTEROP_NEO4J_URI=${stack.neo4jUri}`,
         `export INTEROP_LOG_DIR=${stack.logDir ?? ''}`,
-        ...[...venvs].map(([v, py]) => `# ${v}: ${py} -m pytest test/interop`),
+        ...suites.map((s) => `# ${s.label}: ${venvs.get(s.id)} -m pytest ${s.dir}`),
         '',
       ].join('\n'));
       log('stack-only: Ctrl-C stops it.');
@@ -243,8 +257,8 @@ async function main(): Promise<number> {
     }
 
     const results: SuiteResult[] = [];
-    for (const v of versions) {
-      results.push(await runSuite(venvs.get(v)!, v, stack, token, workDir));
+    for (const s of suites) {
+      results.push(await runSuite(venvs.get(s.id)!, s, stack, token, workDir));
     }
 
     if (results.some((r) => r.code !== 0) && stack.logDir) {
@@ -258,7 +272,7 @@ async function main(): Promise<number> {
     for (const r of results) {
       const passed = r.tests - r.failures - r.errors - r.skipped;
       const verdict = r.code === 0 ? 'PASS' : 'FAIL';
-      process.stdout.write(`[interop] acryl-datahub ${r.version}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+      process.stdout.write(`[interop] ${r.suite.label}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
         (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') + '\n');
       for (const name of r.failed) process.stdout.write(`[interop]     failed: ${name}\n`);
     }
