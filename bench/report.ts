@@ -41,6 +41,9 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
       out.push({ target: 'ingest ≥ 1/3 of raw UNWIND…MERGE', measured: `${(share * 100).toFixed(0)}% (raw ${fmtInt(r.ingest.raw.mcpPerSec)} MCP/s)`, met: share >= 1 / 3 });
     }
   }
+  if (r.openlineage) {
+    out.push({ target: 'OpenLineage ≥ 2,000 events/s (batch route, 2 inputs, 1 output, column lineage)', measured: `${fmtInt(r.openlineage.eventsPerSec)} events/s (${fmtInt(r.openlineage.events)} events, ${fmtInt(r.openlineage.lineageEdges)} lineage edges)`, met: r.openlineage.eventsPerSec >= 2000 });
+  }
   if (r.restore?.full) out.push({ target: 'full restore ≥ 5,000 rows/s', measured: `${fmtInt(r.restore.full.rowsPerSec)} rows/s`, met: r.restore.full.rowsPerSec >= 5000 });
   const peaks: Record<string, number> = {};
   for (const w of Object.values(r.memory ?? {})) {
@@ -123,6 +126,16 @@ export function renderMarkdown(r: BenchResult): string {
     L.push('|---|---:|---:|---:|---|');
     if (r.restore.full) L.push(`| full restoreIndices (batch ${r.restore.full.batchSize}, per batch) | ${fmtInt(r.restore.full.rows)} | ${(r.restore.full.ms / 1000).toFixed(1)} | ${fmtInt(r.restore.full.rowsPerSec)} | ${trio(r.restore.full.batchMs)} |`);
     if (r.restore.windows) L.push(`| API windows (${r.restore.windows.windows} × ${r.restore.windows.windowRows} rows at spread offsets) | ${fmtInt(r.restore.windows.windows * r.restore.windows.windowRows)} | – | ${fmtInt(r.restore.windows.rowsPerSec)} | ${trio(r.restore.windows.windowMs)} |`);
+    L.push('');
+  }
+  if (r.openlineage) {
+    const o = r.openlineage;
+    L.push('| W-openlineage | items | time (s) | per second | batch p50 / p95 / max (ms) |');
+    L.push('|---|---:|---:|---:|---|');
+    L.push(`| RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(o.events)} events | ${(o.ms / 1000).toFixed(1)} | ${fmtInt(o.eventsPerSec)} events | ${trio(o.batchMs)} |`);
+    L.push(`| the same writes as MCPs through ingestProposalBatch | ${fmtInt(o.mcpPath.mcps)} MCPs | ${(o.mcpPath.ms / 1000).toFixed(1)} | ${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events) | ${trio(o.mcpPath.batchMs)} |`);
+    L.push('');
+    L.push(`Each event: a job reading 2 tables and writing 1 with a 4-column schema and column lineage — ${fmtInt(o.lineageEdges)} lineage edges in all, on top of the graph above; the MCP row writes what the door writes for the same events, in a namespace of its own.`);
     L.push('');
   }
   const names = [...new Set(Object.values(r.memory).flatMap((w) => Object.keys(w.peakRssMb)))];

@@ -23,6 +23,7 @@ import { childPids, watchMemory, type WatchedProcess, type WorkloadMemory } from
 import { ingestRaw, ingestViaApi, dropRaw, type IngestResult } from './workloads/ingest.ts';
 import { runQueries, type QueryCase } from './workloads/query.ts';
 import { restoreFull, restoreWindows, type RestoreRun, type RestoreWindows } from './workloads/restore.ts';
+import { ingestOpenLineageWorkload, type OpenLineageResult } from './workloads/openlineage.ts';
 import { updateReadme, checkTargets } from './report.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +41,7 @@ export interface BenchResult {
   ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
   query?: { cases: QueryCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };
+  openlineage?: OpenLineageResult;
   memory: Record<string, WorkloadMemory>;
   targets?: ReturnType<typeof checkTargets>;
 }
@@ -65,7 +67,7 @@ const { values: args } = parseArgs({
     workdir: { type: 'string' },
     resume: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false, description: 'record that the machine was quiet (no other load)' },
-    skip: { type: 'string', default: '', description: 'comma list of raw,query,http,restore' },
+    skip: { type: 'string', default: '', description: 'comma list of raw,query,http,restore,openlineage' },
     'no-readme': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false, description: 'keep the Neo4j store in --workdir after a successful run' },
     'service-node-options': { type: 'string', description: 'NODE_OPTIONS for the services, e.g. --max-old-space-size=160' },
@@ -73,7 +75,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
+  console.log('npm run bench -- --size 10k|100k|1M [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
   process.exit(0);
 }
 const sizeLabel = args.size === '1m' ? '1M' : args.size!;
@@ -253,6 +255,15 @@ async function main(): Promise<void> {
         log(`restore: ${full.rowsPerSec} rows/s over ${full.rows} rows`);
         const windows = await restoreWindows(stack!.ingestionUrl, stack!.token, full.rows, 1000, 10);
         result.restore = { full, windows };
+      });
+    }
+
+    // Last: its events add their own graph to the store the workloads above measured.
+    if (!skip.has('openlineage')) {
+      await workload('W-openlineage', async () => {
+        result.openlineage = await ingestOpenLineageWorkload(Math.min(edges, 100_000), seed, {
+          url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, progress: log,
+        });
       });
     }
 

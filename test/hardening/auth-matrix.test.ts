@@ -71,6 +71,11 @@ interface RestEndpoint {
 }
 
 const enc = encodeURIComponent;
+/** An OpenLineage JobEvent naming one output table of this file's namespace. */
+const olJobEvent = () => ({
+  eventTime: '2026-11-01T10:00:00Z', producer: 'https://example.com/auth-matrix', schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+  job: { namespace: ns.platform, name: 'matrix.job' }, outputs: [{ namespace: `postgres://${ns.platform}:5432`, name: 'db.t' }],
+});
 const statusUnion = { 'com.linkedin.common.Status': { removed: false } };
 const REST: RestEndpoint[] = [
   { name: 'ingestProposal', method: 'POST', path: '/aspects?action=ingestProposal', body: () => ({ proposal: mcp(fx.a, 'status', { removed: false }) }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
@@ -90,6 +95,8 @@ const REST: RestEndpoint[] = [
   { name: 'PATCH /openapi/v3/entity', method: 'PATCH', openapi: true, path: '/openapi/v3/entity/dataset?async=false', body: () => [{ urn: fx.a, status: { value: { patch: [{ op: 'add', path: '/removed', value: false }] } } }], allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
   { name: 'POST /openapi/v3/entity/batchGet', method: 'POST', openapi: true, path: '/openapi/v3/entity/dataset/batchGet', body: () => [{ urn: fx.a, status: {} }], allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
   { name: 'GET /openapi/relationships/v1', method: 'GET', openapi: true, path: `/openapi/relationships/v1/?urn=${enc(fx.a)}&direction=INCOMING&relationshipTypes=DownstreamOf`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  { name: 'POST /api/v1/lineage (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage', body: () => olJobEvent(), allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
+  { name: 'POST /api/v1/lineage/batch (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage/batch', body: () => [olJobEvent()], allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
   { name: 'POST /openapi/v3/lineage/scroll', method: 'POST', openapi: true, path: '/openapi/v3/lineage/scroll?direction=DOWNSTREAM', body: () => ({ urns: [fx.a] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
 ];
 

@@ -1,6 +1,9 @@
-// The OpenLineage door's write (docs/lineage-model.md §OpenLineage): each event's plan (model/
-// openlineage) is read under its entities' locks and written through the one write path, so every
-// aspect is validated, versioned and derived exactly as from the other doors.
+// The OpenLineage door's write (docs/lineage-model.md §OpenLineage): the events' plans (model/
+// openlineage) are read under their entities' locks and written through the one write path, so every
+// aspect is validated, versioned and derived exactly as from the other doors. A batch is one write:
+// its entities locked together, what its plans merge with read once, each event's writes computed
+// on what the events before it wrote, and all of it handed to the write path as one list — the
+// batching the write path is built for.
 import { isCatalogError, type CatalogError } from '../model/errors.ts';
 import { planOpenLineageEvent, stateKey } from '../model/openlineage/mapping.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
@@ -11,47 +14,49 @@ import { lockRows, rowKey } from '../store/rows.ts';
 import { writeAspectsInTx } from './aspect-writer.ts';
 import type { AspectChange, WriteOptions } from './changes.ts';
 
-export type EventOutcome = { index: number; ok: true; rowsWritten: number } | { index: number; ok: false; error: CatalogError };
+export type EventOutcome = { index: number; ok: true } | { index: number; ok: false; error: CatalogError };
 
-/** One event: lock its entities, read what it merges with, write what it says. */
-async function applyEvent(tx: Tx, event: OpenLineageEvent, options: WriteOptions): Promise<number> {
-  const plan = planOpenLineageEvent(event);
-  const urns = plan.urns.map((u) => parseUrnOrThrow(u));
-  await tx.run('aspects/lock-entities', { rows: lockRows(urns) });
-  const rows = await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: plan.reads.map((r) => rowKey(r.urn, r.aspect)) });
+/** Some events, in order, in one transaction. */
+async function applyEvents(tx: Tx, events: readonly OpenLineageEvent[], options: WriteOptions): Promise<void> {
+  const plans = events.map(planOpenLineageEvent);
+  const locked = [...new Set(plans.flatMap((p) => p.locks))].map((u) => parseUrnOrThrow(u));
+  await tx.run('aspects/lock-entities', { rows: lockRows(locked) });
+  const keys = [...new Set(plans.flatMap((p) => p.reads.map((r) => rowKey(r.urn, r.aspect))))];
+  const rows = await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys });
   const state = new Map(rows.map((r) => [stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord]));
-  const changes: AspectChange[] = plan.writes(state, options.actor)
-    .map((w) => ({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value }));
-  return (await writeAspectsInTx(tx, changes, options)).rowsWritten;
+  const changes: AspectChange[] = [];
+  for (const plan of plans) {
+    for (const w of plan.writes(state, options.actor)) {
+      // The next events merge with what this one leaves, as they would one transaction later.
+      state.set(stateKey(w.urn, w.aspectName), w.value);
+      changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value });
+    }
+  }
+  await writeAspectsInTx(tx, changes, options);
 }
 
 /** A client's mistake in one event (its names, its values): reported, never retried. */
 const isEventError = (e: unknown): e is CatalogError => isCatalogError(e) && (e.kind === 'validation' || e.kind === 'badRequest');
 
 /**
- * Writes events in order. All of them in one transaction when they all go through; otherwise each
+ * Writes events in order: all of them in one transaction when they all go through; otherwise each
  * in its own, so a bad event is reported and the good ones are kept. Store failures propagate.
  */
 export async function ingestOpenLineage(store: Store, events: readonly OpenLineageEvent[], options: WriteOptions): Promise<EventOutcome[]> {
   if (events.length === 0) return [];
-  const write = <T>(work: (tx: Tx) => Promise<T>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
+  const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
   try {
-    const written = await write(async (tx) => {
-      const counts: number[] = [];
-      for (const e of events) counts.push(await applyEvent(tx, e, options));
-      return counts;
-    });
-    return written.map((rowsWritten, index) => ({ index, ok: true, rowsWritten }));
+    await write((tx) => applyEvents(tx, events, options));
+    return events.map((_, index) => ({ index, ok: true }));
   } catch (e) {
-    if (!isEventError(e) || events.length === 1) {
-      if (isEventError(e)) return [{ index: 0, ok: false, error: e }];
-      throw e;
-    }
+    if (!isEventError(e)) throw e;
+    if (events.length === 1) return [{ index: 0, ok: false, error: e }];
   }
   const outcomes: EventOutcome[] = [];
   for (const [index, event] of events.entries()) {
     try {
-      outcomes.push({ index, ok: true, rowsWritten: await write((tx) => applyEvent(tx, event, options)) });
+      await write((tx) => applyEvents(tx, [event], options));
+      outcomes.push({ index, ok: true });
     } catch (e) {
       if (!isEventError(e)) throw e;
       outcomes.push({ index, ok: false, error: e });

@@ -28,8 +28,12 @@ export interface AspectWrite {
 }
 
 export interface EventPlan {
-  /** Every entity the event may write, to be locked before the reads. */
-  urns: string[];
+  /**
+   * The entities whose stored aspects the writes merge with, to be locked before the reads. The
+   * others (the flow, datasets only named) are only created when missing; the write path locks
+   * whatever it writes.
+   */
+  locks: string[];
   /** The stored aspects `writes` merges with. */
   reads: Array<{ urn: string; aspect: string }>;
   /** The aspects to write, given those stored values; in the order the write path must see them. */
@@ -69,12 +73,22 @@ function entityState(state: StoredAspects, urn: string): EntityState {
   const v = state.get(stateKey(urn, OPENLINEAGE_ASPECT));
   return {
     eventTime: num(v?.eventTime),
-    eventType: typeof v?.eventType === 'string' ? v.eventType : undefined,
+    eventType: undefined,
     facets: asRecord(v?.facets) ?? {},
     facetTimes: asRecord(v?.facetTimes) ?? {},
     lineageEventTime: num(v?.lineageEventTime),
   };
 }
+
+/** A run's state is its run event: the time and type of the newest event recorded for it. */
+function runStateOf(state: StoredAspects, runUrn: string): EntityState {
+  const v = state.get(stateKey(runUrn, 'dataProcessInstanceRunEvent'));
+  const type = asRecord(v?.result)?.nativeResultType ?? (v?.status === 'STARTED' ? 'START' : undefined);
+  return { eventTime: num(v?.timestampMillis), eventType: typeof type === 'string' ? type : undefined, facets: {}, facetTimes: {}, lineageEventTime: undefined };
+}
+
+/** Whether a facet map holds facets the mapping does not interpret (kept verbatim). */
+const keepsFacets = (facets: JsonRecord) => Object.keys(facets).some((k) => !INTERPRETED_FACETS.has(k));
 
 /** Whether an event at `t` (of `type`) is not older than what last described the entity. */
 function isCurrent(s: EntityState, t: number, type?: string): boolean {
@@ -83,7 +97,7 @@ function isCurrent(s: EntityState, t: number, type?: string): boolean {
 }
 
 /** The entity's openLineage aspect after this event: newest time, facets merged key by key by time. */
-function nextEntityState(s: EntityState, t: number, facets: JsonRecord, extra: JsonRecord = {}, type?: string): JsonRecord {
+function nextEntityState(s: EntityState, t: number, facets: JsonRecord, extra: JsonRecord = {}): JsonRecord {
   const kept: JsonRecord = { ...s.facets };
   const times: JsonRecord = { ...s.facetTimes };
   for (const [key, value] of Object.entries(facets)) {
@@ -93,10 +107,8 @@ function nextEntityState(s: EntityState, t: number, facets: JsonRecord, extra: J
     kept[key] = value;
     times[key] = t;
   }
-  const current = isCurrent(s, t, type);
   return {
-    eventTime: current ? t : s.eventTime,
-    ...(current ? (type !== undefined ? { eventType: type } : {}) : s.eventType !== undefined ? { eventType: s.eventType } : {}),
+    eventTime: isCurrent(s, t) ? t : s.eventTime,
     ...(s.lineageEventTime !== undefined ? { lineageEventTime: s.lineageEventTime } : {}),
     facets: kept,
     facetTimes: times,
@@ -289,18 +301,20 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   const mode = lineageModeOf(e);
   const t = e.eventTime;
 
-  const urns = [flowUrn, jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.map((d) => d.urn), ...columnOnly];
+  const described = (d: DatasetFacts) => d.schema !== undefined || d.description !== undefined || keepsFacets(d.facets) || d.columns !== undefined;
+  const locks = [jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.filter(described).map((d) => d.urn)];
   const reads = [
-    ...[flowUrn, jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.map((d) => d.urn)].map((urn) => ({ urn, aspect: OPENLINEAGE_ASPECT })),
+    ...[...datasets.map((d) => d.urn), ...columnOnly].map((urn) => ({ urn, aspect: 'datasetKey' })),
+    ...[jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.map((d) => d.urn)].map((urn) => ({ urn, aspect: OPENLINEAGE_ASPECT })),
     { urn: flowUrn, aspect: 'dataFlowInfo' },
     { urn: jobUrn, aspect: 'dataJobInputOutput' },
-    ...(runUrn ? [{ urn: runUrn, aspect: 'dataProcessInstanceProperties' }] : []),
+    ...(runUrn ? [{ urn: runUrn, aspect: 'dataProcessInstanceProperties' }, { urn: runUrn, aspect: 'dataProcessInstanceRunEvent' }] : []),
     ...datasets.filter((d) => d.description !== undefined).map((d) => ({ urn: d.urn, aspect: 'datasetProperties' })),
     ...withColumns.map((d) => ({ urn: d.urn, aspect: 'upstreamLineage' })),
   ];
 
   return {
-    urns,
+    locks,
     reads,
     writes(state, actor) {
       const out: AspectWrite[] = [];
@@ -308,10 +322,8 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
       const eventType = e.kind === 'run' ? e.eventType ?? 'OTHER' : undefined;
 
       // Entities first (the write path's existence rule: lineage names only entities that exist).
-      const flowInfo = state.get(stateKey(flowUrn, 'dataFlowInfo'));
-      const flowState = entityState(state, flowUrn);
-      if (!flowInfo) write(flowUrn, 'dataFlowInfo', { name: /^urn:li:dataFlow:\([^,]*,([^,]*),/.exec(flowUrn)?.[1] ?? e.job.name });
-      write(flowUrn, OPENLINEAGE_ASPECT, nextEntityState(flowState, t, {}));
+      // A flow is named once; no event describes it further.
+      if (!state.get(stateKey(flowUrn, 'dataFlowInfo'))) write(flowUrn, 'dataFlowInfo', { name: /^urn:li:dataFlow:\([^,]*,([^,]*),/.exec(flowUrn)?.[1] ?? e.job.name });
 
       const jobState = entityState(state, jobUrn);
       if (isCurrent(jobState, t)) {
@@ -331,13 +343,14 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
         const s = entityState(state, d.urn);
         const current = isCurrent(s, t);
         if (current && d.schema) write(d.urn, 'schemaMetadata', schemaMetadataOf(d.urn, d.schema));
-        else write(d.urn, 'datasetKey', datasetKeyOf(d.urn));
+        else ensureDataset(state, d.urn, write);
         if (current && d.description !== undefined) {
           write(d.urn, 'datasetProperties', { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description });
         }
-        write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, t, d.facets));
+        // Only what the event says of it needs a time to be kept against older events.
+        if (d.schema || d.description !== undefined || keepsFacets(d.facets)) write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, t, d.facets));
       }
-      for (const urn of columnOnly) write(urn, 'datasetKey', datasetKeyOf(urn));
+      for (const urn of columnOnly) ensureDataset(state, urn, write);
 
       // Lineage, gated by the job's last authoritative event.
       const lineageCurrent = mode !== 'none' && (jobState.lineageEventTime === undefined || t >= jobState.lineageEventTime);
@@ -355,7 +368,7 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
         lineageCurrent && mode === 'set' ? { lineageEventTime: t } : {}));
 
       if (runUrn && eventType) {
-        const runState = entityState(state, runUrn);
+        const runState = runStateOf(state, runUrn);
         const props = state.get(stateKey(runUrn, 'dataProcessInstanceProperties'));
         const createdBefore = num(asRecord(props?.created)?.time);
         const nominal = facetOf(runFacets, 'nominalTime')?.nominalStartTime;
@@ -375,40 +388,40 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
           write(runUrn, 'dataProcessInstanceRelationships', {
             parentTemplate: jobUrn, upstreamInstances: [], ...(parentRun ? { parentInstance: runUrnOf(parentRun) } : {}),
           });
-          write(runUrn, 'dataProcessInstanceInput', { inputs: inputs.map((d) => d.urn) });
-          write(runUrn, 'dataProcessInstanceOutput', { outputs: outputs.map((d) => d.urn) });
           const { status, result } = RUN_STATUS[eventType];
           write(runUrn, 'dataProcessInstanceRunEvent', {
             timestampMillis: t, status, ...(result ? { result: { type: result, nativeResultType: eventType } } : {}),
           });
         }
-        write(runUrn, OPENLINEAGE_ASPECT, nextEntityState(runState, t, runFacets, {}, eventType));
+        if (keepsFacets(runFacets)) write(runUrn, OPENLINEAGE_ASPECT, nextEntityState(entityState(state, runUrn), t, runFacets));
       }
       return out;
     },
   };
 }
 
-/** The key aspect of a dataset urn: written alone, it makes the dataset exist. */
-function datasetKeyOf(urn: string): JsonRecord {
-  return keyAspectOf(parseUrn(urn)).value;
+/** A dataset an event names exists: its key aspect, written alone, creates it when it is missing. */
+function ensureDataset(state: StoredAspects, urn: string, write: (urn: string, aspect: string, value: JsonRecord) => void): void {
+  if (!state.has(stateKey(urn, 'datasetKey'))) write(urn, 'datasetKey', keyAspectOf(parseUrn(urn)).value);
 }
 
 function planDatasetEvent(e: Extract<OpenLineageEvent, { kind: 'dataset' }>): EventPlan {
   const d = datasetFacts(e.dataset);
   return {
-    urns: [d.urn],
-    reads: [{ urn: d.urn, aspect: OPENLINEAGE_ASPECT }, ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : [])],
+    locks: [d.urn],
+    reads: [{ urn: d.urn, aspect: OPENLINEAGE_ASPECT }, { urn: d.urn, aspect: 'datasetKey' }, ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : [])],
     writes(state) {
       const s = entityState(state, d.urn);
       const out: AspectWrite[] = [];
       const current = isCurrent(s, e.eventTime);
       if (current && d.schema) out.push({ urn: d.urn, aspectName: 'schemaMetadata', value: schemaMetadataOf(d.urn, d.schema) });
-      else out.push({ urn: d.urn, aspectName: 'datasetKey', value: datasetKeyOf(d.urn) });
+      else ensureDataset(state, d.urn, (urn, aspectName, value) => out.push({ urn, aspectName, value }));
       if (current && d.description !== undefined) {
         out.push({ urn: d.urn, aspectName: 'datasetProperties', value: { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description } });
       }
-      out.push({ urn: d.urn, aspectName: OPENLINEAGE_ASPECT, value: nextEntityState(s, e.eventTime, d.facets) });
+      if (d.schema || d.description !== undefined || keepsFacets(d.facets)) {
+        out.push({ urn: d.urn, aspectName: OPENLINEAGE_ASPECT, value: nextEntityState(s, e.eventTime, d.facets) });
+      }
       return out;
     },
   };

@@ -1,0 +1,122 @@
+// W-openlineage: OpenLineage COMPLETE RunEvents — each a job reading 2 tables and writing 1, with a
+// 4-column schema and column lineage (13 lineage edges an event: 2 Consumes, 1 Produces, 2 dataset
+// DownstreamOf, 8 column DownstreamOf) — through POST /api/v1/lineage/batch, and the same graph's
+// writes (what the door writes for those events, in a namespace of their own) as MCPs through
+// ingestProposalBatch: what the door costs over the MCP path for the same result.
+import { parseOpenLineageEvent } from '../../catalog/src/model/openlineage/events.ts';
+import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/mapping.ts';
+import { rng } from '../generate.ts';
+import { summarize, type Summary } from '../lib/stats.ts';
+
+export interface OpenLineageResult {
+  events: number;
+  /** Lineage edges the events make (13 an event). */
+  lineageEdges: number;
+  ms: number;
+  eventsPerSec: number;
+  batchMs: Summary;
+  /** The same writes as MCPs through ingestProposalBatch. */
+  mcpPath: { mcps: number; ms: number; mcpPerSec: number; eventsPerSec: number; batchMs: Summary };
+}
+
+const COLUMNS = ['c0', 'c1', 'c2', 'c3'];
+const EDGES_PER_EVENT = 13;
+const ROOTS = 50;
+const WINDOW = 200;
+const PRODUCER = 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/spark';
+
+/** COMPLETE RunEvents making about `targetEdges` lineage edges, as a Spark job would report them. */
+export function openLineageEvents(targetEdges: number, seed: number, namespace: string): Array<Record<string, unknown>> {
+  const random = rng(seed);
+  const count = Math.ceil(targetEdges / EDGES_PER_EVENT);
+  const db = `postgres://${namespace}.example.com:5432`;
+  const table = (i: number) => ({ namespace: db, name: `${namespace}.public.t${i}` });
+  const t0 = Date.parse('2026-11-01T00:00:00Z');
+  const hex = (n: number, width: number) => Math.floor(random() * n).toString(16).padStart(width, '0');
+  return Array.from({ length: count }, (_, e) => {
+    const out = ROOTS + e;
+    // Two distinct inputs among the recent tables (a layered pipeline), the roots included.
+    const lo = Math.max(0, out - WINDOW);
+    const a = lo + Math.floor(random() * (out - lo));
+    let b = lo + Math.floor(random() * (out - lo));
+    if (b === a) b = a === lo ? a + 1 : a - 1;
+    const inputs = [table(a), table(b)];
+    return {
+      eventType: 'COMPLETE',
+      eventTime: new Date(t0 + e * 1000).toISOString(),
+      producer: PRODUCER,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId: `${hex(2 ** 32, 8)}-${hex(65536, 4)}-7${hex(4096, 3)}-8${hex(4096, 3)}-${hex(2 ** 32, 8)}${hex(65536, 4)}`, facets: {} },
+      job: { namespace, name: `etl.build_t${out}`, facets: { jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'JOB' } } },
+      inputs,
+      outputs: [{
+        ...table(out),
+        facets: {
+          schema: { fields: COLUMNS.map((name) => ({ name, type: 'BIGINT' })) },
+          columnLineage: { fields: Object.fromEntries(COLUMNS.map((c) => [c, { inputFields: inputs.map((i) => ({ ...i, field: c })) }])) },
+        },
+      }],
+    };
+  });
+}
+
+async function post(url: string, token: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'X-RestLi-Protocol-Version': '2.0.0' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Sends batches with `concurrency` in flight; per-batch latencies. */
+async function send<T>(batches: T[][], concurrency: number, one: (batch: T[]) => Promise<void>): Promise<{ ms: number; batchMs: Summary }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < batches.length) {
+      const batch = batches[next++]!;
+      const s = performance.now();
+      await one(batch);
+      latencies.push(performance.now() - s);
+    }
+  }));
+  return { ms: performance.now() - t0, batchMs: summarize(latencies) };
+}
+
+const chunks = <T>(list: T[], size: number) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+export async function ingestOpenLineageWorkload(
+  targetEdges: number, seed: number,
+  options: { url: string; token: string; batchSize: number; concurrency: number; progress: (line: string) => void },
+): Promise<OpenLineageResult> {
+  const events = openLineageEvents(targetEdges, seed, 'olbench');
+  const door = await send(chunks(events, options.batchSize), options.concurrency, async (batch) => {
+    const answer = await post(`${options.url}/api/v1/lineage/batch`, options.token, batch) as { status: string };
+    if (answer.status !== 'success') throw new Error(`OpenLineage batch: ${JSON.stringify(answer).slice(0, 500)}`);
+  });
+  options.progress(`OpenLineage: ${events.length} events in ${(door.ms / 1000).toFixed(1)} s (${Math.round(events.length / (door.ms / 1000))} events/s)`);
+
+  // The same writes for the same graph in another namespace, as MCPs (strictly ordered per event,
+  // so each event's datasets exist before its lineage, as in the door).
+  const twin = openLineageEvents(targetEdges, seed, 'olmcp');
+  const proposals = twin.flatMap((raw) => planOpenLineageEvent(parseOpenLineageEvent(raw)).writes(new Map(), 'urn:li:corpuser:bench').map((w) => ({
+    entityType: /^urn:li:([^:]+):/.exec(w.urn)![1], entityUrn: w.urn, changeType: 'UPSERT', aspectName: w.aspectName,
+    aspect: { contentType: 'application/json', value: JSON.stringify(w.value) },
+  })));
+  // Whole events per batch: the same number of events per request as the door's batches.
+  const perEvent = proposals.length / twin.length;
+  const mcpBatches = chunks(proposals, Math.round(options.batchSize * perEvent));
+  const mcp = await send(mcpBatches, options.concurrency, async (batch) => { await post(`${options.url}/aspects?action=ingestProposalBatch`, options.token, { proposals: batch }); });
+  options.progress(`the same writes as MCPs: ${proposals.length} in ${(mcp.ms / 1000).toFixed(1)} s (${Math.round(proposals.length / (mcp.ms / 1000))} MCP/s)`);
+  return {
+    events: events.length,
+    lineageEdges: events.length * EDGES_PER_EVENT,
+    ms: Math.round(door.ms),
+    eventsPerSec: Math.round(events.length / (door.ms / 1000)),
+    batchMs: door.batchMs,
+    mcpPath: {
+      mcps: proposals.length, ms: Math.round(mcp.ms), mcpPerSec: Math.round(proposals.length / (mcp.ms / 1000)),
+      eventsPerSec: Math.round(twin.length / (mcp.ms / 1000)), batchMs: mcp.batchMs,
+    },
+  };
+}
