@@ -99,13 +99,15 @@ export async function ingestOpenLineageWorkload(
   // The same writes for the same graph in another namespace, as MCPs (strictly ordered per event,
   // so each event's datasets exist before its lineage, as in the door).
   const twin = openLineageEvents(targetEdges, seed, 'olmcp');
-  const proposals = twin.flatMap((raw) => planOpenLineageEvent(parseOpenLineageEvent(raw)).writes(new Map(), 'urn:li:corpuser:bench').map((w) => ({
+  const perEvent = twin.map((raw) => planOpenLineageEvent(parseOpenLineageEvent(raw)).writes(new Map(), 'urn:li:corpuser:bench').map((w) => ({
     entityType: /^urn:li:([^:]+):/.exec(w.urn)![1], entityUrn: w.urn, changeType: 'UPSERT', aspectName: w.aspectName,
     aspect: { contentType: 'application/json', value: JSON.stringify(w.value) },
   })));
-  // Whole events per batch: the same number of events per request as the door's batches.
-  const perEvent = proposals.length / twin.length;
-  const mcpBatches = chunks(proposals, Math.round(options.batchSize * perEvent));
+  const proposals = perEvent.flat();
+  // About the bench's usual MCP batch size, whole events each: an event's writes create its datasets
+  // before its lineage names them, so each request stands on its own with two in flight.
+  const eventsPerBatch = Math.max(1, Math.round(options.batchSize / (proposals.length / twin.length)));
+  const mcpBatches = chunks(perEvent, eventsPerBatch).map((events) => events.flat());
   const mcp = await send(mcpBatches, options.concurrency, async (batch) => { await post(`${options.url}/aspects?action=ingestProposalBatch`, options.token, { proposals: batch }); });
   options.progress(`the same writes as MCPs: ${proposals.length} in ${(mcp.ms / 1000).toFixed(1)} s (${Math.round(proposals.length / (mcp.ms / 1000))} MCP/s)`);
   return {

@@ -69,8 +69,8 @@ export type OlDataset = z.infer<typeof dataset> & { inputFacets?: Record<string,
 export type OlJob = z.infer<typeof job>;
 
 export type OpenLineageEvent =
-  | { kind: 'run'; eventTime: number; eventType: RunEventType | undefined; producer: string; runId: string; runFacets: JsonRecord; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; raw: JsonRecord }
-  | { kind: 'job'; eventTime: number; producer: string; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; raw: JsonRecord }
+  | { kind: 'run'; eventTime: number; eventType: RunEventType | undefined; producer: string; runId: string; runFacets: JsonRecord; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; reportsDatasets: boolean; raw: JsonRecord }
+  | { kind: 'job'; eventTime: number; producer: string; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; reportsDatasets: boolean; raw: JsonRecord }
   | { kind: 'dataset'; eventTime: number; producer: string; dataset: OlDataset; raw: JsonRecord };
 
 function path(segments: readonly PropertyKey[]): string {
@@ -109,6 +109,9 @@ function checkDatasets(list: OlDataset[], at: string, where: string): void {
   });
 }
 
+/** Whether an event says what the job reads and writes (an empty list says "nothing"; an absent one says nothing). */
+const reportsDatasets = (e: { inputs?: unknown[] | undefined; outputs?: unknown[] | undefined }) => e.inputs !== undefined || e.outputs !== undefined;
+
 /**
  * One event from a request body, classified and checked; 400 naming the field otherwise. `where`
  * names it in a batch (" [3]").
@@ -123,7 +126,7 @@ export function parseOpenLineageEvent(value: unknown, where = ''): OpenLineageEv
     checkDatasets(e.outputs ?? [], 'outputs', where);
     return {
       kind: 'run', eventTime: Date.parse(e.eventTime), eventType: e.eventType, producer: e.producer, runId: e.run.runId.toLowerCase(),
-      runFacets: e.run.facets ?? {}, job: e.job, inputs: e.inputs ?? [], outputs: e.outputs ?? [], raw: value,
+      runFacets: e.run.facets ?? {}, job: e.job, inputs: e.inputs ?? [], outputs: e.outputs ?? [], reportsDatasets: reportsDatasets(e), raw: value,
     };
   }
   if (value.dataset !== undefined) {
@@ -136,7 +139,10 @@ export function parseOpenLineageEvent(value: unknown, where = ''): OpenLineageEv
   checkFacets(e.job.facets, 'job.facets', where);
   checkDatasets(e.inputs ?? [], 'inputs', where);
   checkDatasets(e.outputs ?? [], 'outputs', where);
-  return { kind: 'job', eventTime: Date.parse(e.eventTime), producer: e.producer, job: e.job, inputs: e.inputs ?? [], outputs: e.outputs ?? [], raw: value };
+  return {
+    kind: 'job', eventTime: Date.parse(e.eventTime), producer: e.producer, job: e.job, inputs: e.inputs ?? [], outputs: e.outputs ?? [],
+    reportsDatasets: reportsDatasets(e), raw: value,
+  };
 }
 
 /** The facets the mapping interprets (their keys), so the rest can be kept verbatim. */

@@ -80,3 +80,11 @@ test('entities are written before the lineage that names them', () => {
   expect(order.findIndex((x) => x.endsWith(ds('a')))).toBeLessThan(lineageAt);
   expect(order.indexOf(`dataJobInfo ${job}`)).toBeLessThan(lineageAt);
 });
+
+test('an event without inputs and outputs says nothing of them; empty lists say "none"', () => {
+  const silent = writes(new Map(), event({ inputs: undefined, outputs: undefined }));
+  expect(find(silent, job, 'dataJobInputOutput')).toBeUndefined();
+  expect((find(silent, job, 'openLineage') as Record<string, unknown>).lineageEventTime).toBeUndefined();
+  const none = writes(new Map(), event({ inputs: [], outputs: [] }));
+  expect(find(none, job, 'dataJobInputOutput')).toMatchObject({ inputDatasetEdges: [], outputDatasetEdges: [] });
+});

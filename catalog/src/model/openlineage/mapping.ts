@@ -354,7 +354,8 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
 
       // Lineage, gated by the job's last authoritative event.
       const lineageCurrent = mode !== 'none' && (jobState.lineageEventTime === undefined || t >= jobState.lineageEventTime);
-      if (lineageCurrent && (mode === 'set' || inputs.length || outputs.length)) {
+      // An event without inputs and outputs says nothing of them; an empty list says "none".
+      if (lineageCurrent && e.reportsDatasets) {
         const io = jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), inputs.map((d) => d.urn), outputs.map((d) => d.urn), mode, t, actor);
         write(jobUrn, 'dataJobInputOutput', io);
       }
@@ -365,7 +366,7 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
       }
       const jobFacets = e.job.facets ?? {};
       write(jobUrn, OPENLINEAGE_ASPECT, nextEntityState(jobState, t, jobFacets,
-        lineageCurrent && mode === 'set' ? { lineageEventTime: t } : {}));
+        lineageCurrent && mode === 'set' && e.reportsDatasets ? { lineageEventTime: t } : {}));
 
       if (runUrn && eventType) {
         const runState = runStateOf(state, runUrn);
