@@ -3,7 +3,7 @@
 import { ApiError, graphql } from './api.ts';
 import { schemaFieldsOf, type DatasetColumnsInput } from './columns.ts';
 import type { Direction, RawEntity } from './model.ts';
-import { COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
+import { COLUMN_IMPACT_QUERY, COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnImpactReply, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
 
 export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
 export type SearchPage = SearchReply['searchAcrossEntities'];
@@ -13,6 +13,17 @@ export interface LineageFilter {
   degrees: readonly string[];
   types: ReadonlySet<string>;
   platforms: ReadonlySet<string>;
+  /** Only edges observed in this window (either end may be open). */
+  timeWindow?: { startTimeMillis: number | null; endTimeMillis: number | null };
+}
+
+/** The time window as scrollAcrossLineage input fields; an open end is left out. */
+export function timeWindowInput(filter: LineageFilter): { startTimeMillis?: number; endTimeMillis?: number } {
+  const w = filter.timeWindow;
+  return {
+    ...(w?.startTimeMillis !== null && w?.startTimeMillis !== undefined ? { startTimeMillis: w.startTimeMillis } : {}),
+    ...(w?.endTimeMillis !== null && w?.endTimeMillis !== undefined ? { endTimeMillis: w.endTimeMillis } : {}),
+  };
 }
 
 /** null when the catalog does not support the urn's entity type. */
@@ -25,7 +36,7 @@ export async function searchEntities(text: string, count: number): Promise<Searc
   return r.searchAcrossEntities;
 }
 
-function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
+export function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
   const and: Array<Record<string, unknown>> = [{ field: 'degree', values: [...filter.degrees] }];
   if (filter.types.size) and.push({ field: '_entityType', values: [...filter.types] });
   if (filter.platforms.size) and.push({ field: 'platform', values: [...filter.platforms] });
@@ -36,10 +47,28 @@ function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
 export async function scrollLineage(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number): Promise<LineagePage> {
   const reply = await graphql<ScrollReply>(SCROLL_QUERY, {
     // Later pages need no facets: the first page's already fill the filters.
-    input: { urn, direction, count, orFilters: filterClause(filter), ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}) },
+    input: { urn, direction, count, orFilters: filterClause(filter), ...timeWindowInput(filter), ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}) },
   });
   if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
   return reply.scrollAcrossLineage;
+}
+
+export type ColumnImpactPage = NonNullable<ColumnImpactReply['searchAcrossLineage']>;
+
+/**
+ * One page (start/count) of the columns a column reaches in `direction`, kept as columns, under the
+ * same degree, platform and time-window filter as the graph (the platform is the column's parent's).
+ */
+export async function columnImpact(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactPage> {
+  const reply = await graphql<ColumnImpactReply>(COLUMN_IMPACT_QUERY, {
+    input: {
+      // Reached columns are SCHEMA_FIELD results, so an entity-type filter would drop them all.
+      urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
+      searchFlags: { groupingSpec: { groupingCriteria: [] }, ...(start > 0 ? { skipAggregates: true } : {}) },
+    },
+  });
+  if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
+  return reply.searchAcrossLineage;
 }
 
 /** Column lineage and schema of datasets, in one request; urns the catalog does not know are left out. */

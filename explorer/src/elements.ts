@@ -27,6 +27,8 @@ export interface Elements {
   dirDown: HTMLInputElement;
   columnsToggle: HTMLInputElement;
   pageSize: HTMLSelectElement;
+  timeFrom: HTMLInputElement;
+  timeTo: HTMLInputElement;
   degreeInputs: HTMLInputElement[];
   typeFilter: HTMLElement;
   platformFilter: HTMLElement;
@@ -58,6 +60,8 @@ export function findElements(): Elements {
     dirDown: byId<HTMLInputElement>('dir-downstream'),
     columnsToggle: byId<HTMLInputElement>('columns-toggle'),
     pageSize: byId<HTMLSelectElement>('page-size'),
+    timeFrom: byId<HTMLInputElement>('time-from'),
+    timeTo: byId<HTMLInputElement>('time-to'),
     degreeInputs: [...document.querySelectorAll<HTMLInputElement>('input[name="degree"]')],
     typeFilter: byId('type-filter'),
     platformFilter: byId('platform-filter'),

@@ -81,6 +81,17 @@ export function wireFilterControls(state: ExplorerState, ui: Elements, actions: 
     state.selectedColumn = null;
     redraw();
   });
+  // A date input's value is a UTC day; the window runs from the start of "From" to the end of "To".
+  const dayStart = (value: string) => (value ? Date.parse(`${value}T00:00:00Z`) : null);
+  ui.timeFrom.addEventListener('change', () => {
+    state.timeWindow = { ...state.timeWindow, startTimeMillis: dayStart(ui.timeFrom.value) };
+    reload();
+  });
+  ui.timeTo.addEventListener('change', () => {
+    const start = dayStart(ui.timeTo.value);
+    state.timeWindow = { ...state.timeWindow, endTimeMillis: start === null ? null : start + 86_400_000 - 1 };
+    reload();
+  });
   ui.pageSize.addEventListener('change', () => {
     state.pageSize = Number(ui.pageSize.value);
     reload();

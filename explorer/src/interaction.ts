@@ -8,19 +8,21 @@ import type { Navigation } from './navigation.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
 import type { Viewport } from './viewport.ts';
+import type { ViewEvents } from './view-events.ts';
 
 /** Pointer travel below this is a click, not a drag. */
 const DRAG_THRESHOLD_PX = 4;
 /** Scroll within this long of the user's own wheel or drag counts as theirs, not the page's. */
 const USER_SCROLL_MS = 800;
 
-export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; status: Status; viewport: Viewport }): void {
-  const { navigation, status, viewport } = deps;
+export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; status: Status; viewport: Viewport; events: ViewEvents }): void {
+  const { navigation, status, viewport, events } = deps;
   // dragged: the click that ends a drag must not also activate what it lands on.
   const pointer = { dragged: false, userScrolledAt: 0 };
 
   function selectColumn(key: string | null): void {
     state.selectedColumn = state.selectedColumn === key ? null : key;
+    events.emit('column');
     const svg = ui.host.querySelector('svg');
     const columns = state.columns;
     if (!svg || !columns) return;

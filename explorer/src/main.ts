@@ -13,23 +13,25 @@ import { createSignIn, wireSignIn } from './sign-in.ts';
 import { createState } from './state.ts';
 import { createStatus } from './status.ts';
 import { createViewport } from './viewport.ts';
+import { createViewEvents } from './view-events.ts';
 
 const ui = findElements();
 const state = createState();
+const events = createViewEvents();
 
 const signIn = createSignIn(ui);
 const messages = createMessages(ui, signIn);
 const status = createStatus(state, ui);
 const viewport = createViewport(state, ui);
 const drawing = createDrawing(state, ui, { messages, status, viewport });
-const navigation = createNavigation(state, ui, { messages, status, drawing });
+const navigation = createNavigation(state, ui, { messages, status, drawing, events });
 
 wireSignIn(ui, signIn, () => {
   if (!state.graph) void navigation.routeFromHash();
 });
 wireSearch(ui, { messages, navigateTo: navigation.navigateTo });
 wireHistory(navigation);
-wireInteraction(state, ui, { navigation, status, viewport });
+wireInteraction(state, ui, { navigation, status, viewport, events });
 wireFilterControls(state, ui, { reload: navigation.reload, redraw: drawing.redraw });
 
 renderLegend(ui);

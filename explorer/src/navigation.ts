@@ -11,6 +11,7 @@ import { emptyNeighbourhood, mergeResults, summarise, urnTail, type Direction, t
 import { remember } from './recent.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
+import type { ViewEvents } from './view-events.ts';
 
 export interface Navigation {
   /** Re-centres through the URL hash, so the move lands in the browser's history. */
@@ -35,11 +36,11 @@ function urnFromHash(): string | null {
   }
 }
 
-export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing }): Navigation {
-  const { messages, status, drawing } = deps;
+export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents }): Navigation {
+  const { messages, status, drawing, events } = deps;
 
   function lineageFilter(degrees: readonly string[]): LineageFilter {
-    return { degrees, types: state.types, platforms: state.platforms };
+    return { degrees, types: state.types, platforms: state.platforms, timeWindow: state.timeWindow };
   }
 
   function degreeValues(): string[] {
@@ -128,7 +129,10 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       // The previous picture no longer matches state.graph: draw the centre alone.
       await drawing.draw(seq, t0).catch(() => undefined);
     } finally {
-      if (seq === state.seq) status.setBusy(false);
+      if (seq === state.seq) {
+        status.setBusy(false);
+        events.emit('loaded');
+      }
     }
   }
 

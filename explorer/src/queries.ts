@@ -73,6 +73,33 @@ export interface ScrollReply {
   } | null;
 }
 
+/**
+ * Column impact: searchAcrossLineage from a schemaField with a groupingSpec that has no
+ * SCHEMA_FIELD → DATASET criterion, so reached columns stay columns (docs/lineage-model.md §Columns)
+ * — dataset, chart and dashboard fields across every hop, and the jobs whose column lineage a walk
+ * took. Paths keep columns.
+ */
+export const COLUMN_IMPACT_QUERY = `query explorerColumnImpact($input: SearchAcrossLineageInput!) {
+  searchAcrossLineage(input: $input) {
+    start
+    count
+    total
+    isPartial
+    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type } } } paths { path { urn type } } }
+  }
+}
+${ENTITY_FIELDS}`;
+
+export interface ColumnImpactReply {
+  searchAcrossLineage: {
+    start: number;
+    count: number;
+    total: number;
+    isPartial: boolean | null;
+    searchResults: Array<RawResult & { entity: RawEntity & { parent?: { urn: string; type: string } | null } }>;
+  } | null;
+}
+
 /** Columns for the column display: lineage of each dataset and its schema, in one request. */
 export const COLUMNS_QUERY = `query explorerColumns($urns: [String!]!) {
   entities(urns: $urns) {

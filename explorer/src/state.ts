@@ -26,6 +26,11 @@ export interface Timings {
   edges: number;
 }
 
+export interface TimeWindow {
+  startTimeMillis: number | null;
+  endTimeMillis: number | null;
+}
+
 export interface PlatformOption {
   label: string;
   count: number;
@@ -39,6 +44,8 @@ export interface ExplorerState {
   /** Checked type and platform filters. */
   types: Set<string>;
   platforms: Set<string>;
+  /** Lineage edges observed in this window only (scrollAcrossLineage start/endTimeMillis); null = open. */
+  timeWindow: TimeWindow;
   pageSize: number;
   showColumns: boolean;
   cursors: Partial<Record<Direction, Cursor>>;
@@ -72,6 +79,7 @@ export function createState(): ExplorerState {
     directions: { UPSTREAM: true, DOWNSTREAM: true },
     types: new Set(),
     platforms: new Set(),
+    timeWindow: { startTimeMillis: null, endTimeMillis: null },
     pageSize: 50,
     showColumns: false,
     cursors: {},

@@ -1,140 +1,31 @@
-// End-to-end: the lineage explorer page in Debian's headless Chromium (playwright-core), against the
-// whole stack (tools/stack.ts: throwaway Neo4j, ingestion service, lineage subgraph, gateway) seeded
-// through the real APIs. Screenshots and a timing report go to test-artifacts/e2e/.
+// End-to-end: the lineage explorer page in headless Chromium against the whole stack seeded through
+// the real APIs (test/e2e/harness.ts): sign-in, search, the tutorial graph, filters, columns,
+// re-centring and errors. Screenshots and a timing report go to test-artifacts/e2e/.
 //
 //   npm run test:e2e                      (builds the page first)
-//   E2E_NEO4J_URI=bolt://… npm run test:e2e   reuse a running Neo4j (tutorial on a unique platform)
-//   CHROMIUM_PATH=/path/to/chromium        another browser binary
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startStack, type RunningStack } from '../../tools/stack.ts';
-import { repoRoot } from '../../tools/neo4j/neo4j-server.ts';
-import { DEFAULT_EXPLORER_DIST, explorerStaticHandler } from '../../explorer/serve.ts';
+import type { Page } from 'playwright-core';
+import { openHarness, type Harness } from './harness.ts';
 import { field, seedTutorial, seedWideGraph, type TutorialGraph } from './seed.ts';
 import { columnKey } from '../../explorer/src/columns.ts';
 
-const ARTIFACTS = join(repoRoot, 'test-artifacts', 'e2e');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const VIEWPORT = { width: 1280, height: 800 };
-
-let stack: RunningStack | undefined;
-let front: Server | undefined;
-let pageUrl = '';
-let servedBy = '';
-let context: BrowserContext | undefined;
+let h: Harness;
 let page: Page;
-let userDataDir = '';
 let g: TutorialGraph;
 let platform = 'hive';
-const report: { started: string; servedBy?: string; chromium?: string; steps: Array<Record<string, unknown>> } = { started: new Date().toISOString(), steps: [] };
-
-function log(line: string): void {
-  process.stdout.write(`[e2e] ${line}\n`);
-}
-
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  log(`screenshot ${name}.png`);
-}
-
-/**
- * The gateway serves the page at `/` once explorerStaticHandler is wired in. Until then the test
- * puts the same handler in front of the gateway, relaying everything else to it unchanged.
- */
-async function frontDoorFor(gatewayUrl: string): Promise<string> {
-  const probe = await fetch(`${gatewayUrl}/`).catch(() => undefined);
-  const body = probe?.ok ? await probe.text() : '';
-  if (body.includes('Lineage explorer')) {
-    servedBy = 'the gateway (explorerStaticHandler wired in)';
-    return gatewayUrl;
-  }
-  const target = new URL(gatewayUrl);
-  const serveExplorer = explorerStaticHandler(DEFAULT_EXPLORER_DIST);
-  front = createServer((req, res) => {
-    serveExplorer(req, res, () => {
-      // agent: false: no kept-alive sockets, so the gateway can stop promptly at the end.
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      upstream.on('error', (e) => {
-        res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end(`gateway unreachable: ${e.message}`);
-      });
-      req.pipe(upstream);
-    });
-  });
-  await new Promise<void>((r) => front!.listen(0, '127.0.0.1', () => r()));
-  servedBy = `explorerStaticHandler in front of the gateway (the gateway answered ${probe?.status ?? 'nothing'} at /)`;
-  return `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-}
+const log = (line: string) => h.log(line);
+const shot = (name: string) => h.shot(name);
 
 before(async () => {
-  rmSync(ARTIFACTS, { recursive: true, force: true });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  assert.ok(existsSync(join(DEFAULT_EXPLORER_DIST, 'index.html')), 'explorer/dist is missing: run `npm run build:explorer` (npm run test:e2e does)');
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run tools/install-chromium.sh`);
-  const shared = process.env.E2E_NEO4J_URI;
-  // Never the developer's NEO4J_URI by accident: the tutorial writes literal hive urns.
-  delete process.env.NEO4J_URI;
-  if (shared) platform = `e2e${Date.now().toString(36)}`;
-  const t0 = Date.now();
-  stack = await startStack({
-    ephemeral: true,
-    ...(shared ? { neo4jUri: shared } : {}),
-    serviceOutput: 'files',
-    tokenName: 'explorer e2e',
-    tokenDuration: 'ONE_HOUR',
-    log,
-    onServiceExit: (name, code) => log(`${name} exited (${code}); see ${stack?.logDir ?? 'the service logs'}`),
-  });
-  assert.deepEqual(stack.missing, [], `services missing from the tree: ${stack.missing.join(', ')}`);
-  log(`stack up in ${Date.now() - t0} ms (gateway ${stack.gatewayUrl}, logs in ${stack.logDir})`);
-  g = await seedTutorial({ baseUrl: stack.gatewayUrl, token: stack.token }, platform);
-  pageUrl = `${await frontDoorFor(stack.gatewayUrl)}/`;
-  report.servedBy = servedBy;
-  log(`page at ${pageUrl}: served by ${servedBy}`);
-
-  userDataDir = mkdtempSync(join(tmpdir(), 'explorer-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    viewport: VIEWPORT,
-    // The page's CSP forbids eval; playwright's string predicates (waitForFunction) need it.
-    bypassCSP: true,
-  });
-  report.chromium = context.browser()?.version() ?? 'unknown';
-  page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => log(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') log(`console: ${m.text()}`);
-  });
+  h = await openHarness('explorer');
+  page = h.page;
+  platform = h.platform;
+  g = await seedTutorial(h.door, platform);
 });
 
 after(async () => {
-  await context?.close().catch(() => undefined);
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  front?.closeAllConnections();
-  await new Promise<void>((r) => (front ? front.close(() => r()) : r()));
-  await stack?.stop();
-  writeFileSync(join(ARTIFACTS, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const lines = [
-    '# Lineage explorer end-to-end report', '',
-    `- started: ${report.started}`, `- browser: Chromium ${report.chromium ?? '?'} (headless, ${VIEWPORT.width}×${VIEWPORT.height})`,
-    `- page served by: ${report.servedBy ?? '?'}`, '',
-    '| step | result |', '|---|---|',
-    ...report.steps.map((s) => `| ${String(s.step)} | ${Object.entries(s).filter(([k]) => k !== 'step').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('; ')} |`),
-    '',
-  ];
-  writeFileSync(join(ARTIFACTS, 'report.md'), lines.join('\n'));
+  await h?.close();
 });
 
 const node = (urn: string) => page.locator(`g.node[data-urn="${urn}"]`);
@@ -147,7 +38,7 @@ async function search(text: string): Promise<void> {
 
 test('a bad token gets a clear 401 message and no page behind the sign-in', async () => {
   const t0 = Date.now();
-  await page.goto(pageUrl);
+  await page.goto(h.pageUrl);
   log(`page loaded in ${Date.now() - t0} ms`);
   await page.locator('#signin').waitFor({ state: 'visible' });
   log(`sign-in visible after ${Date.now() - t0} ms`);
@@ -159,14 +50,14 @@ test('a bad token gets a clear 401 message and no page behind the sign-in', asyn
   log(`401 shown ${Date.now() - t1} ms after submit`);
   assert.match(await error.innerText(), /rejected \(HTTP 401 Unauthorized\)/);
   await shot('01-bad-token');
-  report.steps.push({ step: 'bad token', message: await error.innerText() });
+  h.step({ step: 'bad token', message: await error.innerText() });
 });
 
 test('sign in with a personal access token; it lives in sessionStorage only', async () => {
-  await page.locator('#token').fill(`Bearer ${stack!.token}\n`);
+  await page.locator('#token').fill(`Bearer ${h.stack.token}\n`);
   await page.locator('#signin-submit').click();
   await page.locator('#signin').waitFor({ state: 'hidden' });
-  assert.equal(await page.evaluate('sessionStorage.getItem("lineage-explorer.token")'), stack!.token);
+  assert.equal(await page.evaluate('sessionStorage.getItem("lineage-explorer.token")'), h.stack.token);
   assert.equal(await page.evaluate('localStorage.length'), 0);
   assert.match(await page.locator('#session-state').innerText(), /Signed in/);
 });
@@ -204,7 +95,7 @@ test('searching the tutorial dataset by name centres it: job at degree 1, ML pri
   await page.locator('#type-filter input[value="MLPRIMARY_KEY"]').waitFor({ state: 'attached' });
   await page.locator(`#platform-filter input[value="urn:li:dataPlatform:${platform}"]`).waitFor({ state: 'attached' });
   await shot('02-tutorial-lineage');
-  report.steps.push({ step: 'tutorial lineage', ms: Date.now() - t0, nodes: await page.locator('g.node').count() });
+  h.step({ step: 'tutorial lineage', ms: Date.now() - t0, nodes: await page.locator('g.node').count() });
 });
 
 test('degree 1 hides the degree-2 key and offers to expand; the type filter keeps the path', async () => {
@@ -249,7 +140,7 @@ test('column display draws browser → browser_id and browser → user_id; selec
   assert.deepEqual(lit.sort(), [columnKey(g.events, 'browser_id'), columnKey(g.events, 'user_id'), columnKey(g.sessions, 'browser_id'), columnKey(g.sessions, 'user_id')].sort());
   assert.equal(await page.locator('path.col-edge.hot').count(), 4);
   await shot('06-column-selected');
-  report.steps.push({ step: 'column display', columnEdges: await page.locator('path.col-edge').count(), highlighted: lit.length, schemaField: field(g.deleted, 'browser') });
+  h.step({ step: 'column display', columnEdges: await page.locator('path.col-edge').count(), highlighted: lit.length, schemaField: field(g.deleted, 'browser') });
   await page.locator(`g.col[data-col="${browser}"]`).press('Escape');
   await page.locator('#columns-toggle').uncheck();
 });
@@ -284,13 +175,13 @@ test('an expired session (401 on a later call) returns to sign-in with the reaso
   await search(g.events);
   await page.locator('#signin').waitFor({ state: 'visible' });
   assert.match(await page.locator('#signin-error').innerText(), /HTTP 401/);
-  await page.locator('#token').fill(stack!.token);
+  await page.locator('#token').fill(h.stack.token);
   await page.locator('#signin-submit').click();
   await page.locator('#signin').waitFor({ state: 'hidden' });
 });
 
 test('500-node neighbourhood: capped first view with "N more", then all 500 rendered (timed, not asserted)', async () => {
-  const door = { baseUrl: stack!.gatewayUrl, token: stack!.token };
+  const door = h.door;
   const wide = await seedWideGraph(door, platform, 20, 24);
   assert.equal(wide.count, 500);
 
@@ -328,8 +219,8 @@ test('500-node neighbourhood: capped first view with "N more", then all 500 rend
   }
   await page.locator('#zoom-fit').click();
   await shot('11-500-nodes-fit');
-  report.steps.push({ step: 'first view (cap 50 per side, 500 downstream)', ...firstView });
-  report.steps.push({ step: '500-node neighbourhood render', ...full });
-  again.forEach((r, i) => report.steps.push({ step: `500-node redraw ${i + 2}`, ...r }));
+  h.step({ step: 'first view (cap 50 per side, 500 downstream)', ...firstView });
+  h.step({ step: '500-node neighbourhood render', ...full });
+  again.forEach((r, i) => h.step({ step: `500-node redraw ${i + 2}`, ...r }));
   log(`500 nodes: ${JSON.stringify(full)}`);
 });

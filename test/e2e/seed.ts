@@ -23,7 +23,14 @@ function proposal(urn: string, aspectName: string, value: unknown) {
 }
 type Proposal = ReturnType<typeof proposal>;
 
+/** Proposals per ingestProposalBatch request: well under the front door's body limit. */
+const BATCH = 2_000;
+
 async function ingest(door: FrontDoor, proposals: Proposal[]): Promise<void> {
+  if (proposals.length > BATCH) {
+    for (let i = 0; i < proposals.length; i += BATCH) await ingest(door, proposals.slice(i, i + BATCH));
+    return;
+  }
   const res = await fetch(`${door.baseUrl}/api/gms/aspects?action=ingestProposalBatch`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0', authorization: `Bearer ${door.token}` },
@@ -124,14 +131,14 @@ export async function seedTutorial(door: FrontDoor, platform = 'hive'): Promise<
   return g;
 }
 
-/** A root dataset with `fanOut` children, each with `perChild` grandchildren: fanOut·(1+perChild) downstream. */
-export async function seedWideGraph(door: FrontDoor, platform: string, fanOut: number, perChild: number): Promise<{ root: string; count: number }> {
-  const root = dataset(platform, 'wide_root');
-  const children = Array.from({ length: fanOut }, (_, i) => dataset(platform, `wide_c${String(i).padStart(2, '0')}`));
+/** A root dataset (`<prefix>_root`) with `fanOut` children, each with `perChild` grandchildren: fanOut·(1+perChild) downstream. */
+export async function seedWideGraph(door: FrontDoor, platform: string, fanOut: number, perChild: number, prefix = 'wide'): Promise<{ root: string; count: number }> {
+  const root = dataset(platform, `${prefix}_root`);
+  const children = Array.from({ length: fanOut }, (_, i) => dataset(platform, `${prefix}_c${String(i).padStart(3, '0')}`));
   const upstreamOn = (urn: string, up: string) => proposal(urn, 'upstreamLineage', {
     upstreams: [{ auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: up, type: 'TRANSFORMED' }],
   });
-  const grand = children.flatMap((c, i) => Array.from({ length: perChild }, (_, j) => ({ urn: dataset(platform, `wide_c${String(i).padStart(2, '0')}_g${String(j).padStart(3, '0')}`), parent: c })));
+  const grand = children.flatMap((c, i) => Array.from({ length: perChild }, (_, j) => ({ urn: dataset(platform, `${prefix}_c${String(i).padStart(3, '0')}_g${String(j).padStart(4, '0')}`), parent: c })));
   // Lineage is written onto existing datasets only (the catalog's existence rule), so create them first.
   const properties = (urn: string) => proposal(urn, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(urn)![1], customProperties: {} });
   await ingest(door, [root, ...children, ...grand.map((x) => x.urn)].map(properties));

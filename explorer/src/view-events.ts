@@ -1,0 +1,22 @@
+// What happened to the view, for the parts of the page that follow it without owning it (the impact
+// list, the address bar): `loaded` after a neighbourhood load settles, `column` after the selected
+// column changes. main.ts creates one and hands it to the emitters and the listeners.
+
+export type ViewEvent = 'loaded' | 'column';
+
+export interface ViewEvents {
+  on(event: ViewEvent, listener: () => void): void;
+  emit(event: ViewEvent): void;
+}
+
+export function createViewEvents(): ViewEvents {
+  const listeners = new Map<ViewEvent, Array<() => void>>();
+  return {
+    on(event, listener) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+    },
+    emit(event) {
+      for (const l of listeners.get(event) ?? []) l();
+    },
+  };
+}
