@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pinoPretty from 'pino-pretty';
 import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
 import { loadConfig } from '../catalog/src/runtime/config.ts';
@@ -38,8 +39,12 @@ export interface StackOptions {
   neo4jUri?: string;
   /** Progress lines (default: stdout). */
   log?: (line: string) => void;
-  /** Service output: inherited (npm start) or written to <logDir>/<service>.log (default for ephemeral). */
-  serviceOutput?: 'inherit' | 'files';
+  /**
+   * Service output: inherited as the services write it (JSON lines), `pretty` (one readable line per
+   * record, prefixed with the service: npm start on a terminal), or written to
+   * <logDir>/<service>.log (default for ephemeral).
+   */
+  serviceOutput?: 'inherit' | 'pretty' | 'files';
   /** Called when a service dies on its own; the default stops everything and exits 1 (npm start). */
   onServiceExit?: (name: ServiceName, code: number | null) => void;
   /** Extra environment for the services (wins over everything else). */
@@ -86,6 +91,22 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error(`${url} did not become healthy in ${timeoutMs} ms`);
+}
+
+/**
+ * Pino's JSON lines as one readable line each (time, level, service, message and the record's
+ * fields); lines that are not JSON pass through unchanged.
+ */
+function prettyLogStream(service: string, destination: NodeJS.WritableStream): NodeJS.WritableStream {
+  return pinoPretty({
+    destination,
+    colorize: (destination as { isTTY?: boolean }).isTTY === true,
+    translateTime: 'HH:MM:ss.l',
+    ignore: 'pid,hostname,name',
+    messageFormat: `${service.padEnd(17)} {msg}`,
+    singleLine: true,
+    sync: true,
+  });
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
@@ -167,15 +188,19 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         missing.push(svc.name);
         continue;
       }
-      let stdio: ['ignore', 'inherit' | number, 'inherit' | number] = ['ignore', 'inherit', 'inherit'];
+      let stdio: ['ignore', 'inherit' | 'pipe' | number, 'inherit' | 'pipe' | number] = ['ignore', 'inherit', 'inherit'];
       let fd: number | undefined;
       if (logDir) {
         fd = openSync(join(logDir, `${svc.name}.log`), 'a');
         stdio = ['ignore', fd, fd];
-      }
+      } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
       const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=16 ${serviceEnv['NODE_OPTIONS'] ?? ''}`.trim();
       const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...serviceEnv, NODE_OPTIONS: nodeOptions }, stdio });
       if (fd !== undefined) closeSync(fd);
+      if (output === 'pretty') {
+        child.stdout?.pipe(prettyLogStream(svc.name, process.stdout));
+        child.stderr?.pipe(prettyLogStream(svc.name, process.stderr));
+      }
       child.once('exit', (code) => {
         if (stopping) return;
         if (opts.onServiceExit) opts.onServiceExit(svc.name, code);

@@ -27,7 +27,8 @@ function ensureExplorerBuilt(): void {
 
 try {
   ensureExplorerBuilt();
-  const stack = await startStack({ control });
+  // A person at a terminal reads one line per log record; a pipe or a file gets the JSON lines.
+  const stack = await startStack({ control, serviceOutput: process.stdout.isTTY ? 'pretty' : 'inherit' });
   console.log(`
 Lineage catalog is running.
   Lineage explorer (web page):           ${stack.gatewayUrl}/
