@@ -201,7 +201,21 @@ export function generate(targetEdges: number, seed = 42): Graph {
   const sinkHub = add({ urn: datasetUrn('hive', 'core.audit_all_tables'), kind: 'dataset', domain: -1, ups: collectors, layer: 7 });
   edges += collectors.length;
 
-  // Materialise edge arrays.
+  const hub = hubs[0]!;
+  // Mid: between a hub and the leaves (a staging dataset of hub 0, feeding ~sqrt(domainsPerHub) domains).
+  const mid = entities.findIndex((e) => e.urn === datasetUrn('hive', 'core.hub_0_staging_000'));
+  const midDomain = 0;
+  const leaf = entities.findIndex((e) => e.kind === 'dashboard' && e.domain === midDomain);
+  return materialise(seed, targetEdges, entities, { hub, sinkHub, mid, leaf }, {
+    domains, columnLineageDatasets: fineDatasets.length, domainsPerHub: perHub, stagingPerHub,
+  });
+}
+
+/**
+ * The edge arrays, column edges and statistics of a generated entity list (any shape). The
+ * schemaField source is the column whose downstream field reach is largest (deterministic).
+ */
+export function materialise(seed: number, targetEdges: number, entities: Entity[], sources: Omit<Graph['sources'], 'field'>, shapeStats: Record<string, number>): Graph {
   const ups: number[] = [];
   const downs: number[] = [];
   const fieldIds = new Map<string, number>();
@@ -227,7 +241,6 @@ export function generate(targetEdges: number, seed = 42): Graph {
       }
     }
   }
-  // The schemaField source: the column whose downstream field reach is largest (deterministic).
   const fieldAdj = adjacency(fieldUrns.length, Int32Array.from(fUp), Int32Array.from(fDown));
   let field = 0;
   let best = -1;
@@ -235,22 +248,16 @@ export function generate(targetEdges: number, seed = 42): Graph {
     const n = bfs(fieldAdj, i, 1000).order.length;
     if (n > best) { best = n; field = i; }
   }
-  const hub = hubs[0]!;
-  // Mid: between a hub and the leaves (a staging dataset of hub 0, feeding ~sqrt(domainsPerHub) domains).
-  const mid = entities.findIndex((e) => e.urn === datasetUrn('hive', 'core.hub_0_staging_000'));
-  const midDomain = 0;
-  const leaf = entities.findIndex((e) => e.kind === 'dashboard' && e.domain === midDomain);
-
   const counts: Record<string, number> = {};
   for (const e of entities) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
   return {
     seed, targetEdges, entities,
     up: Int32Array.from(ups), down: Int32Array.from(downs),
     fieldUrns, fieldUp: Int32Array.from(fUp), fieldDown: Int32Array.from(fDown),
-    sources: { hub, sinkHub, mid, leaf, field },
+    sources: { ...sources, field },
     stats: {
-      domains, entities: entities.length, entityEdges: ups.length, fieldEdges: fUp.length, lineageEdges: ups.length + fUp.length,
-      fieldNodes: fieldUrns.length, columnLineageDatasets: fineDatasets.length, domainsPerHub: perHub, stagingPerHub,
+      ...shapeStats, entities: entities.length, entityEdges: ups.length, fieldEdges: fUp.length, lineageEdges: ups.length + fUp.length,
+      fieldNodes: fieldUrns.length,
       ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [`${k}s`, v])),
     },
   };

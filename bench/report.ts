@@ -76,6 +76,10 @@ export function renderMarkdown(r: BenchResult): string {
   L.push('');
   L.push(`Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`);
   const g = (k: string): number => r.graph[k] ?? NaN;
+  if (r.graph.tiles !== undefined) {
+    // The warehouse shape (bench/generate-warehouse.ts): its measured degrees beside the target.
+    L.push(`Shape: warehouse (${fmtInt(g('tiles'))} dbt-project tiles); out-degree median / p99 / max ${g('outDegreeMedian')} / ${g('outDegreeP99')} / ${fmtInt(g('outDegreeMax'))} (target 1 / 6 / 559), in-degree p99 / max ${g('inDegreeP99')} / ${g('inDegreeMax')} (target 11 / 72), longest chain ${g('longestChain')} hops (target 10); the hub is the most-read source table of tile 0.`);
+  }
   L.push(`Graph (seed ${r.config.seed}): ${fmtInt(g('lineageEdges'))} lineage edges (${fmtInt(g('entityEdges'))} entity-level, ${fmtInt(g('fieldEdges'))} column-level), ${fmtInt(g('entities'))} entities (${fmtInt(g('datasets'))} datasets, ${fmtInt(g('dataJobs'))} jobs, ${fmtInt(g('charts'))} charts, ${fmtInt(g('dashboards'))} dashboards, ${fmtInt(g('mlPrimaryKeys') + g('mlFeatures'))} ML), ${fmtInt(g('fieldNodes'))} schemaFields, ${fmtInt(g('domains'))} domains; hub reaches ${fmtInt(r.hubReach)} nodes downstream${r.loaded?.storeMb ? `; store ${fmtInt(r.loaded.storeMb)} MB on disk after both loads (the dropped raw copy's space is reused, not returned)` : ''}. Run took ${fmtInt(r.totalMs / 1000)} s.`);
   L.push('');
   L.push('| target | measured | met |');

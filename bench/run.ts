@@ -18,6 +18,7 @@ import { startStack, type RunningStack } from '../tools/stack.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/traverse.ts';
 import { loadConfig } from '../catalog/src/runtime/config.ts';
+import { generateWarehouse, shapeOf } from './generate-warehouse.ts';
 import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';
 import { childPids, watchMemory, type WatchedProcess, type WorkloadMemory } from './lib/memory.ts';
 import { ingestRaw, ingestViaApi, dropRaw, type IngestResult } from './workloads/ingest.ts';
@@ -57,6 +58,7 @@ interface State {
 const { values: args } = parseArgs({
   options: {
     size: { type: 'string', default: '10k' },
+    shape: { type: 'string', default: 'synthetic', description: 'synthetic (generate.ts) or warehouse (generate-warehouse.ts)' },
     seed: { type: 'string', default: '42' },
     batch: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '2' },
@@ -75,11 +77,15 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
+  console.log('npm run bench -- --size 10k|100k|1M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
   process.exit(0);
 }
-const sizeLabel = args.size === '1m' ? '1M' : args.size!;
-const edges = SIZES[sizeLabel] ?? Number(sizeLabel);
+const sizeName = args.size === '1m' ? '1M' : args.size!;
+const edges = SIZES[sizeName] ?? Number(sizeName);
+if (args.shape !== 'synthetic' && args.shape !== 'warehouse') throw new Error(`--shape must be synthetic or warehouse, got ${args.shape}`);
+const warehouse = args.shape === 'warehouse';
+/** Names the results file, the README block and the work directory: `100k`, `100k-warehouse`. */
+const sizeLabel = warehouse ? `${sizeName}-warehouse` : sizeName;
 if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M or a number ≥ 1000, got ${args.size}`);
 const big = edges >= 500_000;
 const mid = edges >= 50_000;
@@ -93,7 +99,7 @@ const runs = Number(args.runs);
 const skip = new Set(args.skip!.split(',').filter(Boolean));
 const workdir = args.workdir ?? join(tmpdir(), `lineage-bench-${sizeLabel}`);
 const stateFile = join(workdir, 'state.json');
-const stateKey = JSON.stringify({ edges, seed, batch });
+const stateKey = JSON.stringify({ edges, seed, batch, shape: args.shape });
 
 const t0 = Date.now();
 const log = (s: string) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${s}\n`);
@@ -125,7 +131,7 @@ async function main(): Promise<void> {
   mkdirSync(workdir, { recursive: true });
 
   log(`generating ${sizeLabel} (${edges} lineage edges, seed ${seed}) …`);
-  const g: Graph = generate(edges, seed);
+  const g: Graph = warehouse ? generateWarehouse(edges, seed) : generate(edges, seed);
   const proposals = countProposals(g);
   const totalMcps = proposals.phase1 + proposals.phase2;
   const hubReach = bfs(adjacency(g.entities.length, g.up, g.down), g.sources.hub, 1000).order.length;
@@ -173,7 +179,7 @@ async function main(): Promise<void> {
         cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30),
         loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version, neo4j: neo4jVersion,
       },
-      graph: { ...g.stats, mcps: totalMcps },
+      graph: { ...g.stats, mcps: totalMcps, ...(warehouse ? shapeOf(g) : {}) },
       hubReach,
       memory: {},
     };
