@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Validates docker-compose.yml with `docker compose config` (no engine needed), installing the
+# Validates the compose files (docker-compose.yml, and the scale-out profile
+# deploy/compose.cluster.yaml) with `docker compose config` (no engine needed), installing the
 # compose plugin first if this machine lacks it. Runs from any cwd.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-compose_file="$root/docker-compose.yml"
+compose_files=("$root/docker-compose.yml" "$root/deploy/compose.cluster.yaml")
 
 if ! bash "$root/tools/install-compose.sh"; then
   echo "check-compose: FAILED: could not install the docker compose plugin (see messages above)" >&2
@@ -18,8 +19,10 @@ else
   compose=("${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins/docker-compose")
 fi
 
-if ! "${compose[@]}" -f "$compose_file" config -q; then
-  echo "check-compose: FAILED: '${compose[*]} -f docker-compose.yml config' rejected $compose_file" >&2
-  exit 1
-fi
-echo "check-compose: OK: $compose_file is valid ($("${compose[@]}" version --short 2>/dev/null || true))"
+for compose_file in "${compose_files[@]}"; do
+  if ! "${compose[@]}" -f "$compose_file" config -q; then
+    echo "check-compose: FAILED: '${compose[*]} -f ${compose_file#"$root/"} config' rejected $compose_file" >&2
+    exit 1
+  fi
+  echo "check-compose: OK: $compose_file is valid ($("${compose[@]}" version --short 2>/dev/null || true))"
+done

@@ -54,6 +54,20 @@ export interface StackOptions {
   tokenDuration?: 'ONE_HOUR' | 'ONE_DAY';
   /** Filled in at once with a stop function, so a signal during startup can stop what already runs. */
   control?: { stop?: () => Promise<void> };
+  /**
+   * Processes per service (default 1). Replica 0 is the stack as with one; every other replica
+   * listens on a free port. Gateway i uses subgraph i and ingestion service i, and ingestion service
+   * i relays GraphQL to gateway i: a front that alternates between the gateways alternates between
+   * whole replicas (test/scale-out). Their logs go to <logDir>/<service>-<i>.log.
+   */
+  replicas?: number;
+}
+
+/** Where one replica of each service listens. */
+export interface StackReplica {
+  ingestionUrl: string;
+  lineageUrl: string;
+  gatewayUrl: string;
 }
 
 export interface RunningStack {
@@ -64,7 +78,9 @@ export interface RunningStack {
   lineageUrl: string;
   /** The front door (GraphQL at /api/graphql, Rest.li under /api/gms). */
   gatewayUrl: string;
-  /** Services that were started and answered /health. */
+  /** Every replica, replica 0 first (its URLs are the three above). */
+  replicas: StackReplica[];
+  /** Services that were started and answered /health (once per replica). */
   running: ServiceName[];
   /** Services whose entry file does not exist (ephemeral mode starts the rest and reports these). */
   missing: ServiceName[];
@@ -180,6 +196,21 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const serviceEnv: Record<string, string> = { ...env, INGESTION_URL: config.INGESTION_URL ?? ingestionUrl, LINEAGE_URL: lineageUrl };
     const logDir = output === 'files' ? tempDir ?? mkdtempSync(join(tmpdir(), 'lineage-stack-logs-')) : undefined;
 
+    // Replica 0 runs with serviceEnv as it is; the others get their own ports and wiring.
+    const replicaCount = Math.max(1, opts.replicas ?? 1);
+    const replicaEnvs: Record<string, string>[] = [serviceEnv];
+    const replicas: StackReplica[] = [{ ingestionUrl, lineageUrl, gatewayUrl }];
+    for (let i = 1; i < replicaCount; i++) {
+      const ports = { INGESTION_PORT: await freePort(), LINEAGE_PORT: await freePort(), GATEWAY_PORT: await freePort() };
+      const replica = { ingestionUrl: base(ports.INGESTION_PORT), lineageUrl: `${base(ports.LINEAGE_PORT)}/graphql`, gatewayUrl: base(ports.GATEWAY_PORT) };
+      replicas.push(replica);
+      replicaEnvs.push({
+        ...serviceEnv,
+        INGESTION_PORT: String(ports.INGESTION_PORT), LINEAGE_PORT: String(ports.LINEAGE_PORT), GATEWAY_PORT: String(ports.GATEWAY_PORT),
+        INGESTION_URL: replica.ingestionUrl, LINEAGE_URL: replica.lineageUrl, GATEWAY_URL: replica.gatewayUrl,
+      });
+    }
+
     const running: ServiceName[] = [];
     const missing: ServiceName[] = [];
     for (const svc of SERVICES) {
@@ -188,30 +219,33 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         missing.push(svc.name);
         continue;
       }
-      let stdio: ['ignore', 'inherit' | 'pipe' | number, 'inherit' | 'pipe' | number] = ['ignore', 'inherit', 'inherit'];
-      let fd: number | undefined;
-      if (logDir) {
-        fd = openSync(join(logDir, `${svc.name}.log`), 'a');
-        stdio = ['ignore', fd, fd];
-      } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
-      const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=16 ${serviceEnv['NODE_OPTIONS'] ?? ''}`.trim();
-      const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...serviceEnv, NODE_OPTIONS: nodeOptions }, stdio });
-      if (fd !== undefined) closeSync(fd);
-      if (output === 'pretty') {
-        child.stdout?.pipe(prettyLogStream(svc.name, process.stdout));
-        child.stderr?.pipe(prettyLogStream(svc.name, process.stderr));
-      }
-      child.once('exit', (code) => {
-        if (stopping) return;
-        if (opts.onServiceExit) opts.onServiceExit(svc.name, code);
-        else {
-          console.error(`${svc.name} exited with code ${code}; stopping everything.`);
-          void stop().then(() => process.exit(1));
+      for (const [i, replicaEnv] of replicaEnvs.entries()) {
+        const label = replicaCount > 1 ? `${svc.name}-${i}` : svc.name;
+        let stdio: ['ignore', 'inherit' | 'pipe' | number, 'inherit' | 'pipe' | number] = ['ignore', 'inherit', 'inherit'];
+        let fd: number | undefined;
+        if (logDir) {
+          fd = openSync(join(logDir, `${label}.log`), 'a');
+          stdio = ['ignore', fd, fd];
+        } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
+        const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=16 ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
+        const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...replicaEnv, NODE_OPTIONS: nodeOptions }, stdio });
+        if (fd !== undefined) closeSync(fd);
+        if (output === 'pretty') {
+          child.stdout?.pipe(prettyLogStream(label, process.stdout));
+          child.stderr?.pipe(prettyLogStream(label, process.stderr));
         }
-      });
-      children.push({ name: svc.name, child });
-      await waitForHealth(`${base(config[svc.portKey])}/health`, child);
-      running.push(svc.name);
+        child.once('exit', (code) => {
+          if (stopping) return;
+          if (opts.onServiceExit) opts.onServiceExit(svc.name, code);
+          else {
+            console.error(`${label} exited with code ${code}; stopping everything.`);
+            void stop().then(() => process.exit(1));
+          }
+        });
+        children.push({ name: svc.name, child });
+        await waitForHealth(`${base(Number(replicaEnv[svc.portKey] ?? config[svc.portKey]))}/health`, child);
+        running.push(svc.name);
+      }
     }
 
     const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
@@ -224,7 +258,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     } finally {
       await store.close();
     }
-    return { neo4jUri: uri, ingestionUrl, lineageUrl, gatewayUrl, running, missing, token, env: serviceEnv, logDir, stop };
+    return { neo4jUri: uri, ingestionUrl, lineageUrl, gatewayUrl, replicas, running, missing, token, env: serviceEnv, logDir, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -2,7 +2,7 @@
 // and relays every other /api/gms/* and /gms/* request unchanged to the ingestion service. It does
 // routing, authentication and error masking, nothing else: every resolver lives in a subgraph.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { composeServices } from '@apollo/composition';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -10,7 +10,7 @@ import { authenticate, createTokenStore, authConfigOf } from '@lineage/catalog/o
 import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import {
-  closeApolloHttp, createFormatError, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
+  BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
   graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
@@ -46,6 +46,28 @@ export interface GatewayContext {
   authorization?: string;
   /** Forwarded so the subgraph's logs and Neo4j transactions carry the front door's request id. */
   requestId?: string;
+  /** The caller's X-Lineage-Bookmark (already validated), forwarded so the subgraph's reads wait for it. */
+  bookmarks?: string;
+  /** X-Lineage-Bookmark of each subgraph response of this operation, answered to the caller. */
+  receivedBookmarks: string[];
+}
+
+/**
+ * The subgraphs' writes answer their bookmarks in a header of their HTTP response, which Apollo's
+ * gateway does not pass on: the data source copies them into the context, and this plugin answers
+ * them (docs/wire-contract.md §Read-your-writes).
+ */
+function bookmarkRelayPlugin(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response, contextValue }) {
+          const bookmarks = mergeBookmarkHeaders(contextValue.receivedBookmarks);
+          if (bookmarks) response.http.headers.set(BOOKMARK_HEADER, bookmarks);
+        },
+      };
+    },
+  };
 }
 
 export interface Gateway {
@@ -90,6 +112,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       willSendRequest({ request, context }) {
         if (context.authorization) request.http?.headers.set('authorization', context.authorization);
         if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
+        if (context.bookmarks) request.http?.headers.set(BOOKMARK_HEADER, context.bookmarks);
+      },
+      didReceiveResponse({ response, context }) {
+        const bookmarks = response.http?.headers.get(BOOKMARK_HEADER);
+        // Every operation's context holds the list (built below); `?.` only keeps a request Apollo
+        // might make on its own behalf from failing on a missing one.
+        if (bookmarks) context.receivedBookmarks?.push(bookmarks);
+        return response;
       },
     }),
     logger,
@@ -102,7 +132,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     stopOnTerminationSignals: false,
     introspection: true,
     validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
-    plugins: [dataHubEnvelopePlugin<GatewayContext>(), graphqlMetricsPlugin<GatewayContext>('gateway'), operationResolutionPlugin<GatewayContext>()],
+    plugins: [
+      dataHubEnvelopePlugin<GatewayContext>(), graphqlMetricsPlugin<GatewayContext>('gateway'), operationResolutionPlugin<GatewayContext>(),
+      bookmarkRelayPlugin(),
+    ],
   });
   await apollo.start();
 
@@ -117,7 +150,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       // Checked here, before execution, so a bad token is a plain 401 and never a GraphQL error.
       await authenticate(req.headers.authorization, authConfig, tokenStore);
       const requestId = currentRequestId();
-      return { ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(requestId ? { requestId } : {}) };
+      // graphqlHandler has vetted the header (400 otherwise) and this process's reads wait for it.
+      const presented = req.headers[BOOKMARK_HEADER];
+      const bookmarks = Array.isArray(presented) ? presented.join(',') : presented;
+      return {
+        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(requestId ? { requestId } : {}),
+        ...(bookmarks?.trim() ? { bookmarks } : {}), receivedBookmarks: [],
+      };
     },
   });
 

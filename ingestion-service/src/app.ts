@@ -6,7 +6,8 @@ import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/cata
 import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
 import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow, assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied, type Actor } from '@lineage/catalog/model';
 import { authConfigOf, createTokenStore } from '@lineage/catalog/operations';
-import { REQUEST_ID_HEADER, requestIdFrom, type Config, type Logger } from '@lineage/catalog/runtime';
+import { REQUEST_ID_HEADER, requestIdFrom, runCausally, type Config, type Logger } from '@lineage/catalog/runtime';
+import { BOOKMARK_HEADER, formatBookmarkHeader, parseBookmarkHeader } from '@lineage/service-kit';
 import type { Store } from '@lineage/catalog/store';
 import { handleRestoreIndices } from './restore-handler.ts';
 import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
@@ -228,6 +229,20 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
     await next();
   });
   app.use(errorMiddleware(logger));
+  // Read-your-writes (docs/wire-contract.md §Read-your-writes): every read of the request, the
+  // token check included, waits for the bookmarks presented; a request that committed a write
+  // answers its bookmark — also when it then fails, since what committed stays committed.
+  app.use(async (ctx, next) => {
+    const presented = parseBookmarkHeader(ctx.req.headers[BOOKMARK_HEADER]);
+    if ('problem' in presented) throw badRequest(presented.problem);
+    await runCausally(presented.bookmarks, async (chain) => {
+      try {
+        await next();
+      } finally {
+        if (chain.wrote) ctx.set(BOOKMARK_HEADER, formatBookmarkHeader(chain.bookmarks));
+      }
+    });
+  });
   app.use(prefixMiddleware());
   app.use(authMiddleware(authConfigOf(config), createTokenStore(store)));
   app.use(router.routes());

@@ -2,7 +2,7 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { isOpenLineagePath, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
+import { BOOKMARK_HEADER, isOpenLineagePath, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
 import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
@@ -133,7 +133,7 @@ export function graphqlRelay(targetUrl: string, limitBytes: number, timeoutMs: n
   return async (ctx: Context) => {
     const body = await rawBody(ctx, limitBytes);
     const headers: Record<string, string> = { 'content-type': ctx.get('content-type') || 'application/json' };
-    for (const h of ['authorization', 'accept', 'x-request-id']) if (ctx.get(h)) headers[h] = ctx.get(h);
+    for (const h of ['authorization', 'accept', 'x-request-id', BOOKMARK_HEADER]) if (ctx.get(h)) headers[h] = ctx.get(h);
     if (!headers['x-request-id']) headers['x-request-id'] = (ctx.state as RestState).requestId;
     let res: Response;
     try {
@@ -143,6 +143,9 @@ export function graphqlRelay(targetUrl: string, limitBytes: number, timeoutMs: n
     }
     ctx.status = res.status;
     ctx.type = res.headers.get('content-type') ?? 'application/json';
+    // A mutation's bookmark, from the subgraph through the front door.
+    const bookmarks = res.headers.get(BOOKMARK_HEADER);
+    if (bookmarks) ctx.set(BOOKMARK_HEADER, bookmarks);
     ctx.body = Buffer.from(await res.arrayBuffer());
   };
 }

@@ -2,10 +2,14 @@
 // before Apollo runs is decided here. GET → 405; unparseable JSON or no `query` → bare 400; the
 // caller is authenticated before any GraphQL processing (plain 401 with a Rest.li-style body);
 // only then does Apollo execute, and the envelope plugin makes every executed request HTTP 200.
+// A malformed X-Lineage-Bookmark is a bare 400 too; the presented bookmarks hold for everything the
+// request reads, authentication included, and a request that committed a write answers its
+// bookmark (docs/wire-contract.md §Read-your-writes).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
-import type { Logger } from '@lineage/catalog/runtime';
+import { runCausally, type Logger } from '@lineage/catalog/runtime';
+import { BOOKMARK_HEADER, formatBookmarkHeader, mergeBookmarkHeaders, parseBookmarkHeader } from './bookmarks.ts';
 import { restliErrorBody } from './graphql-envelope.ts';
 import { readBodyText } from './request-body.ts';
 import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';
@@ -56,7 +60,7 @@ function parseGraphqlBody(text: string): { body: Record<string, unknown> } | { e
 
 export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOptions<C>) {
   const { server, maxBodyBytes, logger } = options;
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       sendPlain(res, 405, `Method ${req.method ?? ''} is not allowed; use POST.`, { allow: 'POST' });
       return;
@@ -78,6 +82,18 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
       sendPlain(res, 400, parsed.error);
       return;
     }
+    const presented = parseBookmarkHeader(req.headers[BOOKMARK_HEADER]);
+    if ('problem' in presented) {
+      sendPlain(res, 400, presented.problem);
+      return;
+    }
+    const body = parsed.body;
+    await runCausally(presented.bookmarks, (chain) => execute(req, res, body, () =>
+      (chain.wrote ? formatBookmarkHeader(chain.bookmarks) : undefined)));
+  };
+
+  /** Authentication and execution; `written` = the bookmark header of this process's writes, once they are done. */
+  async function execute(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, written: () => string | undefined): Promise<void> {
     let context: C;
     try {
       context = await options.context(req);
@@ -91,7 +107,7 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
       }
       return;
     }
-    const tooLarge = options.limits && documentProblem(parsed.body.query as string, options.limits);
+    const tooLarge = options.limits && documentProblem(body.query as string, options.limits);
     if (tooLarge) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(validationErrorEnvelope(tooLarge));
@@ -104,18 +120,24 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
     // The body is already parsed (sent as JSON or without a type): tell Apollo so.
     headers.set('content-type', 'application/json');
     const result = await server.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers, search: '', body: parsed.body },
+      httpGraphQLRequest: { method: 'POST', headers, search: '', body },
       context: async () => context,
     });
     res.statusCode = result.status ?? 200;
     for (const [name, value] of result.headers) res.setHeader(name, value);
+    // Resolvers are done (no incremental delivery here): what this process wrote is known. The
+    // gateway writes nothing itself; its plugin has put the subgraphs' bookmarks in result.headers.
+    const bookmarks = mergeBookmarkHeaders([result.headers.get(BOOKMARK_HEADER), written()]);
+    if (bookmarks) res.setHeader(BOOKMARK_HEADER, bookmarks);
     if (result.body.kind === 'complete') {
       res.end(result.body.string);
       return;
     }
     for await (const chunk of result.body.asyncIterator) res.write(chunk);
     res.end();
-  };
+  }
+
+  return handler;
 }
 
 /** Stops an Apollo server behind a Node http server: listener first, then Apollo. */

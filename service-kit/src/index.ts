@@ -1,4 +1,5 @@
 // What the services share over HTTP (docs/CONTRIBUTING.md §Layers).
+export * from './bookmarks.ts';
 export * from './gms-prefix.ts';
 export * from './gms-routes.ts';
 export * from './graphql-envelope.ts';

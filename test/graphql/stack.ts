@@ -1,6 +1,7 @@
 // The GraphQL stack for HTTP-level tests: ingestion service, lineage subgraph and gateway, each a
 // factory on an ephemeral port against the run's Neo4j, wired as in production (gateway → subgraph
-// by URL, /gms/* → ingestion). Not a test file: the suites import it.
+// by URL, /gms/* → ingestion). Not a test file: the suites import it. In the scale-out run the
+// stack is the replicas behind their fronts instead (test/support/external-stack.ts).
 import type { Server } from 'node:http';
 import { createLogger } from '../../catalog/src/runtime/logger.ts';
 import { createLineageSubgraph, type LineageSubgraph } from '../../lineage-service/src/app.ts';
@@ -9,6 +10,7 @@ import { createGateway, type Gateway } from '../../gateway/src/app.ts';
 import { listen, startIngestion, testConfig, type RunningIngestion } from '../support/services.ts';
 import { testStore } from '../support/context.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
+import { externalFront } from '../support/external-stack.ts';
 
 export interface Stack {
   gatewayUrl: string;
@@ -35,16 +37,33 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
   const logger = createLogger('graphql-test', 'silent');
   const ingestion = await startIngestion(overrides);
   const store = testStore();
-  const subgraph: LineageSubgraph = await createLineageSubgraph({ store, config, logger });
-  const subgraphBase = await listen(subgraph.httpServer);
-  const subgraphUrl = `${subgraphBase}${GRAPHQL_PATH}`;
-  const gateway: Gateway = await createGateway({ config, logger, store, lineageUrl: subgraphUrl, ingestionUrl: ingestion.baseUrl });
-  const gatewayUrl = await listen(gateway.httpServer);
+  const front = externalFront(overrides);
+  let gatewayUrl: string, subgraphUrl: string, close: () => Promise<void>;
+  if (front) {
+    ({ gatewayUrl, subgraphUrl } = front);
+    close = async () => {
+      await ingestion.close();
+      await store.close();
+    };
+  } else {
+    const subgraph: LineageSubgraph = await createLineageSubgraph({ store, config, logger });
+    subgraphUrl = `${await listen(subgraph.httpServer)}${GRAPHQL_PATH}`;
+    const gateway: Gateway = await createGateway({ config, logger, store, lineageUrl: subgraphUrl, ingestionUrl: ingestion.baseUrl });
+    gatewayUrl = await listen(gateway.httpServer);
+    close = async () => {
+      await gateway.close();
+      await closeServer(gateway.httpServer);
+      await subgraph.close();
+      await ingestion.close();
+      await store.close();
+    };
+  }
   return {
     gatewayUrl,
     subgraphUrl,
     ingestion,
     store,
+    close,
     async graphql(query, token, options = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
@@ -59,13 +78,6 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
         body = null;
       }
       return { status: res.status, text, body };
-    },
-    async close() {
-      await gateway.close();
-      await closeServer(gateway.httpServer);
-      await subgraph.close();
-      await ingestion.close();
-      await store.close();
     },
   };
 }

@@ -10,6 +10,7 @@ import { parseUrn } from '../../catalog/src/model/urn.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 import { createIngestionApp } from '../../ingestion-service/src/app.ts';
 import { testStore } from './context.ts';
+import { externalFront } from './external-stack.ts';
 
 export const TEST_SECRETS = { signingKey: 'test-signing-key-0123456789abcdef', salt: 'test-salt-0123' };
 
@@ -39,6 +40,8 @@ export interface RunningIngestion {
 export async function startIngestion(overrides: Record<string, string> = {}): Promise<RunningIngestion> {
   const store = testStore();
   const config = testConfig(overrides);
+  const front = externalFront(overrides);
+  if (front) return { baseUrl: `${front.gatewayUrl}/api/gms`, store, config, close: () => store.close() };
   const app = createIngestionApp({ store, config, logger: createLogger('test', 'silent') });
   const server = app.listen();
   await new Promise<void>((r) => server.once('listening', () => r()));

@@ -2,3 +2,4 @@
 export * from './config.ts';
 export * from './logger.ts';
 export * from './request-context.ts';
+export * from './causality.ts';

@@ -3,8 +3,9 @@
 // idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
-import { CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
+import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
+import { advanceCausalChain, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
 import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
 
 export interface StoreOptions {
@@ -92,6 +93,17 @@ const TRANSIENT_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
 export function mapDriverError(e: unknown): unknown {
   if (e instanceof CatalogError) return e;
   const code = (e as { code?: string }).code ?? '';
+  // Bookmarks come from clients (docs/wire-contract.md §Read-your-writes): one Neo4j cannot parse is
+  // the client's mistake. The header's own syntax is checked before any transaction starts.
+  if (code === 'Neo.ClientError.Transaction.InvalidBookmark' || code === 'Neo.ClientError.Transaction.InvalidBookmarkMixture') {
+    return badRequest(`The bookmark presented in ${BOOKMARK_HEADER} is not a bookmark of this database: send back only what a write answered.`);
+  }
+  // A well-formed bookmark of a state this server has not reached within Neo4j's wait
+  // (db.transaction.bookmark_ready_timeout): replication lag on a cluster, so retry later — or a
+  // bookmark that was never issued, which no wait fixes; the two cannot be told apart here.
+  if (code === 'Neo.TransientError.Transaction.BookmarkTimeout') {
+    return unavailable(`The metadata store has not caught up with the bookmark presented in ${BOOKMARK_HEADER}; retry later.`, e);
+  }
   if (TRANSIENT_UNAVAILABLE.has(code) || code === 'Neo.TransientError.General.DatabaseUnavailable') {
     return unavailable('The metadata store is unavailable; retry later.', e);
   }
@@ -155,12 +167,24 @@ export function createStore(options: StoreOptions): Store {
   });
 
   async function withSession<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>, o?: TxOptions): Promise<T> {
-    const session = driver.session({ database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    // The request's causal chain (runtime/causality.ts): start where the client and the request's
+    // earlier transactions left off, so a read waits for every write it must see. The bookmarks
+    // travel in the BEGIN (and ROUTE) messages the driver sends anyway: no extra round trip, and
+    // none at all when the chain is empty.
+    const chain = currentCausalChain();
+    const startedWith = chain?.bookmarks ?? [];
+    const session = driver.session({
+      database,
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      ...(startedWith.length ? { bookmarks: [...startedWith] } : {}),
+    });
     try {
       const metadata = metadataOf(o);
       const fn = (tx: ManagedTransaction) => work(wrapTx(tx, metadata));
       const config = txConfig(o, metadata);
-      return mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
+      const result = mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
+      if (chain) advanceCausalChain(chain, startedWith, session.lastBookmarks(), mode === 'WRITE');
+      return result;
     } catch (e) {
       throw mapDriverError(e);
     } finally {
@@ -193,8 +217,9 @@ export function createStore(options: StoreOptions): Store {
       }
     },
     async ping() {
-      // Auto-commit, so the driver does not retry: health answers at once.
-      const session = driver.session({ database });
+      // Auto-commit, so the driver does not retry: health answers at once. A read: on a cluster
+      // any server that answers will do, and readiness does not hang on a leader election.
+      const session = driver.session({ database, defaultAccessMode: neo4j.session.READ });
       try {
         await session.run('RETURN 1');
         return true;
