@@ -1,9 +1,10 @@
 // The catalog operations the page performs, one typed function each, over api.ts's transport and
 // queries.ts's documents. They take what they need as arguments and never touch page state.
 import { ApiError, graphql } from './api.ts';
-import { schemaFieldsOf, type DatasetColumnsInput } from './columns.ts';
+import { inputFieldColumns, schemaFieldsOf, type DatasetColumnsInput } from './columns.ts';
 import type { Direction, RawEntity } from './model.ts';
 import { COLUMN_IMPACT_QUERY, COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnImpactReply, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
+import { COLUMN_IMPACT_EXPORT_QUERY, IMPACT_EXPORT_QUERY, type ColumnImpactExportReply, type ImpactExportReply } from './queries.ts';
 
 export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
 export type SearchPage = SearchReply['searchAcrossEntities'];
@@ -71,14 +72,51 @@ export async function columnImpact(schemaFieldUrn: string, direction: Direction,
   return reply.searchAcrossLineage;
 }
 
-/** Column lineage and schema of datasets, in one request; urns the catalog does not know are left out. */
-export async function fetchDatasetColumns(urns: readonly string[]): Promise<DatasetColumnsInput[]> {
+/**
+ * Columns and column lineage of datasets, charts and dashboards, in one request; urns the catalog
+ * does not know are left out.
+ */
+export async function fetchColumns(urns: readonly string[]): Promise<DatasetColumnsInput[]> {
   const reply = await graphql<ColumnsReply>(COLUMNS_QUERY, { urns });
   const out: DatasetColumnsInput[] = [];
   for (const e of reply.entities) {
     if (!e) continue;
+    const inputFields = e.aspects?.find((a) => a.aspectName === 'inputFields');
+    if (inputFields) {
+      out.push(inputFieldColumns(e.urn, inputFields.payload));
+      continue;
+    }
     const schema = e.aspects?.find((a) => a.aspectName === 'schemaMetadata');
     out.push({ urn: e.urn, fineGrainedLineages: e.fineGrainedLineages ?? [], schemaFields: schemaFieldsOf(schema?.payload) });
   }
   return out;
+}
+
+export type ImpactExportPage = NonNullable<ImpactExportReply['scrollAcrossLineage']>;
+
+/**
+ * One page of the impact export: scrollLineage's page without paths. Facets are skipped from the
+ * first page on: the file does not hold them, and the catalog keeps one snapshot per facet setting,
+ * so asking for them on the first page only would walk the lineage twice.
+ */
+export async function exportLineagePage(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number): Promise<ImpactExportPage> {
+  const reply = await graphql<ImpactExportReply>(IMPACT_EXPORT_QUERY, {
+    input: { urn, direction, count, orFilters: filterClause(filter), ...timeWindowInput(filter), ...(scrollId ? { scrollId } : {}), searchFlags: { skipAggregates: true } },
+  });
+  if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
+  return reply.scrollAcrossLineage;
+}
+
+export type ColumnImpactExportPage = NonNullable<ColumnImpactExportReply['searchAcrossLineage']>;
+
+/** One page of the column impact export: columnImpact's page without paths, facets skipped throughout. */
+export async function exportColumnImpactPage(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactExportPage> {
+  const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, {
+    input: {
+      urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
+      searchFlags: { groupingSpec: { groupingCriteria: [] }, skipAggregates: true },
+    },
+  });
+  if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
+  return reply.searchAcrossLineage;
 }

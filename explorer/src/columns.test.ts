@@ -1,4 +1,4 @@
-import { buildColumnGraph, columnClosure, columnKey, displayFieldPath, schemaFieldsOf } from './columns.ts';
+import { buildColumnGraph, columnClosure, columnKey, columnKeyOfUrn, displayFieldPath, inputFieldColumns, schemaFieldsOf, schemaFieldUrnOf } from './columns.ts';
 
 const created = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)';
 const deleted = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
@@ -46,4 +46,34 @@ test('schemaFieldsOf and displayFieldPath tolerate odd input', () => {
   expect(schemaFieldsOf(null)).toEqual([]);
   expect(displayFieldPath('[version=2.0].[type=struct].address.[type=string].zip')).toBe('address.zip');
   expect(displayFieldPath('plain')).toBe('plain');
+});
+
+test('chart and dashboard columns come from inputFields: own fieldPath downstream of the input column', () => {
+  const chart = 'urn:li:chart:(looker,revenue)';
+  const dashboard = 'urn:li:dashboard:(looker,finance)';
+  const payload = JSON.stringify({ fields: [
+    { schemaFieldUrn: `urn:li:schemaField:(${sessions},user_id)`, schemaField: { fieldPath: 'users' } },
+    { schemaFieldUrn: `urn:li:schemaField:(${sessions},browser_id)`, schemaField: { fieldPath: 'users' } },
+    { schemaField: { fieldPath: 'no_input' } },
+    { schemaFieldUrn: 'not a urn', schemaField: {} },
+  ] });
+  const chartColumns = inputFieldColumns(chart, payload);
+  expect(chartColumns.schemaFields).toEqual(['users', 'no_input']);
+  const onDashboard = inputFieldColumns(dashboard, JSON.stringify({ fields: [{ schemaFieldUrn: `urn:li:schemaField:(${chart},total%2C net)`, schemaField: { fieldPath: 'total, net' } }] }));
+  const g = buildColumnGraph([chartColumns, onDashboard]);
+  expect(g.edges).toEqual([
+    { from: columnKey(sessions, 'user_id'), to: columnKey(chart, 'users') },
+    { from: columnKey(sessions, 'browser_id'), to: columnKey(chart, 'users') },
+    { from: columnKey(chart, 'total, net'), to: columnKey(dashboard, 'total, net') },
+  ]);
+  expect(inputFieldColumns(chart, '{not json').schemaFields).toEqual([]);
+});
+
+test('column keys and schemaField urns convert both ways; owned columns of charts percent-encode', () => {
+  const chart = 'urn:li:chart:(looker,revenue)';
+  expect(schemaFieldUrnOf(columnKey(events, 'user_id'))).toBe(`urn:li:schemaField:(${events},user_id)`);
+  expect(schemaFieldUrnOf(columnKey(chart, 'sum(x), y'))).toBe(`urn:li:schemaField:(${chart},sum%28x%29%2C y)`);
+  expect(columnKeyOfUrn(`urn:li:schemaField:(${chart},sum%28x%29%2C y)`)).toBe(columnKey(chart, 'sum(x), y'));
+  expect(columnKeyOfUrn(`urn:li:schemaField:(${events},user_id)`)).toBe(columnKey(events, 'user_id'));
+  expect(columnKeyOfUrn(events)).toBeNull();
 });

@@ -1,7 +1,9 @@
 // Column-level lineage for the column display: a dataset's columns come from its schemaMetadata
 // aspect plus every field named in fine-grained lineage; column edges come from each downstream
 // dataset's Dataset.fineGrainedLineages (upstream fields → downstream fields, docs/wire-contract.md §GraphQL).
-import { UNIT_SEPARATOR } from '@lineage/catalog/browser';
+// Charts and dashboards have columns too: their inputFields aspect names, for each of their own
+// fields, the column it reads (docs/lineage-model.md §inputFields), which becomes the same kind of edge.
+import { schemaFieldParts, UNIT_SEPARATOR } from '@lineage/catalog/browser';
 
 export interface SchemaFieldRef {
   /** The parent dataset urn. */
@@ -15,6 +17,7 @@ export interface FineGrainedLineage {
   downstreams?: SchemaFieldRef[] | null;
 }
 
+/** One entity's columns: a dataset's, or a chart's or dashboard's (from inputFields). */
 export interface DatasetColumnsInput {
   urn: string;
   fineGrainedLineages?: FineGrainedLineage[] | null;
@@ -37,6 +40,50 @@ export const columnKey = (dataset: string, path: string): string => `${dataset}$
 export function splitColumnKey(key: string): { dataset: string; path: string } {
   const i = key.lastIndexOf(UNIT_SEPARATOR);
   return { dataset: key.slice(0, i), path: key.slice(i + UNIT_SEPARATOR.length) };
+}
+
+/** Types whose nodes show column rows. */
+export const TYPES_WITH_COLUMNS: ReadonlySet<string> = new Set(['DATASET', 'CHART', 'DASHBOARD']);
+
+/** A chart's or dashboard's own column urns percent-encode `(`, `)` and `,` of the fieldPath. */
+const encodeOwnedPath = (path: string) => path.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/,/g, '%2C');
+const decodeOwnedPath = (path: string) => path.replace(/%28/g, '(').replace(/%29/g, ')').replace(/%2C/gi, ',');
+
+/** The column key of a schemaField urn (its fieldPath decoded); null for any other urn. */
+export function columnKeyOfUrn(urn: string): string | null {
+  const parts = schemaFieldParts(urn);
+  return parts ? columnKey(parts.parent, decodeOwnedPath(parts.path)) : null;
+}
+
+/** The schemaField urn of a column key: the urn the catalog's column walks start from. */
+export function schemaFieldUrnOf(key: string): string {
+  const { dataset, path } = splitColumnKey(key);
+  const written = dataset.startsWith('urn:li:dataset:') ? path : encodeOwnedPath(path);
+  return `urn:li:schemaField:(${dataset},${written})`;
+}
+
+/**
+ * A chart's or dashboard's columns from its inputFields payload: each entry's fieldPath is one of
+ * the owner's columns, downstream of the column its schemaFieldUrn names. Tolerant of anything
+ * unexpected (entries without both are skipped).
+ */
+export function inputFieldColumns(owner: string, payload: string | null | undefined): DatasetColumnsInput {
+  const out: DatasetColumnsInput = { urn: owner, schemaFields: [], fineGrainedLineages: [] };
+  if (!payload) return out;
+  let value: { fields?: Array<{ schemaFieldUrn?: unknown; schemaField?: { fieldPath?: unknown } }> };
+  try {
+    value = JSON.parse(payload) as typeof value;
+  } catch {
+    return out;
+  }
+  for (const f of value.fields ?? []) {
+    const path = f.schemaField?.fieldPath;
+    if (typeof path !== 'string' || path === '') continue;
+    if (!out.schemaFields.includes(path)) out.schemaFields.push(path);
+    const input = typeof f.schemaFieldUrn === 'string' ? schemaFieldParts(f.schemaFieldUrn) : null;
+    if (input) out.fineGrainedLineages!.push({ upstreams: [{ urn: input.parent, path: decodeOwnedPath(input.path) }], downstreams: [{ urn: owner, path }] });
+  }
+  return out;
 }
 
 /** v2 field paths (`[version=2.0].[type=struct].a.[type=string].b`) read as `a.b`. */

@@ -1,17 +1,20 @@
 // The draw cycle of a loaded neighbourhood: columns fetched when shown → layout.ts places the
 // nodes → render.ts writes the SVG → zoom, empty note, status and timings follow.
-import { fetchDatasetColumns } from './catalog-requests.ts';
-import { buildColumnGraph, columnClosure, type DatasetColumnsInput } from './columns.ts';
+import { fetchColumns } from './catalog-requests.ts';
+import { buildColumnGraph, columnClosure, splitColumnKey, TYPES_WITH_COLUMNS, type ColumnEdge, type DatasetColumnsInput } from './columns.ts';
 import type { Elements } from './elements.ts';
+import { groupNeighbourhood, placeCollapseControls } from './grouping.ts';
 import { layoutGraph, type LayoutNode } from './layout.ts';
 import type { Messages } from './messages.ts';
 import { columnOf, typeLabel, urnTail, type Neighbourhood } from './model.ts';
-import { escapeXml, MORE_HEIGHT, MORE_WIDTH, NODE_WIDTH, nodeHeight, renderSvg, visibleColumns, type MoreAffordance } from './render.ts';
+import {
+  COLLAPSE_GAP, COLLAPSE_HEIGHT, escapeXml, GROUP_HEIGHT, GROUP_WIDTH, MORE_HEIGHT, MORE_WIDTH, NODE_WIDTH, nodeHeight, renderSvg, visibleColumns, type MoreAffordance,
+} from './render.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
 import type { Viewport } from './viewport.ts';
 
-const DATASETS_PER_COLUMNS_REQUEST = 200;
+const ENTITIES_PER_COLUMNS_REQUEST = 200;
 
 export interface Drawing {
   /**
@@ -20,19 +23,19 @@ export interface Drawing {
    */
   draw(seq: number, t0: number, recentre?: boolean): Promise<void>;
   /** Draws the loaded neighbourhood again without fetching its lineage, e.g. with columns toggled. */
-  redraw(): void;
+  redraw(): Promise<void>;
 }
 
 export function createDrawing(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; viewport: Viewport }): Drawing {
   const { messages, status, viewport } = deps;
 
   async function loadColumns(graph: Neighbourhood): Promise<void> {
-    const datasets = [...graph.nodes.values()].filter((n) => n.type === 'DATASET').map((n) => n.urn);
-    const missing = datasets.filter((u) => !state.columnCache.has(u));
-    for (let i = 0; i < missing.length; i += DATASETS_PER_COLUMNS_REQUEST) {
-      for (const d of await fetchDatasetColumns(missing.slice(i, i + DATASETS_PER_COLUMNS_REQUEST))) state.columnCache.set(d.urn, d);
+    const withColumns = [...graph.nodes.values()].filter((n) => TYPES_WITH_COLUMNS.has(n.type)).map((n) => n.urn);
+    const missing = withColumns.filter((u) => !state.columnCache.has(u));
+    for (let i = 0; i < missing.length; i += ENTITIES_PER_COLUMNS_REQUEST) {
+      for (const d of await fetchColumns(missing.slice(i, i + ENTITIES_PER_COLUMNS_REQUEST))) state.columnCache.set(d.urn, d);
     }
-    state.columns = buildColumnGraph(datasets.map((u) => state.columnCache.get(u)).filter((d): d is DatasetColumnsInput => d !== undefined));
+    state.columns = buildColumnGraph(withColumns.map((u) => state.columnCache.get(u)).filter((d): d is DatasetColumnsInput => d !== undefined));
   }
 
   async function draw(seq: number, t0: number, recentre = true): Promise<void> {
@@ -50,25 +53,58 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     }
     const fetched = performance.now();
     const columns = columnsOn ? state.columns : null;
-    const withEdges = new Set<string>();
-    for (const e of columns?.edges ?? []) {
+    // The catalog's trace of the selected column (column-trace.ts): its reached columns are shown
+    // and lit, and its path steps drawn, even where no loaded lineage record names them (job lineage).
+    const trace = columns && state.columnTrace?.key === state.selectedColumn ? state.columnTrace : null;
+    const traced = new Set([...(trace?.upstream ?? []), ...(trace?.downstream ?? [])]);
+    const columnEdges: ColumnEdge[] = [...(columns?.edges ?? [])];
+    const drawnEdges = new Set(columnEdges.map((e) => `${e.from}\u0000${e.to}`));
+    for (const e of trace?.edges ?? []) if (!drawnEdges.has(`${e.from}\u0000${e.to}`)) columnEdges.push(e);
+    const withEdges = new Set<string>(traced);
+    for (const e of columnEdges) {
       withEdges.add(e.from);
       withEdges.add(e.to);
+    }
+    const tracedPaths = new Map<string, string[]>();
+    for (const key of traced) {
+      const { dataset, path } = splitColumnKey(key);
+      tracedPaths.set(dataset, [...(tracedPaths.get(dataset) ?? []), path]);
     }
     const rows = new Map<string, { rows: string[]; hidden: number }>();
     const layoutNodes: LayoutNode[] = [];
     for (const n of graph.nodes.values()) {
       let height = nodeHeight(0, 0);
-      if (columns && n.type === 'DATASET') {
-        const v = visibleColumns(columns.columns.get(n.urn) ?? [], withEdges, n.urn);
+      if (columns && TYPES_WITH_COLUMNS.has(n.type)) {
+        const known = columns.columns.get(n.urn) ?? [];
+        const all = [...known, ...(tracedPaths.get(n.urn) ?? []).filter((p) => !known.includes(p))];
+        const v = visibleColumns(all, withEdges, n.urn);
         rows.set(n.urn, v);
         height = nodeHeight(v.rows.length, v.hidden);
       }
       layoutNodes.push({ id: n.urn, width: NODE_WIDTH, height, column: columnOf(n) });
     }
+    let highlighted: Set<string> | undefined;
+    if (trace) highlighted = traced;
+    else if (state.selectedColumn && columns) {
+      // Until the catalog's trace arrives: what the loaded column lineage alone connects.
+      const c = columnClosure(columns.edges, state.selectedColumn);
+      highlighted = new Set([...c.upstream, ...c.downstream]);
+    }
+    // Crowds of alike siblings become one box each (grouping.ts). What the user is working on stays
+    // on its own: nodes they expanded, and the datasets of the selected column and its lineage.
+    const keep = new Set(state.expanded);
+    for (const key of [...(state.selectedColumn ? [state.selectedColumn] : []), ...(highlighted ?? [])]) keep.add(splitColumnKey(key).dataset);
+    const grouping = groupNeighbourhood(graph, { keep, expandedGroups: state.expandedGroups });
+    const entityBoxes = new Map(layoutNodes.map((n) => [n.id, n]));
+    const boxes: LayoutNode[] = [];
+    for (const b of grouping.boxes) {
+      if (b.kind === 'group') boxes.push({ id: b.id, width: GROUP_WIDTH, height: GROUP_HEIGHT, column: b.column });
+      else if (b.kind === 'entity') boxes.push(entityBoxes.get(b.id)!);
+    }
+    const drawnBoxes = boxes.length;
     // "N more" sits one layout column beyond the outermost nodes of its side.
     const more: MoreAffordance[] = [];
-    const columnsUsed = layoutNodes.map((n) => n.column);
+    const columnsUsed = boxes.map((n) => n.column);
     for (const direction of DIRECTIONS) {
       const c = state.cursors[direction];
       if (!c || !c.next) continue;
@@ -77,25 +113,21 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
       const id = `more:${direction}`;
       more.push({ id, side: direction, remaining });
       const edge = direction === 'UPSTREAM' ? Math.min(0, ...columnsUsed) - 1 : Math.max(0, ...columnsUsed) + 1;
-      layoutNodes.push({ id, width: MORE_WIDTH, height: MORE_HEIGHT, column: edge });
+      boxes.push({ id, width: MORE_WIDTH, height: MORE_HEIGHT, column: edge });
     }
-    const layout = await layoutGraph(layoutNodes, [...graph.edges.values()]);
+    const layout = await layoutGraph(boxes, grouping.edges);
     if (seq !== state.seq) return;
+    layout.height += placeCollapseControls(grouping, layout.positions, { width: NODE_WIDTH, height: COLLAPSE_HEIGHT, gap: COLLAPSE_GAP });
     const laidOut = performance.now();
 
-    let highlighted: Set<string> | undefined;
-    if (state.selectedColumn && columns) {
-      const c = columnClosure(columns.edges, state.selectedColumn);
-      highlighted = new Set([...c.upstream, ...c.downstream]);
-    }
     const limit = state.degree === '3+' ? Infinity : Number(state.degree);
     const expandable = new Set<string>();
     for (const n of graph.nodes.values()) {
       if (n.side !== 'centre' && !n.context && n.degree >= limit && !state.expanded.has(n.urn)) expandable.add(n.urn);
     }
     ui.host.innerHTML = renderSvg({
-      graph, positions: layout.positions, width: layout.width, height: layout.height, more, expandable,
-      ...(columns ? { rows, columnEdges: columns.edges, selectedColumn: state.selectedColumn, ...(highlighted ? { highlighted } : {}) } : {}),
+      graph, positions: layout.positions, width: layout.width, height: layout.height, more, expandable, grouping,
+      ...(columns ? { rows, columnEdges, selectedColumn: state.selectedColumn, ...(highlighted ? { highlighted } : {}) } : {}),
     });
     state.graphSize = { width: layout.width, height: layout.height };
     ui.empty.hidden = true;
@@ -110,7 +142,7 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     const painted = performance.now();
     state.timings = {
       fetchMs: Math.round(fetched - t0), layoutMs: Math.round(laidOut - fetched), renderMs: Math.round(painted - laidOut),
-      totalMs: Math.round(painted - t0), nodes: graph.nodes.size, edges: graph.edges.size,
+      totalMs: Math.round(painted - t0), nodes: graph.nodes.size, edges: graph.edges.size, drawn: drawnBoxes,
     };
     // Read by the end-to-end test to wait for, and time, a finished draw.
     (window as unknown as { __explorer: unknown }).__explorer = { timings: state.timings, seq };
@@ -140,11 +172,11 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     ui.host.prepend(note);
   }
 
-  function redraw(): void {
-    if (!state.graph) return;
+  function redraw(): Promise<void> {
+    if (!state.graph) return Promise.resolve();
     const seq = ++state.seq;
     status.setBusy(true);
-    void draw(seq, performance.now(), false).finally(() => seq === state.seq && status.setBusy(false));
+    return draw(seq, performance.now(), false).finally(() => seq === state.seq && status.setBusy(false));
   }
 
   return { draw, redraw };

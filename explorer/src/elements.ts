@@ -37,6 +37,22 @@ export interface Elements {
   zoomIn: HTMLElement;
   zoomOut: HTMLElement;
   zoomFit: HTMLElement;
+  /** The impact list (impact-list.ts). */
+  impact: HTMLElement;
+  impactDirectionInputs: HTMLInputElement[];
+  impactSubject: HTMLElement;
+  impactSummary: HTMLElement;
+  impactFacets: HTMLElement;
+  impactExport: HTMLButtonElement;
+  impactProgressBox: HTMLElement;
+  impactProgress: HTMLProgressElement;
+  impactProgressText: HTMLElement;
+  impactCancel: HTMLButtonElement;
+  impactExportStatus: HTMLElement;
+  impactCaption: HTMLElement;
+  impactHead: HTMLElement;
+  impactRows: HTMLElement;
+  impactMore: HTMLButtonElement;
 }
 
 export function findElements(): Elements {
@@ -70,5 +86,20 @@ export function findElements(): Elements {
     zoomIn: byId('zoom-in'),
     zoomOut: byId('zoom-out'),
     zoomFit: byId('zoom-fit'),
+    impact: byId('impact'),
+    impactDirectionInputs: [...document.querySelectorAll<HTMLInputElement>('input[name="impact-direction"]')],
+    impactSubject: byId('impact-subject'),
+    impactSummary: byId('impact-summary'),
+    impactFacets: byId('impact-facets'),
+    impactExport: byId<HTMLButtonElement>('impact-export'),
+    impactProgressBox: byId('impact-progress-box'),
+    impactProgress: byId<HTMLProgressElement>('impact-progress'),
+    impactProgressText: byId('impact-progress-text'),
+    impactCancel: byId<HTMLButtonElement>('impact-cancel'),
+    impactExportStatus: byId('impact-export-status'),
+    impactCaption: byId('impact-caption'),
+    impactHead: byId('impact-head'),
+    impactRows: byId('impact-rows'),
+    impactMore: byId<HTMLButtonElement>('impact-more'),
   };
 }

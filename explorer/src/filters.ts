@@ -56,12 +56,26 @@ export function renderLegend(ui: Elements): void {
     .map((t) => `<li><span class="swatch" style="--c:${colourOf(t)}"></span>${escapeXml(typeLabel(t))}</li>`).join('');
 }
 
+/** The controls showing what the state holds: after a link, a reload or back/forward set it. */
+export function syncControls(state: ExplorerState, ui: Elements): void {
+  for (const input of ui.degreeInputs) input.checked = input.value === state.degree;
+  ui.dirUp.checked = state.directions.UPSTREAM;
+  ui.dirDown.checked = state.directions.DOWNSTREAM;
+  ui.columnsToggle.checked = state.showColumns;
+  const day = (millis: number | null) => (millis === null ? '' : new Date(millis).toISOString().slice(0, 10));
+  ui.timeFrom.value = day(state.timeWindow.startTimeMillis);
+  ui.timeTo.value = day(state.timeWindow.endTimeMillis);
+  // The type and platform boxes are drawn from state.types/platforms by renderFilters.
+  renderFilters(state, ui);
+}
+
 /**
- * Each control updates the state, then `reload` fetches the neighbourhood again under it; the
- * column display only needs `redraw`, its lineage is already loaded.
+ * Each control updates the state, then `reload` writes the new view into the address bar
+ * (navigation.ts), which fetches the neighbourhood again under it — or only redraws, when the lineage
+ * asked for is the same (the column display).
  */
-export function wireFilterControls(state: ExplorerState, ui: Elements, actions: { reload(): void; redraw(): void }): void {
-  const { reload, redraw } = actions;
+export function wireFilterControls(state: ExplorerState, ui: Elements, actions: { reload(): void }): void {
+  const { reload } = actions;
   for (const input of ui.degreeInputs) {
     input.addEventListener('change', () => {
       state.degree = input.value as Degree;
@@ -76,10 +90,10 @@ export function wireFilterControls(state: ExplorerState, ui: Elements, actions: 
     state.directions.DOWNSTREAM = ui.dirDown.checked;
     reload();
   });
+  // Hiding columns also drops the selected column from the view (view-url.ts viewOf).
   ui.columnsToggle.addEventListener('change', () => {
     state.showColumns = ui.columnsToggle.checked;
-    state.selectedColumn = null;
-    redraw();
+    reload();
   });
   // A date input's value is a UTC day; the window runs from the start of "From" to the end of "To".
   const dayStart = (value: string) => (value ? Date.parse(`${value}T00:00:00Z`) : null);

@@ -1,53 +1,40 @@
 // Pointer and keyboard handling of the graph and the page: clicks and keys on the SVG (delegated by
 // the data-* attributes render.ts writes), column selection, drag to pan, wheel and key zoom,
 // scrolling to an edge to load more, and the page-wide shortcuts.
-import { columnClosure, splitColumnKey } from './columns.ts';
+import type { ColumnTracer } from './column-trace.ts';
+import type { Drawing } from './drawing.ts';
 import type { Elements } from './elements.ts';
-import { urnTail, type Direction } from './model.ts';
+import type { Direction } from './model.ts';
 import type { Navigation } from './navigation.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
-import type { Status } from './status.ts';
 import type { Viewport } from './viewport.ts';
-import type { ViewEvents } from './view-events.ts';
 
 /** Pointer travel below this is a click, not a drag. */
 const DRAG_THRESHOLD_PX = 4;
 /** Scroll within this long of the user's own wheel or drag counts as theirs, not the page's. */
 const USER_SCROLL_MS = 800;
+/** What the arrow keys move between: nodes, groups, collapse controls and "N more". */
+const FOCUSABLE_BOXES = 'g.node, g.group, g.group-collapse, g.more';
 
-export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; status: Status; viewport: Viewport; events: ViewEvents }): void {
-  const { navigation, status, viewport, events } = deps;
+export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; drawing: Drawing; viewport: Viewport; tracer: ColumnTracer }): void {
+  const { navigation, drawing, viewport, tracer } = deps;
   // dragged: the click that ends a drag must not also activate what it lands on.
   const pointer = { dragged: false, userScrolledAt: 0 };
 
-  function selectColumn(key: string | null): void {
-    state.selectedColumn = state.selectedColumn === key ? null : key;
-    events.emit('column');
-    const svg = ui.host.querySelector('svg');
-    const columns = state.columns;
-    if (!svg || !columns) return;
-    // Restyle in place: a column click should not re-run the layout.
-    const hot = state.selectedColumn ? columnClosure(columns.edges, state.selectedColumn) : null;
-    const lit = new Set([...(hot?.upstream ?? []), ...(hot?.downstream ?? [])]);
-    for (const g of svg.querySelectorAll<SVGGElement>('g.col')) {
-      const k = g.dataset.col!;
-      g.classList.toggle('selected', k === state.selectedColumn);
-      g.classList.toggle('highlighted', k !== state.selectedColumn && lit.has(k));
-      g.classList.toggle('dimmed', state.selectedColumn !== null && k !== state.selectedColumn && !lit.has(k));
-      g.setAttribute('aria-pressed', String(k === state.selectedColumn));
-    }
-    const on = (k: string) => k === state.selectedColumn || lit.has(k);
-    for (const p of svg.querySelectorAll<SVGPathElement>('path.col-edge')) {
-      const isHot = state.selectedColumn !== null && on(p.dataset.from!) && on(p.dataset.to!);
-      p.classList.toggle('hot', isHot);
-      p.classList.toggle('dimmed', state.selectedColumn !== null && !isHot);
-      p.setAttribute('marker-end', `url(#${isHot ? 'arrow-hot' : 'arrow-col'})`);
-    }
-    if (state.selectedColumn) {
-      const { dataset, path } = splitColumnKey(state.selectedColumn);
-      const name = state.graph?.nodes.get(dataset)?.name ?? urnTail(dataset);
-      status.set(`Column ${path} of ${name}: ${hot!.upstream.size} upstream and ${hot!.downstream.size} downstream columns highlighted.`);
-    } else status.render();
+  /** A column click selects it (or clears it when selected again); column-trace.ts does the rest. */
+  const selectColumn = (key: string | null) => void tracer.select(key);
+
+  /**
+   * Opens a group of siblings into its members, or closes them back into it. Focus follows to what
+   * now stands for the group (its collapse control, or the group again), which the redraw replaced.
+   */
+  async function toggleGroup(key: string): Promise<void> {
+    if (state.busy) return;
+    if (!state.expandedGroups.delete(key)) state.expandedGroups.add(key);
+    await drawing.redraw();
+    const now = ui.host.querySelector<SVGGElement>(`[data-group="${CSS.escape(key)}"]`);
+    now?.focus({ preventScroll: true });
+    now?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   /** Click or Enter/Space on the graph; the innermost affordance under the target wins. */
@@ -56,6 +43,8 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     if (more) return void navigation.loadMore(more.dataset.more as Direction);
     const exp = target.closest<SVGGElement>('[data-expand]');
     if (exp) return void navigation.expand(exp.dataset.expand!);
+    const group = target.closest<SVGGElement>('[data-group]');
+    if (group) return void toggleGroup(group.dataset.group!);
     const col = target.closest<SVGGElement>('[data-col]');
     if (col) return selectColumn(col.dataset.col!);
     const node = target.closest<SVGGElement>('g.node');
@@ -69,7 +58,7 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     const ay = a.top + a.height / 2;
     let best: SVGGElement | null = null;
     let bestScore = Infinity;
-    for (const g of ui.host.querySelectorAll<SVGGElement>('g.node, g.more')) {
+    for (const g of ui.host.querySelectorAll<SVGGElement>(FOCUSABLE_BOXES)) {
       if (g === from) continue;
       const b = g.getBoundingClientRect();
       const dx = b.left + b.width / 2 - ax;
@@ -102,7 +91,7 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     } else if (ev.key === 'Escape') {
       if (state.selectedColumn) selectColumn(null);
     } else if (ev.key.startsWith('Arrow')) {
-      const from = target.closest<SVGGElement>('g.node');
+      const from = target.closest<SVGGElement>(FOCUSABLE_BOXES);
       if (!from) return;
       ev.preventDefault();
       moveFocus(from, ev.key);

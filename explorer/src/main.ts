@@ -2,9 +2,11 @@
 // other and to the document, then opens sign-in or the entity the URL names.
 import './style.css';
 import { tokenStore } from './api.ts';
+import { createColumnTracer } from './column-trace.ts';
 import { createDrawing } from './drawing.ts';
 import { findElements } from './elements.ts';
 import { renderLegend, wireFilterControls } from './filters.ts';
+import { createImpactList } from './impact-list.ts';
 import { wireInteraction } from './interaction.ts';
 import { createMessages } from './messages.ts';
 import { createNavigation, wireHistory } from './navigation.ts';
@@ -24,15 +26,20 @@ const messages = createMessages(ui, signIn);
 const status = createStatus(state, ui);
 const viewport = createViewport(state, ui);
 const drawing = createDrawing(state, ui, { messages, status, viewport });
-const navigation = createNavigation(state, ui, { messages, status, drawing, events });
+// The tracer reads the graph's filter from navigation, which opens the columns a link names.
+const tracer = createColumnTracer(state, { drawing, status, messages, events, filter: () => navigation.filter() });
+const navigation = createNavigation(state, ui, { messages, status, drawing, events, tracer });
 
 wireSignIn(ui, signIn, () => {
   if (!state.graph) void navigation.routeFromHash();
 });
 wireSearch(ui, { messages, navigateTo: navigation.navigateTo });
 wireHistory(navigation);
-wireInteraction(state, ui, { navigation, status, viewport, events });
-wireFilterControls(state, ui, { reload: navigation.reload, redraw: drawing.redraw });
+wireInteraction(state, ui, { navigation, drawing, viewport, tracer });
+wireFilterControls(state, ui, { reload: navigation.reload });
+const impactList = createImpactList(state, ui, { navigateTo: navigation.navigateTo, messages });
+events.on('loaded', impactList.refresh);
+events.on('column', impactList.refresh);
 
 renderLegend(ui);
 if (tokenStore.get()) {

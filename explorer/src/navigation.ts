@@ -1,17 +1,21 @@
-// Which entity is the centre and how much of its lineage is loaded: the URL hash (#urn=…) names the
-// centre, so back/forward and links work; loads of the neighbourhood, "N more" pages and one-hop
-// expansions go through here and hand the result to the draw cycle.
+// Which entity is the centre and how much of its lineage is loaded. The URL hash holds the whole view
+// (view-url.ts: centre, directions, degree, filters, time window, columns, selected column): every
+// change of view is written there first, and the hashchange it fires is what loads — so links,
+// reloads and back/forward all take the same road. Loads of the neighbourhood, "N more" pages and
+// one-hop expansions go through here and hand the result to the draw cycle.
 import { ApiError, tokenStore } from './api.ts';
 import { fetchEntity, scrollLineage, type LineageFilter } from './catalog-requests.ts';
+import type { ColumnTracer } from './column-trace.ts';
 import type { Drawing } from './drawing.ts';
 import type { Elements } from './elements.ts';
-import { recordFacets, renderFilters } from './filters.ts';
+import { recordFacets, renderFilters, syncControls } from './filters.ts';
 import type { Messages } from './messages.ts';
 import { emptyNeighbourhood, mergeResults, summarise, urnTail, type Direction, type RawEntity } from './model.ts';
 import { remember } from './recent.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
 import type { ViewEvents } from './view-events.ts';
+import { parseViewHash, sameLineageRequest, viewHash, viewOf, type ViewParams } from './view-url.ts';
 
 export interface Navigation {
   /** Re-centres through the URL hash, so the move lands in the browser's history. */
@@ -22,22 +26,14 @@ export interface Navigation {
   loadMore(direction: Direction): Promise<void>;
   /** One more hop beyond the degree limit, from one node, in the direction it lies. */
   expand(urn: string): Promise<void>;
-  /** The same centre fetched again under changed controls. */
+  /** The same centre under changed controls: a new view in the address bar, then fetched. */
   reload(): void;
+  /** The filter the graph's requests use now (degree, types, platforms, time window). */
+  filter(): LineageFilter;
 }
 
-function urnFromHash(): string | null {
-  const m = /^#urn=(.+)$/.exec(location.hash);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]!);
-  } catch {
-    return null;
-  }
-}
-
-export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents }): Navigation {
-  const { messages, status, drawing, events } = deps;
+export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents; tracer: ColumnTracer }): Navigation {
+  const { messages, status, drawing, events, tracer } = deps;
 
   function lineageFilter(degrees: readonly string[]): LineageFilter {
     return { degrees, types: state.types, platforms: state.platforms, timeWindow: state.timeWindow };
@@ -47,17 +43,56 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     return state.degree === '1' ? ['1'] : state.degree === '2' ? ['1', '2'] : ['1', '2', '3+'];
   }
 
+  /** What the page last loaded, to tell what a new view changes. */
+  let shown: ViewParams | null = null;
+  const selectColumn = (key: string | null) => tracer.select(key);
+
   function navigateTo(urn: string): void {
-    const hash = `#urn=${encodeURIComponent(urn)}`;
+    state.selectedColumn = null;
+    const hash = viewHash(viewOf(state, urn));
     // Setting the hash it already has fires no hashchange.
     if (location.hash === hash) void loadCentre(urn);
     else location.hash = hash;
   }
 
-  async function routeFromHash(): Promise<void> {
-    const urn = urnFromHash();
-    if (urn && tokenStore.get()) await loadCentre(urn);
+  /** Puts a view's controls into the page state and onto the controls (the selected column aside). */
+  function applyView(view: ViewParams): void {
+    state.directions = { ...view.directions };
+    state.degree = view.degree;
+    state.types = new Set(view.types);
+    state.platforms = new Set(view.platforms);
+    state.timeWindow = { ...view.timeWindow };
+    state.showColumns = view.showColumns;
+    syncControls(state, ui);
   }
+
+  async function routeFromHash(): Promise<void> {
+    const view = parseViewHash(location.hash);
+    if (!view || !tokenStore.get()) return;
+    const before = shown;
+    applyView(view);
+    shown = view;
+    if (!before || before.urn !== view.urn || !state.graph) {
+      await loadCentre(view.urn);
+      if (view.column) await selectColumn(view.column);
+    } else if (!sameLineageRequest(before, view)) {
+      reloadNeighbourhood();
+      if (view.column !== state.selectedColumn) await selectColumn(view.column);
+    } else if (view.column !== state.selectedColumn) {
+      // selectColumn redraws, with the column display as the view says.
+      await selectColumn(view.column);
+    } else if (before.showColumns !== view.showColumns) {
+      await drawing.redraw();
+    }
+  }
+
+  // A selected column goes into the address bar without a new history entry or a reload.
+  events.on('column', () => {
+    if (!state.centre) return;
+    const view = viewOf(state, state.centre.urn);
+    shown = view;
+    history.replaceState(history.state, '', viewHash(view));
+  });
 
   async function loadCentre(urn: string): Promise<void> {
     const seq = ++state.seq;
@@ -90,6 +125,7 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     state.typeOptions.clear();
     state.platformOptions.clear();
     state.selectedColumn = null;
+    state.columnTrace = null;
     state.expanded.clear();
     document.title = `${summary.name} · Lineage explorer`;
     ui.search.value = urn;
@@ -182,14 +218,22 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     }
   }
 
-  function reload(): void {
+  function reloadNeighbourhood(): void {
     if (!state.graph || !state.centre) return;
     const centre = state.graph.nodes.get(state.graph.centre)!;
     state.expanded.clear();
     void loadNeighbourhood({ urn: centre.urn, type: centre.type, name: centre.name, exists: centre.exists }, false);
   }
 
-  return { navigateTo, routeFromHash, loadMore, expand, reload };
+  function reload(): void {
+    if (!state.centre) return;
+    const hash = viewHash(viewOf(state, state.centre.urn));
+    // A control the address bar does not hold (the page size) changes nothing there: load directly.
+    if (location.hash === hash) reloadNeighbourhood();
+    else location.hash = hash;
+  }
+
+  return { navigateTo, routeFromHash, loadMore, expand, reload, filter: () => lineageFilter(degreeValues()) };
 }
 
 /** Back, forward and edited links re-centre the page. */

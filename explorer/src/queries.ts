@@ -100,7 +100,10 @@ export interface ColumnImpactReply {
   } | null;
 }
 
-/** Columns for the column display: lineage of each dataset and its schema, in one request. */
+/**
+ * Columns for the column display, in one request: each dataset's column lineage and schema, each
+ * chart's and dashboard's inputFields (their own columns and the columns those read).
+ */
 export const COLUMNS_QUERY = `query explorerColumns($urns: [String!]!) {
   entities(urns: $urns) {
     urn
@@ -108,9 +111,38 @@ export const COLUMNS_QUERY = `query explorerColumns($urns: [String!]!) {
       fineGrainedLineages { upstreams { urn path } downstreams { urn path } }
       aspects(input: { aspectNames: ["schemaMetadata"] }) { aspectName payload }
     }
+    ... on Chart { aspects(input: { aspectNames: ["inputFields"] }) { aspectName payload } }
+    ... on Dashboard { aspects(input: { aspectNames: ["inputFields"] }) { aspectName payload } }
   }
 }`;
 
 export interface ColumnsReply {
   entities: Array<{ urn: string; fineGrainedLineages?: FineGrainedLineage[] | null; aspects?: Array<{ aspectName: string; payload: string | null }> | null } | null>;
+}
+
+/**
+ * The impact export's pages (impact-export.ts): scrollAcrossLineage without paths or facets, which
+ * the file does not hold and the catalog would otherwise work out for every page.
+ */
+export const IMPACT_EXPORT_QUERY = `query explorerImpactExport($input: ScrollAcrossLineageInput!) {
+  scrollAcrossLineage(input: $input) { nextScrollId total isPartial searchResults { degree entity { ...ExplorerEntity } } }
+}
+${ENTITY_FIELDS}`;
+
+export interface ImpactExportReply {
+  scrollAcrossLineage: { nextScrollId: string | null; total: number; isPartial: boolean | null; searchResults: RawResult[] } | null;
+}
+
+/** The column impact export's pages: COLUMN_IMPACT_QUERY without paths. */
+export const COLUMN_IMPACT_EXPORT_QUERY = `query explorerColumnImpactExport($input: SearchAcrossLineageInput!) {
+  searchAcrossLineage(input: $input) {
+    total
+    isPartial
+    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type } } } }
+  }
+}
+${ENTITY_FIELDS}`;
+
+export interface ColumnImpactExportReply {
+  searchAcrossLineage: Pick<NonNullable<ColumnImpactReply['searchAcrossLineage']>, 'total' | 'isPartial' | 'searchResults'> | null;
 }

@@ -1,7 +1,10 @@
 // The page's one mutable state object and its types. Every module that reads or changes page state
 // is handed this object by main.ts; nothing else keeps state between events.
 import type { ColumnGraph, DatasetColumnsInput } from './columns.ts';
+import type { ColumnTrace } from './column-trace.ts';
 import type { Direction, EntitySummary, Neighbourhood } from './model.ts';
+import type { FacetCounts, ImpactCursor, ImpactRow, ImpactSort } from './impact-rows.ts';
+import type { ImpactQuery } from './impact-source.ts';
 
 export type Degree = '1' | '2' | '3+';
 
@@ -24,6 +27,8 @@ export interface Timings {
   totalMs: number;
   nodes: number;
   edges: number;
+  /** Boxes drawn: entities on their own plus collapsed groups (grouping.ts). */
+  drawn: number;
 }
 
 export interface TimeWindow {
@@ -57,6 +62,8 @@ export interface ExplorerState {
   columnCache: Map<string, DatasetColumnsInput>;
   columns: ColumnGraph | null;
   selectedColumn: string | null;
+  /** The catalog's column walk from the selected column (column-trace.ts); null while none is loaded. */
+  columnTrace: ColumnTrace | null;
   /** Nodes already expanded one hop, so they no longer offer to expand. */
   expanded: Set<string>;
   zoom: number;
@@ -68,6 +75,13 @@ export interface ExplorerState {
   seq: number;
   busy: boolean;
   timings: Timings | null;
+  /** The impact list beside the graph (impact-list.ts). */
+  impact: ImpactListState;
+  /**
+   * Keys of the sibling groups (grouping.ts) the user opened. Not cleared on re-centre or reload: a
+   * key follows its group's nearer boxes back to the centre, so it only ever matches the same group.
+   */
+  expandedGroups: Set<string>;
 }
 
 /** The state of a freshly opened page; the defaults match the controls' initial values in index.html. */
@@ -89,11 +103,44 @@ export function createState(): ExplorerState {
     columnCache: new Map(),
     columns: null,
     selectedColumn: null,
+    columnTrace: null,
     expanded: new Set(),
     zoom: 1,
     graphSize: { width: 0, height: 0 },
     seq: 0,
     busy: false,
     timings: null,
+    impact: createImpactListState(),
+    expandedGroups: new Set(),
+  };
+}
+
+/** The impact list: what it traces, the rows loaded so far and how they are shown. */
+export interface ImpactListState {
+  /** Its own direction, independent of the graph's: one side at a time. */
+  direction: Direction;
+  /** What the loaded rows answer; null before an entity is open. */
+  query: ImpactQuery | null;
+  rows: ImpactRow[];
+  total: number;
+  next: ImpactCursor | null;
+  partial: boolean;
+  facets: FacetCounts | null;
+  sort: ImpactSort;
+  /** Rows (by urn) whose paths are shown. */
+  openPaths: Set<string>;
+  /** A page is being fetched; the number says which request, so an overtaken one drops its reply. */
+  loading: boolean;
+  /** The last page could not be fetched: the same view asks again rather than keeping the gap. */
+  failed: boolean;
+  seq: number;
+  /** The running export, to cancel it; null when none runs. */
+  exporting: AbortController | null;
+}
+
+export function createImpactListState(): ImpactListState {
+  return {
+    direction: 'DOWNSTREAM', query: null, rows: [], total: 0, next: null, partial: false, facets: null,
+    sort: { key: 'degree', descending: false }, openPaths: new Set(), loading: false, failed: false, seq: 0, exporting: null,
   };
 }

@@ -6,13 +6,21 @@ import type { ExplorerState } from './state.ts';
 const MIN_ZOOM = 0.15;
 const MAX_ZOOM = 2.5;
 const MAX_FIT_ZOOM = 1.5;
+/**
+ * Fit never goes below this: node names (15 px) still render at about 10 px. A picture that does not
+ * fit at it is fitted to the width instead and scrolled, rather than shrunk until its text is dots.
+ */
+const MIN_LEGIBLE_FIT_ZOOM = 0.65;
 
 export interface Viewport {
   /** Sizes the current SVG to state.zoom. */
   applyZoom(): void;
   /** Zooms about the middle of the visible area. */
   setZoom(z: number): void;
-  /** The whole graph in view, from its top-left corner. */
+  /**
+   * The whole graph in view, from its top-left corner, if its text stays legible that way;
+   * otherwise its width (at a legible zoom at least), scrolled to the centre.
+   */
   fit(): void;
   scrollToNode(urn: string): void;
 }
@@ -38,9 +46,20 @@ export function createViewport(state: ExplorerState, ui: Elements): Viewport {
   function fit(): void {
     const { width, height } = state.graphSize;
     if (!width) return;
-    setZoom(Math.min((ui.canvas.clientWidth - 8) / width, (ui.canvas.clientHeight - 8) / height, MAX_FIT_ZOOM));
+    const across = (ui.canvas.clientWidth - 8) / width;
+    const whole = Math.min(across, (ui.canvas.clientHeight - 8) / height, MAX_FIT_ZOOM);
+    if (whole >= MIN_LEGIBLE_FIT_ZOOM) {
+      setZoom(whole);
+      ui.canvas.scrollLeft = 0;
+      ui.canvas.scrollTop = 0;
+      return;
+    }
+    // Too tall (or wide) to show whole and still read: fit the width, never enlarging past 1:1 nor
+    // shrinking below legible, and let the user scroll; start at the centre rather than at the top
+    // of a long column.
+    setZoom(Math.max(MIN_LEGIBLE_FIT_ZOOM, Math.min(across, 1)));
     ui.canvas.scrollLeft = 0;
-    ui.canvas.scrollTop = 0;
+    if (state.graph) scrollToNode(state.graph.centre);
   }
 
   /** Puts a node in the middle of the canvas across, and at most 200px down from its top. */

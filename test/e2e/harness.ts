@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -168,4 +169,22 @@ export async function signIn(h: Harness): Promise<void> {
   await h.page.locator('#token').fill(h.stack.token);
   await h.page.locator('#signin-submit').click();
   await h.page.locator('#signin').waitFor({ state: 'hidden' });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core (the npm package, injected into the page) run over the document as it stands, or one part of it. */
+export async function axeViolations(page: Page, selector?: string): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const context = selector ? JSON.stringify({ include: [[selector]] }) : 'document';
+  // A string, not a function: this file is compiled without the DOM's types.
+  return page.evaluate(`(async () => {
+    const result = await window.axe.run(${context}, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  })()`) as Promise<AxeViolation[]>;
 }

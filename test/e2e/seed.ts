@@ -145,3 +145,51 @@ export async function seedWideGraph(door: FrontDoor, platform: string, fanOut: n
   await ingest(door, [...children.map((c) => upstreamOn(c, root)), ...grand.map((x) => upstreamOn(x.urn, x.parent))]);
   return { root, count: fanOut * (1 + perChild) };
 }
+
+export interface ColumnToDashboard {
+  orders: string;
+  revenue: string;
+  job: string;
+  chart: string;
+  dashboard: string;
+}
+
+/**
+ * A column's way from a source table to a dashboard field: shop_orders.amount → (job build_revenue,
+ * whose fine-grained lineage makes the step) → mart_revenue.total → the chart's field `total`
+ * (inputFields) → the dashboard's field `revenue_total` (inputFields on the chart's field). Entity
+ * lineage follows the same way: job inputs/outputs, chartInfo.inputs, dashboardInfo.charts.
+ */
+export async function seedColumnToDashboard(door: FrontDoor, platform: string): Promise<ColumnToDashboard> {
+  const flow = 'urn:li:dataFlow:(airflow,mart_flow,PROD)';
+  const g: ColumnToDashboard = {
+    orders: dataset(platform, 'shop_orders'),
+    revenue: dataset(platform, 'mart_revenue'),
+    job: `urn:li:dataJob:(${flow},build_revenue)`,
+    chart: `urn:li:chart:(looker,revenue_chart_${platform})`,
+    dashboard: `urn:li:dashboard:(looker,finance_${platform})`,
+  };
+  const stamps = { created: { time: T0, actor: 'urn:li:corpuser:datahub' }, lastModified: { time: T0, actor: 'urn:li:corpuser:datahub' } };
+  const numberField = (fieldPath: string) => ({ fieldPath, nativeDataType: 'double', type: { type: { 'com.linkedin.schema.NumberType': {} } } });
+  await ingest(door, [
+    proposal(g.orders, 'datasetProperties', { name: 'shop_orders', customProperties: {} }),
+    proposal(g.orders, 'schemaMetadata', schema(platform, 'shop_orders', ['order_id', 'amount', 'ordered_at'])),
+    proposal(g.revenue, 'datasetProperties', { name: 'mart_revenue', customProperties: {} }),
+    proposal(g.revenue, 'schemaMetadata', schema(platform, 'mart_revenue', ['day', 'total'])),
+    proposal(flow, 'dataFlowInfo', { name: 'mart flow', customProperties: {} }),
+    proposal(g.job, 'dataJobInfo', { name: 'build revenue', type: { string: 'COMMAND' }, customProperties: {} }),
+  ]);
+  await ingest(door, [
+    proposal(g.job, 'dataJobInputOutput', {
+      inputDatasets: [g.orders], outputDatasets: [g.revenue],
+      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field(g.orders, 'amount')], downstreamType: 'FIELD', downstreams: [field(g.revenue, 'total')] }],
+    }),
+    proposal(g.chart, 'chartInfo', { title: 'Revenue', description: 'daily revenue', lastModified: stamps, inputs: [{ string: g.revenue }] }),
+    proposal(g.chart, 'inputFields', { fields: [{ schemaFieldUrn: field(g.revenue, 'total'), schemaField: numberField('total') }] }),
+  ]);
+  await ingest(door, [
+    proposal(g.dashboard, 'dashboardInfo', { title: 'Finance', description: 'finance overview', lastModified: stamps, charts: [g.chart] }),
+    proposal(g.dashboard, 'inputFields', { fields: [{ schemaFieldUrn: field(g.chart, 'total'), schemaField: numberField('revenue_total') }] }),
+  ]);
+  return g;
+}

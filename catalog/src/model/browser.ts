@@ -21,3 +21,14 @@ export function urnPlatformName(text: string): string | null {
   const platform = urn ? platformOf(urn) : undefined;
   return platform === undefined ? null : urnDisplayName(platform);
 }
+
+/**
+ * A column urn's parent and fieldPath (`urn:li:schemaField:(<parent>,<fieldPath>)`); null for any
+ * other text. The fieldPath is returned as the urn writes it: a chart's or dashboard's own column
+ * percent-encodes `(`, `)` and `,` (docs/lineage-model.md §inputFields).
+ */
+export function schemaFieldParts(text: string): { parent: string; path: string } | null {
+  const urn = tryParseUrn(text);
+  if (!urn || urn.entityType !== 'schemaField' || urn.parts.length !== 2) return null;
+  return { parent: urn.parts[0]!, path: urn.parts[1]! };
+}
