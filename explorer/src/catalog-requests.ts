@@ -56,18 +56,21 @@ export async function scrollLineage(urn: string, direction: Direction, filter: L
 
 export type ColumnImpactPage = NonNullable<ColumnImpactReply['searchAcrossLineage']>;
 
+/** searchAcrossLineage's input for a column walk that keeps columns as columns. */
+function columnImpactInput(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number, skipAggregates: boolean) {
+  return {
+    // Reached columns are SCHEMA_FIELD results, so an entity-type filter would drop them all.
+    urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
+    searchFlags: { groupingSpec: { groupingCriteria: [] }, ...(skipAggregates ? { skipAggregates: true } : {}) },
+  };
+}
+
 /**
  * One page (start/count) of the columns a column reaches in `direction`, kept as columns, under the
  * same degree, platform and time-window filter as the graph (the platform is the column's parent's).
  */
 export async function columnImpact(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactPage> {
-  const reply = await graphql<ColumnImpactReply>(COLUMN_IMPACT_QUERY, {
-    input: {
-      // Reached columns are SCHEMA_FIELD results, so an entity-type filter would drop them all.
-      urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
-      searchFlags: { groupingSpec: { groupingCriteria: [] }, ...(start > 0 ? { skipAggregates: true } : {}) },
-    },
-  });
+  const reply = await graphql<ColumnImpactReply>(COLUMN_IMPACT_QUERY, { input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, start > 0) });
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
 }
@@ -111,12 +114,7 @@ export type ColumnImpactExportPage = NonNullable<ColumnImpactExportReply['search
 
 /** One page of the column impact export: columnImpact's page without paths, facets skipped throughout. */
 export async function exportColumnImpactPage(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactExportPage> {
-  const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, {
-    input: {
-      urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
-      searchFlags: { groupingSpec: { groupingCriteria: [] }, skipAggregates: true },
-    },
-  });
+  const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, { input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, true) });
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
 }

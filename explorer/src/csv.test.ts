@@ -1,33 +1,5 @@
 import { csvField, csvRecord } from './csv.ts';
-
-/** A small RFC 4180 reader, to show what a spreadsheet or csv library reads back. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return records;
-}
+import { parseCsv } from './csv-reader.ts';
 
 test('plain fields stay as they are; records end with CRLF', () => {
   expect(csvRecord(['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)', 'db.t', 2])).toBe('"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)",db.t,2\r\n');

@@ -11,6 +11,7 @@ import { displayLabelOf } from '@lineage/catalog/browser';
 import { axeViolations, DESKTOP, NARROW, openHarness, signIn, type Harness } from './harness.ts';
 import { field, seedTutorial, seedWideGraph, type TutorialGraph } from './seed.ts';
 import { columnKey } from '../../explorer/src/columns.ts';
+import { parseCsv } from '../../explorer/src/csv-reader.ts';
 
 let h: Harness;
 let page: Page;
@@ -109,23 +110,6 @@ async function listed(n: number): Promise<Listed[]> {
     urn: tr.dataset.urn, degree: Number(tr.dataset.degree), type: tr.dataset.type,
     name: tr.querySelector('.impact-name').textContent, cells: [...tr.cells].map((c) => c.textContent.trim()),
   }))`) as Promise<Listed[]>;
-}
-
-/** RFC 4180 records (the file's CRLF line ends and quoted fields). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let f = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') quoted = false; else f += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { record.push(f); f = ''; } else if (c === '\r' && text[i + 1] === '\n') { record.push(f); records.push(record); record = []; f = ''; i++; } else f += c;
-  }
-  assert.equal(f, '', 'the file ends with a complete record');
-  return records;
 }
 
 async function readDownload(d: Download): Promise<string> {
