@@ -127,6 +127,7 @@ export function shapeOf(g: Graph): Record<string, number> {
     out[g.up[i]!]!++;
     inn[g.down[i]!]!++;
   }
+  const max = (xs: Int32Array) => xs.reduce((a, b) => Math.max(a, b), 0);
   const pct = (xs: Int32Array, p: number) => {
     const sorted = Float64Array.from(xs).sort();
     return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -144,8 +145,8 @@ export function shapeOf(g: Graph): Record<string, number> {
     }
   }
   return {
-    outDegreeMedian: pct(out, 0.5), outDegreeP99: pct(out, 0.99), outDegreeMax: Math.max(...out),
-    inDegreeMedian: pct(inn, 0.5), inDegreeP99: pct(inn, 0.99), inDegreeMax: Math.max(...inn),
+    outDegreeMedian: pct(out, 0.5), outDegreeP99: pct(out, 0.99), outDegreeMax: max(out),
+    inDegreeMedian: pct(inn, 0.5), inDegreeP99: pct(inn, 0.99), inDegreeMax: max(inn),
     longestChain: chain,
     hubReachDown: bfs(adj, g.sources.hub, 1000).order.length,
   };
