@@ -104,6 +104,30 @@ test.each([
   expect(r.strategy).toBe('database');
 });
 
+// Filters on what a facetKey stands for (type, platform, origin, soft deletion) are judged per
+// facetKey in the database, negated or not, in any number of orFilters groups, with degrees too.
+const otherPlatform = `urn:li:dataPlatform:${ns.platform}other`;
+const where = (...groups: Array<Array<{ field: string; values: string[]; negated?: boolean; condition?: string }>>) => groups.map((and) => ({ and }));
+test.each([
+  ['_entityType in orFilters', where([{ field: '_entityType', values: ['DATA_JOB', 'MLPRIMARY_KEY'] }])],
+  ['platform', where([{ field: 'platform', values: [otherPlatform] }])],
+  ['platform.keyword, negated', where([{ field: 'platform.keyword', values: [otherPlatform], negated: true }])],
+  ['origin DEV with degree 2', where([{ field: 'origin', values: ['DEV'] }, { field: 'degree', values: ['2'] }])],
+  ['two groups: jobs, or DEV', where([{ field: '_entityType', values: ['DATA_JOB'] }], [{ field: 'origin', values: ['DEV'] }])],
+  ['negated type with degree 2 and 3+', where([{ field: '_entityType', values: ['DATASET'], negated: true }, { field: 'degree', values: ['2', '3+'] }])],
+  ['removed = true (soft-deleted only)', where([{ field: 'removed', values: ['true'] }])],
+] as const)('filter %s: selected in the database, same pages, total and facets as shipping rows', async (_name, orFilters) => {
+  const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 7);
+  expect(r.strategy).toBe('database');
+  expect(r.total).toBeGreaterThan(0);
+});
+
+test('a filter on something else than a facetKey (urn, name) still ships rows, with the same answer', async () => {
+  const r = await bothPaths(down(src, { orFilters: where([{ field: 'urn', values: [ks[3]!, job] }]) } as unknown as Partial<LineageQuery>), 5);
+  expect(r.strategy).toBe('fast');
+  expect(r.hits.map((h) => h.urn).sort()).toEqual([ks[3]!, job].sort());
+});
+
 test('upstream and LINEAGE_MAX_HOPS: same on both paths', async () => {
   expect((await bothPaths({ urn: deep[1]!, direction: 'UPSTREAM' }, 2)).strategy).toBe('database');
   const capped = { ...limits, maxHops: 2 };

@@ -162,6 +162,8 @@ export interface Selection {
   /** Matching entities after every filter (degree included). */
   total: number;
   facets: Facet[];
+  /** In-database selections with filters: the matching facetKeys later pages select by (select.ts). */
+  facetKeys?: number[] | null;
 }
 
 /**

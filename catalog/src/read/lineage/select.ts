@@ -1,11 +1,14 @@
-// The in-database path of impact analysis (docs/lineage-model.md §Results): for the common request — no time
-// window, no free text, no filters but degree, no per-hop control — Neo4j selects the page and
-// counts total and facets itself, so only a page and a few dozen counts leave the database
-// instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md). Two statements
-// run side by side:
+// The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
+// time window, free text or per-hop control, whose filters name only what a node's facetKey stands
+// for (entity type, platform, origin, soft deletion — negated or not, in any orFilters groups) —
+// Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
+// leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
+// Two statements:
 // - select-counts-<dir>-<bound>: the BFS grouped by (facetKey, degree bucket) → total and facets;
+//   the filters are judged here, once per facetKey, on the values it stands for;
 // - select-page-<dir>-<bound>: the BFS in degree order → ORDER BY degree, urn LIMIT as a
-//   PartialTop, which stops at the degree that fills the page.
+//   PartialTop, which stops at the degree that fills the page; with filters, only nodes whose
+//   facetKey the counts judged matching (so it runs after them; without filters, side by side).
 // It answers null (the caller ships rows instead, traverse.ts + results.ts) when the reach holds
 // something it cannot count this way: schemaFields (lifted onto their datasets, and existing
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
@@ -14,6 +17,7 @@ import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
 import { boundedStatement, type StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
+import { clausesMatch, type FilterField } from '../../model/filters.ts';
 import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, type LineageLimits } from './traverse.ts';
@@ -21,9 +25,13 @@ import { maxDepthOf, type LineageLimits } from './traverse.ts';
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
 
+/** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
+const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
+
 /** Requests the in-database path can answer exactly; the rest ship rows. */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  return nq.window === null && nq.queryTokens.length === 0 && nq.clauses === null
+  return nq.window === null && nq.queryTokens.length === 0
+    && (nq.clauses === null || nq.clauses.every((and) => and.every((c) => FACET_KEY_FIELDS.has(c.field))))
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
 }
 
@@ -68,7 +76,10 @@ interface PageRow {
   origin: string | null;
 }
 
-/** Matching hits after `after` in (degree, urn) order, at most `limit`. */
+/**
+ * Matching hits after `after` in (degree, urn) order, at most `limit`. `facetKeys`: with filters,
+ * the facetKeys the counts judged matching (Selection.facetKeys); null without filters.
+ */
 export async function selectPage(
   store: Store,
   nq: NormalizedQuery,
@@ -76,6 +87,7 @@ export async function selectPage(
   after: CursorPosition | null,
   limit: number,
   timeoutMs: number,
+  facetKeys: readonly number[] | null,
 ): Promise<LineageHit[]> {
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
@@ -87,6 +99,7 @@ export async function selectPage(
       afterUrn: after?.urn ?? '',
       visible: (nq.includeSoftDeleted ? [2, 3] : [2]).map(int),
       types: [...nq.resultTypes],
+      keys: facetKeys === null ? null : facetKeys.map(int),
       limit: int(limit),
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-page' } },
@@ -103,7 +116,7 @@ async function selectCounts(
   nq: NormalizedQuery,
   limits: LineageLimits,
   timeoutMs: number,
-): Promise<{ total: number; facets: Selection['facets'] } | null> {
+): Promise<{ total: number; facets: Selection['facets']; facetKeys: number[] | null } | null> {
   const rows = await store.read(
     (tx) => tx.run<{ k: number | null; count: number }>(statement('lineage/select-counts', nq), {
       urn: nq.urn,
@@ -118,6 +131,7 @@ async function selectCounts(
   }
   const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
   const matching: FacetGroup[] = [];
+  const matchingKeys = new Set<number>();
   let reachable = 0;
   for (const g of groups) {
     const v = values.get(g.facetKey);
@@ -129,13 +143,15 @@ async function selectCounts(
     if (!exists || (removed && !nq.includeSoftDeleted)) continue;
     reachable += g.count;
     if (!nq.resultTypes.has(v.entityType)) continue;
+    if (!clausesMatch({ urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, nq.clauses)) continue;
+    matchingKeys.add(g.facetKey);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
   }
   // The shipping path cuts at LINEAGE_MAX_RESULTS and says isPartial; it keeps that meaning.
   if (reachable > limits.maxResults) return null;
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
-  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq) };
+  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), facetKeys: nq.clauses === null ? null : [...matchingKeys] };
 }
 
 /**
@@ -150,10 +166,17 @@ export async function selectInDatabase(
   timeoutMs: number,
 ): Promise<Selection | null> {
   const limit = want + READ_AHEAD;
+  if (nq.clauses !== null) {
+    // The page needs the facetKeys the counts judge matching: one statement after the other.
+    const counts = await selectCounts(store, nq, limits, timeoutMs);
+    if (!counts) return null;
+    const hits = await selectPage(store, nq, limits, null, limit, timeoutMs, counts.facetKeys);
+    return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: counts.facetKeys };
+  }
   const [counts, hits] = await Promise.all([
     selectCounts(store, nq, limits, timeoutMs),
-    selectPage(store, nq, limits, null, limit, timeoutMs),
+    selectPage(store, nq, limits, null, limit, timeoutMs, null),
   ]);
   if (!counts) return null;
-  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets };
+  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: null };
 }

@@ -141,7 +141,7 @@ async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selecti
   if (selected.complete || selected.hits.length >= upto) return;
   const last = selected.hits.at(-1) ?? null;
   const limit = upto - selected.hits.length + READ_AHEAD;
-  const more = await selectPage(store, nq, limits, last, limit, limits.deadlineMs);
+  const more = await selectPage(store, nq, limits, last, limit, limits.deadlineMs, selected.facetKeys ?? null);
   selected.hits.push(...more);
   if (more.length < limit) selected.complete = true;
 }
@@ -192,7 +192,7 @@ export async function scrollLineage(
   if (after && !selected.complete && from === selected.hits.length && prefixEnd && compareHits(after, prefixEnd) > 0) {
     // A cursor past the held prefix (the snapshot was taken after that page was served): fetch
     // the page right after the cursor instead of filling the gap.
-    const fetched = await selectPage(store, nq, limits, after, count + 1, limits.deadlineMs);
+    const fetched = await selectPage(store, nq, limits, after, count + 1, limits.deadlineMs, selected.facetKeys ?? null);
     hits = fetched.slice(0, count);
     more = fetched.length > count;
   } else {
