@@ -50,7 +50,7 @@ export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '
 
 export const COLUMNS = 4;
 const ACTOR = 'urn:li:corpuser:bench';
-const BASE_TIME = 1_700_000_000_000;
+export const BASE_TIME = 1_700_000_000_000;
 
 /** mulberry32: tiny, fast, and the same sequence on every machine. */
 export function rng(seed: number): () => number {

@@ -2,7 +2,7 @@
 // between markers, so each size shows its latest run).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fmtInt, fmtMs, type Summary } from './lib/stats.ts';
-import type { QueryCase } from './workloads/query.ts';
+import type { QueryCase, ShapeCase } from './workloads/query.ts';
 import type { BenchResult } from './run.ts';
 
 const ms = (s: Summary | null | undefined) => (s ? fmtMs(s.p50) : '–');
@@ -54,6 +54,18 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
     out.push({ target: 'each service ≤ 256 MB RSS', measured: Object.entries(peaks).map(([n, v]) => `${n} ${v} MB`).join(', '), met: worst[1] <= 256 });
   }
   return out;
+}
+
+function shapeTable(shapes: ShapeCase[]): string[] {
+  const rows = [
+    '| source | dir | "3+" and … | results | first p50 / p95 / max (ms) | next p50 | HTTP first p50 |',
+    '|---|---|---|---:|---|---:|---:|',
+  ];
+  for (const c of shapes) {
+    const how = `${c.strategy && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
+    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${c.httpError ? 'error' : ms(c.httpFirst)} |`);
+  }
+  return rows;
 }
 
 function queryTable(cases: QueryCase[]): string[] {
@@ -122,6 +134,12 @@ export function renderMarkdown(r: BenchResult): string {
   if (r.query) {
     L.push(...queryTable(r.query.cases));
     L.push('');
+    if (r.query.shapes?.length) {
+      L.push(...shapeTable(r.query.shapes));
+      L.push('');
+      L.push('Request shapes beyond the degree filter (issue 17), from the hub and the sink hub at "3+": database = selected in Neo4j (filters on type, platform, origin and soft deletion are judged per facetKey there); fast / hops = the reach shipped to the lineage service (time windows and text queries still are).');
+      L.push('');
+    }
     L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);
     L.push('');
   }

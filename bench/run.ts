@@ -22,7 +22,7 @@ import { generateWarehouse, shapeOf } from './generate-warehouse.ts';
 import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';
 import { childPids, watchMemory, type WatchedProcess, type WorkloadMemory } from './lib/memory.ts';
 import { ingestRaw, ingestViaApi, dropRaw, type IngestResult } from './workloads/ingest.ts';
-import { runQueries, type QueryCase } from './workloads/query.ts';
+import { runQueries, type QueryCase, type ShapeCase } from './workloads/query.ts';
 import { restoreFull, restoreWindows, type RestoreRun, type RestoreWindows } from './workloads/restore.ts';
 import { ingestOpenLineageWorkload, type OpenLineageResult } from './workloads/openlineage.ts';
 import { updateReadme, checkTargets } from './report.ts';
@@ -40,7 +40,7 @@ export interface BenchResult {
   hubReach: number;
   loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number };
   ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
-  query?: { cases: QueryCase[]; profile: unknown };
+  query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };
   openlineage?: OpenLineageResult;
   memory: Record<string, WorkloadMemory>;

@@ -10,7 +10,7 @@ import type { Store } from '../../catalog/src/store/store.ts';
 import { scrollLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
 import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/read/lineage/traverse.ts';
-import { adjacency, bfs, type Adjacency, type Graph } from '../generate.ts';
+import { adjacency, BASE_TIME, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
 
 export const DEGREES = ['1', '2', '3+'] as const;
@@ -42,6 +42,36 @@ export interface QueryCase {
 }
 
 const PAGE = 10;
+
+/**
+ * A request shape beyond the degree filter (issue 17: what DataHub's UI and SDK send), timed from the
+ * hub and the sink hub at "3+": where it is answered (database or shipped) and what that costs.
+ */
+export interface ShapeCase {
+  source: string;
+  direction: Direction;
+  shape: string;
+  total: number | null;
+  strategy: string;
+  isPartial: boolean;
+  domainFirst: Summary;
+  domainNext: Summary | null;
+  httpFirst: Summary | null;
+  httpError?: string;
+}
+
+/** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
+function requestShapes(baseTime: number): Array<{ shape: string; input: Partial<LineageQuery> }> {
+  const degree3 = { field: 'degree', values: ['3+'] };
+  return [
+    { shape: 'types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }] } },
+    { shape: 'platform ≠ hive (negated)', input: { orFilters: [{ and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] } },
+    { shape: 'two groups: dashboards, or snowflake', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD'] }] }, { and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] }] } },
+    { shape: 'time window (5 of 10 days)', input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
+    { shape: 'time window + types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
+    { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' } },
+  ];
+}
 
 const GQL = `query benchScroll($input: ScrollAcrossLineageInput!) {
   scrollAcrossLineage(input: $input) {
@@ -156,7 +186,7 @@ async function measure(runs: number, budgetMs: number, fn: () => Promise<unknown
   return summarize(samples);
 }
 
-export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: QueryCase[]; profile: unknown }> {
+export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: QueryCase[]; shapes: ShapeCase[]; profile: unknown }> {
   const entityUrns = g.entities.map((e) => e.urn);
   const down = adjacency(entityUrns.length, g.up, g.down);
   const up = adjacency(entityUrns.length, g.down, g.up);
@@ -223,7 +253,32 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
       }
     }
   }
-  return { cases, profile: await profileHub(o, entityUrns[s.hub]!) };
+  const shapes: ShapeCase[] = [];
+  for (const [name, id, direction] of [['hub', s.hub, 'DOWNSTREAM'], ['sink hub', s.sinkHub, 'UPSTREAM']] as const) {
+    const urn = entityUrns[id]!;
+    for (const { shape, input } of requestShapes(BASE_TIME)) {
+      const q: LineageQuery = { urn, direction, ...input };
+      const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
+      const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
+      const domainNext = first.nextCursor
+        ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
+        : null;
+      let httpFirst: Summary | null = null;
+      let httpError: string | undefined;
+      if (o.gatewayGraphql) {
+        try {
+          const http = { urn, direction, count: PAGE, ...input };
+          await graphqlScroll(o.gatewayGraphql, o.token, http);
+          httpFirst = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, http));
+        } catch (e) {
+          httpError = (e as Error).message;
+        }
+      }
+      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, ...(httpError ? { httpError } : {}) });
+      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
+    }
+  }
+  return { cases, shapes, profile: await profileHub(o, entityUrns[s.hub]!) };
 }
 
 interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageCacheHits?: number; pageCacheMisses?: number; time?: number; children: PlanNode[] }
