@@ -1,4 +1,4 @@
-import { COLUMN_CSV_COLUMNS, csvHeaderOf, csvRecordOf, ENTITY_CSV_COLUMNS, exportFileName, facetCountsOf, impactRowsOf, schemaFieldUrn, sortRows, splitSchemaFieldUrn, stepName, type ImpactResult } from './impact-rows.ts';
+import { COLUMN_CSV_COLUMNS, csvHeaderOf, csvRecordOf, ENTITY_CSV_COLUMNS, exportFileName, facetCountsOf, impactRowsOf, sortRows, stepName, type ImpactResult } from './impact-rows.ts';
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,tutorial_flow,PROD),aggregate_events)';
@@ -25,6 +25,7 @@ test('entity rows: name, type, platform and degree from each result; paths as ur
   expect(rows[2]!.paths).toEqual([[ds('logging_events'), ds('user_sessions'), key]]);
 });
 
+const schemaFieldUrn = (parent: string, path: string) => `urn:li:schemaField:(${parent},${path})`;
 const browserId = schemaFieldUrn(ds('logging_events'), 'browser_id');
 const chartField = schemaFieldUrn('urn:li:chart:(looker,sales.revenue)', 'amount');
 const columnResults: ImpactResult[] = [
@@ -42,10 +43,8 @@ test('column rows name the column and its parent (charts too); a job the column 
   ]);
 });
 
-test('schemaField urns split at the last comma outside the parent urn; steps read parent.column', () => {
-  expect(splitSchemaFieldUrn(browserId)).toEqual({ parent: ds('logging_events'), path: 'browser_id' });
-  expect(splitSchemaFieldUrn(schemaFieldUrn(ds('t'), '[version=2.0].[type=struct].a'))).toEqual({ parent: ds('t'), path: '[version=2.0].[type=struct].a' });
-  expect(splitSchemaFieldUrn(ds('t'))).toBeNull();
+test('path steps read parent.column for columns (v2 field paths too), their name for anything else', () => {
+  expect(stepName(schemaFieldUrn(ds('t'), '[version=2.0].[type=struct].a'))).toBe('t.[version=2.0].[type=struct].a');
   expect(stepName(browserId)).toBe('logging_events.browser_id');
   expect(stepName(job)).toBe('aggregate_events');
 });

@@ -1,6 +1,7 @@
 // The impact list's rows, built from lineage results without touching the page: one row per reached
 // entity (entity mode) or per reached column (column mode), their sort orders, the facet counts of a
 // first page, and the CSV records of the export. impact-list.ts draws them, impact-export.ts writes them.
+import { schemaFieldParts } from '@lineage/catalog/browser';
 import { csvRecord } from './csv.ts';
 import { summarise, typeLabel, urnTail, type Direction, type RawEntity, type RawResult } from './model.ts';
 import type { Facet } from './queries.ts';
@@ -57,7 +58,7 @@ export function impactRowsOf(mode: ImpactMode, results: readonly ImpactResult[],
       const p = summarise({ urn: parent.urn, type: parent.type });
       return {
         urn: r.entity.urn, degree: r.degree, type: parent.type, name: p.name, platform: p.platform, target: parent.urn,
-        column: r.entity.fieldPath ?? splitSchemaFieldUrn(r.entity.urn)?.path ?? '', parentUrn: parent.urn, paths: pathsOf(r), order,
+        column: r.entity.fieldPath ?? schemaFieldParts(r.entity.urn)?.path ?? '', parentUrn: parent.urn, paths: pathsOf(r), order,
       };
     }
     const s = summarise(r.entity);
@@ -68,28 +69,9 @@ export function impactRowsOf(mode: ImpactMode, results: readonly ImpactResult[],
   });
 }
 
-/** `urn:li:schemaField:(<parent urn>,<fieldPath>)` → its parts; null for any other urn. */
-export function splitSchemaFieldUrn(urn: string): { parent: string; path: string } | null {
-  const prefix = 'urn:li:schemaField:(';
-  if (!urn.startsWith(prefix) || !urn.endsWith(')')) return null;
-  const inner = urn.slice(prefix.length, -1);
-  // The parent urn has commas of its own, inside its parentheses: split at the last comma outside them.
-  let depth = 0;
-  let split = -1;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) split = i;
-  }
-  return split < 0 ? null : { parent: inner.slice(0, split), path: inner.slice(split + 1) };
-}
-
-export const schemaFieldUrn = (parent: string, path: string): string => `urn:li:schemaField:(${parent},${path})`;
-
 /** How a path step reads: a column as `parent.column`, anything else by the name its urn implies. */
 export function stepName(urn: string): string {
-  const field = splitSchemaFieldUrn(urn);
+  const field = schemaFieldParts(urn);
   return field ? `${urnTail(field.parent)}.${field.path}` : urnTail(urn);
 }
 

@@ -2,10 +2,10 @@
 // and the graph's filters (ImpactQuery), and one page of rows at a time — with paths and first-page
 // facets for the list, without them for the export.
 import { columnImpact, exportColumnImpactPage, exportLineagePage, scrollLineage, type LineageFilter } from './catalog-requests.ts';
-import { splitColumnKey } from './columns.ts';
+import { schemaFieldUrnOf, splitColumnKey } from './columns.ts';
 import { urnTail, type Direction } from './model.ts';
-import { facetCountsOf, impactRowsOf, schemaFieldUrn, type FacetCounts, type ImpactCursor, type ImpactMode, type ImpactRow } from './impact-rows.ts';
-import type { ExplorerState } from './state.ts';
+import { facetCountsOf, impactRowsOf, type FacetCounts, type ImpactCursor, type ImpactMode, type ImpactRow } from './impact-rows.ts';
+import { degreeFilterValues, type ExplorerState } from './state.ts';
 
 export interface ImpactQuery {
   mode: ImpactMode;
@@ -27,11 +27,6 @@ export interface ImpactPage {
   facets: FacetCounts | null;
 }
 
-/** The graph's degree control as scrollAcrossLineage's degree filter values. */
-export function degreeValuesOf(degree: ExplorerState['degree']): string[] {
-  return degree === '1' ? ['1'] : degree === '2' ? ['1', '2'] : ['1', '2', '3+'];
-}
-
 /**
  * What the list shows for the page as it stands: the selected column when there is one, else the
  * centre; null before an entity is open. The filter is a copy, so a later change of the controls
@@ -39,7 +34,7 @@ export function degreeValuesOf(degree: ExplorerState['degree']): string[] {
  */
 export function impactQueryOf(state: ExplorerState, direction: Direction): ImpactQuery | null {
   const filter: LineageFilter = {
-    degrees: degreeValuesOf(state.degree),
+    degrees: degreeFilterValues(state.degree),
     types: new Set(state.types),
     platforms: new Set(state.platforms),
     timeWindow: { ...state.timeWindow },
@@ -47,7 +42,7 @@ export function impactQueryOf(state: ExplorerState, direction: Direction): Impac
   if (state.selectedColumn) {
     const { dataset, path } = splitColumnKey(state.selectedColumn);
     const name = state.graph?.nodes.get(dataset)?.name ?? urnTail(dataset);
-    return { mode: 'column', urn: schemaFieldUrn(dataset, path), label: `${name}.${path}`, direction, filter };
+    return { mode: 'column', urn: schemaFieldUrnOf(state.selectedColumn), label: `${name}.${path}`, direction, filter };
   }
   const centre = state.graph?.centre ?? state.centre?.urn;
   if (!centre) return null;

@@ -12,7 +12,7 @@ import { recordFacets, renderFilters, syncControls } from './filters.ts';
 import type { Messages } from './messages.ts';
 import { emptyNeighbourhood, mergeResults, summarise, urnTail, type Direction, type RawEntity } from './model.ts';
 import { remember } from './recent.ts';
-import { DIRECTIONS, type ExplorerState } from './state.ts';
+import { degreeFilterValues, DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
 import type { ViewEvents } from './view-events.ts';
 import { parseViewHash, sameLineageRequest, viewHash, viewOf, type ViewParams } from './view-url.ts';
@@ -39,9 +39,7 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     return { degrees, types: state.types, platforms: state.platforms, timeWindow: state.timeWindow };
   }
 
-  function degreeValues(): string[] {
-    return state.degree === '1' ? ['1'] : state.degree === '2' ? ['1', '2'] : ['1', '2', '3+'];
-  }
+  const degreeValues = () => degreeFilterValues(state.degree);
 
   /** What the page last loaded, to tell what a new view changes. */
   let shown: ViewParams | null = null;

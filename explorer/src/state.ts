@@ -8,6 +8,11 @@ import type { ImpactQuery } from './impact-source.ts';
 
 export type Degree = '1' | '2' | '3+';
 
+/** The degree control as scrollAcrossLineage's degree filter values: up to that many hops. */
+export function degreeFilterValues(degree: Degree): string[] {
+  return degree === '1' ? ['1'] : degree === '2' ? ['1', '2'] : ['1', '2', '3+'];
+}
+
 /** Sides in the order they are requested, listed and paged. */
 export const DIRECTIONS: readonly Direction[] = ['UPSTREAM', 'DOWNSTREAM'];
 
