@@ -137,7 +137,7 @@ export function renderMarkdown(r: BenchResult): string {
     if (r.query.shapes?.length) {
       L.push(...shapeTable(r.query.shapes));
       L.push('');
-      L.push('Request shapes beyond the degree filter (issue 17), from the hub and the sink hub at "3+": database = selected in Neo4j (filters on type, platform, origin and soft deletion are judged per facetKey there); fast / hops = the reach shipped to the lineage service (time windows and text queries still are).');
+      L.push('Request shapes beyond the degree filter (issue 17), from the hub and the sink hub at "3+": database = selected in Neo4j (time windows, and filters on type, platform, origin and soft deletion judged per facetKey); fast / hops = the reach shipped to the lineage service (text queries still are).');
       L.push('');
     }
     L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);

@@ -6,10 +6,14 @@
 // written before facetKey existed: the caller falls back to shipping rows.
 // Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
 // lineage/select-counts-<down|up>-<1|2|max>.
-// Params: $urn, $maxHops: int
+// The time-window test is reach.cypher's, inside all() where the BFS rewrite keeps it.
+// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed), $maxHops: int
 // Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), count
 MATCH (s:Entity {urn: $urn})
-MATCH p = (s){{<}}-[:LINEAGE*1..{{bound}}]-{{>}}(n)
+MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
+WHERE all(r IN rs WHERE $unwindowed OR r.manual
+      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
+      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
 RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k, count(*) AS count

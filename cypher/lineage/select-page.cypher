@@ -2,19 +2,23 @@
 // (the in-database path of catalog/src/read/lineage/select.ts; docs/lineage-model.md §Results). The breadth-first
 // pruning var-expand (VarLengthExpand(Pruning,BFS)) yields nodes in degree order, so
 // ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
-// instead of reading the whole reach. Unwindowed only (no time-window test on the edges: the
-// windowed path ships rows, traverse.ts). Ghosts and soft-deleted nodes are walked through and
+// instead of reading the whole reach. The time-window test is reach.cypher's, inside all() where
+// the BFS rewrite keeps it (test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through and
 // filtered by their facetKey flags. No schemaField lifting: select-counts tells the caller when a
 // reach holds fields to lift, and then this page is not used.
 // Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
 // lineage/select-page-<down|up>-<1|2|max>.
-// Params: $urn, $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
+// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed),
+//         $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
 //         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
 //         $keys: [int] | null (with filters: the facetKeys select-counts judged matching), $limit: int
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
-MATCH p = (s){{<}}-[:LINEAGE*1..{{bound}}]-{{>}}(n)
+MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
+WHERE all(r IN rs WHERE $unwindowed OR r.manual
+      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
+      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
   AND (($d1 AND degree = 1) OR ($d2 AND degree = 2) OR ($d3 AND degree >= 3))

@@ -67,10 +67,13 @@ test('there is one page and one counts statement per direction and depth bound',
 // The in-database selection (select.ts) is only as fast as these plans: a pruning BFS, and for
 // the page a PartialTop over the BFS's degree order, which stops once the page is full.
 describe.each(selectFiles)('%s', (name) => {
-  test('plans a BFS pruning var-expand seeded from the urn index; a page plans a PartialTop', async () => {
+  test.each([
+    ['without a time window', { unwindowed: true, start: 0, end: 0 }],
+    ['with a time window', { unwindowed: false, start: 1_000, end: 2_000 }],
+  ])('plans a BFS pruning var-expand seeded from the urn index; a page plans a PartialTop (%s)', async (_label, window) => {
     const ops = await explain(name, {
-      urn: 'urn:li:dataset:x', maxHops: 1000, d1: true, d2: true, d3: true, afterDegree: 0, afterUrn: '',
-      visible: [2], types: ['dataset'], limit: 10,
+      urn: 'urn:li:dataset:x', ...window, maxHops: 1000, d1: true, d2: true, d3: true, afterDegree: 0, afterUrn: '',
+      visible: [2], types: ['dataset'], keys: null, limit: 10,
     });
     expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
     const expand = ops.filter((o) => o.operatorType.includes('VarLengthExpand'));
@@ -83,5 +86,6 @@ describe.each(selectFiles)('%s', (name) => {
     expect(expand[0]!.operatorType).toMatch(/Pruning/);
     expect(expand[0]!.operatorType).toMatch(/BFS/);
     if (name.includes('-page-')) expect(ops.some((o) => o.operatorType.startsWith('PartialTop'))).toBe(true);
+    if (!window.unwindowed) expect(String(expand[0]!.arguments.Details)).toContain('$start');
   });
 });

@@ -23,6 +23,9 @@ const other = `urn:li:dataset:(urn:li:dataPlatform:${ns.platform}other,other,DEV
 // A soft-deleted child of k001; a ghost the job writes to.
 const gone = ns.dataset('gone');
 const ghost = ns.dataset('ghost');
+// Stamped edges for time windows: w0 → w1 (t=1,000), w1 → w2 (t=5,000), w0 → w3 (t=5,000, manual:
+// always in a window), w0 → w4 (no stamp: the row's observation time, i.e. now).
+const ws = Array.from({ length: 5 }, (_, i) => ns.dataset(`w${i}`));
 // Column-level lineage: field a of dsrc → field x of fdown (lifted onto fdown unless SCHEMA_FIELD).
 const dsrc = ns.dataset('dsrc'), fdown = ns.dataset('fdown');
 
@@ -70,7 +73,13 @@ beforeAll(async () => {
     upsert(key, 'mlPrimaryKeyProperties', { sources: [ks[0]!], description: 'key' }),
   ]);
   await write(store, [upsert(job, 'dataJobInputOutput', { inputDatasets: [ks[0]!], outputDatasets: [ghost] })], 'relaxed');
-  await seedDatasets(store, [dsrc, fdown], []);
+  await seedDatasets(store, [dsrc, fdown, ...ws], []);
+  await write(store, [
+    upstreams(ws[1]!, [{ dataset: ws[0]!, time: 1_000 }]),
+    upstreams(ws[2]!, [{ dataset: ws[1]!, time: 5_000 }]),
+    upstreams(ws[3]!, [{ dataset: ws[0]!, time: 5_000, manual: true }]),
+    upstreams(ws[4]!, [ws[0]!]),
+  ]);
   await write(store, [upstreams(fdown, [dsrc], [
     { upstreamType: 'FIELD_SET', upstreams: [ns.field(dsrc, 'a')], downstreamType: 'FIELD', downstreams: [ns.field(fdown, 'x')] },
   ])]);
@@ -120,6 +129,24 @@ test.each([
   const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 7);
   expect(r.strategy).toBe('database');
   expect(r.total).toBeGreaterThan(0);
+});
+
+// Time windows: the edge test of the shipping walk (reach.cypher), in the database.
+test.each([
+  ['around t=1,000: w1 (and the manual w3)', 0, 2_000, [1, 3]],
+  ['around t=5,000: w1 is cut off, so w2 is not reached', 4_000, 6_000, [3]],
+  ['1,000 to 5,000: w1, w2, w3', 1_000, 5_000, [1, 2, 3]],
+  ['up to now: all four', 0, Date.now() + 60_000, [1, 2, 3, 4]],
+] as const)('time window %s: selected in the database, same as shipping rows', async (_name, start, end, reached) => {
+  const r = await bothPaths(down(ws[0]!, { startTimeMillis: start, endTimeMillis: end }), 2);
+  expect(r.strategy).toBe('database');
+  expect(r.hits.map((h) => h.urn).sort()).toEqual(reached.map((i) => ws[i]!).sort());
+});
+
+test('a time window with a type filter: in the database, same as shipping rows', async () => {
+  const r = await bothPaths(down(src, { startTimeMillis: 0, endTimeMillis: Date.now() + 60_000, orFilters: where([{ field: '_entityType', values: ['DATA_JOB', 'MLPRIMARY_KEY'] }]) } as unknown as Partial<LineageQuery>), 1);
+  expect(r.strategy).toBe('database');
+  expect(r.total).toBe(2);
 });
 
 test('a filter on something else than a facetKey (urn, name) still ships rows, with the same answer', async () => {

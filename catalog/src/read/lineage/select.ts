@@ -1,5 +1,5 @@
 // The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
-// time window, free text or per-hop control, whose filters name only what a node's facetKey stands
+// free text or per-hop control, in a time window or not, whose filters name only what a node's facetKey stands
 // for (entity type, platform, origin, soft deletion — negated or not, in any orFilters groups) —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
 // leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
@@ -20,7 +20,7 @@ import { facetFlagsOf } from '../../model/search-fields.ts';
 import { clausesMatch, type FilterField } from '../../model/filters.ts';
 import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
-import { maxDepthOf, type LineageLimits } from './traverse.ts';
+import { maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
@@ -30,7 +30,7 @@ const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entity
 
 /** Requests the in-database path can answer exactly; the rest ship rows. */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  return nq.window === null && nq.queryTokens.length === 0
+  return nq.queryTokens.length === 0
     && (nq.clauses === null || nq.clauses.every((and) => and.every((c) => FACET_KEY_FIELDS.has(c.field))))
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
 }
@@ -93,6 +93,7 @@ export async function selectPage(
   const rows = await store.read(
     (tx) => tx.run<PageRow>(statement('lineage/select-page', nq), {
       urn: nq.urn,
+      ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
       d1: accepts(1), d2: accepts(2), d3: accepts(3),
       afterDegree: int(after?.degree ?? 0),
@@ -120,6 +121,7 @@ async function selectCounts(
   const rows = await store.read(
     (tx) => tx.run<{ k: number | null; count: number }>(statement('lineage/select-counts', nq), {
       urn: nq.urn,
+      ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
