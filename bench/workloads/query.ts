@@ -186,6 +186,16 @@ async function measure(runs: number, budgetMs: number, fn: () => Promise<unknown
   return summarize(samples);
 }
 
+/** A query's first page once (warm-up, and its cursor), then the first and the next page timed. */
+async function timeFirstAndNext(o: QueryOptions, q: LineageQuery) {
+  const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
+  const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
+  const domainNext = first.nextCursor
+    ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
+    : null;
+  return { first, domainFirst, domainNext };
+}
+
 export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: QueryCase[]; shapes: ShapeCase[]; profile: unknown }> {
   const entityUrns = g.entities.map((e) => e.urn);
   const down = adjacency(entityUrns.length, g.up, g.down);
@@ -210,11 +220,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         const label = `${src.name} ${direction} "${degree}"`;
         const orFilters = [{ and: [{ field: 'degree', values: [degree] }] }];
         const q: LineageQuery = { urn, direction, orFilters };
-        const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
-        const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
-        const domainNext = first.nextCursor
-          ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
-          : null;
+        const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
         let reachOnly: Summary | null = null;
         let bfsFloor: Summary | null = null;
         if (degree === '3+') {
@@ -258,11 +264,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
     const urn = entityUrns[id]!;
     for (const { shape, input } of requestShapes(BASE_TIME)) {
       const q: LineageQuery = { urn, direction, ...input };
-      const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
-      const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
-      const domainNext = first.nextCursor
-        ? await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE, scrollId: first.nextCursor }, o.limits))
-        : null;
+      const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
       let httpFirst: Summary | null = null;
       let httpError: string | undefined;
       if (o.gatewayGraphql) {
