@@ -6,6 +6,7 @@ import type { Facet } from './queries.ts';
 import { colourOf, escapeXml } from './render.ts';
 import { colouredTypes } from '@lineage/catalog/browser';
 import type { Degree, ExplorerState } from './state.ts';
+import { dayEndOf, dayOf, dayStartOf } from './time-window.ts';
 
 /**
  * Adds a first page's facets to the filter options. With `replace` the options were cleared for
@@ -62,9 +63,8 @@ export function syncControls(state: ExplorerState, ui: Elements): void {
   ui.dirUp.checked = state.directions.UPSTREAM;
   ui.dirDown.checked = state.directions.DOWNSTREAM;
   ui.columnsToggle.checked = state.showColumns;
-  const day = (millis: number | null) => (millis === null ? '' : new Date(millis).toISOString().slice(0, 10));
-  ui.timeFrom.value = day(state.timeWindow.startTimeMillis);
-  ui.timeTo.value = day(state.timeWindow.endTimeMillis);
+  ui.timeFrom.value = dayOf(state.timeWindow.startTimeMillis);
+  ui.timeTo.value = dayOf(state.timeWindow.endTimeMillis);
   // The type and platform boxes are drawn from state.types/platforms by renderFilters.
   renderFilters(state, ui);
 }
@@ -95,15 +95,12 @@ export function wireFilterControls(state: ExplorerState, ui: Elements, actions: 
     state.showColumns = ui.columnsToggle.checked;
     reload();
   });
-  // A date input's value is a UTC day; the window runs from the start of "From" to the end of "To".
-  const dayStart = (value: string) => (value ? Date.parse(`${value}T00:00:00Z`) : null);
   ui.timeFrom.addEventListener('change', () => {
-    state.timeWindow = { ...state.timeWindow, startTimeMillis: dayStart(ui.timeFrom.value) };
+    state.timeWindow = { ...state.timeWindow, startTimeMillis: dayStartOf(ui.timeFrom.value) };
     reload();
   });
   ui.timeTo.addEventListener('change', () => {
-    const start = dayStart(ui.timeTo.value);
-    state.timeWindow = { ...state.timeWindow, endTimeMillis: start === null ? null : start + 86_400_000 - 1 };
+    state.timeWindow = { ...state.timeWindow, endTimeMillis: dayEndOf(ui.timeTo.value) };
     reload();
   });
   ui.pageSize.addEventListener('change', () => {

@@ -4,6 +4,7 @@
 import type { Direction } from './model.ts';
 import type { Degree, ExplorerState, TimeWindow } from './state.ts';
 import { columnKeyOfUrn, schemaFieldUrnOf } from './columns.ts';
+import { dayEndOf, dayOf, dayStartOf } from './time-window.ts';
 
 export interface ViewParams {
   urn: string;
@@ -17,21 +18,12 @@ export interface ViewParams {
   column: string | null;
 }
 
-const DAY_MS = 86_400_000;
 const DEGREES: readonly Degree[] = ['1', '2', '3+'];
 const DIRECTION_VALUES: Record<string, Record<Direction, boolean>> = {
   both: { UPSTREAM: true, DOWNSTREAM: true },
   up: { UPSTREAM: true, DOWNSTREAM: false },
   down: { UPSTREAM: false, DOWNSTREAM: true },
   none: { UPSTREAM: false, DOWNSTREAM: false },
-};
-
-/** A UTC day (the date inputs' value) from a window end; the end of "to" is the last millisecond of its day. */
-const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 10);
-const dayStart = (day: string | null): number | null => {
-  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-  const t = Date.parse(`${day}T00:00:00Z`);
-  return Number.isNaN(t) ? null : t;
 };
 
 /** The view the page shows, as the hash that reopens it. */
@@ -56,8 +48,6 @@ export function parseViewHash(hash: string): ViewParams | null {
   const urn = q.get('urn');
   if (!urn) return null;
   const degree = q.get('degree');
-  const from = dayStart(q.get('from'));
-  const to = dayStart(q.get('to'));
   const col = q.get('col');
   return {
     urn,
@@ -65,7 +55,7 @@ export function parseViewHash(hash: string): ViewParams | null {
     degree: DEGREES.includes(degree as Degree) ? (degree as Degree) : '3+',
     types: q.getAll('type'),
     platforms: q.getAll('platform'),
-    timeWindow: { startTimeMillis: from, endTimeMillis: to === null ? null : to + DAY_MS - 1 },
+    timeWindow: { startTimeMillis: dayStartOf(q.get('from')), endTimeMillis: dayEndOf(q.get('to')) },
     showColumns: q.get('columns') === '1' || col !== null,
     column: col ? columnKeyOfUrn(col) : null,
   };
