@@ -61,7 +61,8 @@ export interface ShapeCase {
 }
 
 /** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
-function requestShapes(baseTime: number): Array<{ shape: string; input: Partial<LineageQuery> }> {
+function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }> {
+  const baseTime = BASE_TIME;
   const degree3 = { field: 'degree', values: ['3+'] };
   return [
     { shape: 'types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }] } },
@@ -262,7 +263,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
   const shapes: ShapeCase[] = [];
   for (const [name, id, direction] of [['hub', s.hub, 'DOWNSTREAM'], ['sink hub', s.sinkHub, 'UPSTREAM']] as const) {
     const urn = entityUrns[id]!;
-    for (const { shape, input } of requestShapes(BASE_TIME)) {
+    for (const { shape, input } of requestShapes()) {
       const q: LineageQuery = { urn, direction, ...input };
       const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
       let httpFirst: Summary | null = null;

@@ -1,5 +1,5 @@
 // What every end-to-end file shares: a whole stack (tools/stack.ts: throwaway Neo4j, ingestion
-// service, lineage subgraph, gateway) with the explorer page in front of it, Debian's headless
+// service, lineage subgraph, gateway — which serves the explorer page at /), Debian's headless
 // Chromium (playwright-core) driving the page, screenshots in test-artifacts/e2e/ and a report step
 // list written when the file ends. Each *.e2e.ts file opens one harness in `before` and closes it in
 // `after`; node --test runs the files one after another.
@@ -8,15 +8,13 @@
 //   CHROMIUM_PATH=/path/to/chromium            another browser binary
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startStack, type RunningStack } from '../../tools/stack.ts';
 import { repoRoot } from '../../tools/neo4j/neo4j-server.ts';
-import { DEFAULT_EXPLORER_DIST, explorerStaticHandler } from '../../explorer/serve.ts';
+import { DEFAULT_EXPLORER_DIST } from '../../explorer/serve.ts';
 import type { FrontDoor } from './seed.ts';
 
 export const ARTIFACTS = join(repoRoot, 'test-artifacts', 'e2e');
@@ -43,38 +41,6 @@ export interface Harness {
 }
 
 /**
- * The gateway serves the page at `/` once explorerStaticHandler is wired in. Until then the test
- * puts the same handler in front of the gateway, relaying everything else to it unchanged.
- */
-async function frontDoorFor(gatewayUrl: string): Promise<{ url: string; servedBy: string; front?: Server }> {
-  const probe = await fetch(`${gatewayUrl}/`).catch(() => undefined);
-  const body = probe?.ok ? await probe.text() : '';
-  if (body.includes('Lineage explorer')) return { url: gatewayUrl, servedBy: 'the gateway (explorerStaticHandler wired in)' };
-  const target = new URL(gatewayUrl);
-  const serveExplorer = explorerStaticHandler(DEFAULT_EXPLORER_DIST);
-  const front = createServer((req, res) => {
-    serveExplorer(req, res, () => {
-      // agent: false: no kept-alive sockets, so the gateway can stop promptly at the end.
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      upstream.on('error', (e) => {
-        res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end(`gateway unreachable: ${e.message}`);
-      });
-      req.pipe(upstream);
-    });
-  });
-  await new Promise<void>((r) => front.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
-    servedBy: `explorerStaticHandler in front of the gateway (the gateway answered ${probe?.status ?? 'nothing'} at /)`,
-    front,
-  };
-}
-
-/**
  * Starts the stack and the browser for one e2e file named `suite` (its report is
  * test-artifacts/e2e/<suite>-report.{json,md}; screenshots keep the names the tests give them).
  */
@@ -83,7 +49,7 @@ export async function openHarness(suite: string): Promise<Harness> {
   mkdirSync(ARTIFACTS, { recursive: true });
   assert.ok(existsSync(join(DEFAULT_EXPLORER_DIST, 'index.html')), 'explorer/dist is missing: run `npm run build:explorer` (npm run test:e2e does)');
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run tools/install-chromium.sh`);
-  const report: { suite: string; started: string; servedBy?: string; chromium?: string; steps: Array<Record<string, unknown>> } = { suite, started: new Date().toISOString(), steps: [] };
+  const report: { suite: string; started: string; chromium?: string; steps: Array<Record<string, unknown>> } = { suite, started: new Date().toISOString(), steps: [] };
   const shared = process.env.E2E_NEO4J_URI;
   // Never the developer's NEO4J_URI by accident: the seeds write literal hive urns.
   delete process.env.NEO4J_URI;
@@ -101,9 +67,9 @@ export async function openHarness(suite: string): Promise<Harness> {
   });
   assert.deepEqual(stack.missing, [], `services missing from the tree: ${stack.missing.join(', ')}`);
   log(`stack up in ${Date.now() - t0} ms (gateway ${stack.gatewayUrl}, logs in ${stack.logDir})`);
-  const front = await frontDoorFor(stack.gatewayUrl);
-  report.servedBy = front.servedBy;
-  log(`page at ${front.url}/: served by ${front.servedBy}`);
+  // The gateway serves the page at `/` (explorer/serve.ts); a build missing from the tree fails here.
+  const home = await fetch(`${stack.gatewayUrl}/`);
+  assert.ok(home.ok && (await home.text()).includes('Lineage explorer'), `the gateway does not serve the explorer at / (HTTP ${home.status})`);
 
   const userDataDir = mkdtempSync(join(tmpdir(), 'explorer-chromium-'));
   const downloads = mkdtempSync(join(tmpdir(), 'explorer-downloads-'));
@@ -131,7 +97,7 @@ export async function openHarness(suite: string): Promise<Harness> {
     door: { baseUrl: running.gatewayUrl, token: running.token },
     page,
     context,
-    pageUrl: `${front.url}/`,
+    pageUrl: `${running.gatewayUrl}/`,
     platform,
     downloads,
     async shot(name: string) {
@@ -146,14 +112,12 @@ export async function openHarness(suite: string): Promise<Harness> {
       await context.close().catch(() => undefined);
       rmSync(userDataDir, { recursive: true, force: true });
       rmSync(downloads, { recursive: true, force: true });
-      front.front?.closeAllConnections();
-      await new Promise<void>((r) => (front.front ? front.front.close(() => r()) : r()));
       await running.stop();
       writeFileSync(join(ARTIFACTS, `${suite}-report.json`), `${JSON.stringify(report, null, 2)}\n`);
       const lines = [
         `# Lineage explorer end-to-end report: ${suite}`, '',
         `- started: ${report.started}`, `- browser: Chromium ${report.chromium ?? '?'} (headless, ${DESKTOP.width}×${DESKTOP.height} unless a step says otherwise)`,
-        `- page served by: ${report.servedBy ?? '?'}`, '',
+        `- page served by the gateway at /`, '',
         '| step | result |', '|---|---|',
         ...report.steps.map((s) => `| ${String(s.step)} | ${Object.entries(s).filter(([k]) => k !== 'step').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('; ')} |`),
         '',

@@ -168,17 +168,15 @@ export async function selectInDatabase(
   timeoutMs: number,
 ): Promise<Selection | null> {
   const limit = want + READ_AHEAD;
+  let counts: Awaited<ReturnType<typeof selectCounts>>;
+  let hits: LineageHit[];
   if (nq.clauses !== null) {
     // The page needs the facetKeys the counts judge matching: one statement after the other.
-    const counts = await selectCounts(store, nq, limits, timeoutMs);
-    if (!counts) return null;
-    const hits = await selectPage(store, nq, limits, null, limit, timeoutMs, counts.facetKeys);
-    return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: counts.facetKeys };
+    counts = await selectCounts(store, nq, limits, timeoutMs);
+    hits = counts ? await selectPage(store, nq, limits, null, limit, timeoutMs, counts.facetKeys) : [];
+  } else {
+    [counts, hits] = await Promise.all([selectCounts(store, nq, limits, timeoutMs), selectPage(store, nq, limits, null, limit, timeoutMs, null)]);
   }
-  const [counts, hits] = await Promise.all([
-    selectCounts(store, nq, limits, timeoutMs),
-    selectPage(store, nq, limits, null, limit, timeoutMs, null),
-  ]);
   if (!counts) return null;
-  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: null };
+  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: counts.facetKeys };
 }
