@@ -32,6 +32,7 @@ interface Stat { ms: number; calls: number; rows: number }
 
 function timedStore(store: Store, stats: Map<string, Stat>): Store {
   const wrap = (tx: Tx): Tx => ({
+    each: (name, params, onRow) => tx.each(name, params, onRow),
     async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
       const t = performance.now();
       const out = await tx.run<T>(name, params);
@@ -55,6 +56,7 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
   try {
     await session.executeWrite(async (mtx) => {
       const tx: Tx = {
+        each: () => Promise.reject(new Error('the write path does not stream rows')),
         async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
           const text = store.statements[name];
           if (name !== traced) return (await mtx.run(text, params)).records.map((r) => toPlain(r.toObject()) as T);

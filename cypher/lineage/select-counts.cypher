@@ -7,8 +7,11 @@
 // Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
 // lineage/select-counts-<down|up>-<1|2|max>.
 // The time-window test is reach.cypher's, inside all() where the BFS rewrite keeps it.
-// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed), $maxHops: int
-// Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), count
+// Free text is judged per node, as results.ts judges it (every token in urn, name or description,
+// lower-cased); nodes that fail it are still counted, apart, so the caller knows the whole reach.
+// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed), $maxHops: int,
+//         $tokens: [string] (lower-cased; [] = no text query)
+// Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), text: whether the node matches the text, count
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 WHERE all(r IN rs WHERE $unwindowed OR r.manual
@@ -16,4 +19,6 @@ WHERE all(r IN rs WHERE $unwindowed OR r.manual
       OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
-RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k, count(*) AS count
+RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k,
+       all(t IN $tokens WHERE toLower(n.urn + '\n' + coalesce(n.name, '') + '\n' + coalesce(n.description, '')) CONTAINS t) AS text,
+       count(*) AS count

@@ -12,7 +12,8 @@
 //         $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
 //         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
-//         $keys: [int] | null (with filters: the facetKeys select-counts judged matching), $limit: int
+//         $keys: [int] | null (with filters: the facetKeys select-counts judged matching), $limit: int,
+//         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none)
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
@@ -26,6 +27,7 @@ WHERE degree <= $maxHops AND n <> s
   AND n.facetKey % 4 IN $visible
   AND n.entityType IN $types
   AND ($keys IS NULL OR n.facetKey IN $keys)
+  AND all(t IN $tokens WHERE toLower(n.urn + '\n' + coalesce(n.name, '') + '\n' + coalesce(n.description, '')) CONTAINS t)
 RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
 ORDER BY degree, urn
 LIMIT $limit

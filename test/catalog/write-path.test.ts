@@ -126,7 +126,7 @@ test('search fields are written only where they differ from the node, so a drift
   const statements: string[] = [];
   const recording: Store = {
     ...store,
-    write: (work, o) => store.write((tx) => work({ run: (name, params) => { statements.push(name); return tx.run(name, params); } }), o),
+    write: (work, o) => store.write((tx) => work({ ...tx, run: (name, params) => { statements.push(name); return tx.run(name, params); } }), o),
   };
   const fieldsOf = async (urn: string) =>
     (await store.read((tx) => tx.run<Record<string, unknown>>('restore/node-fields', { urns: [urn] })))[0];

@@ -149,10 +149,46 @@ test('a time window with a type filter: in the database, same as shipping rows',
   expect(r.total).toBe(2);
 });
 
+test.each([
+  ['one token', 'k00'],
+  ['two tokens, any case', 'SEL K01'],
+  ['a token of the description only', 'facetkey'],
+  ['nothing matches', 'no-such-text'],
+] as const)('free text, %s: selected in the database, same as shipping rows', async (_name, query) => {
+  await write(store, [datasetProps(ks[12]!, 'about facetKey')]);
+  const r = await bothPaths(down(src, { query }), 3);
+  expect(r.strategy).toBe('database');
+  if (query !== 'no-such-text') expect(r.total).toBeGreaterThan(0);
+});
+
 test('a filter on something else than a facetKey (urn, name) still ships rows, with the same answer', async () => {
   const r = await bothPaths(down(src, { orFilters: where([{ field: 'urn', values: [ks[3]!, job] }]) } as unknown as Partial<LineageQuery>), 5);
   expect(r.strategy).toBe('fast');
   expect(r.hits.map((h) => h.urn).sort()).toEqual([ks[3]!, job].sort());
+});
+
+// What the database cannot select is streamed: the service holds a page plus a window of hits,
+// counts the rest as they pass, and streams the reach again for pages past the window.
+test.each([
+  ['a urn filter', down(src, { orFilters: where([{ field: 'urn', values: [ks[3]!, ks[77]!, js[5]!, job, deep[1]!], negated: true }]) } as unknown as Partial<LineageQuery>)],
+  ['ignoreAsHops', down(src, { lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } })],
+  ['a per-hop limit', down(src, { lineageFlags: { entitiesExploredPerHopLimit: 50 } })],
+  ['a field start, lifted', down(ns.field(dsrc, 'a'))],
+] as const)('%s: a window of 3 hits streams the same pages, total and facets as holding them all', async (_name, q) => {
+  const held = await scrollAll(store, q, 4, shipping);
+  const first = await scrollLineage(store, q, { count: 4 }, { ...shipping, streamWindow: 3 });
+  // A fresh store: no snapshot of the walk above, so every page past the window streams again.
+  const replica = testStore();
+  try {
+    const windowed = await scrollAll(replica, q, 4, { ...shipping, streamWindow: 3 });
+    expect(view(windowed.hits)).toEqual(view(held.hits));
+    expect(windowed.total).toBe(held.total);
+    expect(first.facets).toEqual((await scrollLineage(store, q, { count: 4 }, shipping)).facets);
+    const offset = await searchLineage(replica, q, { start: 9, count: 4 }, { ...shipping, streamWindow: 3 });
+    expect(view(offset.hits)).toEqual(view(held.hits.slice(9, 13)));
+  } finally {
+    await replica.close();
+  }
 });
 
 test('upstream and LINEAGE_MAX_HOPS: same on both paths', async () => {

@@ -276,9 +276,14 @@ describe('lineageFlags', () => {
     let calls = 0;
     return {
       ...store,
-      read: <T,>(work: (tx: Tx) => Promise<T>, o?: Parameters<Store['read']>[1]) => store.read((tx) => work({
-        run: (name, params) => (name !== 'lineage/generation' && fails(name, calls++) ? Promise.reject(deadlineExceeded('The operation exceeded its deadline.')) : tx.run(name, params)),
-      } as Tx), o),
+      read: <T,>(work: (tx: Tx) => Promise<T>, o?: Parameters<Store['read']>[1]) => store.read((tx) => {
+        const failing = (name: string) => name !== 'lineage/generation' && fails(name, calls++);
+        const timedOut = () => Promise.reject(deadlineExceeded('The operation exceeded its deadline.'));
+        return work({
+          run: (name, params) => (failing(name) ? timedOut() : tx.run(name, params)),
+          each: (name, params, onRow) => (failing(name) ? timedOut() : tx.each(name, params, onRow)),
+        });
+      }, o),
     };
   }
 

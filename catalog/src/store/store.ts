@@ -32,6 +32,13 @@ export interface QueryEvent {
 /** A transaction handle that only runs named statements. */
 export interface Tx {
   run<T = Record<string, unknown>>(name: StatementName, params?: Record<string, unknown>): Promise<T[]>;
+  /**
+   * Runs a statement and hands each row to `onRow` as it arrives, holding none of them: for results
+   * too large to hold (a hub's reach). The driver pulls in batches, so Neo4j waits while `onRow`
+   * works. The transaction function may be retried: whoever folds rows resets at its start.
+   * Resolves to the number of rows.
+   */
+  each<T = Record<string, unknown>>(name: StatementName, params: Record<string, unknown>, onRow: (row: T) => void): Promise<number>;
 }
 
 export interface TxOptions {
@@ -139,6 +146,22 @@ export function createStore(options: StoreOptions): Store {
 
   const onQuery = options.onQuery;
   const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>): Tx => ({
+    async each<T>(name: StatementName, params: Record<string, unknown>, onRow: (row: T) => void) {
+      const t0 = performance.now();
+      let rows = 0;
+      try {
+        for await (const record of tx.run(statements[name], params)) {
+          onRow(toPlain(record.toObject()) as T);
+          rows++;
+        }
+        onQuery?.({ statement: name, ms: performance.now() - t0, metadata });
+        return rows;
+      } catch (e) {
+        const failure = (e as { code?: string }).code || (e as Error).name || 'Error';
+        onQuery?.({ statement: name, ms: performance.now() - t0, failure, metadata });
+        throw e;
+      }
+    },
     async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
       const text = statements[name];
       if (!onQuery) return recordsOf<T>(await tx.run(text, params));

@@ -14,7 +14,7 @@ import { rowKey } from '../../store/rows.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import { parseUrn, tryParseUrn } from '../../model/urn.ts';
 import { normalizeQuery, type LineageQuery } from './query.ts';
-import { reach, type LineageLimits, type ReachRow } from './traverse.ts';
+import { collectRows, reach, type LineageLimits, type ReachRow } from './traverse.ts';
 
 export const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
 export type SchemaFieldValidation = (typeof SCHEMA_FIELD_VALIDATION)[number];
@@ -79,8 +79,13 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   const source = tryParseUrn(q.urn);
   if (!source) throw badRequest(`Invalid urn: ${q.urn}`);
   if (!hasLineage(source.entityType)) return 0;
-  const walked = await reach(store, { ...nq, urn: source.text }, limits, startedAt);
-  let rows = walked.rows.filter((r) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree)));
+  // Only rows that may count are held. A search counts what has rows of its own (a column only once
+  // something was written to it); a graph count keeps every row of the types until the schema check.
+  const counted = collectRows();
+  const kept = (r: ReachRow) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree))
+    && (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed) && clausesMatch(subjectOf(r), nq.clauses)));
+  await reach(store, { ...nq, urn: source.text }, limits, startedAt, { reset: counted.reset, add: (r) => { if (kept(r)) counted.add(r); } });
+  let rows = counted.rows;
   if (fromGraph) {
     const validation = q.validateSchemaFields ?? 'AUTO';
     const parents = new Set(rows.flatMap((r) => (r.parentUrn ? [r.parentUrn] : [])));
@@ -88,9 +93,6 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
       const declared = await declaredColumns(store, rows, Math.max(1, startedAt + limits.deadlineMs - Date.now()));
       rows = rows.filter((r) => r.entityType !== 'schemaField' || isDeclared(declared, r));
     }
-  } else {
-    // A search returns what has rows of its own: a column only once something was written to it.
-    rows = rows.filter((r) => r.ownExists && (nq.includeSoftDeleted || !r.removed));
   }
   return rows.filter((r) => clausesMatch(subjectOf(r), nq.clauses)).length;
 }

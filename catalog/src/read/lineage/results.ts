@@ -4,7 +4,7 @@
 // list, so the numbers always agree with each other.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
 import { clausesMatch } from '../../model/filters.ts';
-import { compareHits, textMatches, type NormalizedQuery } from './query.ts';
+import { compareHits, textMatches, type CursorPosition, type NormalizedQuery } from './query.ts';
 import type { ReachRow } from './traverse.ts';
 
 export interface LineageHit {
@@ -42,67 +42,27 @@ export interface Facet {
   aggregations: FacetAggregation[];
 }
 
-interface Route {
-  walkUrn: string;
-  degree: number;
-}
-
-interface Candidate {
-  urn: string;
-  entityType: string;
-  graphqlType: string;
-  platform: string | null;
-  origin: string | null;
-  removed: boolean;
-  /** The candidate's own parent when it is a (kept) schemaField. */
-  parent: string | null;
-  name: string | null;
-  description: string | null;
+/** What the selection keeps of a candidate it has seen (only while lifting can merge rows). */
+interface CandidateState {
+  matched: boolean;
+  /** Whether some route passed the degree predicate (the candidate is a hit). */
+  selected: boolean;
+  /** The facet group it was counted in (matched candidates). */
+  group: FacetGroup | null;
   ignoredAsHop: boolean;
   truncatedChildren: boolean;
-  viaParent: string | null;
-  routes: Route[];
-  /** Minimum over the routes. */
-  degree: number;
 }
 
-/**
- * schemaField rows become their parent unless fields are kept; a parent reached through several
- * fields keeps every field as a route (DataHub lists one path per column route).
- */
-function lift(rows: ReachRow[], keepFields: boolean): Candidate[] {
-  const byUrn = new Map<string, Candidate>();
-  for (const r of rows) {
-    const lifted = r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent : null;
-    const route = { walkUrn: r.urn, degree: r.degree };
-    const seen = byUrn.get(lifted ? lifted.urn : r.urn);
-    if (seen) {
-      seen.routes.push(route);
-      if (r.degree < seen.degree) seen.degree = r.degree;
-      seen.ignoredAsHop ||= r.ignoredAsHop;
-      seen.truncatedChildren ||= r.truncatedChildren;
-      continue;
-    }
-    const c: Candidate = lifted
-      ? {
-          urn: lifted.urn, entityType: lifted.entityType, graphqlType: entityTypeToGraphql(lifted.entityType),
-          platform: lifted.platform, origin: lifted.origin, removed: r.removed, parent: null, name: lifted.name,
-          description: lifted.description, ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren,
-          viaParent: null, routes: [route], degree: r.degree,
-        }
-      : {
-          urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), platform: r.platform,
-          origin: r.origin, removed: r.removed, parent: r.parent?.urn ?? null, name: r.name, description: r.description,
-          ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren, viaParent: r.viaParent ?? null,
-          routes: [route], degree: r.degree,
-        };
-    byUrn.set(c.urn, c);
-  }
-  for (const c of byUrn.values()) c.routes.sort(compareRoutes);
-  return [...byUrn.values()];
+/** A row as the entity it stands for: a schemaField becomes its parent unless fields are kept. */
+function candidateOf(r: ReachRow, keepFields: boolean) {
+  const lifted = r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent : null;
+  return lifted
+    ? { urn: lifted.urn, entityType: lifted.entityType, platform: lifted.platform, origin: lifted.origin, removed: r.removed,
+        parent: null, name: lifted.name, description: lifted.description, viaParent: null }
+    : { urn: r.urn, entityType: r.entityType, platform: r.platform, origin: r.origin, removed: r.removed,
+        parent: r.parent?.urn ?? null, name: r.name, description: r.description, viaParent: r.viaParent ?? null };
 }
 
-const compareRoutes = (a: Route, b: Route) => compareHits({ degree: a.degree, urn: a.walkUrn }, { degree: b.degree, urn: b.walkUrn });
 
 /** Values with their counts → the facet's aggregations: most frequent first, then by value, at most `max`. */
 function countedWeighted(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
@@ -166,30 +126,136 @@ export interface Selection {
   facetKeys?: number[] | null;
 }
 
-/**
- * A candidate as a hit under the degree predicate: a lifted parent keeps the routes whose degree
- * passes (DataHub filters column relationships by degree before grouping them), at the smallest.
- */
-function toHit(c: Candidate, predicate: ((degree: number) => boolean) | null): LineageHit | null {
-  const routes = predicate ? c.routes.filter((r) => predicate(r.degree)) : c.routes;
-  if (!routes.length) return null;
-  return {
-    urn: c.urn, entityType: c.entityType, graphqlType: c.graphqlType, degree: routes[0]!.degree, platform: c.platform,
-    origin: c.origin, ignoredAsHop: c.ignoredAsHop, truncatedChildren: c.truncatedChildren,
-    walkUrns: routes.map((r) => r.walkUrn), viaParent: c.viaParent,
-  };
+export interface SelectionOptions {
+  /** Hits to hold, from the first one (or the first after `after`); the rest are only counted. */
+  hold: number;
+  /** Hold only hits after this (degree, urn) position: the pages after a held prefix. */
+  after?: CursorPosition | null;
 }
 
-export function selectResults(rows: ReachRow[], nq: NormalizedQuery): Selection {
-  const matching = lift(rows, nq.keepFields).filter(
-    (c) =>
-      nq.resultTypes.has(c.entityType)
+/**
+ * The selection folded over a stream of reach rows (docs/lineage-model.md §Results), holding at most
+ * `hold` hits (plus as many again between compactions) however large the reach: schemaField rows are
+ * lifted onto their parents, types / free text / orFilters applied, facets and total counted, and the
+ * first hits in (degree, urn) order kept. The rows of the walk come in nondecreasing degree (so a
+ * candidate's first row is its smallest degree); via rows, which are never lifted, may come in any
+ * order after them. While fields are lifted, a parent may also be reached as itself: the urns seen
+ * are remembered so it counts once (a set of strings, not the rows).
+ */
+export class SelectionBuilder {
+  private readonly seen = new Map<string, CandidateState | false>();
+  private readonly groups = new Map<string, FacetGroup>();
+  private held: LineageHit[] = [];
+  private heldByUrn = new Map<string, LineageHit>();
+  private dropped = false;
+  private total = 0;
+
+  private readonly nq: NormalizedQuery;
+  private readonly options: SelectionOptions;
+
+  constructor(nq: NormalizedQuery, options: SelectionOptions) {
+    this.nq = nq;
+    this.options = options;
+  }
+
+  /** Forget everything (the transaction that streams the rows is being retried). */
+  reset(): void {
+    this.seen.clear();
+    this.groups.clear();
+    this.held = [];
+    this.heldByUrn = new Map();
+    this.dropped = false;
+    this.total = 0;
+  }
+
+  add(r: ReachRow): void {
+    const { nq } = this;
+    const c = candidateOf(r, nq.keepFields);
+    const passes = nq.degreePredicate === null || nq.degreePredicate(r.degree);
+    // Merging happens only when lifting; without it every urn comes once.
+    const remembered = nq.keepFields ? undefined : this.seen.get(c.urn);
+    if (remembered === false) return;
+    if (remembered) {
+      remembered.ignoredAsHop ||= r.ignoredAsHop;
+      remembered.truncatedChildren ||= r.truncatedChildren;
+      const hit = this.heldByUrn.get(c.urn);
+      if (hit) {
+        hit.ignoredAsHop = remembered.ignoredAsHop;
+        hit.truncatedChildren = remembered.truncatedChildren;
+        if (passes) hit.walkUrns.push(r.urn);
+      }
+      if (passes && !remembered.selected) {
+        remembered.selected = true;
+        this.select(remembered.group!, c, r, remembered);
+      }
+      return;
+    }
+    const matched = nq.resultTypes.has(c.entityType)
       && textMatches(nq.queryTokens, [c.urn, c.name, c.description])
-      && clausesMatch(c, nq.clauses),
-  );
-  const judged = matching.map((c) => ({ candidate: c, hit: toHit(c, nq.degreePredicate) }));
-  const hits = judged.flatMap((j) => (j.hit ? [j.hit] : [])).sort(compareHits);
-  // Facets and total count the same hits: a candidate is selected exactly when it became a hit.
-  const facets = nq.skipAggregates ? [] : facetsOf(judged.map((j) => ({ ...j.candidate, count: 1, selected: j.hit !== null })), nq);
-  return { hits, complete: true, total: hits.length, facets };
+      && clausesMatch(c, nq.clauses);
+    if (!matched) {
+      if (!nq.keepFields) this.seen.set(c.urn, false);
+      return;
+    }
+    const graphqlType = entityTypeToGraphql(c.entityType);
+    const groupKey = `${r.degree >= 3 ? 3 : r.degree}\u0000${graphqlType}\u0000${c.platform ?? ''}\u0000${c.origin ?? ''}\u0000${passes}`;
+    let group = this.groups.get(groupKey);
+    if (!group) {
+      group = { degree: r.degree >= 3 ? 3 : r.degree, graphqlType, platform: c.platform, origin: c.origin, count: 0, selected: passes };
+      this.groups.set(groupKey, group);
+    }
+    group.count++;
+    const state: CandidateState = { matched: true, selected: passes, group, ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren };
+    if (!nq.keepFields) this.seen.set(c.urn, state);
+    if (passes) this.select(null, c, r, state);
+  }
+
+  /** A candidate became a hit at this row's degree (moving it to the selected group when it was counted unselected). */
+  private select(from: FacetGroup | null, c: ReturnType<typeof candidateOf>, r: ReachRow, state: CandidateState): void {
+    if (from) {
+      from.count--;
+      const key = `${from.degree}\u0000${from.graphqlType}\u0000${from.platform ?? ''}\u0000${from.origin ?? ''}\u0000true`;
+      let to = this.groups.get(key);
+      if (!to) {
+        to = { ...from, count: 0, selected: true };
+        this.groups.set(key, to);
+      }
+      to.count++;
+      state.group = to;
+    }
+    this.total++;
+    const after = this.options.after;
+    if (after && compareHits({ degree: r.degree, urn: c.urn }, after) <= 0) return;
+    const hit: LineageHit = {
+      urn: c.urn, entityType: c.entityType, graphqlType: entityTypeToGraphql(c.entityType), degree: r.degree, platform: c.platform,
+      origin: c.origin, ignoredAsHop: state.ignoredAsHop, truncatedChildren: state.truncatedChildren, walkUrns: [r.urn], viaParent: c.viaParent,
+    };
+    this.held.push(hit);
+    this.heldByUrn.set(hit.urn, hit);
+    if (this.held.length >= 2 * Math.max(1, this.options.hold)) this.compact();
+  }
+
+  /** Keeps the first `hold` hits. */
+  private compact(): void {
+    this.held.sort(compareHits);
+    if (this.held.length > this.options.hold) {
+      this.held.length = this.options.hold;
+      this.dropped = true;
+    }
+    this.heldByUrn = new Map(this.held.map((h) => [h.urn, h]));
+  }
+
+  finish(): Selection {
+    this.compact();
+    const hits = this.held;
+    const facets = this.nq.skipAggregates ? [] : facetsOf([...this.groups.values()].filter((g) => g.count > 0), this.nq);
+    return { hits, complete: !this.dropped, total: this.total, facets };
+  }
+}
+
+/** The whole selection of rows held in memory (small reaches and tests). */
+export function selectResults(rows: Iterable<ReachRow>, nq: NormalizedQuery): Selection {
+  const builder = new SelectionBuilder(nq, { hold: Number.MAX_SAFE_INTEGER });
+  for (const r of rows) builder.add(r);
+  return builder.finish();
 }

@@ -1,6 +1,7 @@
 // The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
-// free text or per-hop control, in a time window or not, whose filters name only what a node's facetKey stands
-// for (entity type, platform, origin, soft deletion — negated or not, in any orFilters groups) —
+// per-hop control, in a time window or not, with free text or not, whose filters name only what a
+// node's facetKey stands for (entity type, platform, origin, soft deletion — negated or not, in any
+// orFilters groups) —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
 // leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
 // Two statements:
@@ -30,8 +31,7 @@ const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entity
 
 /** Requests the in-database path can answer exactly; the rest ship rows. */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  return nq.queryTokens.length === 0
-    && (nq.clauses === null || nq.clauses.every((and) => and.every((c) => FACET_KEY_FIELDS.has(c.field))))
+  return (nq.clauses === null || nq.clauses.every((and) => and.every((c) => FACET_KEY_FIELDS.has(c.field))))
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
 }
 
@@ -101,6 +101,7 @@ export async function selectPage(
       visible: (nq.includeSoftDeleted ? [2, 3] : [2]).map(int),
       types: [...nq.resultTypes],
       keys: facetKeys === null ? null : facetKeys.map(int),
+      tokens: nq.queryTokens,
       limit: int(limit),
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-page' } },
@@ -119,17 +120,18 @@ async function selectCounts(
   timeoutMs: number,
 ): Promise<{ total: number; facets: Selection['facets']; facetKeys: number[] | null } | null> {
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; count: number }>(statement('lineage/select-counts', nq), {
+    (tx) => tx.run<{ k: number | null; text: boolean; count: number }>(statement('lineage/select-counts', nq), {
       urn: nq.urn,
       ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
+      tokens: nq.queryTokens,
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
   );
-  const groups: Array<{ facetKey: number; degree: number; count: number }> = [];
+  const groups: Array<{ facetKey: number; degree: number; text: boolean; count: number }> = [];
   for (const r of rows) {
     if (r.k === null) return null; // a node without facetKey (written before it existed)
-    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, count: r.count });
+    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text, count: r.count });
   }
   const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
   const matching: FacetGroup[] = [];
@@ -144,7 +146,7 @@ async function selectCounts(
     const { exists, removed } = facetFlagsOf(g.facetKey);
     if (!exists || (removed && !nq.includeSoftDeleted)) continue;
     reachable += g.count;
-    if (!nq.resultTypes.has(v.entityType)) continue;
+    if (!g.text || !nq.resultTypes.has(v.entityType)) continue;
     if (!clausesMatch({ urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, nq.clauses)) continue;
     matchingKeys.add(g.facetKey);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });

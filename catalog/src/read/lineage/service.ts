@@ -7,8 +7,8 @@ import { hasLineage } from '../../model/relationships.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import type { LRUCache } from 'lru-cache';
 import { directedStatement } from '../../store/cypher.ts';
-import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, walkDirectionOf, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
-import { selectResults, type Facet, type LineageHit, type Selection } from './results.ts';
+import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, walkDirectionOf, type CursorPosition, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
+import { selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, reach, windowParams, type LineageLimits } from './traverse.ts';
 import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
@@ -41,6 +41,13 @@ type Walked = 'database' | 'fast' | 'hops';
 type Strategy = Walked | 'none' | 'snapshot';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Hits a streamed selection holds beyond the page asked for: the pages after it come from the
+ * snapshot; past them the reach is streamed again (docs/lineage-model.md §Results). ~300 bytes a
+ * hit, so ~1.5 MB, twice that between compactions, whatever the reach.
+ */
+export const STREAM_WINDOW = 5_000;
 
 function parseSource(urn: string | null | undefined): Urn {
   if (typeof urn !== 'string' || urn === '') throw badRequest('urn is required');
@@ -105,8 +112,20 @@ async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, st
       if (!(isCatalogError(e) && e.kind === 'deadline')) throw e;
     }
   }
-  const walked = await reach(store, nq, limits, startedAt);
-  return { selected: selectResults(walked.rows, nq), isPartial: walked.isPartial, strategy: walked.strategy };
+  const builder = new SelectionBuilder(nq, { hold: want + (limits.streamWindow ?? STREAM_WINDOW) });
+  const walked = await reach(store, nq, limits, startedAt, builder);
+  return { selected: builder.finish(), isPartial: walked.isPartial, strategy: walked.strategy };
+}
+
+/**
+ * The `limit` hits after `after` (null = from the first): selected again in Neo4j, or the reach
+ * streamed again holding only those.
+ */
+async function hitsAfter(store: Store, nq: NormalizedQuery, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
+  if (strategy === 'database') return selectPage(store, nq, limits, after, limit, limits.deadlineMs, selected.facetKeys ?? null);
+  const builder = new SelectionBuilder(nq, { hold: limit, after });
+  await reach(store, nq, limits, Date.now(), builder);
+  return builder.finish().hits;
 }
 
 /**
@@ -118,7 +137,7 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const source = parseSource(q.urn);
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
   // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
-  if (!hasLineage(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const };
+  if (!hasLineage(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const, walkedBy: 'hops' as const };
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
   const generation = await generationBy(store, startedAt + limits.deadlineMs);
@@ -126,22 +145,23 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const key = snapshotKey(nq);
   const snap = snapshots.get(key);
   if (snap && snap.generation === generation && continuation) {
-    return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const };
+    return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const, walkedBy: snap.strategy };
   }
-  const walked = await walk(store, nq, limits, startedAt, generation, want);
+  const walked: Omit<Snapshot, 'generation'> = await walk(store, nq, limits, startedAt, generation, want);
   snapshots.set(key, { generation, ...walked });
-  return { nq, ...walked };
+  return { nq, ...walked, walkedBy: walked.strategy };
 }
 
 /**
- * Makes an in-database prefix hold at least `upto` hits (or every hit): fetches the ones after its
- * last hit, plus READ_AHEAD. The prefix stays ordered and gap-free.
+ * Makes a held prefix hold at least `upto` hits (or every hit): fetches the ones after its last
+ * hit, plus a window (READ_AHEAD in the database, STREAM_WINDOW streamed). The prefix stays
+ * ordered and gap-free.
  */
-async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selection, upto: number, limits: LineageLimits): Promise<void> {
+async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selection, strategy: Walked, upto: number, limits: LineageLimits): Promise<void> {
   if (selected.complete || selected.hits.length >= upto) return;
   const last = selected.hits.at(-1) ?? null;
-  const limit = upto - selected.hits.length + READ_AHEAD;
-  const more = await selectPage(store, nq, limits, last, limit, limits.deadlineMs, selected.facetKeys ?? null);
+  const limit = upto - selected.hits.length + (strategy === 'database' ? READ_AHEAD : limits.streamWindow ?? STREAM_WINDOW);
+  const more = await hitsAfter(store, nq, limits, strategy, selected, last, limit);
   selected.hits.push(...more);
   if (more.length < limit) selected.complete = true;
 }
@@ -172,7 +192,7 @@ export async function scrollLineage(
   limits: LineageLimits,
 ): Promise<LineagePage> {
   const count = Math.max(0, Math.floor(page.count));
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, count, Boolean(page.scrollId));
+  const { nq, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, count, Boolean(page.scrollId));
   // Checked even for an empty result: a foreign cursor is a client error either way.
   const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
   if (!selected) return emptyPage(nq);
@@ -192,11 +212,11 @@ export async function scrollLineage(
   if (after && !selected.complete && from === selected.hits.length && prefixEnd && compareHits(after, prefixEnd) > 0) {
     // A cursor past the held prefix (the snapshot was taken after that page was served): fetch
     // the page right after the cursor instead of filling the gap.
-    const fetched = await selectPage(store, nq, limits, after, count + 1, limits.deadlineMs, selected.facetKeys ?? null);
+    const fetched = await hitsAfter(store, nq, limits, walkedBy, selected, after, count + 1);
     hits = fetched.slice(0, count);
     more = fetched.length > count;
   } else {
-    await extendPrefix(store, nq, selected, from + count + 1, limits);
+    await extendPrefix(store, nq, selected, walkedBy, from + count + 1, limits);
     hits = selected.hits.slice(from, from + count);
     more = from + count < selected.hits.length;
   }
@@ -221,9 +241,9 @@ export async function searchLineage(
 ): Promise<LineagePage> {
   const start = Math.max(0, Math.floor(page.start));
   const count = Math.max(0, Math.floor(page.count));
-  const { nq, selected, isPartial, strategy } = await selection(store, q, limits, start + count, start > 0);
+  const { nq, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, start + count, start > 0);
   if (!selected) return emptyPage(nq);
-  await extendPrefix(store, nq, selected, start + count, limits);
+  await extendPrefix(store, nq, selected, walkedBy, start + count, limits);
   const hits = withExplored(nq, selected.hits.slice(start, start + count), limits);
   const withP = await withPaths(store, q, nq, hits, limits);
   return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };

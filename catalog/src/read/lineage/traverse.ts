@@ -64,6 +64,8 @@ export interface LineageLimits {
    * reach and select here (tests compare the two; the bench measures both). Default true.
    */
   selectInDatabase?: boolean;
+  /** Hits a streamed selection holds beyond the page (service.ts STREAM_WINDOW); tests make it small. */
+  streamWindow?: number;
 }
 
 export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {
@@ -90,24 +92,52 @@ export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
 
 type FastRow = Omit<ReachRow, 'ignoredAsHop' | 'truncatedChildren' | 'viaParent'>;
 
-export async function reachFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<Reach> {
-  const rows = await store.read(
-    (tx) => tx.run<FastRow>(reachStatement(nq.direction, nq.depth), {
-      urn: nq.urn,
-      ...windowParams(nq.window),
-      maxHops: int(maxDepthOf(nq.depth, limits)),
-      includeSoftDeleted: nq.includeSoftDeleted,
-      includeGhosts: nq.includeGhosts,
-      limit: int(limits.maxResults + 1),
-    }),
+/**
+ * Where a walk puts its rows: the rows of the walk in nondecreasing degree, then (a column walk)
+ * its via rows in any order. `reset` = forget what came so far: the walk starts over (a retried
+ * transaction, or the hop-by-hop fallback after the fast path ran out of time).
+ */
+export interface ReachSink {
+  reset(): void;
+  add(row: ReachRow): void;
+}
+
+/** A sink that keeps every row (tests, the bench and small reaches). */
+export function collectRows(): ReachSink & { rows: ReachRow[] } {
+  const sink = { rows: [] as ReachRow[], reset: () => { sink.rows = []; }, add: (r: ReachRow) => { sink.rows.push(r); } };
+  return sink;
+}
+
+type Walk = Omit<Reach, 'rows'>;
+
+/** The fast path, streamed: rows go to the sink as Neo4j sends them, none are held here. */
+async function streamFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number, sink: ReachSink): Promise<Walk> {
+  const isPartial = await store.read(
+    async (tx) => {
+      sink.reset();
+      let kept = 0;
+      let cut = false;
+      await tx.each<FastRow>(reachStatement(nq.direction, nq.depth), {
+        urn: nq.urn,
+        ...windowParams(nq.window),
+        maxHops: int(maxDepthOf(nq.depth, limits)),
+        includeSoftDeleted: nq.includeSoftDeleted,
+        includeGhosts: nq.includeGhosts,
+        limit: int(limits.maxResults + 1),
+      }, (r) => {
+        if (kept++ < limits.maxResults) sink.add({ ...r, ignoredAsHop: false, truncatedChildren: false });
+        else cut = true;
+      });
+      return cut;
+    },
     { timeoutMs: Math.max(1, Math.floor(timeoutMs)), metadata: { app: 'lineage', op: 'reach' } },
   );
-  const isPartial = rows.length > limits.maxResults;
-  return {
-    rows: (isPartial ? rows.slice(0, limits.maxResults) : rows).map((r) => ({ ...r, ignoredAsHop: false, truncatedChildren: false })),
-    isPartial,
-    strategy: 'fast',
-  };
+  return { isPartial, strategy: 'fast' };
+}
+
+export async function reachFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<Reach> {
+  const sink = collectRows();
+  return { ...await streamFast(store, nq, limits, timeoutMs, sink), rows: sink.rows };
 }
 
 interface HopRow extends FastRow {
@@ -125,12 +155,23 @@ function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform
  * contributes at most perHopLimit not-yet-visited children, also in urn order; as in DataHub, the
  * children of a parent that reached the limit are marked truncatedChildren.
  */
-export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
+async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
   const statement = directedStatement('lineage/hop', walkDirectionOf(nq.direction));
   const maxDepth = maxDepthOf(nq.depth, limits);
   const visited = new Set<string>([nq.urn]);
-  const found = new Map<string, ReachRow>();
   let isPartial = false;
+  // One hop's rows at a time: sorted by urn and handed on when the hop is done.
+  let found: ReachRow[] = [];
+  let emitted = 0;
+  const flush = () => {
+    found.sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+    for (const r of found) {
+      if (emitted++ < limits.maxResults) sink.add(r);
+      else isPartial = true;
+    }
+    found = [];
+  };
+  sink.reset();
   let frontier = [nq.urn];
   let queries = 0;
 
@@ -176,7 +217,7 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
           (ignored ? sameHop : next).push(c.urn);
           if (c.returnable || nq.includeGhosts) {
             const { from: _from, returnable: _returnable, ...row } = c;
-            found.set(c.urn, { ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
+            found.push({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
           }
         }
       }
@@ -184,26 +225,28 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
       if (visited.size - 1 > limits.maxResults) { isPartial = true; break hops; }
       toExpand = sameHop;
     }
+    flush();
     frontier = next;
   }
-  let ordered = [...found.values()].sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-  if (ordered.length > limits.maxResults) {
-    ordered = ordered.slice(0, limits.maxResults);
-    isPartial = true;
-  }
-  return { rows: ordered, isPartial, strategy: 'hops' };
+  flush();
+  return { isPartial, strategy: 'hops' };
+}
+
+export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
+  const sink = collectRows();
+  return { ...await streamByHops(store, nq, limits, deadline, sink), rows: sink.rows };
 }
 
 /** Fast path unless the request needs per-hop control; a fast path out of time or memory falls back. */
-async function walkReach(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
-  if (nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null) return reachByHops(store, nq, limits, deadline);
+async function walkReach(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
+  if (nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null) return streamByHops(store, nq, limits, deadline, sink);
   const fastBudget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
   try {
     if (fastBudget <= 0) throw deadlineExceeded('no time left for the fast path');
-    return await reachFast(store, nq, limits, fastBudget);
+    return await streamFast(store, nq, limits, fastBudget, sink);
   } catch (e) {
     if (!isDeadline(e)) throw e;
-    return reachByHops(store, nq, limits, deadline);
+    return streamByHops(store, nq, limits, deadline, sink);
   }
 }
 
@@ -220,11 +263,9 @@ interface ViaRow extends ParentFields {
  * once (its smallest such degree; then the smallest parent urn). Queries are vias too, but only
  * shown inside paths.
  */
-async function viaRowsOf(store: Store, nq: NormalizedQuery, rows: readonly ReachRow[], limits: LineageLimits, deadline: number): Promise<ReachRow[]> {
-  const degreeOf = new Map<string, number>([[nq.urn, 0]]);
-  for (const r of rows) degreeOf.set(r.urn, r.degree);
+async function viaRowsOf(store: Store, nq: NormalizedQuery, degreeOf: ReadonlyMap<string, number>, limits: LineageLimits, deadline: number): Promise<ReachRow[]> {
   const maxDepth = maxDepthOf(nq.depth, limits);
-  const parents = [nq.urn, ...rows.filter((r) => r.degree < maxDepth).map((r) => r.urn)];
+  const parents = [...degreeOf].filter(([, d]) => d < maxDepth).map(([urn]) => urn);
   const found = await store.read(
     (tx) => tx.run<ViaRow>(directedStatement('lineage/vias', walkDirectionOf(nq.direction)), {
       parents, ...windowParams(nq.window), includeSoftDeleted: nq.includeSoftDeleted,
@@ -249,19 +290,24 @@ async function viaRowsOf(store: Store, nq: NormalizedQuery, rows: readonly Reach
 }
 
 /**
- * Every entity reachable from the source, ordered by (degree, urn); for a column walk also the
- * via entities of the edges it took. Nothing at all when the request explores nothing.
+ * Every entity reachable from the source, into `sink` in (degree, urn) order; for a column walk
+ * then the via entities of the edges it took (which needs each walked urn's degree: a map of urns,
+ * not of rows). Nothing at all when the request explores nothing.
  */
-export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt = Date.now()): Promise<Reach> {
+export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number, sink: ReachSink): Promise<Walk> {
   const deadline = startedAt + limits.deadlineMs;
-  if (nq.exploresNothing) return { rows: [], isPartial: false, strategy: 'hops' };
-  const walked = await walkReach(store, nq, limits, deadline);
-  if (tryParseUrn(nq.urn)?.entityType !== 'schemaField' || walked.rows.length === 0) return walked;
+  sink.reset();
+  if (nq.exploresNothing) return { isPartial: false, strategy: 'hops' };
+  if (tryParseUrn(nq.urn)?.entityType !== 'schemaField') return walkReach(store, nq, limits, deadline, sink);
+  let degreeOf = new Map<string, number>();
+  const walked = await walkReach(store, nq, limits, deadline, {
+    reset: () => { degreeOf = new Map([[nq.urn, 0]]); sink.reset(); },
+    add: (r) => { degreeOf.set(r.urn, r.degree); sink.add(r); },
+  });
+  if (degreeOf.size <= 1) return walked;
   try {
-    const vias = await viaRowsOf(store, nq, walked.rows, limits, deadline);
-    if (!vias.length) return walked;
-    const rows = [...walked.rows, ...vias].sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-    return { ...walked, rows };
+    for (const via of await viaRowsOf(store, nq, degreeOf, limits, deadline)) sink.add(via);
+    return walked;
   } catch (e) {
     // Out of time: the columns stand; their jobs are missing, so the answer is partial.
     if (isDeadline(e)) return { ...walked, isPartial: true };
