@@ -191,6 +191,26 @@ test.each([
   }
 });
 
+test.each([
+  ['in the database', limits],
+  ['streamed', { ...shipping, streamWindow: 5 }],
+] as const)('a long scroll, %s, stops growing its snapshot at maxHeldHits and fetches after the cursor', async (_name, lim) => {
+  const replica = testStore();
+  try {
+    const whole = await scrollAll(replica, down(src), 1000, lim);
+    const capped = await scrollAll(replica, down(src, { skipAggregates: true }), 6, { ...lim, maxHeldHits: 20 });
+    expect(view(capped.hits)).toEqual(view(whole.hits));
+    const snapshots = replica.cache('lineage/snapshots', {});
+    const held = [...snapshots.values()].map((s) => (s as { selected: { hits: unknown[] } }).selected.hits.length);
+    // The first scroll holds the whole result; the capped one its first page and window (6 + 100 in
+    // the database, 6 + 5 streamed), grown to at most 20 + a window.
+    expect(held.sort((a, b) => a - b)).toEqual([expect.any(Number), whole.hits.length]);
+    expect(held[0]).toBeLessThanOrEqual(6 + READ_AHEAD);
+  } finally {
+    await replica.close();
+  }
+});
+
 test('upstream and LINEAGE_MAX_HOPS: same on both paths', async () => {
   expect((await bothPaths({ urn: deep[1]!, direction: 'UPSTREAM' }, 2)).strategy).toBe('database');
   const capped = { ...limits, maxHops: 2 };

@@ -74,11 +74,18 @@ interface Snapshot {
 const SNAPSHOTS: LRUCache.Options<string, Snapshot, unknown> = {
   max: 32,
   ttl: 5 * 60_000,
-  // ~200 bytes a hit: about 50 MB of heap at most, two hub-sized results at 1M edges. A selection
-  // is weighed when stored; an in-database prefix that grows later is not weighed again.
-  maxSize: 250_000,
+  // ~300 bytes a hit: at most ~18 MB of the lineage service's 160 MB heap. A prefix that grows as
+  // later pages are asked for is weighed again (extendPrefix), and grows to MAX_HELD_HITS at most.
+  maxSize: 60_000,
   sizeCalculation: (s) => Math.max(1, s.selected.hits.length),
 };
+
+/**
+ * A scroll's held prefix grows page by page up to this; past it, each page is fetched right after
+ * its cursor (selected again in Neo4j, or streamed again) so a long scroll (a CSV export of a hub's
+ * 120k hits) does not hold all it has seen.
+ */
+export const MAX_HELD_HITS = 20_000;
 const snapshotsOf = (store: Store) => store.cache<string, Snapshot>('lineage/snapshots', SNAPSHOTS);
 
 function snapshotKey(nq: NormalizedQuery): string {
@@ -164,6 +171,11 @@ async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selecti
   const more = await hitsAfter(store, nq, limits, strategy, selected, last, limit);
   selected.hits.push(...more);
   if (more.length < limit) selected.complete = true;
+  // Weigh the snapshot again (the cache weighs an entry when it is set, and only a new object).
+  const snapshots = snapshotsOf(store);
+  const key = snapshotKey(nq);
+  const snap = snapshots.get(key);
+  if (snap?.selected === selected) snapshots.set(key, { ...snap });
 }
 
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
@@ -209,9 +221,11 @@ export async function scrollLineage(
   };
   const from = after ? firstAfter(selected.hits) : 0;
   const prefixEnd = selected.hits.at(-1);
-  if (after && !selected.complete && from === selected.hits.length && prefixEnd && compareHits(after, prefixEnd) > 0) {
-    // A cursor past the held prefix (the snapshot was taken after that page was served): fetch
-    // the page right after the cursor instead of filling the gap.
+  const pastPrefix = from === selected.hits.length && prefixEnd !== undefined && compareHits(after ?? prefixEnd, prefixEnd) > 0;
+  const prefixFull = from + count + 1 > Math.max(selected.hits.length, limits.maxHeldHits ?? MAX_HELD_HITS);
+  if (after && !selected.complete && (pastPrefix || prefixFull)) {
+    // A cursor past the held prefix (the snapshot was taken after that page was served), or a
+    // prefix that would grow past MAX_HELD_HITS: fetch the page right after the cursor instead.
     const fetched = await hitsAfter(store, nq, limits, walkedBy, selected, after, count + 1);
     hits = fetched.slice(0, count);
     more = fetched.length > count;

@@ -66,6 +66,8 @@ export interface LineageLimits {
   selectInDatabase?: boolean;
   /** Hits a streamed selection holds beyond the page (service.ts STREAM_WINDOW); tests make it small. */
   streamWindow?: number;
+  /** Hits a scroll's snapshot grows to (service.ts MAX_HELD_HITS); tests make it small. */
+  maxHeldHits?: number;
 }
 
 export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {
