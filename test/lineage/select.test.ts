@@ -200,7 +200,7 @@ test.each([
     const whole = await scrollAll(replica, down(src), 1000, lim);
     const capped = await scrollAll(replica, down(src, { skipAggregates: true }), 6, { ...lim, maxHeldHits: 20 });
     expect(view(capped.hits)).toEqual(view(whole.hits));
-    const snapshots = replica.cache('lineage/snapshots', {});
+    const snapshots = replica.cache('lineage/snapshots', { max: 1 }); // exists: the options are not used
     const held = [...snapshots.values()].map((s) => (s as { selected: { hits: unknown[] } }).selected.hits.length);
     // The first scroll holds the whole result; the capped one its first page and window (6 + 100 in
     // the database, 6 + 5 streamed), grown to at most 20 + a window.

@@ -146,6 +146,8 @@ export class SelectionBuilder {
   private readonly seen = new Map<string, CandidateState | false>();
   private readonly groups = new Map<string, FacetGroup>();
   private held: LineageHit[] = [];
+  /** The degree of each of a held hit's walkUrns: they are ordered by (degree, urn) when finished. */
+  private routeDegrees = new Map<LineageHit, number[]>();
   private heldByUrn = new Map<string, LineageHit>();
   private dropped = false;
   private total = 0;
@@ -164,6 +166,7 @@ export class SelectionBuilder {
     this.groups.clear();
     this.held = [];
     this.heldByUrn = new Map();
+    this.routeDegrees = new Map();
     this.dropped = false;
     this.total = 0;
   }
@@ -182,7 +185,10 @@ export class SelectionBuilder {
       if (hit) {
         hit.ignoredAsHop = remembered.ignoredAsHop;
         hit.truncatedChildren = remembered.truncatedChildren;
-        if (passes) hit.walkUrns.push(r.urn);
+        if (passes) {
+          hit.walkUrns.push(r.urn);
+          this.routeDegrees.get(hit)!.push(r.degree);
+        }
       }
       if (passes && !remembered.selected) {
         remembered.selected = true;
@@ -232,6 +238,7 @@ export class SelectionBuilder {
     };
     this.held.push(hit);
     this.heldByUrn.set(hit.urn, hit);
+    this.routeDegrees.set(hit, [r.degree]);
     if (this.held.length >= 2 * Math.max(1, this.options.hold)) this.compact();
   }
 
@@ -243,11 +250,21 @@ export class SelectionBuilder {
       this.dropped = true;
     }
     this.heldByUrn = new Map(this.held.map((h) => [h.urn, h]));
+    const degrees = new Map<LineageHit, number[]>();
+    for (const h of this.held) degrees.set(h, this.routeDegrees.get(h)!);
+    this.routeDegrees = degrees;
   }
 
   finish(): Selection {
     this.compact();
     const hits = this.held;
+    // A walk by hops hands on one degree's rows in parent order: routes in (degree, urn) order.
+    for (const h of hits) {
+      if (h.walkUrns.length < 2) continue;
+      const degrees = this.routeDegrees.get(h)!;
+      const routes = h.walkUrns.map((urn, i) => ({ urn, degree: degrees[i]! })).sort(compareHits);
+      h.walkUrns = routes.map((r) => r.urn);
+    }
     const facets = this.nq.skipAggregates ? [] : facetsOf([...this.groups.values()].filter((g) => g.count > 0), this.nq);
     return { hits, complete: !this.dropped, total: this.total, facets };
   }

@@ -162,17 +162,7 @@ async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLi
   const maxDepth = maxDepthOf(nq.depth, limits);
   const visited = new Set<string>([nq.urn]);
   let isPartial = false;
-  // One hop's rows at a time: sorted by urn and handed on when the hop is done.
-  let found: ReachRow[] = [];
   let emitted = 0;
-  const flush = () => {
-    found.sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-    for (const r of found) {
-      if (emitted++ < limits.maxResults) sink.add(r);
-      else isPartial = true;
-    }
-    found = [];
-  };
   sink.reset();
   let frontier = [nq.urn];
   let queries = 0;
@@ -182,31 +172,11 @@ async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLi
     const next: string[] = [];
     while (toExpand.length > 0) {
       const remaining = deadline - Date.now();
-      let rows: HopRow[];
-      try {
-        if (remaining <= 0) throw deadlineExceeded('The lineage traversal exceeded its deadline.');
-        rows = await store.read(
-          (tx) => tx.run<HopRow>(statement, {
-            frontier: [...toExpand].sort(),
-            ...windowParams(nq.window),
-            includeSoftDeleted: nq.includeSoftDeleted,
-          }),
-          { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } },
-        );
-      } catch (e) {
-        // Nothing at all to show: the caller gets a 504. Otherwise what we have, marked partial.
-        if (isDeadline(e) && queries === 0) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
-        if (isDeadline(e)) { isPartial = true; break hops; }
-        throw e;
-      }
-      queries++;
       const sameHop: string[] = [];
-      const byParent = new Map<string, HopRow[]>();
-      for (const r of rows) {
-        const list = byParent.get(r.from);
-        if (list) list.push(r); else byParent.set(r.from, [r]);
-      }
-      for (const [from, children] of [...byParent].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      // One parent's children at a time (rows come ordered by parent, then urn): the per-hop limit
+      // needs their number. Rows go to the sink as each parent is done, so a hop is never held.
+      // A retried transaction sends rows again; those already visited are skipped.
+      const parentDone = (children: HopRow[]) => {
         let fresh = children.filter((c) => !visited.has(c.urn));
         const capped = nq.perHopLimit !== null && fresh.length >= nq.perHopLimit;
         if (nq.perHopLimit !== null && fresh.length > nq.perHopLimit) {
@@ -219,24 +189,51 @@ async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLi
           (ignored ? sameHop : next).push(c.urn);
           if (c.returnable || nq.includeGhosts) {
             const { from: _from, returnable: _returnable, ...row } = c;
-            found.push({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
+            if (emitted++ < limits.maxResults) sink.add({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
+            else isPartial = true;
           }
         }
+      };
+      try {
+        if (remaining <= 0) throw deadlineExceeded('The lineage traversal exceeded its deadline.');
+        await store.read(
+          async (tx) => {
+            let children: HopRow[] = [];
+            await tx.each<HopRow>(statement, {
+              frontier: [...toExpand].sort(),
+              ...windowParams(nq.window),
+              includeSoftDeleted: nq.includeSoftDeleted,
+            }, (r) => {
+              if (children.length > 0 && children[0]!.from !== r.from) {
+                parentDone(children);
+                children = [];
+              }
+              children.push(r);
+            });
+            if (children.length > 0) parentDone(children);
+          },
+          { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } },
+        );
+      } catch (e) {
+        // Nothing at all to show: the caller gets a 504. Otherwise what we have, marked partial.
+        if (isDeadline(e) && queries === 0) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
+        if (isDeadline(e)) { isPartial = true; break hops; }
+        throw e;
       }
+      queries++;
       // Beyond the cap (not at it): more was reachable than can be kept.
       if (visited.size - 1 > limits.maxResults) { isPartial = true; break hops; }
       toExpand = sameHop;
     }
-    flush();
     frontier = next;
   }
-  flush();
   return { isPartial, strategy: 'hops' };
 }
 
 export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
   const sink = collectRows();
-  return { ...await streamByHops(store, nq, limits, deadline, sink), rows: sink.rows };
+  const walked = await streamByHops(store, nq, limits, deadline, sink);
+  return { ...walked, rows: sink.rows.sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)) };
 }
 
 /** Fast path unless the request needs per-hop control; a fast path out of time or memory falls back. */
