@@ -173,44 +173,49 @@ async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLi
     while (toExpand.length > 0) {
       const remaining = deadline - Date.now();
       const sameHop: string[] = [];
-      // One parent's children at a time (rows come ordered by parent, then urn): the per-hop limit
-      // needs their number. Rows go to the sink as each parent is done, so a hop is never held.
-      // A retried transaction sends rows again; those already visited are skipped.
-      const parentDone = (children: HopRow[]) => {
-        let fresh = children.filter((c) => !visited.has(c.urn));
-        const capped = nq.perHopLimit !== null && fresh.length >= nq.perHopLimit;
-        if (nq.perHopLimit !== null && fresh.length > nq.perHopLimit) {
-          fresh = fresh.slice(0, nq.perHopLimit);
-          isPartial = true;
+      // Rows come ordered by parent, then urn, and go to the sink as they come: a hop is never
+      // held. Under a per-hop limit a parent's first perHopLimit new children wait until the parent
+      // is done (whether it reached the limit marks them truncatedChildren). A retried transaction
+      // sends rows again; those already visited are skipped.
+      const keep = (c: HopRow, capped: boolean) => {
+        visited.add(c.urn);
+        const ignored = isIgnoredAsHop(nq, c);
+        (ignored ? sameHop : next).push(c.urn);
+        if (c.returnable || nq.includeGhosts) {
+          const { from: _from, returnable: _returnable, ...row } = c;
+          if (emitted++ < limits.maxResults) sink.add({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
+          else isPartial = true;
         }
-        for (const c of fresh) {
-          visited.add(c.urn);
-          const ignored = isIgnoredAsHop(nq, c);
-          (ignored ? sameHop : next).push(c.urn);
-          if (c.returnable || nq.includeGhosts) {
-            const { from: _from, returnable: _returnable, ...row } = c;
-            if (emitted++ < limits.maxResults) sink.add({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
-            else isPartial = true;
-          }
+      };
+      let parent: string | null = null;
+      let waiting: HopRow[] = [];
+      const parentDone = () => {
+        const capped = nq.perHopLimit !== null && waiting.length >= nq.perHopLimit;
+        for (const c of waiting) keep(c, capped);
+        waiting = [];
+      };
+      const onRow = (c: HopRow) => {
+        if (c.from !== parent) {
+          parentDone();
+          parent = c.from;
         }
+        if (visited.has(c.urn)) return;
+        if (nq.perHopLimit === null) keep(c, false);
+        else if (waiting.length < nq.perHopLimit) waiting.push(c);
+        else isPartial = true; // beyond the limit: not explored
       };
       try {
         if (remaining <= 0) throw deadlineExceeded('The lineage traversal exceeded its deadline.');
         await store.read(
           async (tx) => {
-            let children: HopRow[] = [];
+            parent = null;
+            waiting = [];
             await tx.each<HopRow>(statement, {
               frontier: [...toExpand].sort(),
               ...windowParams(nq.window),
               includeSoftDeleted: nq.includeSoftDeleted,
-            }, (r) => {
-              if (children.length > 0 && children[0]!.from !== r.from) {
-                parentDone(children);
-                children = [];
-              }
-              children.push(r);
-            });
-            if (children.length > 0) parentDone(children);
+            }, onRow);
+            parentDone();
           },
           { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } },
         );
