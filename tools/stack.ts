@@ -16,16 +16,15 @@ import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.t
 
 // heapMb: V8's old-space limit. Node's default lets a service grow to 400+ MB before it collects
 // (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion parses one
-// batch at a time, the lineage service keeps pages and counts (select.ts), the gateway a query plan
-// cache. The lineage service's limit is higher because its shipping path (time-windowed and text
-// queries) may hold a whole reach — ≈ 200 MB of heap for a 120k-node hub — and must not die of it;
-// V8 only grows the heap that far when such a query runs. V8 sizes the young generation from the heap limit, and at 160 MB it becomes so small that
-// ingestion promotes every batch and spends 3× the CPU in GC (bench/README.md): the semi-space is
-// pinned at 16 MB, Node's default for large heaps. NODE_OPTIONS from the environment comes after
-// these and wins.
+// batch at a time, the lineage service keeps a page, a window of hits and counts however large the
+// reach (docs/lineage-model.md §Results; test/faults/lineage-heap.fault.ts holds it to this), the
+// gateway a query plan cache. V8 sizes the young generation from the heap limit, and at 160 MB it
+// becomes so small that ingestion promotes every batch and spends 3× the CPU in GC (bench/README.md):
+// the semi-space is pinned at 16 MB, Node's default for large heaps. NODE_OPTIONS from the
+// environment comes after these and wins.
 export const SERVICES = [
   { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160 },
-  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 512 },
+  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160 },
   { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT', heapMb: 128 },
 ] as const;
 const STOP_GRACE_MS = 10_000;
