@@ -29,6 +29,23 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
       });
     }
   }
+  const shapes = r.query?.shapes ?? [];
+  if (shapes.length) {
+    const label = (c: ShapeCase) => `${c.source} ${c.shape}`;
+    const worstFirst = shapes.reduce((a, b) => (b.domainFirst.p50 > a.domainFirst.p50 ? b : a));
+    out.push({ target: `every request shape: first page ≤ 300 ms p50${scale}`, measured: `worst ${fmtMs(worstFirst.domainFirst.p50)} ms (${label(worstFirst)}); ${shapes.filter((c) => c.domainFirst.p50 <= 300).length} of ${shapes.length} met`, met: worstFirst.domainFirst.p50 <= 300 });
+    const withFloor = shapes.filter((c) => c.floor);
+    if (withFloor.length) {
+      const ratio = (c: ShapeCase) => c.domainFirst.p50 / c.floor!.p50;
+      const worst = withFloor.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
+      out.push({ target: 'every request shape: first page ≤ 3× the engine\'s floor', measured: `worst ${ratio(worst).toFixed(1)}× (${label(worst)}: ${fmtMs(worst.domainFirst.p50)} vs ${fmtMs(worst.floor!.p50)} ms); ${withFloor.filter((c) => ratio(c) <= 3).length} of ${withFloor.length} met`, met: ratio(worst) <= 3 });
+    }
+    const nexts = shapes.filter((c) => c.domainNext);
+    if (nexts.length) {
+      const worst = nexts.reduce((a, b) => (b.domainNext!.p50 > a.domainNext!.p50 ? b : a));
+      out.push({ target: 'every request shape: next page ≤ 20 ms p50', measured: `worst ${fmtMs(worst.domainNext!.p50)} ms (${label(worst)})`, met: worst.domainNext!.p50 <= 20 });
+    }
+  }
   const d1 = r.query?.cases.filter((c) => c.degree === '1') ?? [];
   if (d1.length) {
     const worst = d1.reduce((a, b) => (b.domainFirst.p50 > a.domainFirst.p50 ? b : a));
@@ -56,14 +73,23 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
   return out;
 }
 
-function shapeTable(shapes: ShapeCase[]): string[] {
+/** The same walk's baselines from the degree cases: the in-process BFS and the naive path query at "3+". */
+function baselineOf(r: BenchResult, c: ShapeCase): QueryCase | undefined {
+  return r.query?.cases.find((q) => q.source === c.source && q.direction === c.direction && q.degree === '3+');
+}
+
+function shapeTable(r: BenchResult, shapes: ShapeCase[]): string[] {
   const rows = [
-    '| source | dir | "3+" and … | results | first p50 / p95 / max (ms) | next p50 | HTTP first p50 |',
-    '|---|---|---|---:|---|---:|---:|',
+    '| source | dir | "3+" and … | results | first p50 / p95 / max (ms) | × floor | next p50 | HTTP first / next p50 | engine floor p50 | in-memory BFS p50 | naive path query |',
+    '|---|---|---|---:|---|---:|---:|---|---:|---:|---|',
   ];
   for (const c of shapes) {
     const how = `${c.strategy && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
-    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${c.httpError ? 'error' : ms(c.httpFirst)} |`);
+    const base = baselineOf(r, c);
+    const naive = !base?.naive ? '–' : base.naive.timedOut ? `stopped at ${fmtInt(base.naive.ms)} ms` : base.naive.error ? 'error' : `${fmtInt(base.naive.ms)} ms`;
+    const ratio = c.floor ? `${(c.domainFirst.p50 / c.floor.p50).toFixed(1)}×` : '–';
+    const http = c.httpError ? 'error' : `${ms(c.httpFirst)} / ${ms(c.httpNext ?? null)}`;
+    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ratio} | ${ms(c.domainNext)} | ${http} | ${ms(c.floor ?? null)} | ${ms(base?.bfs ?? null)} | ${naive} |`);
   }
   return rows;
 }
@@ -135,9 +161,9 @@ export function renderMarkdown(r: BenchResult): string {
     L.push(...queryTable(r.query.cases));
     L.push('');
     if (r.query.shapes?.length) {
-      L.push(...shapeTable(r.query.shapes));
+      L.push(...shapeTable(r, r.query.shapes));
       L.push('');
-      L.push('Request shapes beyond the degree filter (issue 17), from the hub and the sink hub at "3+": database = selected in Neo4j (time windows, and filters on type, platform, origin and soft deletion judged per facetKey); fast / hops = the reach shipped to the lineage service (text queries still are).');
+      L.push('Request shapes beyond the degree filter (issue 17), from the hub, the sink hub and the column source at "3+": database = selected in Neo4j (time windows, free text, and filters on type, platform, origin and soft deletion judged per facetKey); fast / hops = the reach streamed to the lineage service, which holds a page and a window of 5,000 hits and counts the rest (urn filters, ignoreAsHops, per-hop limits, column walks). "× floor" = first page p50 over the engine floor of the same walk (the pruning BFS counting the reach, nothing read); the in-memory BFS and the naive path query are the degree table\'s "3+" baselines of the same source (without the shape\'s filters).');
       L.push('');
     }
     L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);

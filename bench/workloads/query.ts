@@ -57,7 +57,10 @@ export interface ShapeCase {
   domainFirst: Summary;
   domainNext: Summary | null;
   httpFirst: Summary | null;
+  httpNext?: Summary | null;
   httpError?: string;
+  /** The engine's floor for the same walk (the pruning BFS counting the reach, nothing read). */
+  floor?: Summary | null;
 }
 
 /** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
@@ -71,6 +74,21 @@ function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }>
     { shape: 'time window (5 of 10 days)', input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
     { shape: 'time window + types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
     { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' } },
+    // What Neo4j does not select: streamed to the service, which holds a page and a window.
+    { shape: 'urn filter (one urn left out, negated)', input: { orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }] } },
+    { shape: 'ignoreAsHops DATA_JOB', input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } } },
+    { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
+  ];
+}
+
+/** From a column: its reach lifted onto datasets (the default), or the columns themselves. */
+function columnShapes(): Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true }> {
+  const degree3 = { field: 'degree', values: ['3+'] };
+  return [
+    { shape: 'column start, lifted onto datasets', input: { orFilters: [{ and: [degree3] }] } },
+    // scrollAcrossLineage always lifts, as DataHub's does (searchAcrossLineage's groupingSpec can
+    // keep columns): domain only.
+    { shape: 'column start, columns kept (types SCHEMA_FIELD)', input: { orFilters: [{ and: [degree3] }], types: ['SCHEMA_FIELD'], liftFields: false }, domainOnly: true },
   ];
 }
 
@@ -261,24 +279,31 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
     }
   }
   const shapes: ShapeCase[] = [];
-  for (const [name, id, direction] of [['hub', s.hub, 'DOWNSTREAM'], ['sink hub', s.sinkHub, 'UPSTREAM']] as const) {
-    const urn = entityUrns[id]!;
-    for (const { shape, input } of requestShapes()) {
+  const shapeSources = [
+    { name: 'hub', urn: entityUrns[s.hub]!, direction: 'DOWNSTREAM' as const, shapes: requestShapes() },
+    { name: 'sink hub', urn: entityUrns[s.sinkHub]!, direction: 'UPSTREAM' as const, shapes: requestShapes() },
+    { name: 'schemaField', urn: g.fieldUrns[s.field]!, direction: 'DOWNSTREAM' as const, shapes: columnShapes() },
+  ];
+  for (const { name, urn, direction, shapes: shapesOf } of shapeSources) {
+    const floor = await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn));
+    for (const { shape, input, domainOnly } of shapesOf as Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true }>) {
       const q: LineageQuery = { urn, direction, ...input };
       const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
       let httpFirst: Summary | null = null;
+      let httpNext: Summary | null = null;
       let httpError: string | undefined;
-      if (o.gatewayGraphql) {
+      if (o.gatewayGraphql && !domainOnly) {
         try {
           const http = { urn, direction, count: PAGE, ...input };
-          await graphqlScroll(o.gatewayGraphql, o.token, http);
+          const page = await graphqlScroll(o.gatewayGraphql, o.token, http);
           httpFirst = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, http));
+          if (page.nextScrollId) httpNext = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, { ...http, scrollId: page.nextScrollId }));
         } catch (e) {
           httpError = (e as Error).message;
         }
       }
-      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, ...(httpError ? { httpError } : {}) });
-      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
+      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, ...(httpError ? { httpError } : {}) });
+      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor.p50}), next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
     }
   }
   return { cases, shapes, profile: await profileHub(o, entityUrns[s.hub]!) };
