@@ -74,8 +74,10 @@ function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }>
     { shape: 'time window (5 of 10 days)', input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
     { shape: 'time window + types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
     { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' } },
-    // What Neo4j does not select: streamed to the service, which holds a page and a window.
     { shape: 'urn filter (one urn left out, negated)', input: { orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }] } },
+    { shape: 'name contains "_t1"', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] } },
+    // What Neo4j does not select: streamed to the service, which holds a page and a window.
+    { shape: 'name > "d5" (a comparison: streamed)', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] } },
     { shape: 'ignoreAsHops DATA_JOB', input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } } },
     { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
   ];

@@ -9,9 +9,15 @@
 // The time-window test is reach.cypher's, inside all() where the BFS rewrite keeps it.
 // Free text is judged per node, as results.ts judges it (every token in urn, name or description,
 // lower-cased); nodes that fail it are still counted, apart, so the caller knows the whole reach.
+// Criteria on what the node itself holds (urn, name, description, parent) are judged per node too,
+// each as catalog/src/model/filters.ts judges it (before negation): `mask` has one bit per criterion,
+// the first criterion's bit highest; the caller combines them with the facetKey's verdicts.
+// select-page computes the same mask: the two expressions must stay equal.
 // Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed), $maxHops: int,
-//         $tokens: [string] (lower-cased; [] = no text query)
-// Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), text: whether the node matches the text, count
+//         $tokens: [string] (lower-cased; [] = no text query),
+//         $criteria: [{field: urn|name|description|parent, condition, values: [string]}] ([] = none)
+// Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), text: whether the node matches the text,
+//          mask: the criteria hit (0 without criteria), count
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 WHERE all(r IN rs WHERE $unwindowed OR r.manual
@@ -21,4 +27,12 @@ WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
 RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k,
        all(t IN $tokens WHERE toLower(n.urn + '\n' + coalesce(n.name, '') + '\n' + coalesce(n.description, '')) CONTAINS t) AS text,
+       reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [CASE c.field WHEN 'urn' THEN n.urn WHEN 'name' THEN n.name
+           WHEN 'description' THEN n.description ELSE n.parentUrn END] WHERE a IS NOT NULL AND CASE c.condition
+             WHEN 'EXISTS' THEN a <> ''
+             WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
+             WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
+             WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
+             WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
+             ELSE a IN c.values END) THEN 1 ELSE 0 END) AS mask,
        count(*) AS count

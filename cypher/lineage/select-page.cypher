@@ -13,7 +13,10 @@
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
 //         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
 //         $keys: [int] | null (with filters: the facetKeys select-counts judged matching), $limit: int,
-//         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none)
+//         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none),
+//         $criteria: [{field, condition, values}] and $pairs: [[facetKey, mask]] | null (with criteria on
+//         the node itself: the (facetKey, mask) pairs select-counts judged matching; the mask is
+//         select-counts' expression, which this one must equal)
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
@@ -28,6 +31,14 @@ WHERE degree <= $maxHops AND n <> s
   AND n.entityType IN $types
   AND ($keys IS NULL OR n.facetKey IN $keys)
   AND all(t IN $tokens WHERE toLower(n.urn + '\n' + coalesce(n.name, '') + '\n' + coalesce(n.description, '')) CONTAINS t)
+  AND ($pairs IS NULL OR [n.facetKey, reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [CASE c.field WHEN 'urn' THEN n.urn WHEN 'name' THEN n.name
+             WHEN 'description' THEN n.description ELSE n.parentUrn END] WHERE a IS NOT NULL AND CASE c.condition
+               WHEN 'EXISTS' THEN a <> ''
+               WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
+               WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
+               WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
+               WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
+               ELSE a IN c.values END) THEN 1 ELSE 0 END)] IN $pairs)
 RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
 ORDER BY degree, urn
 LIMIT $limit

@@ -161,10 +161,35 @@ test.each([
   if (query !== 'no-such-text') expect(r.total).toBeGreaterThan(0);
 });
 
-test('a filter on something else than a facetKey (urn, name) still ships rows, with the same answer', async () => {
-  const r = await bothPaths(down(src, { orFilters: where([{ field: 'urn', values: [ks[3]!, job] }]) } as unknown as Partial<LineageQuery>), 5);
-  expect(r.strategy).toBe('fast');
-  expect(r.hits.map((h) => h.urn).sort()).toEqual([ks[3]!, job].sort());
+// Criteria on what the node holds (urn, name, description, parent) are judged per node in Neo4j,
+// bit by bit, and combined with the facetKey's verdicts: every condition, negation, groups.
+test.each([
+  ['urn IN two', where([{ field: 'urn', values: [ks[3]!, job] }]), 2],
+  ['urn negated', where([{ field: 'urn', values: [ks[3]!], negated: true }]), 164],
+  ['name IEQUAL', where([{ field: 'name', values: ['K007'], condition: 'IEQUAL' }]), 1],
+  ['name CONTAIN, any case', where([{ field: 'name', values: ['J0'], condition: 'CONTAIN' }]), 10],
+  ['urn START_WITH the job type', where([{ field: 'urn', values: ['urn:li:dataJob:'], condition: 'START_WITH' }]), 1],
+  ['urn END_WITH DEV)', where([{ field: 'urn.keyword', values: ['DEV)'], condition: 'END_WITH' }]), 1],
+  ['description EXISTS (k012 and the ML key)', where([{ field: 'description', values: [], condition: 'EXISTS' }]), 2],
+  ['description EXISTS, negated', where([{ field: 'description', values: [], condition: 'EXISTS', negated: true }]), 163],
+  ['an empty value list restricts nothing', where([{ field: 'name', values: [], negated: true }]), 165],
+  ['a group of name and platform, or a urn', where(
+    [{ field: 'name', values: ['k0'], condition: 'START_WITH' }, { field: 'platform', values: [otherPlatform], negated: true }],
+    [{ field: 'urn', values: [deep[1]!] }],
+  ), 101],
+] as const)('node criteria, %s: selected in the database, same pages, total and facets as streamed rows', async (_name, orFilters, total) => {
+  await write(store, [datasetProps(ks[12]!, 'about facetKey')]);
+  const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 4);
+  expect(r.strategy).toBe('database');
+  expect(r.total).toBe(total);
+});
+
+test('criteria the statements do not judge (comparisons, numeric or not) stream, with the same answer', async () => {
+  for (const orFilters of [where([{ field: 'name', values: ['k050'], condition: 'GREATER_THAN' }]), where([{ field: 'urn', values: [ks[9]!], condition: 'LESS_THAN_OR_EQUAL_TO' }])]) {
+    const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 5);
+    expect(r.strategy).toBe('fast');
+    expect(r.total).toBeGreaterThan(0);
+  }
 });
 
 // What the database cannot select is streamed: the service holds a page plus a window of hits,

@@ -1,16 +1,17 @@
 // The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
-// per-hop control, in a time window or not, with free text or not, whose filters name only what a
-// node's facetKey stands for (entity type, platform, origin, soft deletion — negated or not, in any
-// orFilters groups) —
+// per-hop control, in a time window or not, with free text or not, whose filters name what a node's
+// facetKey stands for (entity type, platform, origin, soft deletion) or what the node itself holds
+// (urn, name, description, parent; compared as strings) — negated or not, in any orFilters groups —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
 // leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
 // Two statements:
-// - select-counts-<dir>-<bound>: the BFS grouped by (facetKey, degree bucket) → total and facets;
-//   the filters are judged here, once per facetKey, on the values it stands for;
+// - select-counts-<dir>-<bound>: the BFS grouped by (facetKey, degree bucket, text verdict, node
+//   criteria mask) → total and facets; the facetKey's criteria are judged here, once per group, and
+//   combined with the node's verdicts from the mask;
 // - select-page-<dir>-<bound>: the BFS in degree order → ORDER BY degree, urn LIMIT as a
 //   PartialTop, which stops at the degree that fills the page; with filters, only nodes whose
-//   facetKey the counts judged matching (so it runs after them; without filters, side by side).
-// It answers null (the caller ships rows instead, traverse.ts + results.ts) when the reach holds
+//   (facetKey, mask) the counts judged matching (so it runs after them; without, side by side).
+// It answers null (the caller streams rows instead, traverse.ts + results.ts) when the reach holds
 // something it cannot count this way: schemaFields (lifted onto their datasets, and existing
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
@@ -18,7 +19,7 @@ import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
 import { boundedStatement, type StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
-import { clausesMatch, type FilterField } from '../../model/filters.ts';
+import { criterionMatches, type Criterion, type FilterField } from '../../model/filters.ts';
 import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
@@ -28,11 +29,33 @@ export const READ_AHEAD = 100;
 
 /** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
 const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
+/**
+ * Filter fields the statements judge on the node itself, with the conditions they evaluate as
+ * filters.ts does (comparisons, which filters.ts reads as numbers when both sides are, stream).
+ */
+const NODE_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['urn', 'name', 'description', 'parent']);
+const NODE_CONDITIONS: ReadonlySet<string> = new Set(['EQUAL', 'IN', 'IEQUAL', 'CONTAIN', 'START_WITH', 'END_WITH', 'EXISTS']);
+/** A node criterion is one bit of an integer mask. */
+const MAX_NODE_CRITERIA = 24;
 
-/** Requests the in-database path can answer exactly; the rest ship rows. */
+const isNodeCriterion = (c: Criterion) => NODE_FIELDS.has(c.field) && NODE_CONDITIONS.has(c.condition);
+
+/** The request's criteria judged per node, in the order of their mask bits (the first one highest). */
+function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
+  return [...new Set((nq.clauses ?? []).flat().filter((c) => !FACET_KEY_FIELDS.has(c.field)))];
+}
+
+/** Requests the in-database path can answer exactly; the rest stream rows. */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  return (nq.clauses === null || nq.clauses.every((and) => and.every((c) => FACET_KEY_FIELDS.has(c.field))))
+  const criteria = (nq.clauses ?? []).flat();
+  return criteria.every((c) => FACET_KEY_FIELDS.has(c.field) || isNodeCriterion(c))
+    && nodeCriteriaOf(nq).length <= MAX_NODE_CRITERIA
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
+}
+
+/** The node criteria as statement parameters. */
+function criteriaParam(criteria: readonly Criterion[]) {
+  return criteria.map((c) => ({ field: c.field, condition: c.condition, values: c.values }));
 }
 
 function statement(family: 'lineage/select-page' | 'lineage/select-counts', nq: NormalizedQuery): StatementName {
@@ -77,8 +100,8 @@ interface PageRow {
 }
 
 /**
- * Matching hits after `after` in (degree, urn) order, at most `limit`. `facetKeys`: with filters,
- * the facetKeys the counts judged matching (Selection.facetKeys); null without filters.
+ * Matching hits after `after` in (degree, urn) order, at most `limit`. `matching`: with filters,
+ * what the counts judged matching (Selection.matching); null without filters.
  */
 export async function selectPage(
   store: Store,
@@ -87,8 +110,9 @@ export async function selectPage(
   after: CursorPosition | null,
   limit: number,
   timeoutMs: number,
-  facetKeys: readonly number[] | null,
+  matching: Matching | null,
 ): Promise<LineageHit[]> {
+  const criteria = nodeCriteriaOf(nq);
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
     (tx) => tx.run<PageRow>(statement('lineage/select-page', nq), {
@@ -100,7 +124,9 @@ export async function selectPage(
       afterUrn: after?.urn ?? '',
       visible: (nq.includeSoftDeleted ? [2, 3] : [2]).map(int),
       types: [...nq.resultTypes],
-      keys: facetKeys === null ? null : facetKeys.map(int),
+      keys: matching === null || criteria.length ? null : matching.map(([k]) => int(k)),
+      pairs: matching === null || !criteria.length ? null : matching.map(([k, mask]) => [int(k), int(mask)]),
+      criteria: criteriaParam(criteria),
       tokens: nq.queryTokens,
       limit: int(limit),
     }),
@@ -112,30 +138,51 @@ export async function selectPage(
   }));
 }
 
-/** Total and facets counted in Neo4j; null = the reach needs the shipping path. */
+/** (facetKey, criteria mask) pairs the counts judged matching: what later pages select by. */
+export type Matching = Array<[facetKey: number, mask: number]>;
+
+/**
+ * Whether a group matches the clauses: criteria on what the facetKey stands for are judged on its
+ * values, criteria on the node by their bit of the mask (negation and empty value lists as filters.ts).
+ */
+function groupMatches(nq: NormalizedQuery, criteria: readonly Criterion[], subject: Parameters<typeof criterionMatches>[0], mask: number): boolean {
+  if (nq.clauses === null) return true;
+  const judge = (c: Criterion) => {
+    const i = criteria.indexOf(c);
+    if (i < 0) return criterionMatches(subject, c);
+    if (c.condition !== 'EXISTS' && c.values.length === 0) return true;
+    const hit = Math.floor(mask / 2 ** (criteria.length - 1 - i)) % 2 === 1;
+    return c.negated ? !hit : hit;
+  };
+  return nq.clauses.some((and) => and.every(judge));
+}
+
+/** Total and facets counted in Neo4j; null = the reach needs the streaming path. */
 async function selectCounts(
   store: Store,
   nq: NormalizedQuery,
   limits: LineageLimits,
   timeoutMs: number,
-): Promise<{ total: number; facets: Selection['facets']; facetKeys: number[] | null } | null> {
+): Promise<{ total: number; facets: Selection['facets']; matching: Matching | null } | null> {
+  const criteria = nodeCriteriaOf(nq);
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; text: boolean; count: number }>(statement('lineage/select-counts', nq), {
+    (tx) => tx.run<{ k: number | null; text: boolean; mask: number; count: number }>(statement('lineage/select-counts', nq), {
       urn: nq.urn,
       ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
       tokens: nq.queryTokens,
+      criteria: criteriaParam(criteria),
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
   );
-  const groups: Array<{ facetKey: number; degree: number; text: boolean; count: number }> = [];
+  const groups: Array<{ facetKey: number; degree: number; text: boolean; mask: number; count: number }> = [];
   for (const r of rows) {
     if (r.k === null) return null; // a node without facetKey (written before it existed)
-    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text, count: r.count });
+    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text, mask: r.mask, count: r.count });
   }
   const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
   const matching: FacetGroup[] = [];
-  const matchingKeys = new Set<number>();
+  const matchingPairs = new Map<string, [number, number]>();
   let reachable = 0;
   for (const g of groups) {
     const v = values.get(g.facetKey);
@@ -147,15 +194,15 @@ async function selectCounts(
     if (!exists || (removed && !nq.includeSoftDeleted)) continue;
     reachable += g.count;
     if (!g.text || !nq.resultTypes.has(v.entityType)) continue;
-    if (!clausesMatch({ urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, nq.clauses)) continue;
-    matchingKeys.add(g.facetKey);
+    if (!groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, g.mask)) continue;
+    matchingPairs.set(`${g.facetKey}:${g.mask}`, [g.facetKey, g.mask]);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
   }
   // The shipping path cuts at LINEAGE_MAX_RESULTS and says isPartial; it keeps that meaning.
   if (reachable > limits.maxResults) return null;
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
-  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), facetKeys: nq.clauses === null ? null : [...matchingKeys] };
+  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: nq.clauses === null ? null : [...matchingPairs.values()] };
 }
 
 /**
@@ -173,12 +220,12 @@ export async function selectInDatabase(
   let counts: Awaited<ReturnType<typeof selectCounts>>;
   let hits: LineageHit[];
   if (nq.clauses !== null) {
-    // The page needs the facetKeys the counts judge matching: one statement after the other.
+    // The page needs what the counts judge matching: one statement after the other.
     counts = await selectCounts(store, nq, limits, timeoutMs);
-    hits = counts ? await selectPage(store, nq, limits, null, limit, timeoutMs, counts.facetKeys) : [];
+    hits = counts ? await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching) : [];
   } else {
     [counts, hits] = await Promise.all([selectCounts(store, nq, limits, timeoutMs), selectPage(store, nq, limits, null, limit, timeoutMs, null)]);
   }
   if (!counts) return null;
-  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, facetKeys: counts.facetKeys };
+  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };
 }
