@@ -131,6 +131,26 @@ test.each([
   expect(r.total).toBeGreaterThan(0);
 });
 
+test('with filters the page runs beside the counts on the facetKeys already seen, and again when the reach holds a new one', async () => {
+  const replica = testStore();
+  try {
+    const jobs = down(src, { orFilters: where([{ field: '_entityType', values: ['DATA_JOB'] }]) } as unknown as Partial<LineageQuery>);
+    // Seen so far: only the datasets of the time-window graph, so the job's facetKey is new.
+    await scrollLineage(replica, down(ws[0]!, { orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]) } as unknown as Partial<LineageQuery>), { count: 5 }, limits);
+    const seen = replica.cache('lineage/facet-values', { max: 1 }); // exists: the options are not used
+    expect(seen.size).toBeGreaterThan(0);
+    const first = await scrollLineage(replica, jobs, { count: 5 }, limits);
+    expect(first.strategy).toBe('database');
+    expect(first.hits.map((h) => h.urn)).toEqual([job]);
+    // Now every facetKey of the reach is known: the guess stands, and still finds only the job.
+    const again = await searchLineage(replica, jobs, { start: 0, count: 5 }, limits);
+    expect(again.hits.map((h) => h.urn)).toEqual([job]);
+    expect(again.total).toBe(1);
+  } finally {
+    await replica.close();
+  }
+});
+
 // Time windows: the edge test of the shipping walk (reach.cypher), in the database.
 test.each([
   ['around t=1,000: w1 (and the manual w3)', 0, 2_000, [1, 3]],

@@ -157,13 +157,36 @@ function groupMatches(nq: NormalizedQuery, criteria: readonly Criterion[], subje
   return nq.clauses.some((and) => and.every(judge));
 }
 
+/** Whether nodes with this facetKey (and criteria mask) are results: visible, of a type asked for, matching the clauses. */
+function keyMatches(nq: NormalizedQuery, criteria: readonly Criterion[], facetKey: number, v: FacetValues, mask: number): boolean {
+  const { exists, removed } = facetFlagsOf(facetKey);
+  if (!exists || (removed && !nq.includeSoftDeleted) || !nq.resultTypes.has(v.entityType)) return false;
+  return groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, mask);
+}
+
+/**
+ * The facetKeys that match, judged on every facetKey this process has seen (the values cache), and
+ * the bases that judgement covers: a guess at what the counts will judge, so that the page can run
+ * beside them. Only for filters a facetKey decides alone (no node criteria).
+ */
+function knownMatching(store: Store, nq: NormalizedQuery): { matching: Matching; known: Set<number> } {
+  const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
+  const matching: Matching = [];
+  const known = new Set<number>();
+  for (const [base, v] of cache.entries()) {
+    known.add(base);
+    for (let flags = 0; flags < 4; flags++) if (keyMatches(nq, [], base + flags, v, 0)) matching.push([base + flags, 0]);
+  }
+  return { matching, known };
+}
+
 /** Total and facets counted in Neo4j; null = the reach needs the streaming path. */
 async function selectCounts(
   store: Store,
   nq: NormalizedQuery,
   limits: LineageLimits,
   timeoutMs: number,
-): Promise<{ total: number; facets: Selection['facets']; matching: Matching | null } | null> {
+): Promise<{ total: number; facets: Selection['facets']; matching: Matching | null; reachKeys: number[] } | null> {
   const criteria = nodeCriteriaOf(nq);
   const rows = await store.read(
     (tx) => tx.run<{ k: number | null; text: boolean; mask: number; count: number }>(statement('lineage/select-counts', nq), {
@@ -193,8 +216,7 @@ async function selectCounts(
     const { exists, removed } = facetFlagsOf(g.facetKey);
     if (!exists || (removed && !nq.includeSoftDeleted)) continue;
     reachable += g.count;
-    if (!g.text || !nq.resultTypes.has(v.entityType)) continue;
-    if (!groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, g.mask)) continue;
+    if (!g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
     matchingPairs.set(`${g.facetKey}:${g.mask}`, [g.facetKey, g.mask]);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
   }
@@ -202,7 +224,10 @@ async function selectCounts(
   if (reachable > limits.maxResults) return null;
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
-  return { total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: nq.clauses === null ? null : [...matchingPairs.values()] };
+  return {
+    total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: nq.clauses === null ? null : [...matchingPairs.values()],
+    reachKeys: groups.map((g) => g.facetKey),
+  };
 }
 
 /**
@@ -219,7 +244,15 @@ export async function selectInDatabase(
   const limit = want + READ_AHEAD;
   let counts: Awaited<ReturnType<typeof selectCounts>>;
   let hits: LineageHit[];
-  if (nq.clauses !== null) {
+  const guess = nq.clauses !== null && nodeCriteriaOf(nq).length === 0 ? knownMatching(store, nq) : null;
+  if (guess && guess.known.size > 0) {
+    // The page by the facetKeys already known, beside the counts; it stands when every facetKey
+    // of the reach was among them (then both judged alike), else it runs again with the counts'.
+    let page: LineageHit[];
+    [counts, page] = await Promise.all([selectCounts(store, nq, limits, timeoutMs), selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching)]);
+    const covered = counts !== null && counts.reachKeys.every((k) => guess.known.has(k - (k % 4)));
+    hits = !counts ? [] : covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
+  } else if (nq.clauses !== null) {
     // The page needs what the counts judge matching: one statement after the other.
     counts = await selectCounts(store, nq, limits, timeoutMs);
     hits = counts ? await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching) : [];
