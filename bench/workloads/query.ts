@@ -315,8 +315,8 @@ interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageC
 
 /** PROFILE of the fast-path statement from the hub: where the time of the big case goes. */
 async function profileHub(o: QueryOptions, urn: string) {
-  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max')];
-  const params = { urn, unwindowed: true, start: neo4j.int(0), end: neo4j.int(0), maxHops: neo4j.int(1000), includeSoftDeleted: false, limit: neo4j.int(o.limits.maxResults + 1) };
+  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max', null)];
+  const params = { urn, maxHops: neo4j.int(1000), includeSoftDeleted: false, limit: neo4j.int(o.limits.maxResults + 1) };
   const session = o.store.driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {
     const t = performance.now();

@@ -1,13 +1,13 @@
 // Purpose: fast path of impact analysis, {{direction}} from $urn, at most {{bound}} hops (the max
 // family's bound is LINEAGE_MAX_HOPS' largest value: var-length bounds cannot be parameters, $maxHops
 // cuts lower caps). One breadth-first pruning var-expand (VarLengthExpand(Pruning,BFS)): each node is visited once and
-// min(length(p)) is its BFS depth = minimum degree. The time-window test must stay INSIDE all():
-// "$unwindowed OR all(...)" outside the quantifier defeats the BFS rewrite (checked by EXPLAIN in
+// min(length(p)) is its BFS depth = minimum degree. The time-window test (the -windowed expansions)
+// must stay INSIDE all(): a test outside the quantifier defeats the BFS rewrite (checked by EXPLAIN in
 // test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through, filtered after.
 // A schemaField's existence is its parent dataset's; field rows carry the parent for lifting.
-// Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
-// lineage/reach-<down|up>-<1|2|max>.
-// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed),
+// Template: catalog/src/store/cypher.ts expands it per direction, depth bound and walk into
+// lineage/reach-<down|up>-<1|2|max>[-windowed].
+// Params: $urn, $start, $end: epoch ms (the -windowed expansions),
 //         $maxHops: int (configured cap <= the literal bound), $includeSoftDeleted: boolean,
 //         $includeGhosts: boolean (every reached node, ghosts and soft-deleted ones too: counts),
 //         $limit: int (LINEAGE_MAX_RESULTS + 1: one more row tells the caller it was cut)
@@ -16,9 +16,11 @@
 //          parent: {urn, entityType, platform, origin, name, description} | null (schemaFields)
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n:Entity)
-WHERE all(r IN rs WHERE $unwindowed OR r.manual
+{{#windowed}}
+WHERE all(r IN rs WHERE r.manual
       OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
       OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+{{/windowed}}
 WITH n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n.urn <> $urn
 OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})

@@ -4,35 +4,36 @@
 // ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
 // instead of reading the whole reach. The time-window test is reach.cypher's, inside all() where
 // the BFS rewrite keeps it (test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through and
-// filtered by their facetKey flags. No schemaField lifting: select-counts tells the caller when a
-// reach holds fields to lift, and then this page is not used.
-// Template: catalog/src/store/cypher.ts expands it per direction and depth bound into
-// lineage/select-page-<down|up>-<1|2|max>.
-// Params: $urn, $unwindowed: boolean, $start, $end: epoch ms (ignored when unwindowed),
+// filtered by their facetKey flags. Every verdict a facetKey decides is in $keys, so the filter reads one
+// integer of most nodes (reading entityType too doubled the page's time on a selective filter at 1M).
+// No schemaField lifting: select-counts tells the caller when a reach holds fields to lift, and then
+// this page is not used.
+// Template: catalog/src/store/cypher.ts expands it per direction, depth bound and walk into
+// lineage/select-page-<down|up>-<1|2|max>[-windowed].
+// Params: $urn, $start, $end: epoch ms (the -windowed expansions),
 //         $maxHops: int, $d1, $d2, $d3: boolean (degree 1 / 2 / 3+ accepted),
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
-//         $visible: [int] (accepted facetKey % 4: [2], or [2, 3] with soft-deleted), $types: [entityType],
-//         $keys: [int] | null (with filters: the facetKeys select-counts judged matching), $limit: int,
+//         $keys: [int] (the facetKeys whose nodes are results: visible — the key's flags —, of a type
+//         asked for, matching the criteria a facetKey decides; judged by select.ts), $limit: int,
 //         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none),
-//         $criteria: [{field, condition, values}] and $pairs: [[facetKey, mask]] | null (with criteria on
-//         the node itself: the (facetKey, mask) pairs select-counts judged matching; the mask is
-//         select-counts' expression, which this one must equal)
+//         $criteria: [{property, condition, values}] and $pairs: [[facetKey, mask]] | null (with criteria on
+//         the node itself: the (facetKey, mask) pairs select-counts-judged judged matching; the mask is
+//         select-counts-judged's expression, which this one must equal)
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
-WHERE all(r IN rs WHERE $unwindowed OR r.manual
+{{#windowed}}
+WHERE all(r IN rs WHERE r.manual
       OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
       OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+{{/windowed}}
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
   AND (($d1 AND degree = 1) OR ($d2 AND degree = 2) OR ($d3 AND degree >= 3))
   AND (degree > $afterDegree OR (degree = $afterDegree AND n.urn > $afterUrn))
-  AND n.facetKey % 4 IN $visible
-  AND n.entityType IN $types
-  AND ($keys IS NULL OR n.facetKey IN $keys)
-  AND all(t IN $tokens WHERE toLower(n.urn + '\n' + coalesce(n.name, '') + '\n' + coalesce(n.description, '')) CONTAINS t)
-  AND ($pairs IS NULL OR [n.facetKey, reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [CASE c.field WHEN 'urn' THEN n.urn WHEN 'name' THEN n.name
-             WHEN 'description' THEN n.description ELSE n.parentUrn END] WHERE a IS NOT NULL AND CASE c.condition
+  AND n.facetKey IN $keys
+  AND all(t IN $tokens WHERE any(f IN ['urn', 'name', 'description'] WHERE toLower(coalesce(n[f], '')) CONTAINS t))
+  AND ($pairs IS NULL OR [n.facetKey, reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [n[c.property]] WHERE a IS NOT NULL AND CASE c.condition
                WHEN 'EXISTS' THEN a <> ''
                WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
                WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))

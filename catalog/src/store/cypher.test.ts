@@ -8,9 +8,19 @@ test('templates expand per direction (and bound): arrowheads, bound literals and
   expect(expandTemplate('t', text, 'up', 'max')).toBe(`// upstream, up, at most ${MAX_DEPTH_LITERAL}\nMATCH p = (s)<-[:LINEAGE*1..${MAX_DEPTH_LITERAL}]-(n) WHERE length(p) < 1000`);
 });
 
+test('a bounded template\'s windowed section is kept in the -windowed expansion only', () => {
+  const text = 'MATCH p = (s)-[rs:LINEAGE*1..{{bound}}]->(n)\n{{#windowed}}\nWHERE all(r IN rs WHERE r.t >= $start)\n{{/windowed}}\nRETURN n';
+  expect(expandTemplate('t', text, 'down', 2, true)).toBe('MATCH p = (s)-[rs:LINEAGE*1..2]->(n)\nWHERE all(r IN rs WHERE r.t >= $start)\nRETURN n');
+  expect(expandTemplate('t', text, 'down', 2, false)).toBe('MATCH p = (s)-[rs:LINEAGE*1..2]->(n)\nRETURN n');
+  expect(boundedStatement('lineage/select-page', 'down', 2, true)).toBe('lineage/select-page-down-2-windowed');
+  expect(statements['lineage/reach-down-max']).not.toContain('$start AND');
+  expect(statements['lineage/reach-down-max-windowed']).toContain('$start AND');
+});
+
 test('an unknown placeholder, or a bound in a directed-only template, fails at load', () => {
   expect(() => expandTemplate('lineage/x', 'RETURN {{depth}}', 'down', 1)).toThrow(/lineage\/x: unknown placeholder \{\{depth\}\}/);
   expect(() => expandTemplate('lineage/x', 'MATCH (a)-[*1..{{bound}}]->(b)', 'down')).toThrow(/unknown placeholder \{\{bound\}\}/);
+  expect(() => expandTemplate('lineage/x', '{{#windowed}}WHERE x{{/windowed}}', 'down')).toThrow(/unknown section \{\{#windowed\}\}/);
 });
 
 test('every statement the code runs is loaded, and none keeps a placeholder', () => {
@@ -20,12 +30,12 @@ test('every statement the code runs is loaded, and none keeps a placeholder', ()
   }
   // Templates run only through their expansions.
   expect(statements.all.has('lineage/reach')).toBe(false);
-  expect(boundedStatement('lineage/reach', 'up', 'max')).toBe('lineage/reach-up-max');
+  expect(boundedStatement('lineage/reach', 'up', 'max', false)).toBe('lineage/reach-up-max');
   expect(directedStatement('lineage/paths', 'down')).toBe('lineage/paths-down');
 });
 
 test('the two directions of a family differ only where the walk points', () => {
-  for (const [down, up] of [['lineage/reach-down-2', 'lineage/reach-up-2'], ['lineage/hop-down', 'lineage/hop-up']] as const) {
+  for (const [down, up] of [['lineage/reach-down-2', 'lineage/reach-up-2'], ['lineage/reach-down-2-windowed', 'lineage/reach-up-2-windowed'], ['lineage/hop-down', 'lineage/hop-up']] as const) {
     const a = statements[down].split('\n');
     const b = statements[up].split('\n');
     expect(a).toHaveLength(b.length);

@@ -51,6 +51,10 @@ const FILE_STATEMENTS = [
 // down | up, `{{stream}}` downstream | upstream, `{{<}}` / `{{>}}` the arrowhead of the walk's
 // direction, `{{bound}}` the depth bound and `{{maxBound}}` the max family's literal. A var-length
 // bound cannot be a parameter, so each bound is its own statement (and its own cached plan).
+// Bounded families also come in two kinds of walk: `{{#windowed}}…{{/windowed}}` is kept in the
+// `-windowed` expansion (a time window's edge test) and dropped from the other. Dropping it rather
+// than short-circuiting it with a parameter matters: Neo4j evaluates the test on every relationship
+// the breadth-first expansion reads (+70 ms on a 120k-node reach; bench/README.md §Round 4).
 export const WALK_DIRECTIONS = ['down', 'up'] as const;
 export type WalkDirection = (typeof WALK_DIRECTIONS)[number];
 export const DEPTH_BOUNDS = [1, 2, 'max'] as const;
@@ -58,8 +62,11 @@ export type DepthBound = (typeof DEPTH_BOUNDS)[number];
 /** The literal bound of the max family: the largest LINEAGE_MAX_HOPS the config accepts. */
 export const MAX_DEPTH_LITERAL = 1000;
 
-/** Families expanded per direction and depth bound: lineage/reach-down-1 … lineage/reach-up-max. */
-const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts'] as const;
+/** A walk over every edge, or only over edges a time window admits. */
+export type WalkKind = '' | '-windowed';
+
+/** Families expanded per direction, depth bound and walk kind: lineage/reach-down-1 … lineage/reach-up-max-windowed. */
+const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged'] as const;
 /** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
 const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
@@ -67,12 +74,12 @@ export type DirectedFamily = (typeof DIRECTED_TEMPLATES)[number];
 
 export type StatementName =
   | (typeof FILE_STATEMENTS)[number]
-  | `${BoundedFamily}-${WalkDirection}-${DepthBound}`
+  | `${BoundedFamily}-${WalkDirection}-${DepthBound}${WalkKind}`
   | `${DirectedFamily}-${WalkDirection}`;
 
-/** The statement of a bounded family for one direction and bound (`lineage/reach-up-2`). */
-export function boundedStatement<F extends BoundedFamily>(family: F, direction: WalkDirection, bound: DepthBound): `${F}-${WalkDirection}-${DepthBound}` {
-  return `${family}-${direction}-${bound}`;
+/** The statement of a bounded family for one direction, bound and walk kind (`lineage/reach-up-2-windowed`). */
+export function boundedStatement<F extends BoundedFamily>(family: F, direction: WalkDirection, bound: DepthBound, windowed: boolean): `${F}-${WalkDirection}-${DepthBound}${WalkKind}` {
+  return `${family}-${direction}-${bound}${windowed ? '-windowed' : ''}`;
 }
 
 /** The statement of a directed family for one direction (`lineage/paths-down`). */
@@ -83,14 +90,23 @@ export function directedStatement<F extends DirectedFamily>(family: F, direction
 /** Every statement name the code may run. Adding a name here without a file is caught by loadCypher. */
 export const statementNames: readonly StatementName[] = [
   ...FILE_STATEMENTS,
-  ...BOUNDED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.flatMap((d) => DEPTH_BOUNDS.map((b) => boundedStatement(f, d, b)))),
+  ...BOUNDED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.flatMap((d) => DEPTH_BOUNDS.flatMap((b) => [false, true].map((w) => boundedStatement(f, d, b, w))))),
   ...DIRECTED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.map((d) => directedStatement(f, d))),
 ];
 
 const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES]);
 
-/** One template's text for one direction (and bound); throws on a placeholder it does not know. */
-export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound): string {
+/**
+ * One template's text for one direction (and bound and walk kind: bounded families); throws on a
+ * placeholder or section it does not know.
+ */
+export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound, windowed?: boolean): string {
+  const sections: Record<string, boolean> = windowed === undefined ? {} : { windowed };
+  const kept = text.replace(/\{\{#([^}]*)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, key: string, body: string) => {
+    const keep = sections[key];
+    if (keep === undefined) throw new Error(`Cypher template ${name}: unknown section {{#${key}}}`);
+    return keep ? body : '';
+  });
   const values: Record<string, string> = {
     direction,
     stream: direction === 'down' ? 'downstream' : 'upstream',
@@ -99,7 +115,7 @@ export function expandTemplate(name: string, text: string, direction: WalkDirect
     maxBound: String(MAX_DEPTH_LITERAL),
     ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
   };
-  return text.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
+  return kept.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
     return value;
@@ -127,7 +143,9 @@ export function loadCypher(dir = cypherDir): Statements {
     if (!TEMPLATE_FAMILIES.has(name)) {
       all.set(name, text);
     } else if ((BOUNDED_TEMPLATES as readonly string[]).includes(name)) {
-      for (const d of WALK_DIRECTIONS) for (const b of DEPTH_BOUNDS) all.set(`${name}-${d}-${b}`, expandTemplate(name, text, d, b));
+      for (const d of WALK_DIRECTIONS) {
+        for (const b of DEPTH_BOUNDS) for (const w of [false, true]) all.set(boundedStatement(name as BoundedFamily, d, b, w), expandTemplate(name, text, d, b, w));
+      }
     } else {
       for (const d of WALK_DIRECTIONS) all.set(`${name}-${d}`, expandTemplate(name, text, d));
     }

@@ -122,8 +122,8 @@ export interface Selection {
   /** Matching entities after every filter (degree included). */
   total: number;
   facets: Facet[];
-  /** In-database selections with filters: the (facetKey, criteria mask) pairs later pages select by (select.ts). */
-  matching?: Array<[facetKey: number, mask: number]> | null;
+  /** In-database selections: the (facetKey, criteria mask) pairs later pages select by (select.ts). */
+  matching?: Array<[facetKey: number, mask: number]>;
 }
 
 export interface SelectionOptions {

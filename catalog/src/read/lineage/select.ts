@@ -29,11 +29,13 @@ export const READ_AHEAD = 100;
 
 /** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
 const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
+/** The node property each node criterion reads (search-fields.ts names a schemaField's parent parentUrn). */
+const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
 /**
  * Filter fields the statements judge on the node itself, with the conditions they evaluate as
  * filters.ts does (comparisons, which filters.ts reads as numbers when both sides are, stream).
  */
-const NODE_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['urn', 'name', 'description', 'parent']);
+const NODE_FIELDS: ReadonlySet<FilterField> = new Set(Object.keys(NODE_PROPERTY) as FilterField[]);
 const NODE_CONDITIONS: ReadonlySet<string> = new Set(['EQUAL', 'IN', 'IEQUAL', 'CONTAIN', 'START_WITH', 'END_WITH', 'EXISTS']);
 /** A node criterion is one bit of an integer mask. */
 const MAX_NODE_CRITERIA = 24;
@@ -55,11 +57,11 @@ export function canSelectInDatabase(nq: NormalizedQuery): boolean {
 
 /** The node criteria as statement parameters. */
 function criteriaParam(criteria: readonly Criterion[]) {
-  return criteria.map((c) => ({ field: c.field, condition: c.condition, values: c.values }));
+  return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values }));
 }
 
-function statement(family: 'lineage/select-page' | 'lineage/select-counts', nq: NormalizedQuery): StatementName {
-  return boundedStatement(family, walkDirectionOf(nq.direction), nq.depth);
+function statement(family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged', nq: NormalizedQuery): StatementName {
+  return boundedStatement(family, walkDirectionOf(nq.direction), nq.depth, nq.window !== null);
 }
 
 interface FacetValues {
@@ -100,8 +102,8 @@ interface PageRow {
 }
 
 /**
- * Matching hits after `after` in (degree, urn) order, at most `limit`. `matching`: with filters,
- * what the counts judged matching (Selection.matching); null without filters.
+ * Matching hits after `after` in (degree, urn) order, at most `limit`, among nodes whose (facetKey,
+ * criteria mask) is in `matching` — what the counts judged matching, or a guess that covers them.
  */
 export async function selectPage(
   store: Store,
@@ -110,8 +112,9 @@ export async function selectPage(
   after: CursorPosition | null,
   limit: number,
   timeoutMs: number,
-  matching: Matching | null,
+  matching: Matching,
 ): Promise<LineageHit[]> {
+  if (matching.length === 0) return [];
   const criteria = nodeCriteriaOf(nq);
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
@@ -122,10 +125,8 @@ export async function selectPage(
       d1: accepts(1), d2: accepts(2), d3: accepts(3),
       afterDegree: int(after?.degree ?? 0),
       afterUrn: after?.urn ?? '',
-      visible: (nq.includeSoftDeleted ? [2, 3] : [2]).map(int),
-      types: [...nq.resultTypes],
-      keys: matching === null || criteria.length ? null : matching.map(([k]) => int(k)),
-      pairs: matching === null || !criteria.length ? null : matching.map(([k, mask]) => [int(k), int(mask)]),
+      keys: [...new Set(matching.map(([k]) => k))].map(int),
+      pairs: criteria.length ? matching.map(([k, mask]) => [int(k), int(mask)]) : null,
       criteria: criteriaParam(criteria),
       tokens: nq.queryTokens,
       limit: int(limit),
@@ -138,7 +139,7 @@ export async function selectPage(
   }));
 }
 
-/** (facetKey, criteria mask) pairs the counts judged matching: what later pages select by. */
+/** (facetKey, criteria mask) pairs whose nodes are results: what pages select by. Without node criteria every mask is 0. */
 export type Matching = Array<[facetKey: number, mask: number]>;
 
 /**
@@ -164,18 +165,25 @@ function keyMatches(nq: NormalizedQuery, criteria: readonly Criterion[], facetKe
   return groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, mask);
 }
 
+/** Masks a guess enumerates at most (2^criteria): beyond, the page waits for the counts' judgement. */
+const MAX_GUESSED_MASKS = 64;
+
 /**
- * The facetKeys that match, judged on every facetKey this process has seen (the values cache), and
- * the bases that judgement covers: a guess at what the counts will judge, so that the page can run
- * beside them. Only for filters a facetKey decides alone (no node criteria).
+ * What matches among every facetKey this process has seen (the values cache), with every flag and
+ * mask, and the bases that covers: a guess at what the counts will judge, so that the page can run
+ * beside them. Null when the criteria have too many masks to enumerate.
  */
-function knownMatching(store: Store, nq: NormalizedQuery): { matching: Matching; known: Set<number> } {
+function knownMatching(store: Store, nq: NormalizedQuery, criteria: readonly Criterion[]): { matching: Matching; known: Set<number> } | null {
+  const masks = 2 ** criteria.length;
+  if (masks > MAX_GUESSED_MASKS) return null;
   const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
   const matching: Matching = [];
   const known = new Set<number>();
   for (const [base, v] of cache.entries()) {
     known.add(base);
-    for (let flags = 0; flags < 4; flags++) if (keyMatches(nq, [], base + flags, v, 0)) matching.push([base + flags, 0]);
+    for (let flags = 0; flags < 4; flags++) {
+      for (let mask = 0; mask < masks; mask++) if (keyMatches(nq, criteria, base + flags, v, mask)) matching.push([base + flags, mask]);
+    }
   }
   return { matching, known };
 }
@@ -186,10 +194,12 @@ async function selectCounts(
   nq: NormalizedQuery,
   limits: LineageLimits,
   timeoutMs: number,
-): Promise<{ total: number; facets: Selection['facets']; matching: Matching | null; reachKeys: number[] } | null> {
+): Promise<{ total: number; facets: Selection['facets']; matching: Matching; reachKeys: number[] } | null> {
   const criteria = nodeCriteriaOf(nq);
+  // Judging text or node criteria reads more of every node than the facetKey: only when asked.
+  const judged = criteria.length > 0 || nq.queryTokens.length > 0;
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; text: boolean; mask: number; count: number }>(statement('lineage/select-counts', nq), {
+    (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(statement(judged ? 'lineage/select-counts-judged' : 'lineage/select-counts', nq), {
       urn: nq.urn,
       ...windowParams(nq.window),
       maxHops: int(maxDepthOf(nq.depth, limits)),
@@ -201,7 +211,7 @@ async function selectCounts(
   const groups: Array<{ facetKey: number; degree: number; text: boolean; mask: number; count: number }> = [];
   for (const r of rows) {
     if (r.k === null) return null; // a node without facetKey (written before it existed)
-    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text, mask: r.mask, count: r.count });
+    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text ?? true, mask: r.mask ?? 0, count: r.count });
   }
   const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
   const matching: FacetGroup[] = [];
@@ -225,14 +235,17 @@ async function selectCounts(
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
   return {
-    total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: nq.clauses === null ? null : [...matchingPairs.values()],
+    total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: [...matchingPairs.values()],
     reachKeys: groups.map((g) => g.facetKey),
   };
 }
 
 /**
  * The first `want` hits (plus READ_AHEAD), total and facets, selected in Neo4j; null when the
- * reach needs the shipping path. Both statements run at once (two sessions: two cores).
+ * reach needs the shipping path. The page selects by what the counts judge matching; it runs
+ * beside them (two sessions: two cores) on a guess from the facetKeys already known, and again
+ * after them when the reach held a facetKey the guess did not know (the first query of a process,
+ * a new platform) or there was no guess.
  */
 export async function selectInDatabase(
   store: Store,
@@ -242,23 +255,13 @@ export async function selectInDatabase(
   timeoutMs: number,
 ): Promise<Selection | null> {
   const limit = want + READ_AHEAD;
-  let counts: Awaited<ReturnType<typeof selectCounts>>;
-  let hits: LineageHit[];
-  const guess = nq.clauses !== null && nodeCriteriaOf(nq).length === 0 ? knownMatching(store, nq) : null;
-  if (guess && guess.known.size > 0) {
-    // The page by the facetKeys already known, beside the counts; it stands when every facetKey
-    // of the reach was among them (then both judged alike), else it runs again with the counts'.
-    let page: LineageHit[];
-    [counts, page] = await Promise.all([selectCounts(store, nq, limits, timeoutMs), selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching)]);
-    const covered = counts !== null && counts.reachKeys.every((k) => guess.known.has(k - (k % 4)));
-    hits = !counts ? [] : covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
-  } else if (nq.clauses !== null) {
-    // The page needs what the counts judge matching: one statement after the other.
-    counts = await selectCounts(store, nq, limits, timeoutMs);
-    hits = counts ? await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching) : [];
-  } else {
-    [counts, hits] = await Promise.all([selectCounts(store, nq, limits, timeoutMs), selectPage(store, nq, limits, null, limit, timeoutMs, null)]);
-  }
+  const guess = knownMatching(store, nq, nodeCriteriaOf(nq));
+  const [counts, page] = await Promise.all([
+    selectCounts(store, nq, limits, timeoutMs),
+    guess && guess.known.size > 0 ? selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching) : null,
+  ]);
   if (!counts) return null;
+  const covered = page !== null && counts.reachKeys.every((k) => guess!.known.has(k - (k % 4)));
+  const hits = covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
   return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };
 }

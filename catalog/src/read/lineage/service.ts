@@ -129,7 +129,7 @@ async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, st
  * streamed again holding only those.
  */
 async function hitsAfter(store: Store, nq: NormalizedQuery, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
-  if (strategy === 'database') return selectPage(store, nq, limits, after, limit, limits.deadlineMs, selected.matching ?? null);
+  if (strategy === 'database') return selectPage(store, nq, limits, after, limit, limits.deadlineMs, selected.matching!);
   const builder = new SelectionBuilder(nq, { hold: limit, after });
   await reach(store, nq, limits, Date.now(), builder);
   return builder.finish().hits;

@@ -81,8 +81,8 @@ export function windowParams(window: TimeWindow | null) {
     : { unwindowed: true, start: int(0), end: int(0) };
 }
 
-export function reachStatement(direction: NormalizedQuery['direction'], depth: DepthBound): StatementName {
-  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth);
+export function reachStatement(direction: NormalizedQuery['direction'], depth: DepthBound, window: TimeWindow | null): StatementName {
+  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth, window !== null);
 }
 
 const isDeadline = (e: unknown) => isCatalogError(e) && e.kind === 'deadline';
@@ -119,7 +119,7 @@ async function streamFast(store: Store, nq: NormalizedQuery, limits: LineageLimi
       sink.reset();
       let kept = 0;
       let cut = false;
-      await tx.each<FastRow>(reachStatement(nq.direction, nq.depth), {
+      await tx.each<FastRow>(reachStatement(nq.direction, nq.depth, nq.window), {
         urn: nq.urn,
         ...windowParams(nq.window),
         maxHops: int(maxDepthOf(nq.depth, limits)),
