@@ -39,6 +39,11 @@ WHERE degree <= $maxHops AND n <> s
                WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
                WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
                WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
+               // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares).
+               WHEN 'GREATER_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) > toFloatOrNull(v), a > v))
+               WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) >= toFloatOrNull(v), a >= v))
+               WHEN 'LESS_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) < toFloatOrNull(v), a < v))
+               WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) <= toFloatOrNull(v), a <= v))
                ELSE a IN c.values END) THEN 1 ELSE 0 END)] IN $pairs)
 RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
 ORDER BY degree, urn

@@ -104,9 +104,32 @@ function fieldValue(s: FilterSubject, field: FilterField): string | null {
 /** DATA_JOB, dataJob and datajob all name the dataJob type (DataHub drops the underscores). */
 const typeKey = (v: string) => v.replaceAll('_', '').toLowerCase();
 
+// A value is a number exactly when Neo4j's toFloatOrNull reads one (Java's Double.parseDouble:
+// surrounding control characters and spaces, a sign, decimal digits with an exponent, a hexadecimal
+// significand with a binary exponent, an f/d suffix, NaN and Infinity), so that a comparison judged in
+// Cypher (cypher/search/entities, cypher/lineage/select-*) and here agree on every value
+// (test/cypher/numbers.test.ts holds the two together).
+const SPECIAL = /^([+-]?)(NaN|Infinity)$/;
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?$/;
+const HEXADECIMAL = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)[fFdD]?$/;
+
+/** The number a filter value stands for, as Neo4j's toFloatOrNull reads it; null when it is text. */
+export function numberOf(value: string): number | null {
+  const v = value.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+  const special = SPECIAL.exec(v);
+  if (special) return special[2] === 'NaN' ? Number.NaN : special[1] === '-' ? -Infinity : Infinity;
+  if (DECIMAL.test(v)) return Number(v.replace(/[fFdD]$/, ''));
+  const hex = HEXADECIMAL.exec(v);
+  if (!hex || (hex[2] === '' && !hex[3])) return null;
+  const [, sign, whole, fraction = '', exponent] = hex;
+  const significand = Number.parseInt(`${whole}${fraction}` || '0', 16) / 16 ** fraction.length;
+  return (sign === '-' ? -1 : 1) * significand * 2 ** Number(exponent);
+}
+
+/** Negative, zero or positive; NaN when a side is NaN (then every comparison fails, as in Cypher). */
 function compare(a: string, b: string): number {
-  const x = Number(a), y = Number(b);
-  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  const x = numberOf(a), y = numberOf(b);
+  if (x !== null && y !== null) return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

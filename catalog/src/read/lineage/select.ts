@@ -1,16 +1,16 @@
 // The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
-// per-hop control, in a time window or not, with free text or not, whose filters name what a node's
-// facetKey stands for (entity type, platform, origin, soft deletion) or what the node itself holds
-// (urn, name, description, parent; compared as strings) — negated or not, in any orFilters groups —
+// per-hop control — in a time window or not, with free text or not, with filters on what a node's
+// facetKey stands for (entity type, platform, origin, soft deletion) or on what the node itself holds
+// (urn, name, description, parent; every condition), negated or not, in any orFilters groups —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
 // leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
-// Two statements:
-// - select-counts-<dir>-<bound>: the BFS grouped by (facetKey, degree bucket, text verdict, node
-//   criteria mask) → total and facets; the facetKey's criteria are judged here, once per group, and
-//   combined with the node's verdicts from the mask;
-// - select-page-<dir>-<bound>: the BFS in degree order → ORDER BY degree, urn LIMIT as a
-//   PartialTop, which stops at the degree that fills the page; with filters, only nodes whose
-//   (facetKey, mask) the counts judged matching (so it runs after them; without, side by side).
+// Two statements, side by side:
+// - select-counts[-judged]-<dir>-<bound>[-windowed]: the BFS grouped by (facetKey, degree bucket;
+//   judged: text verdict, node criteria mask) → total and facets; the facetKey's criteria are judged
+//   here, once per group, and combined with the node's verdicts from the mask;
+// - select-page-<dir>-<bound>[-windowed]: the BFS in degree order → ORDER BY degree, urn LIMIT as a
+//   PartialTop, which stops at the degree that fills the page; only nodes whose (facetKey, mask) is
+//   judged matching — guessed from the facetKeys already known, checked against the counts.
 // It answers null (the caller streams rows instead, traverse.ts + results.ts) when the reach holds
 // something it cannot count this way: schemaFields (lifted onto their datasets, and existing
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
@@ -29,18 +29,14 @@ export const READ_AHEAD = 100;
 
 /** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
 const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
-/** The node property each node criterion reads (search-fields.ts names a schemaField's parent parentUrn). */
-const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
 /**
- * Filter fields the statements judge on the node itself, with the conditions they evaluate as
- * filters.ts does (comparisons, which filters.ts reads as numbers when both sides are, stream).
+ * The node property each of the other lineage filter fields reads (search-fields.ts names a
+ * schemaField's parent parentUrn): the statements judge those per node, every condition as
+ * filters.ts judges it.
  */
-const NODE_FIELDS: ReadonlySet<FilterField> = new Set(Object.keys(NODE_PROPERTY) as FilterField[]);
-const NODE_CONDITIONS: ReadonlySet<string> = new Set(['EQUAL', 'IN', 'IEQUAL', 'CONTAIN', 'START_WITH', 'END_WITH', 'EXISTS']);
+const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
 /** A node criterion is one bit of an integer mask. */
 const MAX_NODE_CRITERIA = 24;
-
-const isNodeCriterion = (c: Criterion) => NODE_FIELDS.has(c.field) && NODE_CONDITIONS.has(c.condition);
 
 /** The request's criteria judged per node, in the order of their mask bits (the first one highest). */
 function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
@@ -49,9 +45,8 @@ function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
 
 /** Requests the in-database path can answer exactly; the rest stream rows. */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  const criteria = (nq.clauses ?? []).flat();
-  return criteria.every((c) => FACET_KEY_FIELDS.has(c.field) || isNodeCriterion(c))
-    && nodeCriteriaOf(nq).length <= MAX_NODE_CRITERIA
+  const criteria = nodeCriteriaOf(nq);
+  return criteria.length <= MAX_NODE_CRITERIA && criteria.every((c) => NODE_PROPERTY[c.field] !== undefined)
     && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
 }
 
