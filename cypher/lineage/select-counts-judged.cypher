@@ -15,7 +15,8 @@
 // lineage/select-counts-judged-<down|up>-<1|2|max>[-windowed].
 // Params: $urn, $start, $end: epoch ms (the -windowed expansions), $maxHops: int,
 //         $tokens: [string] (lower-cased; [] = no text query),
-//         $criteria: [{property: urn|name|description|parentUrn, condition, values: [string]}] ([] = none)
+//         $criteria: [{property: urn|name|description|parentUrn, condition, values: [string],
+//         numbers: [float | null] (each value read as a number, as filters.ts numberOf reads it)}] ([] = none)
 // Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), text: whether the node matches the text,
 //          mask: the criteria hit (0 without criteria), count
 MATCH (s:Entity {urn: $urn})
@@ -35,10 +36,11 @@ RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k,
              WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
              WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
              WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
-             // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares).
-             WHEN 'GREATER_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) > toFloatOrNull(v), a > v))
-             WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) >= toFloatOrNull(v), a >= v))
-             WHEN 'LESS_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) < toFloatOrNull(v), a < v))
-             WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) <= toFloatOrNull(v), a <= v))
+             // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares); a value
+             // that is no number (c.numbers[i] null) spares reading the node's as one (a failed parse is costly).
+             WHEN 'GREATER_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a > c.values[i] ELSE coalesce(toFloatOrNull(a) > c.numbers[i], a > c.values[i]) END)
+             WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a >= c.values[i] ELSE coalesce(toFloatOrNull(a) >= c.numbers[i], a >= c.values[i]) END)
+             WHEN 'LESS_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a < c.values[i] ELSE coalesce(toFloatOrNull(a) < c.numbers[i], a < c.values[i]) END)
+             WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a <= c.values[i] ELSE coalesce(toFloatOrNull(a) <= c.numbers[i], a <= c.values[i]) END)
              ELSE a IN c.values END) THEN 1 ELSE 0 END) AS mask,
        count(*) AS count

@@ -16,7 +16,7 @@
 //         $keys: [int] (the facetKeys whose nodes are results: visible — the key's flags —, of a type
 //         asked for, matching the criteria a facetKey decides; judged by select.ts), $limit: int,
 //         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none),
-//         $criteria: [{property, condition, values}] and $pairs: [[facetKey, mask]] | null (with criteria on
+//         $criteria: [{property, condition, values, numbers}] and $pairs: [[facetKey, mask]] | null (with criteria on
 //         the node itself: the (facetKey, mask) pairs select-counts-judged judged matching; the mask is
 //         select-counts-judged's expression, which this one must equal)
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
@@ -39,11 +39,12 @@ WHERE degree <= $maxHops AND n <> s
                WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
                WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
                WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
-               // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares).
-               WHEN 'GREATER_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) > toFloatOrNull(v), a > v))
-               WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) >= toFloatOrNull(v), a >= v))
-               WHEN 'LESS_THAN' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) < toFloatOrNull(v), a < v))
-               WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(v IN c.values WHERE coalesce(toFloatOrNull(a) <= toFloatOrNull(v), a <= v))
+               // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares); a value
+               // that is no number (c.numbers[i] null) spares reading the node's as one (a failed parse is costly).
+               WHEN 'GREATER_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a > c.values[i] ELSE coalesce(toFloatOrNull(a) > c.numbers[i], a > c.values[i]) END)
+               WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a >= c.values[i] ELSE coalesce(toFloatOrNull(a) >= c.numbers[i], a >= c.values[i]) END)
+               WHEN 'LESS_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a < c.values[i] ELSE coalesce(toFloatOrNull(a) < c.numbers[i], a < c.values[i]) END)
+               WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a <= c.values[i] ELSE coalesce(toFloatOrNull(a) <= c.numbers[i], a <= c.values[i]) END)
                ELSE a IN c.values END) THEN 1 ELSE 0 END)] IN $pairs)
 RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
 ORDER BY degree, urn

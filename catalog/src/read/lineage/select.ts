@@ -19,7 +19,7 @@ import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
 import { boundedStatement, type StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
-import { criterionMatches, type Criterion, type FilterField } from '../../model/filters.ts';
+import { criterionMatches, numberOf, type Criterion, type FilterField } from '../../model/filters.ts';
 import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
 import { maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
@@ -52,7 +52,7 @@ export function canSelectInDatabase(nq: NormalizedQuery): boolean {
 
 /** The node criteria as statement parameters. */
 function criteriaParam(criteria: readonly Criterion[]) {
-  return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values }));
+  return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf) }));
 }
 
 function statement(family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged', nq: NormalizedQuery): StatementName {
