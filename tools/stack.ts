@@ -18,14 +18,16 @@ import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.t
 // (bench/README.md, "each service ≤ 256 MB RSS"); none of them holds much: ingestion parses one
 // batch at a time, the lineage service keeps a page, a window of hits and counts however large the
 // reach (docs/lineage-model.md §Results; test/faults/lineage-heap.fault.ts holds it to this), the
-// gateway a query plan cache. V8 sizes the young generation from the heap limit, and at 160 MB it
-// becomes so small that ingestion promotes every batch and spends 3× the CPU in GC (bench/README.md):
-// the semi-space is pinned at 16 MB, Node's default for large heaps. NODE_OPTIONS from the
+// gateway a query plan cache. semiSpaceMb: V8 sizes the young generation from the heap limit, and at
+// 160 MB it becomes so small that ingestion promotes every batch and spends 3× the CPU in GC
+// (bench/README.md): its semi-space is pinned at 16 MB, Node's default for large heaps. The lineage
+// service's garbage is rows that die at once: 4 MB semi-spaces keep a hub's streamed walk ~35 MB
+// lower in RSS at no measurable cost in time (bench/README.md §Round 4). NODE_OPTIONS from the
 // environment comes after these and wins.
 export const SERVICES = [
-  { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160 },
-  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160 },
-  { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT', heapMb: 128 },
+  { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160, semiSpaceMb: 16 },
+  { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160, semiSpaceMb: 4 },
+  { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT', heapMb: 128, semiSpaceMb: 16 },
 ] as const;
 const STOP_GRACE_MS = 10_000;
 
@@ -226,7 +228,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
           fd = openSync(join(logDir, `${label}.log`), 'a');
           stdio = ['ignore', fd, fd];
         } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
-        const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=16 ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
+        const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=${svc.semiSpaceMb} ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
         const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...replicaEnv, NODE_OPTIONS: nodeOptions }, stdio });
         if (fd !== undefined) closeSync(fd);
         if (output === 'pretty') {

@@ -2,9 +2,9 @@
 // runs it (tools/stack.ts: a 160 MB V8 heap) answers impact queries from a hub whose reach is
 // 27,500 entities with 6 KB descriptions each — ~165 MB of text, more than the whole heap, so a
 // service that held the reach would die or collect itself to a halt. A time window with a type
-// filter and free text are selected in Neo4j; a urn filter and ignoreAsHops are streamed, holding a
-// page plus a window. Every answer must be complete and exact, the service must stay up, and its
-// peak RSS must stay under 256 MB.
+// filter, free text and a urn filter are selected in Neo4j; ignoreAsHops and a per-hop limit are
+// streamed hop by hop, holding a page plus a window. Every answer must be complete and exact, the
+// service must stay up, and its peak RSS must stay under 256 MB.
 import { readFileSync } from 'node:fs';
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
@@ -93,8 +93,9 @@ const degrees = ['1', '2', '3+'];
 test.each([
   ['a time window and a type filter (in Neo4j)', { ...window, types: ['CHART'] }, CHARTS],
   ['free text (in Neo4j)', { query: 'lorem' }, REACH],
-  ['a negated urn filter (streamed)', { orFilters: [{ and: [{ field: 'degree', values: degrees }, { field: 'urn', values: [mid(0)], negated: true }] }] }, REACH - 1],
+  ['a negated urn filter (in Neo4j)', { orFilters: [{ and: [{ field: 'degree', values: degrees }, { field: 'urn', values: [mid(0)], negated: true }] }] }, REACH - 1],
   ['ignoreAsHops (streamed, hop by hop)', { lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, REACH],
+  ['a per-hop limit (streamed, hop by hop)', { lineageFlags: { entitiesExploredPerHopLimit: 1_000 } }, REACH],
   ['a time window, everything (in Neo4j)', window, REACH],
 ] as const)('hub query with %s: exact total, service up, peak RSS under 256 MB', async (_name, input, expected) => {
   const lineage = childPids(process.pid).find((p) => p.cmdline.includes('lineage-service/src/main.ts'));
