@@ -5,7 +5,9 @@
 import { testStore, namespace } from '../support/context.ts';
 import { type Store, toPlain } from '../../catalog/src/store/store.ts';
 import { scrollLineage, searchLineage, type LineageHit, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
-import { READ_AHEAD } from '../../catalog/src/read/lineage/select.ts';
+import { countInDatabase, READ_AHEAD } from '../../catalog/src/read/lineage/select.ts';
+import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
+import { countLineage, type LineageCountQuery } from '../../catalog/src/read/lineage/counts.ts';
 import { datasetProps, limits, scrollAll, seedDatasets, upsert, upstreams, write } from './support.ts';
 
 let store: Store;
@@ -219,6 +221,23 @@ test('comparisons, by number when both sides read as one (hexadecimal too), else
     if (total === undefined) expect(r.total).toBeGreaterThan(0);
     else expect(r.total).toBe(total);
   }
+});
+
+// searchAcrossLineageCounts counts in Neo4j what a search would total (text aside), as streamed rows count it.
+test.each([
+  ['everything', {}],
+  ['degree 2', { orFilters: degree('2') }],
+  ['types and a negated platform', { types: ['DATASET'], orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]) }],
+  ['a name comparison and soft-deleted entities', { includeSoftDeleted: true, orFilters: where([{ field: 'name', values: ['k050'], condition: 'LESS_THAN' }]) }],
+  ['upstream', { direction: 'UPSTREAM' as const }],
+] as const)('counts, %s: in the database, equal to counting streamed rows', async (_name, extra) => {
+  const upstream = (extra as { direction?: string }).direction === 'UPSTREAM';
+  const q = { urn: upstream ? deep[1]! : src, direction: 'DOWNSTREAM', ...extra } as LineageCountQuery;
+  const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
+  const inDb = await countInDatabase(store, nq, limits, Date.now());
+  expect(inDb).toBeGreaterThan(0);
+  expect(await countLineage(store, q, limits)).toBe(inDb);
+  expect(await countLineage(store, q, shipping)).toBe(inDb);
 });
 
 // What the database cannot select is streamed: the service holds a page plus a window of hits,

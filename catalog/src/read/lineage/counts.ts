@@ -14,7 +14,8 @@ import { rowKey } from '../../store/rows.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import { parseUrn, tryParseUrn } from '../../model/urn.ts';
 import { normalizeQuery, type LineageQuery } from './query.ts';
-import { collectRows, reach, type LineageLimits, type ReachRow } from './traverse.ts';
+import { reach, type LineageLimits, type ReachRow } from './traverse.ts';
+import { countInDatabase } from './select.ts';
 
 export const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
 export type SchemaFieldValidation = (typeof SCHEMA_FIELD_VALIDATION)[number];
@@ -79,22 +80,32 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   const source = tryParseUrn(q.urn);
   if (!source) throw badRequest(`Invalid urn: ${q.urn}`);
   if (!hasLineage(source.entityType)) return 0;
-  // Only rows that may count are held. A search counts what has rows of its own (a column only once
-  // something was written to it); a graph count keeps every row of the types until the schema check.
-  const counted = collectRows();
+  // A materialized count is what a search would total, without its text query: counted in Neo4j
+  // when the search's selection could be (a reach without columns), else from streamed rows.
+  const counted = fromGraph ? null : await countInDatabase(store, { ...nq, urn: source.text, queryTokens: [] }, limits, startedAt);
+  if (counted !== null) return counted;
+  // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.
+  let count = 0;
+  let columns: ReachRow[] = [];
   const kept = (r: ReachRow) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree))
-    && (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed) && clausesMatch(subjectOf(r), nq.clauses)));
-  await reach(store, { ...nq, urn: source.text }, limits, startedAt, { reset: counted.reset, add: (r) => { if (kept(r)) counted.add(r); } });
-  let rows = counted.rows;
+    && (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed))) && clausesMatch(subjectOf(r), nq.clauses);
+  await reach(store, { ...nq, urn: source.text }, limits, startedAt, {
+    reset: () => { count = 0; columns = []; },
+    add: (r) => {
+      if (!kept(r)) return;
+      if (fromGraph && r.entityType === 'schemaField') columns.push({ ...r, name: null, description: null, parent: null });
+      else count++;
+    },
+  });
   if (fromGraph) {
     const validation = q.validateSchemaFields ?? 'AUTO';
-    const parents = new Set(rows.flatMap((r) => (r.parentUrn ? [r.parentUrn] : [])));
+    const parents = new Set(columns.flatMap((r) => (r.parentUrn ? [r.parentUrn] : [])));
     if (validation === 'ALWAYS' || (validation === 'AUTO' && parents.size <= MAX_PARENTS_TO_VALIDATE)) {
-      const declared = await declaredColumns(store, rows, Math.max(1, startedAt + limits.deadlineMs - Date.now()));
-      rows = rows.filter((r) => r.entityType !== 'schemaField' || isDeclared(declared, r));
+      const declared = await declaredColumns(store, columns, Math.max(1, startedAt + limits.deadlineMs - Date.now()));
+      columns = columns.filter((r) => isDeclared(declared, r));
     }
   }
-  return rows.filter((r) => clausesMatch(subjectOf(r), nq.clauses)).length;
+  return count + columns.length;
 }
 
 /** A row's filterable fields; a ghost column whose parent is not even a node takes them from its urn. */

@@ -15,6 +15,7 @@
 // something it cannot count this way: schemaFields (lifted onto their datasets, and existing
 // through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
+import { isCatalogError } from '../../model/errors.ts';
 import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
 import { boundedStatement, type StatementName } from '../../store/cypher.ts';
@@ -233,6 +234,21 @@ async function selectCounts(
     total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: [...matchingPairs.values()],
     reachKeys: groups.map((g) => g.facetKey),
   };
+}
+
+/**
+ * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
+ * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
+ */
+export async function countInDatabase(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number): Promise<number | null> {
+  if (limits.selectInDatabase === false || !canSelectInDatabase(nq)) return null;
+  const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, startedAt + limits.deadlineMs - Date.now());
+  try {
+    return budget > 0 ? (await selectCounts(store, nq, limits, Math.floor(budget)))?.total ?? null : null;
+  } catch (e) {
+    if (isCatalogError(e) && e.kind === 'deadline') return null;
+    throw e;
+  }
 }
 
 /**
