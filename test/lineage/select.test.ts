@@ -54,7 +54,7 @@ async function bothPaths(q: LineageQuery, count: number) {
   expect(viaDb.total).toBe(viaRows.total);
   expect(viaDb.total).toBe(viaRows.hits.length);
   expect(firstDb.facets).toEqual(firstRows.facets);
-  expect(firstRows.strategy).toBe('fast');
+  expect(firstRows.strategy).toBe(q.lineageFlags ? 'hops' : 'fast');
   return { strategy: firstDb.strategy, hits: viaDb.hits, total: viaDb.total, facets: firstDb.facets };
 }
 
@@ -238,6 +238,24 @@ test.each([
   expect(inDb).toBeGreaterThan(0);
   expect(await countLineage(store, q, limits)).toBe(inDb);
   expect(await countLineage(store, q, shipping)).toBe(inDb);
+});
+
+// Per-hop control that changes nothing is the breadth-first walk: selected in the database, the
+// same as walking hop by hop. Where it changes something, the walk goes hop by hop.
+test.each([
+  ['ignoreAsHops of a type the reach does not hold', 'database', { ignoreAsHops: [{ entityType: 'MLMODEL' }] }],
+  ['ignoreAsHops of jobs of another platform', 'database', { ignoreAsHops: [{ entityType: 'DATA_JOB', platforms: ['urn:li:dataPlatform:nothing'] }] }],
+  ['ignoreAsHops of the jobs the reach holds', 'hops', { ignoreAsHops: [{ entityType: 'DATA_JOB' }] }],
+  ['a per-hop limit above every fan-out (130 below the source)', 'database', { entitiesExploredPerHopLimit: 131 }],
+  ['a per-hop limit the source reaches', 'hops', { entitiesExploredPerHopLimit: 130 }],
+  ['both, changing nothing', 'database', { entitiesExploredPerHopLimit: 500, ignoreAsHops: [{ entityType: 'MLMODEL' }] }],
+] as const)('%s: answered by %s, the same as walking hop by hop', async (_name, strategy, lineageFlags) => {
+  const q = down(src, { lineageFlags } as Partial<LineageQuery>);
+  const r = await bothPaths(q, 7);
+  expect(r.strategy).toBe(strategy);
+  expect(r.total).toBeGreaterThan(100);
+  const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
+  expect(await countInDatabase(store, nq, limits, Date.now())).toBe(strategy === 'database' ? r.total : null);
 });
 
 // What the database cannot select is streamed: the service holds a page plus a window of hits,

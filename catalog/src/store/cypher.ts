@@ -66,7 +66,7 @@ export const MAX_DEPTH_LITERAL = 1000;
 export type WalkKind = '' | '-windowed';
 
 /** Families expanded per direction, depth bound and walk kind: lineage/reach-down-1 … lineage/reach-up-max-windowed. */
-const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged'] as const;
+const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/fanout'] as const;
 /** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
 const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];

@@ -1,5 +1,5 @@
-// The in-database path of impact analysis (docs/lineage-model.md §Results): for a request without
-// per-hop control — in a time window or not, with free text or not, with filters on what a node's
+// The in-database path of impact analysis (docs/lineage-model.md §Results): for a request whose per-hop
+// control changes nothing (below) — in a time window or not, with free text or not, with filters on what a node's
 // facetKey stands for (entity type, platform, origin, soft deletion) or on what the node itself holds
 // (urn, name, description, parent; every condition), negated or not, in any orFilters groups —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
@@ -11,9 +11,11 @@
 // - select-page-<dir>-<bound>[-windowed]: the BFS in degree order → ORDER BY degree, urn LIMIT as a
 //   PartialTop, which stops at the degree that fills the page; only nodes whose (facetKey, mask) is
 //   judged matching — guessed from the facetKeys already known, checked against the counts.
-// It answers null (the caller streams rows instead, traverse.ts + results.ts) when the reach holds
-// something it cannot count this way: schemaFields (lifted onto their datasets, and existing
-// through them), nodes written before facetKey existed, or more than LINEAGE_MAX_RESULTS.
+// With a per-hop limit a third statement runs beside them (lineage/fanout: the most edges a node of
+// the walk has). It answers null (the caller streams rows instead, traverse.ts + results.ts) when the
+// reach holds something it cannot count this way: schemaFields (lifted onto their datasets, and
+// existing through them), nodes written before facetKey existed, more than LINEAGE_MAX_RESULTS, a
+// node ignored as a hop, or a node with as many edges as the per-hop limit.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
 import { isCatalogError } from '../../model/errors.ts';
 import type { LRUCache } from 'lru-cache';
@@ -23,7 +25,7 @@ import { facetFlagsOf } from '../../model/search-fields.ts';
 import { criterionMatches, numberOf, type Criterion, type FilterField } from '../../model/filters.ts';
 import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
-import { maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
+import { isIgnoredAsHop, maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
@@ -44,11 +46,14 @@ function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
   return [...new Set((nq.clauses ?? []).flat().filter((c) => !FACET_KEY_FIELDS.has(c.field)))];
 }
 
-/** Requests the in-database path can answer exactly; the rest stream rows. */
+/**
+ * Requests the in-database path may answer exactly; the rest stream rows. Per-hop control is the
+ * breadth-first walk itself when it changes nothing — no node of the reach is ignored as a hop, no
+ * node has as many neighbours as the per-hop limit —, which the counts and the fanout statement tell.
+ */
 export function canSelectInDatabase(nq: NormalizedQuery): boolean {
   const criteria = nodeCriteriaOf(nq);
-  return criteria.length <= MAX_NODE_CRITERIA && criteria.every((c) => NODE_PROPERTY[c.field] !== undefined)
-    && nq.ignoreAsHops.length === 0 && nq.perHopLimit === null;
+  return !nq.exploresNothing && criteria.length <= MAX_NODE_CRITERIA && criteria.every((c) => NODE_PROPERTY[c.field] !== undefined);
 }
 
 /** The node criteria as statement parameters. */
@@ -56,7 +61,7 @@ function criteriaParam(criteria: readonly Criterion[]) {
   return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf) }));
 }
 
-function statement(family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged', nq: NormalizedQuery): StatementName {
+function statement(family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/fanout', nq: NormalizedQuery): StatementName {
   return boundedStatement(family, walkDirectionOf(nq.direction), nq.depth, nq.window !== null);
 }
 
@@ -219,6 +224,8 @@ async function selectCounts(
     // A field's existence is its dataset's, and without SCHEMA_FIELD in types it is lifted onto
     // the dataset: neither is countable by the field's own key.
     if (v.entityType === 'schemaField') return null;
+    // A node ignored as a hop makes its neighbours nearer than the breadth-first walk finds them.
+    if (isIgnoredAsHop(nq, v)) return null;
     const { exists, removed } = facetFlagsOf(g.facetKey);
     if (!exists || (removed && !nq.includeSoftDeleted)) continue;
     reachable += g.count;
@@ -236,6 +243,17 @@ async function selectCounts(
   };
 }
 
+/** The most lineage edges a node the walk expands has (lineage/fanout): a per-hop limit above it cuts nothing. */
+async function maxFanout(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<number> {
+  const rows = await store.read(
+    (tx) => tx.run<{ source: number; reach: number | null }>(statement('lineage/fanout', nq), {
+      urn: nq.urn, ...windowParams(nq.window), maxHops: int(maxDepthOf(nq.depth, limits)),
+    }),
+    { timeoutMs, metadata: { app: 'lineage', op: 'fanout' } },
+  );
+  return Math.max(0, ...rows.map((r) => Math.max(r.source, r.reach ?? 0)));
+}
+
 /**
  * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
  * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
@@ -244,7 +262,12 @@ export async function countInDatabase(store: Store, nq: NormalizedQuery, limits:
   if (limits.selectInDatabase === false || !canSelectInDatabase(nq)) return null;
   const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, startedAt + limits.deadlineMs - Date.now());
   try {
-    return budget > 0 ? (await selectCounts(store, nq, limits, Math.floor(budget)))?.total ?? null : null;
+    if (budget <= 0) return null;
+    const [counts, fanout] = await Promise.all([
+      selectCounts(store, nq, limits, Math.floor(budget)),
+      nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, Math.floor(budget)),
+    ]);
+    return counts && (nq.perHopLimit === null || fanout < nq.perHopLimit) ? counts.total : null;
   } catch (e) {
     if (isCatalogError(e) && e.kind === 'deadline') return null;
     throw e;
@@ -267,11 +290,12 @@ export async function selectInDatabase(
 ): Promise<Selection | null> {
   const limit = want + READ_AHEAD;
   const guess = knownMatching(store, nq, nodeCriteriaOf(nq));
-  const [counts, page] = await Promise.all([
+  const [counts, page, fanout] = await Promise.all([
     selectCounts(store, nq, limits, timeoutMs),
     guess && guess.known.size > 0 ? selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching) : null,
+    nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, timeoutMs),
   ]);
-  if (!counts) return null;
+  if (!counts || (nq.perHopLimit !== null && fanout >= nq.perHopLimit)) return null;
   const covered = page !== null && counts.reachKeys.every((k) => guess!.known.has(k - (k % 4)));
   const hits = covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
   return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };

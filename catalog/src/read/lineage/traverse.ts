@@ -147,7 +147,8 @@ interface HopRow extends FastRow {
   returnable: boolean;
 }
 
-function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform: string | null }): boolean {
+/** Whether the walk goes on from this node within the hop that found it (docs/lineage-model.md §Traversal). */
+export function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform: string | null }): boolean {
   return nq.ignoreAsHops.some((h) => h.entityType === row.entityType && (h.platforms.size === 0 || (row.platform !== null && h.platforms.has(row.platform))));
 }
 
