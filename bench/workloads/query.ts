@@ -78,9 +78,11 @@ function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }>
     { shape: 'name contains "_t1"', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] } },
     { shape: 'name > "d5" (a comparison)', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] } },
     { shape: 'env PROD and platform.keyword snowflake', input: { orFilters: [{ and: [degree3, { field: 'env', values: ['PROD'] }, { field: 'platform.keyword', values: ['snowflake'] }] }] } },
-    // What Neo4j does not select: streamed to the service, which holds a page and a window.
+    // Per-hop control: in Neo4j when it changes nothing, else streamed hop by hop to the service,
+    // which holds a page and a window.
     { shape: 'ignoreAsHops DATA_JOB', input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } } },
-    { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
+    { shape: 'per-hop limit 1,000 (cuts nothing)', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
+    { shape: 'per-hop limit 100 (cuts)', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 100 } } },
   ];
 }
 

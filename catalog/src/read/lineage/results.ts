@@ -150,6 +150,8 @@ export class SelectionBuilder {
   private routeDegrees = new Map<LineageHit, number[]>();
   private heldByUrn = new Map<string, LineageHit>();
   private dropped = false;
+  /** Once hits were dropped: the last one held. A hit after it can never be held (nothing is made for it). */
+  private cutoff: CursorPosition | null = null;
   private total = 0;
 
   private readonly nq: NormalizedQuery;
@@ -168,6 +170,7 @@ export class SelectionBuilder {
     this.heldByUrn = new Map();
     this.routeDegrees = new Map();
     this.dropped = false;
+    this.cutoff = null;
     this.total = 0;
   }
 
@@ -230,8 +233,10 @@ export class SelectionBuilder {
       state.group = to;
     }
     this.total++;
+    const position = { degree: r.degree, urn: c.urn };
     const after = this.options.after;
-    if (after && compareHits({ degree: r.degree, urn: c.urn }, after) <= 0) return;
+    if (after && compareHits(position, after) <= 0) return;
+    if (this.cutoff && compareHits(position, this.cutoff) > 0) return;
     const hit: LineageHit = {
       urn: c.urn, entityType: c.entityType, graphqlType: entityTypeToGraphql(c.entityType), degree: r.degree, platform: c.platform,
       origin: c.origin, ignoredAsHop: state.ignoredAsHop, truncatedChildren: state.truncatedChildren, walkUrns: [r.urn], viaParent: c.viaParent,
@@ -248,6 +253,7 @@ export class SelectionBuilder {
     if (this.held.length > this.options.hold) {
       this.held.length = this.options.hold;
       this.dropped = true;
+      this.cutoff = this.held.at(-1) ?? null;
     }
     this.heldByUrn = new Map(this.held.map((h) => [h.urn, h]));
     const degrees = new Map<LineageHit, number[]>();
