@@ -61,10 +61,15 @@ export interface ShapeCase {
   httpError?: string;
   /** The engine's floor for the same walk (the pruning BFS counting the reach, nothing read). */
   floor?: Summary | null;
+  /**
+   * Shapes that judge strings of every node (text, urn, name): the same BFS counting only the nodes
+   * a hand-written test of those strings passes — what reading them costs the engine at least.
+   */
+  readFloor?: Summary | null;
 }
 
 /** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
-function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }> {
+function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery>; reads?: string }> {
   const baseTime = BASE_TIME;
   const degree3 = { field: 'degree', values: ['3+'] };
   return [
@@ -73,16 +78,16 @@ function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery> }>
     { shape: 'two groups: dashboards, or snowflake', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD'] }] }, { and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] }] } },
     { shape: 'time window (5 of 10 days)', input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
     { shape: 'time window + types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
-    { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' } },
-    { shape: 'urn filter (one urn left out, negated)', input: { orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }] } },
-    { shape: 'name contains "_t1"', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] } },
-    { shape: 'name > "d5" (a comparison)', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] } },
+    { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' }, reads: "toLower(n.urn) CONTAINS 'dashboard' OR toLower(n.name) CONTAINS 'dashboard' OR toLower(n.description) CONTAINS 'dashboard'" },
+    { shape: 'urn filter (one urn left out, negated)', input: { orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }] }, reads: "n.urn <> 'urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'" },
+    { shape: 'name contains "_t1"', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] }, reads: "toLower(n.name) CONTAINS '_t1'" },
+    { shape: 'name > "d5" (a comparison)', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] }, reads: "n.name > 'd5'" },
     { shape: 'env PROD and platform.keyword snowflake', input: { orFilters: [{ and: [degree3, { field: 'env', values: ['PROD'] }, { field: 'platform.keyword', values: ['snowflake'] }] }] } },
     // Per-hop control: in Neo4j when it changes nothing, else streamed hop by hop to the service,
     // which holds a page and a window.
     { shape: 'ignoreAsHops DATA_JOB', input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } } },
-    { shape: 'per-hop limit 1,000 (cuts nothing)', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
-    { shape: 'per-hop limit 100 (cuts)', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 100 } } },
+    { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
+    { shape: 'per-hop limit 100', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 100 } } },
   ];
 }
 
@@ -138,6 +143,16 @@ async function runFloor(driver: Driver, direction: Direction, urn: string, windo
   const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {
     await session.run(floorText(direction, window !== null), window ? { urn, start: neo4j.int(window.start), end: neo4j.int(window.end) } : { urn });
+  } finally {
+    await session.close();
+  }
+}
+
+/** The floor with a test of node strings (a shape's `reads`, bench-defined text): counting what passes. */
+async function runReadFloor(driver: Driver, direction: Direction, urn: string, reads: string): Promise<void> {
+  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
+  try {
+    await session.run(floorText(direction).replace(' RETURN count(*)', ` WHERE ${reads} RETURN count(*)`), { urn });
   } finally {
     await session.close();
   }
@@ -298,7 +313,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
   ];
   for (const { name, urn, direction, shapes: shapesOf } of shapeSources) {
     const floors = new Map<string, Summary>();
-    for (const { shape, input, domainOnly } of shapesOf as Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true }>) {
+    for (const { shape, input, domainOnly, reads } of shapesOf as Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true; reads?: string }>) {
       const q: LineageQuery = { urn, direction, ...input };
       const window = q.startTimeMillis != null && q.endTimeMillis != null ? { start: q.startTimeMillis, end: q.endTimeMillis } : null;
       const floorKey = window ? `${window.start}-${window.end}` : 'every edge';
@@ -318,7 +333,8 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
           httpError = (e as Error).message;
         }
       }
-      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, ...(httpError ? { httpError } : {}) });
+      const readFloor = reads ? await measure(o.runs, o.caseBudgetMs, () => runReadFloor(o.store.driver, direction, urn, reads)) : null;
+      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, ...(httpError ? { httpError } : {}) });
       o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor.p50}), next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
     }
   }
