@@ -254,6 +254,15 @@ async function maxFanout(store: Store, nq: NormalizedQuery, limits: LineageLimit
   return Math.max(0, ...rows.map((r) => Math.max(r.source, r.reach ?? 0)));
 }
 
+/** The counts, when the walk is the breadth-first one: with a per-hop limit, the fanout beside them says so. */
+async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number) {
+  const [counts, fanout] = await Promise.all([
+    selectCounts(store, nq, limits, timeoutMs),
+    nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, timeoutMs),
+  ]);
+  return nq.perHopLimit !== null && fanout >= nq.perHopLimit ? null : counts;
+}
+
 /**
  * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
  * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
@@ -262,12 +271,7 @@ export async function countInDatabase(store: Store, nq: NormalizedQuery, limits:
   if (limits.selectInDatabase === false || !canSelectInDatabase(nq)) return null;
   const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, startedAt + limits.deadlineMs - Date.now());
   try {
-    if (budget <= 0) return null;
-    const [counts, fanout] = await Promise.all([
-      selectCounts(store, nq, limits, Math.floor(budget)),
-      nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, Math.floor(budget)),
-    ]);
-    return counts && (nq.perHopLimit === null || fanout < nq.perHopLimit) ? counts.total : null;
+    return budget > 0 ? (await countsOfPlainWalk(store, nq, limits, Math.floor(budget)))?.total ?? null : null;
   } catch (e) {
     if (isCatalogError(e) && e.kind === 'deadline') return null;
     throw e;
@@ -290,12 +294,11 @@ export async function selectInDatabase(
 ): Promise<Selection | null> {
   const limit = want + READ_AHEAD;
   const guess = knownMatching(store, nq, nodeCriteriaOf(nq));
-  const [counts, page, fanout] = await Promise.all([
-    selectCounts(store, nq, limits, timeoutMs),
+  const [counts, page] = await Promise.all([
+    countsOfPlainWalk(store, nq, limits, timeoutMs),
     guess && guess.known.size > 0 ? selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching) : null,
-    nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, timeoutMs),
   ]);
-  if (!counts || (nq.perHopLimit !== null && fanout >= nq.perHopLimit)) return null;
+  if (!counts) return null;
   const covered = page !== null && counts.reachKeys.every((k) => guess!.known.has(k - (k % 4)));
   const hits = covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
   return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };
