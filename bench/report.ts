@@ -80,7 +80,7 @@ function baselineOf(r: BenchResult, c: ShapeCase): QueryCase | undefined {
 
 function shapeTable(r: BenchResult, shapes: ShapeCase[]): string[] {
   const rows = [
-    '| source | dir | "3+" and … | results | first p50 / p95 / max (ms) | × floor | next p50 | HTTP first / next p50 | engine floor p50 | floor reading the strings p50 | in-memory BFS p50 | naive path query |',
+    '| source | dir | "3+" and … | results | first p50 / p95 / max (ms) | × floor | next p50 | HTTP first / next p50 | engine floor p50 | floor reading the strings / walking by hops p50 | in-memory BFS p50 | naive path query |',
     '|---|---|---|---:|---|---:|---:|---|---:|---:|---:|---|',
   ];
   for (const c of shapes) {
@@ -89,7 +89,7 @@ function shapeTable(r: BenchResult, shapes: ShapeCase[]): string[] {
     const naive = !base?.naive ? '–' : base.naive.timedOut ? `stopped at ${fmtInt(base.naive.ms)} ms` : base.naive.error ? 'error' : `${fmtInt(base.naive.ms)} ms`;
     const ratio = c.floor ? `${(c.domainFirst.p50 / c.floor.p50).toFixed(1)}×` : '–';
     const http = c.httpError ? 'error' : `${ms(c.httpFirst)} / ${ms(c.httpNext ?? null)}`;
-    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ratio} | ${ms(c.domainNext)} | ${http} | ${ms(c.floor ?? null)} | ${ms(c.readFloor ?? null)} | ${ms(base?.bfs ?? null)} | ${naive} |`);
+    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ratio} | ${ms(c.domainNext)} | ${http} | ${ms(c.floor ?? null)} | ${ms(c.readFloor ?? c.hopFloor ?? null)} | ${ms(base?.bfs ?? null)} | ${naive} |`);
   }
   return rows;
 }
@@ -163,7 +163,7 @@ export function renderMarkdown(r: BenchResult): string {
     if (r.query.shapes?.length) {
       L.push(...shapeTable(r, r.query.shapes));
       L.push('');
-      L.push('Request shapes beyond the degree filter (issue 17), from the hub, the sink hub and the column source at "3+": database = selected in Neo4j (time windows, free text, filters on type, platform, origin and soft deletion judged per facetKey, on urn, name, description and parent per node, every condition); fast / hops = the reach streamed to the lineage service, which holds a page and a window of 5,000 hits and counts the rest (ignoreAsHops and per-hop limits hop by hop, column walks). "× floor" = first page p50 over the engine floor of the same walk (the pruning BFS counting the reach, nothing read; with the time window\'s edge test for a windowed shape); "floor reading the strings" = that BFS counting the nodes a hand-written test of the strings the shape judges passes (what reading them costs at least); the in-memory BFS and the naive path query are the degree table\'s "3+" baselines of the same source (without the shape\'s filters).');
+      L.push('Request shapes beyond the degree filter (issue 17), from the hub, the sink hub and the column source at "3+": database = selected in Neo4j (time windows, free text, filters on type, platform, origin and soft deletion judged per facetKey, on urn, name, description and parent per node, every condition); fast / hops = the reach streamed to the lineage service, which holds a page and a window of 5,000 hits and counts the rest (ignoreAsHops and per-hop limits hop by hop, column walks). "× floor" = first page p50 over the engine floor of the same walk (the pruning BFS counting the reach, nothing read; with the time window\'s edge test for a windowed shape); "floor reading the strings" = that BFS counting the nodes a hand-written test of the strings the shape judges passes (what reading them costs at least); "walking by hops" = the lightest walk by hops driven from outside Neo4j (node ids in and out, one flag per node: what any such walk costs at least); the in-memory BFS and the naive path query are the degree table\'s "3+" baselines of the same source (without the shape\'s filters).');
       L.push('');
     }
     L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);

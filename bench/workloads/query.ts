@@ -9,6 +9,7 @@ import neo4j from 'neo4j-driver';
 import type { Store } from '../../catalog/src/store/store.ts';
 import { scrollLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
+import { graphqlToEntityType } from '../../catalog/src/model/entity-registry.ts';
 import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/read/lineage/traverse.ts';
 import { adjacency, BASE_TIME, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
@@ -66,6 +67,12 @@ export interface ShapeCase {
    * a hand-written test of those strings passes — what reading them costs the engine at least.
    */
   readFloor?: Summary | null;
+  /**
+   * Shapes walked hop by hop when per-hop control changes the walk: the lightest such walk — one
+   * statement per hop (and per chain of ignored nodes), node ids out and in, one flag per node —
+   * what any walk driven from outside Neo4j costs at least.
+   */
+  hopFloor?: Summary | null;
 }
 
 /** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
@@ -153,6 +160,41 @@ async function runReadFloor(driver: Driver, direction: Direction, urn: string, r
   const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {
     await session.run(floorText(direction).replace(' RETURN count(*)', ` WHERE ${reads} RETURN count(*)`), { urn });
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The lightest walk by hops (for the hopFloor of ignoreAsHops shapes): element ids of each hop's
+ * frontier in, the new neighbours' ids and whether they are ignored out; ignored ones expanded
+ * within the same hop. No properties but the type, no filters, no selection.
+ */
+async function runHopFloor(driver: Driver, direction: Direction, urn: string, ignoredType: string): Promise<number> {
+  const arrow = direction === 'DOWNSTREAM' ? '-[:LINEAGE]->' : '<-[:LINEAGE]-';
+  const text = `UNWIND $frontier AS id MATCH (a) WHERE elementId(a) = id MATCH (a)${arrow}(n) WHERE n <> a
+WITH DISTINCT n RETURN elementId(n) AS id, n.entityType = $ignoredType AS ignored`;
+  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
+  try {
+    const start = (await session.run('MATCH (s:Entity {urn: $urn}) RETURN elementId(s) AS id', { urn })).records[0]!.get('id') as string;
+    const visited = new Set([start]);
+    let frontier = [start];
+    while (frontier.length > 0) {
+      let expand = frontier;
+      const next: string[] = [];
+      while (expand.length > 0) {
+        const sameHop: string[] = [];
+        for (const r of (await session.run(text, { frontier: expand, ignoredType })).records) {
+          const id = r.get('id') as string;
+          if (visited.has(id)) continue;
+          visited.add(id);
+          (r.get('ignored') ? sameHop : next).push(id);
+        }
+        expand = sameHop;
+      }
+      frontier = next;
+    }
+    return visited.size - 1;
   } finally {
     await session.close();
   }
@@ -334,7 +376,9 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         }
       }
       const readFloor = reads ? await measure(o.runs, o.caseBudgetMs, () => runReadFloor(o.store.driver, direction, urn, reads)) : null;
-      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, ...(httpError ? { httpError } : {}) });
+      const ignored = first.strategy === 'hops' ? q.lineageFlags?.ignoreAsHops?.[0]?.entityType : undefined;
+      const hopFloor = ignored ? await measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)) : null;
+      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, hopFloor, ...(httpError ? { httpError } : {}) });
       o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor.p50}), next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
     }
   }

@@ -166,18 +166,21 @@ function keyMatches(nq: NormalizedQuery, criteria: readonly Criterion[], facetKe
   return groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, mask);
 }
 
-/** Masks a guess enumerates at most (2^criteria): beyond, the page waits for the counts' judgement. */
-const MAX_GUESSED_MASKS = 64;
+/**
+ * Judgements a guess makes at most (known facetKeys × 4 flags × 2^criteria masks): beyond, the page
+ * waits for the counts' judgement rather than spend the service's time enumerating.
+ */
+const MAX_GUESSED = 20_000;
 
 /**
  * What matches among every facetKey this process has seen (the values cache), with every flag and
  * mask, and the bases that covers: a guess at what the counts will judge, so that the page can run
- * beside them. Null when the criteria have too many masks to enumerate.
+ * beside them. Null when there are too many to enumerate.
  */
 function knownMatching(store: Store, nq: NormalizedQuery, criteria: readonly Criterion[]): { matching: Matching; known: Set<number> } | null {
   const masks = 2 ** criteria.length;
-  if (masks > MAX_GUESSED_MASKS) return null;
   const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
+  if (cache.size * 4 * masks > MAX_GUESSED) return null;
   const matching: Matching = [];
   const known = new Set<number>();
   for (const [base, v] of cache.entries()) {
