@@ -31,6 +31,8 @@ WHERE degree <= $maxHops AND n <> s
 RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k,
        all(t IN $tokens WHERE any(f IN ['urn', 'name', 'description'] WHERE toLower(coalesce(n[f], '')) CONTAINS t)) AS text,
        reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [n[c.property]] WHERE a IS NOT NULL AND CASE c.condition
+             WHEN 'EQUAL' THEN a IN c.values
+             WHEN 'IN' THEN a IN c.values
              WHEN 'EXISTS' THEN a <> ''
              WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
              WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))

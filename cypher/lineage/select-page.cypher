@@ -34,6 +34,8 @@ WHERE degree <= $maxHops AND n <> s
   AND n.facetKey IN $keys
   AND all(t IN $tokens WHERE any(f IN ['urn', 'name', 'description'] WHERE toLower(coalesce(n[f], '')) CONTAINS t))
   AND ($pairs IS NULL OR [n.facetKey, reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [n[c.property]] WHERE a IS NOT NULL AND CASE c.condition
+               WHEN 'EQUAL' THEN a IN c.values
+               WHEN 'IN' THEN a IN c.values
                WHEN 'EXISTS' THEN a <> ''
                WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
                WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
