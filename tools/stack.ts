@@ -22,7 +22,7 @@ import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.t
 // 160 MB it becomes so small that ingestion promotes every batch and spends 3× the CPU in GC
 // (bench/README.md): its semi-space is pinned at 16 MB, Node's default for large heaps. The lineage
 // service's garbage is rows that die at once: 4 MB semi-spaces keep a hub's streamed walk ~35 MB
-// lower in RSS at no measurable cost in time (bench/README.md §Round 4). NODE_OPTIONS from the
+// lower in RSS at no measurable cost in time (bench/README.md §Each service ≤ 256 MB RSS). NODE_OPTIONS from the
 // environment comes after these and wins.
 export const SERVICES = [
   { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160, semiSpaceMb: 16 },

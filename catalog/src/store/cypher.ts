@@ -54,7 +54,7 @@ const FILE_STATEMENTS = [
 // Bounded families also come in two kinds of walk: `{{#windowed}}…{{/windowed}}` is kept in the
 // `-windowed` expansion (a time window's edge test) and dropped from the other. Dropping it rather
 // than short-circuiting it with a parameter matters: Neo4j evaluates the test on every relationship
-// the breadth-first expansion reads (+70 ms on a 120k-node reach; bench/README.md §Round 4).
+// the breadth-first expansion reads (+70 ms on a 120k-node reach; bench/README.md §Every request shape).
 export const WALK_DIRECTIONS = ['down', 'up'] as const;
 export type WalkDirection = (typeof WALK_DIRECTIONS)[number];
 export const DEPTH_BOUNDS = [1, 2, 'max'] as const;
