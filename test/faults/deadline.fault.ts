@@ -71,7 +71,11 @@ const QUERIES: Record<string, string> = {
   search: `{ searchAcrossLineage(input: { urn: "${node(0, 0)}", direction: DOWNSTREAM, query: "*", start: 0, count: 10 }) { total isPartial } }`,
   scroll: `{ scrollAcrossLineage(input: { urn: "${node(0, 0)}", direction: DOWNSTREAM, query: "*", count: 10 }) { total isPartial } }`,
   upstream: `{ searchAcrossLineage(input: { urn: "${node(LAYERS - 1, 0)}", direction: UPSTREAM, query: "*", start: 0, count: 10 }) { total isPartial } }`,
+  // A per-hop limit no node reaches changes nothing: selected in Neo4j like the others.
   perHopLimit: `{ searchAcrossLineage(input: { urn: "${node(0, 0)}", direction: DOWNSTREAM, query: "*", start: 0, count: 10, lineageFlags: { entitiesExploredPerHopLimit: 1000 } }) { total isPartial } }`,
+  // Every node ignored as a hop: walked hop by hop (one statement per chain step), so a deadline
+  // that passes mid-walk leaves a partial answer.
+  byHops: `{ searchAcrossLineage(input: { urn: "${node(0, 0)}", direction: DOWNSTREAM, query: "*", start: 0, count: 10, lineageFlags: { ignoreAsHops: [{ entityType: DATASET, platforms: ["urn:li:dataPlatform:${PLATFORM}"] }] } }) { total isPartial } }`,
 };
 
 async function ask(gatewayUrl: string, token: string, deadlineMs: number, name: string): Promise<Outcome> {
@@ -107,7 +111,8 @@ test('searches past their deadline answer 504 or a partial result, never 500, wi
     });
     try {
       for (const name of Object.keys(QUERIES)) {
-        for (let round = 0; round < 2; round++) outcomes.push(await ask(stack.gatewayUrl, stack.token, deadlineMs, name));
+        // The first round compiles plans (a cold walk by hops may not finish its first hop in 40 ms).
+        for (let round = 0; round < 3; round++) outcomes.push(await ask(stack.gatewayUrl, stack.token, deadlineMs, name));
       }
     } finally {
       await stack.stop();
