@@ -138,28 +138,24 @@ export async function graphqlScroll(url: string, token: string, input: Record<st
  * The pruning BFS alone (no property read, one row out): what any answer from Neo4j costs at least.
  * A windowed walk tests each edge it reads (the test of cypher/lineage/reach.cypher): its floor does too.
  */
-export function floorText(direction: Direction, windowed = false): string {
+export function floorText(direction: Direction, windowed = false, reads?: string): string {
   const arrow = direction === 'DOWNSTREAM' ? '-[rs:LINEAGE*1..1000]->' : '<-[rs:LINEAGE*1..1000]-';
   const edgeTest = windowed
     ? ' WHERE all(r IN rs WHERE r.manual OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0) OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))'
     : '';
-  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n)${edgeTest} WITH n, min(length(p)) AS degree RETURN count(*) AS rows`;
+  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n)${edgeTest} WITH n, min(length(p)) AS degree${reads ? ` WHERE ${reads}` : ''} RETURN count(*) AS rows`;
 }
 
-async function runFloor(driver: Driver, direction: Direction, urn: string, window: { start: number; end: number } | null = null): Promise<void> {
+/**
+ * The floor of a walk (with the time window's edge test when one is given), or with `reads` (a
+ * shape's bench-defined test of node strings) the same BFS counting what passes it.
+ */
+async function runFloor(driver: Driver, direction: Direction, urn: string, o: { window?: { start: number; end: number } | null; reads?: string } = {}): Promise<void> {
+  const window = o.window ?? null;
+  const text = floorText(direction, window !== null, o.reads);
   const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {
-    await session.run(floorText(direction, window !== null), window ? { urn, start: neo4j.int(window.start), end: neo4j.int(window.end) } : { urn });
-  } finally {
-    await session.close();
-  }
-}
-
-/** The floor with a test of node strings (a shape's `reads`, bench-defined text): counting what passes. */
-async function runReadFloor(driver: Driver, direction: Direction, urn: string, reads: string): Promise<void> {
-  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
-  try {
-    await session.run(floorText(direction).replace(' RETURN count(*)', ` WHERE ${reads} RETURN count(*)`), { urn });
+    await session.run(text, window ? { urn, start: neo4j.int(window.start), end: neo4j.int(window.end) } : { urn });
   } finally {
     await session.close();
   }
@@ -359,7 +355,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
       const q: LineageQuery = { urn, direction, ...input };
       const window = q.startTimeMillis != null && q.endTimeMillis != null ? { start: q.startTimeMillis, end: q.endTimeMillis } : null;
       const floorKey = window ? `${window.start}-${window.end}` : 'every edge';
-      if (!floors.has(floorKey)) floors.set(floorKey, await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, window)));
+      if (!floors.has(floorKey)) floors.set(floorKey, await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { window })));
       const floor = floors.get(floorKey)!;
       const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
       let httpFirst: Summary | null = null;
@@ -375,7 +371,7 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
           httpError = (e as Error).message;
         }
       }
-      const readFloor = reads ? await measure(o.runs, o.caseBudgetMs, () => runReadFloor(o.store.driver, direction, urn, reads)) : null;
+      const readFloor = reads ? await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { reads })) : null;
       const ignored = first.strategy === 'hops' ? q.lineageFlags?.ignoreAsHops?.[0]?.entityType : undefined;
       const hopFloor = ignored ? await measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)) : null;
       shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, hopFloor, ...(httpError ? { httpError } : {}) });
