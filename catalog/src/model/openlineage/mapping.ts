@@ -176,7 +176,24 @@ interface DatasetFacts {
   columnInputs?: string[];
 }
 
-function datasetFacts(d: OlDataset): DatasetFacts {
+/**
+ * The urn of a dataset a column-lineage input field names: the urn of the event's dataset of that
+ * (namespace, name) — its TABLE symlink when it has one, as the event's inputs and outputs are
+ * named — else the name as sent (docs/lineage-model.md §OpenLineage, Lineage).
+ */
+type NameResolver = (namespace: string, name: string) => string;
+
+/** The event's datasets by their physical urn → the urn they are written under (symlinks followed). */
+function resolverOf(datasets: readonly OlDataset[]): NameResolver {
+  const byName = new Map<string, string>();
+  for (const d of datasets) byName.set(datasetUrnOfName(d.namespace, d.name), datasetUrnOfDataset(d));
+  return (namespace, name) => {
+    const physical = datasetUrnOfName(namespace, name);
+    return byName.get(physical) ?? physical;
+  };
+}
+
+function datasetFacts(d: OlDataset, resolve: NameResolver): DatasetFacts {
   const urn = datasetUrnOfDataset(d);
   const facets: JsonRecord = { ...(d.facets ?? {}), ...(d.inputFacets ?? {}), ...(d.outputFacets ?? {}) };
   const schema = facetOf(d.facets, 'schema')?.fields as SchemaFacetField[] | undefined;
@@ -188,7 +205,7 @@ function datasetFacts(d: OlDataset): DatasetFacts {
   for (const [column, f] of Object.entries(lineage.fields)) {
     const ups = new Set<string>();
     for (const i of f.inputFields) {
-      const upstream = datasetUrnOfName(i.namespace, i.name);
+      const upstream = resolve(i.namespace, i.name);
       if (upstream !== urn) columnInputs.add(upstream);
       ups.add(fieldUrnOf(upstream, i.field));
     }
@@ -293,8 +310,9 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   const jobUrn = dataJobUrnOf(flowUrn, e.job.name);
   const runUrn = e.kind === 'run' ? runUrnOf(e.runId) : undefined;
   const parentRun = facetOf(runFacets, 'parent')?.run.runId;
-  const inputs = mergeDatasets(e.inputs.map(datasetFacts));
-  const outputs = mergeDatasets(e.outputs.map(datasetFacts));
+  const resolve = resolverOf([...e.inputs, ...e.outputs]);
+  const inputs = mergeDatasets(e.inputs.map((d) => datasetFacts(d, resolve)));
+  const outputs = mergeDatasets(e.outputs.map((d) => datasetFacts(d, resolve)));
   const withColumns = outputs.filter((d) => d.columns !== undefined);
   const columnOnly = [...new Set(withColumns.flatMap((d) => d.columnInputs ?? []))].filter((u) => !inputs.some((d) => d.urn === u) && !outputs.some((d) => d.urn === u));
   const datasets = mergeDatasets([...inputs, ...outputs]);
@@ -407,7 +425,7 @@ function ensureDataset(state: StoredAspects, urn: string, write: (urn: string, a
 }
 
 function planDatasetEvent(e: Extract<OpenLineageEvent, { kind: 'dataset' }>): EventPlan {
-  const d = datasetFacts(e.dataset);
+  const d = datasetFacts(e.dataset, resolverOf([e.dataset]));
   return {
     locks: [d.urn],
     reads: [{ urn: d.urn, aspect: OPENLINEAGE_ASPECT }, { urn: d.urn, aspect: 'datasetKey' }, ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : [])],
