@@ -16,7 +16,7 @@
 import { keyAspectOf } from '../entity-registry.ts';
 import { asRecord, type JsonRecord } from '../json.ts';
 import { parseUrn } from '../urn.ts';
-import { facetOf, INTERPRETED_FACETS, type OlDataset, type OpenLineageEvent, type RunEventType, type SchemaFacetField } from './events.ts';
+import { facetOf, INTERPRETED_FACETS, parseEventTime, type OlDataset, type OpenLineageEvent, type RunEventType, type SchemaFacetField } from './events.ts';
 import { dataFlowUrnOf, dataJobUrnOf, datasetUrnOfDataset, datasetUrnOfName, fieldUrnOf, flowJobOf, orchestratorOf, runUrnOf } from './naming.ts';
 
 /** The aspect the door keeps on every entity it describes: event keys, facets, merge state. */
@@ -585,7 +585,9 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
         const merged = asRecord(runAspect.facets) ?? {};
         const props = state.get(stateKey(runUrn, 'dataProcessInstanceProperties'));
         const createdBefore = num(asRecord(props?.created)?.time);
-        const nominal = str(asRecord(merged.nominalTime)?.nominalStartTime);
+        // The newest nominalTime kept may be one that failed its schema (kept verbatim, not read).
+        const nominalText = str(asRecord(merged.nominalTime)?.nominalStartTime);
+        const nominal = nominalText !== undefined && !('error' in parseEventTime(nominalText)) ? nominalText : undefined;
         const errorMessage = str(asRecord(merged.errorMessage)?.message);
         const { nominalStartTime: _n, errorMessage: _m, ...otherProperties } = asRecord(props?.customProperties) ?? {};
         write(runUrn, 'dataProcessInstanceProperties', {
