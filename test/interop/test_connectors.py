@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,12 +58,14 @@ def sink(mode: str) -> Dict[str, object]:
     return {"type": "datahub-rest", "config": config}
 
 
-def ingest(name: str, source: Dict[str, object], mode: str) -> Tuple[int, str]:
+def ingest(name: str, source: Dict[str, object], mode: str, sink_options: Optional[Dict[str, object]] = None) -> Tuple[int, str]:
     """`datahub ingest -c <recipe>` as a user runs it; returns the exit code and the output."""
     WORK.mkdir(parents=True, exist_ok=True)
     recipe = WORK / f"{name}-{mode}.yml"
     # JSON is YAML: the recipe is exactly what a user would write.
-    recipe.write_text(json.dumps({"run_id": f"{name}-{mode}-{RUN_ID}", "source": source, "sink": sink(mode)}, indent=2))
+    recipe_sink = sink(mode)
+    recipe_sink["config"].update(sink_options or {})  # type: ignore[union-attr]
+    recipe.write_text(json.dumps({"run_id": f"{name}-{mode}-{RUN_ID}", "source": source, "sink": recipe_sink}, indent=2))
     done = subprocess.run([str(BIN / "datahub"), "ingest", "-c", str(recipe)], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "DATAHUB_TELEMETRY_ENABLED": "false"})
     return done.returncode, done.stdout + done.stderr
@@ -89,7 +92,9 @@ def field(dataset: str, path: str) -> str:
 
 
 def assert_succeeded(code: int, output: str) -> None:
-    assert code == 0 and "Pipeline finished successfully" in output, output[-4000:]
+    """Exit 0 and no sink failure (the dbt source warns about its own config: not a failure)."""
+    assert code == 0 and re.search(r"Pipeline finished (successfully|with at least \d+ warnings?)", output), output[-4000:]
+    assert "failed to write record" not in output, output[-4000:]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,28 +225,22 @@ def dbt_source(target: Path, mode: str) -> Dict[str, object]:
     }}
 
 
-def test_dbt_source_strict_refuses_the_batch_naming_warehouse_tables_never_ingested(dbt_artifacts: Path) -> None:
-    code, output = ingest("dbt", dbt_source(dbt_artifacts, "strict"), "strict")
-    assert code != 0, output[-4000:]
-    duck = lambda t: ds("duckdb", f"duck_strict_{RUN_ID}.shop.main.{t}")  # noqa: E731
-    # One 422 for the batch, naming every record whose warehouse table was never ingested …
-    for table in ("customer_totals", "stg_orders", "raw_orders", "raw_customers"):
-        assert f"Cannot upsert lineage as downstream urn {duck(table)} doesn't exist" in output, output[-6000:]
-    assert f"'{HEADER}: relaxed'" in output
-    # … and nothing of that batch written.
-    assert not exists(ds("dbt", f"dbt_strict_{RUN_ID}.shop.main.customer_totals"))
-
-
-def test_dbt_source_relaxed_model_and_warehouse_lineage(dbt_artifacts: Path) -> None:
-    code, output = ingest("dbt", dbt_source(dbt_artifacts, "relaxed"), "relaxed")
+@pytest.mark.parametrize("mode", MODES)
+def test_dbt_source_model_and_warehouse_lineage(dbt_artifacts: Path, mode: str) -> None:
+    # The sink sends the models' MCE snapshots one by one and their MCPs in batches, on up to 15
+    # threads: a batch naming a model can reach the catalog before that model's snapshot. Strict
+    # judges each request on its own, so the strict run keeps the sink's order (max_threads: 1).
+    extra = {"max_threads": 1} if mode == "strict" else {}
+    code, output = ingest("dbt", dbt_source(dbt_artifacts, mode), mode, extra)
     assert_succeeded(code, output)
-    model = lambda t: ds("dbt", f"dbt_relaxed_{RUN_ID}.shop.main.{t}")  # noqa: E731
-    duck = lambda t: ds("duckdb", f"duck_relaxed_{RUN_ID}.shop.main.{t}")  # noqa: E731
+    model = lambda t: ds("dbt", f"dbt_{mode}_{RUN_ID}.shop.main.{t}")  # noqa: E731
+    duck = lambda t: ds("duckdb", f"duck_{mode}_{RUN_ID}.shop.main.{t}")  # noqa: E731
     tables, _ = upstreams(model("stg_orders"))
     assert tables == sorted([model("raw_orders"), model("raw_customers")])
     tables, _ = upstreams(model("customer_totals"))
     assert tables == [model("stg_orders")]
-    # The warehouse table's lineage points at its dbt model (relaxed writes it without the table's own aspects).
-    tables, _ = upstreams(duck("customer_totals"))
-    assert tables == [model("customer_totals")]
-    assert exists(model("customer_totals"))
+    # The warehouse table's lineage points at its dbt model; the sink writes the tables' status too.
+    for table in ("customer_totals", "stg_orders", "raw_orders", "raw_customers"):
+        tables, _ = upstreams(duck(table))
+        assert tables == [model(table)]
+        assert exists(duck(table))
