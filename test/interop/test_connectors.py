@@ -235,12 +235,14 @@ def test_dbt_source_model_and_warehouse_lineage(dbt_artifacts: Path, mode: str) 
     assert_succeeded(code, output)
     model = lambda t: ds("dbt", f"dbt_{mode}_{RUN_ID}.shop.main.{t}")  # noqa: E731
     duck = lambda t: ds("duckdb", f"duck_{mode}_{RUN_ID}.shop.main.{t}")  # noqa: E731
+    # A model's upstreams are the warehouse tables of the nodes it reads (with column lineage) …
     tables, _ = upstreams(model("stg_orders"))
-    assert tables == sorted([model("raw_orders"), model("raw_customers")])
-    tables, _ = upstreams(model("customer_totals"))
-    assert tables == [model("stg_orders")]
-    # The warehouse table's lineage points at its dbt model; the sink writes the tables' status too.
+    assert tables == sorted([duck("raw_orders"), duck("raw_customers")])
+    tables, columns = upstreams(model("customer_totals"))
+    assert tables == [duck("stg_orders")]
+    assert columns and all(f.startswith(f"urn:li:schemaField:({duck('stg_orders')},") for up, _ in columns for f in up), columns
+    # … and each warehouse table's upstream is its model; the sink writes the tables' status too.
     for table in ("customer_totals", "stg_orders", "raw_orders", "raw_customers"):
         tables, _ = upstreams(duck(table))
         assert tables == [model(table)]
-        assert exists(duck(table))
+        assert exists(duck(table)) and exists(model(table))
