@@ -18,12 +18,20 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
+import { startPostgres, type RunningPostgres } from './postgres.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
 const venvRoot = join(repoRoot, '.venv');
 const MIN_PYTHON: [number, number] = [3, 9];
 const SUITE_TIMEOUT_MS = 6 * 60_000;
+/**
+ * The acryl-datahub suites whose requirements pin the connector plugins (dbt, postgres, sql-queries):
+ * test_connectors.py runs real connectors there, against a throwaway PostgreSQL (tools/postgres.ts)
+ * and on dbt artifacts built with the openlineage suite's dbt-duckdb. Connectors take a while.
+ */
+const CONNECTOR_SUITES = new Set(['1.7.0.17']);
+const CONNECTOR_SUITE_TIMEOUT_MS = 20 * 60_000;
 
 /** Our flags; every other argument goes to pytest (`npm run test:interop -- -k restore -x`). */
 function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; python?: string; pytest: string[] } {
@@ -166,7 +174,22 @@ function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'er
   return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
 }
 
-async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string): Promise<SuiteResult> {
+/** What the connector tests get besides the stack: a PostgreSQL and a dbt able to build the project. */
+interface ConnectorParts {
+  postgres: RunningPostgres;
+  dbt: string;
+}
+
+function connectorEnv(parts: ConnectorParts | undefined): NodeJS.ProcessEnv {
+  if (!parts) return {};
+  const pg = parts.postgres;
+  return {
+    INTEROP_PG_HOST: pg.host, INTEROP_PG_PORT: String(pg.port), INTEROP_PG_USER: pg.user,
+    INTEROP_PG_PASSWORD: pg.password, INTEROP_PG_DATABASE: pg.database, INTEROP_DBT: parts.dbt,
+  };
+}
+
+async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string, parts: ConnectorParts | undefined): Promise<SuiteResult> {
   const t0 = Date.now();
   const home = join(workDir, `home-${suite.id}`);
   mkdirSync(home, { recursive: true });
@@ -187,10 +210,11 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     INTEROP_NEO4J_URI: stack.neo4jUri,
     INTEROP_LOG_DIR: stack.logDir ?? '',
     PYTHONDONTWRITEBYTECODE: '1',
+    ...(CONNECTOR_SUITES.has(suite.id) ? connectorEnv(parts) : {}),
   };
   log(`${suite.label}: running the suite …`);
   const r = await run(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
+    env, timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
   });
   process.stdout.write(r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
   return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
@@ -215,11 +239,20 @@ async function main(): Promise<number> {
   log(`Python ${python.version} (${python.exe}); suites: ${suites.map((s) => s.label).join(', ')}`);
 
   // Venvs (network + unzip) and the stack (mostly JVM start-up) do not compete much: overlap them.
-  const venvsPromise = Promise.all(suites.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((pairs) => new Map(pairs));
+  // The connector tests need dbt, which the openlineage suite's venv has: make it too when selected.
+  const needsConnectors = suites.some((s) => CONNECTOR_SUITES.has(s.id));
+  const openlineage = all.find((s) => s.id === 'openlineage')!;
+  const venvSuites = needsConnectors && !suites.includes(openlineage) ? [...suites, openlineage] : suites;
+  const venvsPromise = Promise.all(venvSuites.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((pairs) => new Map(pairs));
+  const postgresPromise = needsConnectors ? startPostgres({ database: 'interop', log }) : Promise.resolve(undefined);
+  postgresPromise.catch(() => undefined);
+  let postgres: RunningPostgres | undefined;
   const control: { stop?: () => Promise<void> } = {};
   let stack: RunningStack | undefined;
   let serviceDied: string | undefined;
-  const onSignal = () => { void (control.stop?.() ?? Promise.resolve()).then(() => process.exit(130)); };
+  const onSignal = () => {
+    void Promise.all([control.stop?.(), postgresPromise.then((pg) => pg?.stop(), () => undefined)]).then(() => process.exit(130));
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const workDir = mkdtempSync(join(tmpdir(), 'lineage-interop-'));
@@ -233,10 +266,13 @@ async function main(): Promise<number> {
     let venvs: Map<string, string>;
     try {
       venvs = await venvsPromise;
+      postgres = await postgresPromise;
     } catch (e) {
       await stackPromise.then((st) => st.stop(), () => undefined);
+      await postgresPromise.then((pg) => pg?.stop(), () => undefined);
       throw e;
     }
+    const parts: ConnectorParts | undefined = postgres ? { postgres, dbt: join(venvs.get('openlineage')!, '..', 'dbt') } : undefined;
     stack = await stackPromise;
     log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.running.includes('gateway') ? stack.gatewayUrl : '(not running)'}, Neo4j ${stack.neo4jUri}` +
       (stack.missing.length ? `; NOT BUILT: ${stack.missing.join(', ')}` : '') + ` (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -249,6 +285,7 @@ async function main(): Promise<number> {
         `export INTEROP_TOKEN=${token}`,
         `export INTEROP_NEO4J_URI=${stack.neo4jUri}`,
         `export INTEROP_LOG_DIR=${stack.logDir ?? ''}`,
+        ...Object.entries(connectorEnv(parts)).map(([k, v]) => `export ${k}=${v}`),
         ...suites.map((s) => `# ${s.label}: ${venvs.get(s.id)} -m pytest ${s.dir}`),
         '',
       ].join('\n'));
@@ -258,7 +295,7 @@ async function main(): Promise<number> {
 
     const results: SuiteResult[] = [];
     for (const s of suites) {
-      results.push(await runSuite(venvs.get(s.id)!, s, stack, token, workDir));
+      results.push(await runSuite(venvs.get(s.id)!, s, stack, token, workDir, parts));
     }
 
     if (results.some((r) => r.code !== 0) && stack.logDir) {
@@ -281,6 +318,7 @@ async function main(): Promise<number> {
     return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
   } finally {
     await stack?.stop();
+    await postgres?.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

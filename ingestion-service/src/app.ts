@@ -2,7 +2,7 @@
 // catalog's write path and reads. Routes parse, authorize, call one domain function and render.
 import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
-import { writeAspects, hardDeleteEntity, type AspectChange } from '@lineage/catalog/write';
+import { writeAspects, hardDeleteEntity, existenceHintFor, existenceModeOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy } from '@lineage/catalog/write';
 import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
 import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow, assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied, type Actor } from '@lineage/catalog/model';
 import { authConfigOf, createTokenStore } from '@lineage/catalog/operations';
@@ -63,11 +63,17 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   app.proxy = false;
   const router = new Router();
   const limit = config.MAX_BODY_BYTES;
-  const writeOptions = (ctx: Context) => ({
-    actor: actorOf(ctx).urn,
-    existenceMode: config.LINEAGE_EXISTENCE_MODE,
-    metadata: { requestId: (ctx.state as RestState).requestId },
-  });
+  const existencePolicy: ExistencePolicy = { defaultMode: config.LINEAGE_EXISTENCE_MODE, relaxedRoles: config.LINEAGE_RELAXED_ROLES };
+  // The client may choose its existence mode per request (docs/wire-contract.md §Existence mode).
+  const writeOptions = (ctx: Context) => {
+    const actor = actorOf(ctx);
+    return {
+      actor: actor.urn,
+      existenceMode: existenceModeOf(ctx.get(EXISTENCE_MODE_HEADER) || undefined, actor, existencePolicy),
+      existenceHint: existenceHintFor(actor, existencePolicy),
+      metadata: { requestId: (ctx.state as RestState).requestId },
+    };
+  };
 
   const ingest = async (ctx: Context, changes: AspectChange[]) => {
     const actor = actorOf(ctx);

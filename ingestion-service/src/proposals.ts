@@ -58,7 +58,7 @@ export function proposalToChange(raw: unknown, where = 'proposal'): AspectChange
   const changeType = changeTypeOf(p.changeType, where);
   if (!p.aspectName) throw validationFailed(`Invalid ${where}: aspectName is required`);
   const systemMetadata = parseSystemMetadata(p.systemMetadata, where);
-  const change: AspectChange = { urn, aspectName: p.aspectName, changeType, systemMetadata };
+  const change: AspectChange = { urn, aspectName: p.aspectName, changeType, systemMetadata, source: where };
   if (changeType === 'DELETE' || changeType === 'RESTATE') return change;
   if (!p.aspect) throw validationFailed(`Invalid ${where}: aspect is required for ${changeType}`);
   if (changeType === 'PATCH') {
@@ -110,6 +110,6 @@ export function snapshotToChanges(entity: unknown, systemMetadataRaw: unknown, w
     const aspectFqcn = keys[0]!;
     const aspectName = aspectNameOfFqcn(aspectFqcn);
     if (!aspectName) throw validationFailed(`Invalid ${where}.aspects[${i}]: unknown aspect type '${aspectFqcn}'`);
-    return { urn, aspectName, changeType: 'UPSERT', value: dropNulls(union[aspectFqcn]), systemMetadata } satisfies AspectChange;
+    return { urn, aspectName, changeType: 'UPSERT', value: dropNulls(union[aspectFqcn]), systemMetadata, source: `${where}.aspects[${i}]` } satisfies AspectChange;
   });
 }

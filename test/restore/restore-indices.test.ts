@@ -206,6 +206,22 @@ test('restore per urn removes every edge leaving that urn that no stored row jus
   expect(await snapshot()).toEqual(baseline);
 });
 
+test('restore per urn rewrites the urn\'s upstream edges from its aspects: a hand-made upstream goes', async () => {
+  // c's upstreamLineage names a and b. Hand-made: e as one more upstream of c, the way a walk sees it
+  // (the LINEAGE edge e->c, unowned and owned by c), and a typed DownstreamOf c->e with no owner.
+  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
+    CREATE (y)-[:LINEAGE {type: 'DownstreamOf'}]->(x)
+    CREATE (y)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'handmade-up', type: 'DownstreamOf'}]->(x)
+    CREATE (x)-[:DownstreamOf {createdOn: 1}]->(y)`, { c, e });
+  const dry = await restoreIndices(store, { urn: c, dryRun: true });
+  expect(dry.drift.extraEdges.examples).toEqual(expect.arrayContaining([expect.objectContaining({ source: e, destination: c })]));
+  const r = await restoreIndices(store, { urn: c });
+  expect(r.edgesRemoved).toBe(3);
+  expect(r.edgesAdded).toBe(0);
+  // The edges of c's downstreams (d's upstreamLineage names c) are d's to restore: they stayed.
+  expect(await snapshot()).toEqual(baseline);
+});
+
 test('the field-level LINEAGE edges of an upstreamLineage are restored with the owner\'s row', async () => {
   await cypher(`MATCH (x:Entity {urn: $z})-[r]-() WHERE r.owner = $c DELETE r`, { z: field(c, 'z'), c });
   const r = await restoreIndices(store, { urn: c, aspect: 'upstreamLineage' });

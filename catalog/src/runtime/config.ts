@@ -32,6 +32,15 @@ const envSchema = z.object({
   DATAHUB_SYSTEM_CLIENT_SECRET: z.string().optional(),
   /** strict: lineage aspects naming entities that do not exist are rejected (422). relaxed: DataHub's behaviour. */
   LINEAGE_EXISTENCE_MODE: z.enum(['strict', 'relaxed']).default('strict'),
+  /**
+   * Who may ask for relaxed mode per request (header X-Lineage-Existence-Mode): a comma list of
+   * roles whose privileges suffice (Admin, Editor, Reader), or "none". Asking for strict is always allowed.
+   */
+  LINEAGE_RELAXED_ROLES: z
+    .string()
+    .default('Admin')
+    .transform((v) => (v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((r) => r.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(['Admin', 'Editor', 'Reader']))),
   LINEAGE_MAX_HOPS: positiveInt.max(1000).default(1000),
   LINEAGE_MAX_RESULTS: positiveInt.default(1_000_000),
   LINEAGE_DEADLINE_MS: positiveInt.default(30_000),

@@ -40,19 +40,78 @@ export async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOpt
   return exists;
 }
 
+/** One record the existence rule refuses: where it is, what it writes, what it names that does not exist. */
+export interface ExistenceProblem {
+  index: number;
+  source: string | undefined;
+  urn: string;
+  aspect: string;
+  missing: string[];
+}
+
+/**
+ * Entities the request writes with a change that creates them in strict mode too: any write but a
+ * lineage aspect (which needs its entity), or the entity's descriptive aspect. Judged for the request
+ * as a whole (docs/lineage-model.md §Existence): an entity ingested anywhere in it exists for every
+ * lineage aspect in it, whatever the order, as connectors emit lineage before the entity's own aspects.
+ */
+function writtenByRequest(plan: WritePlan): Set<string> {
+  const written = new Set<string>();
+  for (const pc of plan.changes) {
+    const t = pc.change.changeType;
+    if (t === 'DELETE' || t === 'RESTATE') continue;
+    if (!pc.lineage || pc.creates) written.add(pc.change.urn.text);
+  }
+  return written;
+}
+
 /**
  * The existence rule of strict mode: a lineage aspect needs its own entity to exist (unless it is
- * the entity's descriptive aspect, which creates it) and every entity it names.
+ * the entity's descriptive aspect, which creates it) and every entity it names — existing before the
+ * request, or written anywhere in it. Returns what is missing (empty = the record passes).
  */
-async function checkLineageReferences(tx: Tx, pc: PlannedChange, value: unknown, entityExists: boolean, exists: Existence): Promise<void> {
+async function missingLineageReferences(
+  tx: Tx, pc: PlannedChange, value: unknown, exists: Existence, written: ReadonlySet<string>, hardDeleted: ReadonlySet<string>,
+): Promise<string[]> {
   const { urn, aspectName } = pc.change;
   const refs = referencedLineageUrns(urn.entityType, aspectName, value, urn.text).map(existenceSubject);
   await lookupExistence(tx, refs, exists);
-  if (!entityExists && !pc.creates) throw validationFailed(`Cannot upsert lineage as downstream urn ${urn.text} doesn't exist`);
-  const missing = [...new Set(refs)].filter((u) => u !== urn.text && exists.get(u) !== true);
-  if (missing.length) {
-    throw validationFailed(`Cannot ingest ${aspectName} for ${urn.text}: referenced ${missing.length === 1 ? 'entity does' : 'entities do'} not exist: ${missing.join(', ')}`);
-  }
+  const present = (u: string) => exists.get(u) === true || (written.has(u) && !hardDeleted.has(u));
+  const missing: string[] = [];
+  if (!pc.creates && !present(urn.text)) missing.push(urn.text);
+  for (const u of new Set(refs)) if (u !== urn.text && !present(u)) missing.push(u);
+  return missing;
+}
+
+/**
+ * The 422 naming every record the existence rule refuses (each in the words of the single-record
+ * messages, DataHub's for a missing own entity), and how this client may choose the other mode.
+ */
+function existenceError(problems: readonly ExistenceProblem[], hint: string | undefined): Error {
+  const records = problems.map((p) => {
+    const where = `[${p.index}]${p.source ? ` ${p.source}` : ''}`;
+    const named = p.missing.filter((u) => u !== p.urn);
+    const parts: string[] = [];
+    if (p.missing.includes(p.urn)) parts.push(`Cannot upsert lineage as downstream urn ${p.urn} doesn't exist`);
+    if (named.length) {
+      parts.push(`Cannot ingest ${p.aspect} for ${p.urn}: referenced ${named.length === 1 ? 'entity does' : 'entities do'} not exist: ${named.join(', ')}`);
+    }
+    return `${where}: ${parts.join('; ')}`;
+  });
+  const n = problems.length;
+  const head = `Lineage names entities that neither exist nor are written in this request (existence mode strict; ${n} record${n === 1 ? '' : 's'} refused, nothing written)`;
+  return validationFailed(`${head}: ${records.join(' | ')}.${hint ? ` ${hint}` : ''}`);
+}
+
+/**
+ * A key aspect is what the urn says (docs/wire-contract.md §Key aspects): as in DataHub, which
+ * derives it from the urn, a client's key aspect that disagrees (Power BI's `dashboardKey` with
+ * another id) is replaced by the urn's, and the record is kept. A value that is not an object
+ * still fails validation.
+ */
+function keyAspectFromUrn(pc: PlannedChange, value: unknown): unknown {
+  if (pc.change.aspectName !== pc.keyAspect || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return keyAspectOf(pc.change.urn).value;
 }
 
 const currentValue = (s: Slot) => (s.next === undefined ? s.stored?.value : s.next?.value);
@@ -72,7 +131,10 @@ function newValue(pc: PlannedChange, slot: Slot, now: number): unknown {
  */
 export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, options: WriteOptions, now: number): Promise<Set<string>> {
   const hardDeleted = new Set<string>();
-  for (const pc of plan.changes) {
+  const strict = options.existenceMode === 'strict';
+  const written = strict ? writtenByRequest(plan) : new Set<string>();
+  const problems: ExistenceProblem[] = [];
+  for (const [index, pc] of plan.changes.entries()) {
     const c = pc.change;
     const slot = plan.slotOf(c.urn, c.aspectName);
     const entityExists = exists.get(c.urn.text) === true;
@@ -96,9 +158,13 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     if (c.changeType === 'CREATE' && currentValue(slot) !== undefined) {
       throw validationFailed(`Cannot create aspect ${c.aspectName} of ${c.urn.text}: it already exists`);
     }
-    const value = newValue(pc, slot, now);
+    const value = keyAspectFromUrn(pc, newValue(pc, slot, now));
     validateAspect(c.aspectName, value, c.urn);
-    if (options.existenceMode === 'strict' && pc.lineage) await checkLineageReferences(tx, pc, value, entityExists, exists);
+    if (strict && pc.lineage) {
+      // Every refused record is collected, so the 422 names them all; nothing is written then.
+      const missing = await missingLineageReferences(tx, pc, value, exists, written, hardDeleted);
+      if (missing.length) problems.push({ index, source: c.source, urn: c.urn.text, aspect: c.aspectName, missing });
+    }
 
     const systemMetadata = JSON.stringify(normalizeSystemMetadata(c.systemMetadata, now));
     // Any accepted write creates the entity's key aspect first.
@@ -111,5 +177,6 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     if (currentValue(slot) === text) continue; // identical: nothing to write
     slot.next = { value: text, systemMetadata, createdBy: options.actor };
   }
+  if (problems.length) throw existenceError(problems, options.existenceHint);
   return hardDeleted;
 }

@@ -25,6 +25,8 @@ export interface AspectChange {
   /** The JSON text of a PATCH (RFC 6902 array or DataHub's wrapper). */
   patchText?: string;
   systemMetadata?: Record<string, unknown> | undefined;
+  /** Where the request holds it (`proposals[3]`, `entities[0]`, `events[2]`), for errors naming the record. */
+  source?: string | undefined;
 }
 
 export type ExistenceMode = 'strict' | 'relaxed';
@@ -32,6 +34,8 @@ export type ExistenceMode = 'strict' | 'relaxed';
 export interface WriteOptions {
   actor: string;
   existenceMode: ExistenceMode;
+  /** Appended to the existence rule's 422: how this client may choose the other mode (the door knows how). */
+  existenceHint?: string | undefined;
   now?: number;
   metadata?: Record<string, string>;
 }

@@ -2,3 +2,4 @@
 export * from './aspect-writer.ts';
 export * from './update-lineage.ts';
 export * from './openlineage.ts';
+export * from './existence-mode.ts';

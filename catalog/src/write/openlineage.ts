@@ -28,11 +28,11 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
   const rows = await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys });
   const state = new Map(rows.map((r) => [stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord]));
   const changes: AspectChange[] = [];
-  for (const plan of plans) {
+  for (const [i, plan] of plans.entries()) {
     for (const w of plan.writes(state, options.actor)) {
       // The next events merge with what this one leaves, as they would one transaction later.
       state.set(stateKey(w.urn, w.aspectName), w.value);
-      changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value });
+      changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value, source: `events[${i}]` });
     }
   }
   await writeAspectsInTx(tx, changes, options);

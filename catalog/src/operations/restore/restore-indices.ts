@@ -341,19 +341,21 @@ async function restoreRowBatch(
 }
 
 /**
- * restoreIndices of one urn, after its rows: every relationship leaving the urn must be what the
- * stored row of its (owner, aspect) derives, as DataHub's restore rebuilds an entity's outgoing
- * edges from its aspects. An edge whose owner row is gone, or that no row derives, is removed —
- * also when another entity claims it (a column's edges are owned by its dataset's upstreamLineage).
+ * restoreIndices of one urn, after its rows: every relationship leaving the urn, and every `:LINEAGE`
+ * edge arriving at it (the traversal twin of its upstream edges), must be what the stored row of its
+ * (owner, aspect) derives, as DataHub's restore rewrites an entity's edges of each restored aspect's
+ * relationship types. An edge whose owner row is gone, or that no row derives, is removed — also
+ * when another entity claims it (a column's edges are owned by its dataset's upstreamLineage), and
+ * a hand-made edge with no owner at all.
  */
 async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<BatchOutcome> {
   const o = emptyOutcome();
-  const groups = await timed(o, () => tx.run<{ owner: string | null; aspect: string | null; unowned: boolean; edges: number; destinations: string[] }>(
+  const groups = await timed(o, () => tx.run<{ owner: string | null; aspect: string | null; unowned: boolean; edges: number; ends: Array<{ source: string; destination: string }> }>(
     'restore/edges-leaving', { urn: urn.text }));
   const pairs = new Map<string, { owner: string; aspect: string; urn: Urn | null }>();
   for (const g of groups) {
     if (g.unowned) {
-      for (const d of g.destinations) o.extra.push({ type: 'unowned', key: '', source: urn.text, destination: d, owner: g.owner ?? '', aspect: g.aspect ?? '' });
+      for (const e of g.ends) o.extra.push({ type: 'unowned', key: '', source: e.source, destination: e.destination, owner: g.owner ?? '', aspect: g.aspect ?? '' });
       continue;
     }
     const c = checkUrn(g.owner!);

@@ -50,14 +50,15 @@ test('filters: unknown fields are a 400 naming them; the SDK\'s default `removed
   expect(platform.clauses).toEqual([[{ field: 'platform', values: ['urn:li:dataPlatform:mysql'], negated: false, condition: 'EQUAL' }]]);
 });
 
-test('default types are every type but QUERY; groupingSpec decides lifting; explored-per-hop 0 with ignoreAsHops explores nothing', () => {
+test('default types are every type but QUERY; groupingSpec decides lifting; explored-per-hop 0 explores nothing', () => {
   const nq = normalizeQuery(base, 0);
   expect(nq.resultTypes.has('query')).toBe(false);
   expect(nq.resultTypes.has('schemaField')).toBe(true);
   expect(nq.resultTypes.has('dataJob')).toBe(true);
   expect(nq.keepFields).toBe(false);
   expect(normalizeQuery({ ...base, liftFields: false }, 0).keepFields).toBe(true);
-  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0 } }, 0)).toMatchObject({ perHopLimit: null, exploresNothing: false });
+  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0 } }, 0)).toMatchObject({ perHopLimit: null, exploresNothing: true });
+  expect(normalizeQuery(base, 0)).toMatchObject({ perHopLimit: null, exploresNothing: false });
   expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0, ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, 0))
     .toMatchObject({ perHopLimit: null, exploresNothing: true });
 });

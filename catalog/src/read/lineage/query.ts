@@ -103,8 +103,8 @@ export interface NormalizedQuery {
   window: TimeWindow | null;
   perHopLimit: number | null;
   /**
-   * entitiesExploredPerHopLimit 0 together with ignoreAsHops: DataHub then explores nothing and
-   * answers an empty result (0 alone means no limit).
+   * entitiesExploredPerHopLimit 0: both of DataHub's graph backends (Elasticsearch and Neo4j)
+   * then explore nothing and answer an empty result.
    */
   exploresNothing: boolean;
   ignoreAsHops: Array<{ entityType: string; platforms: ReadonlySet<string> }>;
@@ -233,7 +233,7 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
     clauses,
     window: resolveWindow(q, now),
     perHopLimit: isPresent(perHop) && perHop > 0 ? Math.floor(perHop) : null,
-    exploresNothing: perHop === 0 && ignoreAsHops.length > 0,
+    exploresNothing: perHop === 0,
     ignoreAsHops,
     includeSoftDeleted: q.includeSoftDeleted === true || onRemoved,
     includeGhosts: q.includeGhosts === true,
