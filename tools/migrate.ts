@@ -36,6 +36,7 @@ try {
       },
     });
     if (started) bar.stop();
+    for (const s of result.steps) for (const n of s.notes) process.stderr.write(`migrate to ${s.to}: ${n}\n`);
     process.stdout.write(result.steps.length
       ? `store migrated from schema version ${result.from} to ${result.to} (${result.steps.map((s) => `${s.to}: ${(s.ms / 1000).toFixed(1)} s`).join(', ')})\n`
       : `store is at schema version ${result.to}: nothing to migrate\n`);

@@ -10,7 +10,8 @@ import { restoreIndices, type RestoreProgress } from '../restore/restore-indices
 export interface MigrationStep {
   to: number;
   what: string;
-  run(store: Store, onProgress?: (p: RestoreProgress) => void | Promise<void>): Promise<void>;
+  /** Runs the step; answers what the operator should know (rows that derive nothing, …). */
+  run(store: Store, onProgress?: (p: RestoreProgress) => void | Promise<void>): Promise<string[]>;
 }
 
 /** One entry per version after 1: what moves a store from `to - 1` to `to`. */
@@ -22,10 +23,8 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       await store.applySchema();
       // Clean mode: ghost nodes (endpoints without rows) get their facetKey from the urn too.
       const r = await restoreIndices(store, { batchSize: 1000, clean: true }, onProgress);
-      if (r.ignored) {
-        // Rows the registry cannot read were ignored by earlier versions too; say so, never fail on them.
-        process.stderr.write(`migrate: ${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}\n`);
-      }
+      // Rows the registry cannot read were ignored by earlier versions too: say so, never fail on them.
+      return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
     },
   },
 ];
@@ -33,7 +32,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
 export interface MigrationResult {
   from: number;
   to: number;
-  steps: Array<{ to: number; what: string; ms: number }>;
+  steps: Array<{ to: number; what: string; ms: number; notes: string[] }>;
 }
 
 export async function migrateStore(store: Store, options: { by: string; onStep?: (s: MigrationStep) => void; onProgress?: (p: RestoreProgress) => void | Promise<void> }): Promise<MigrationResult> {
@@ -45,8 +44,8 @@ export async function migrateStore(store: Store, options: { by: string; onStep?:
     if (step.to <= from) continue;
     options.onStep?.(step);
     const t0 = Date.now();
-    await step.run(store, options.onProgress);
-    steps.push({ to: step.to, what: step.what, ms: Date.now() - t0 });
+    const notes = await step.run(store, options.onProgress);
+    steps.push({ to: step.to, what: step.what, ms: Date.now() - t0, notes });
   }
   // Always idempotent: also (re)creates anything of the current version that was dropped by hand.
   await store.applySchema();
