@@ -12,6 +12,18 @@ import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
 import { loadConfig } from '../catalog/src/runtime/config.ts';
 import { createStore } from '../catalog/src/store/store.ts';
+import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
+
+/** `npm start` keeps its own store current (docs/operations.md §Schema versions); a newer store stops it. */
+async function migrateEmbedded(uri: string, log: (s: string) => void): Promise<void> {
+  const store = createStore({ uri, database: 'neo4j' });
+  try {
+    const r = await migrateStore(store, { by: 'npm start', onStep: (s) => log(`Migrating the store to schema version ${s.to}: ${s.what} …`) });
+    if (r.steps.length) log(`Store migrated from schema version ${r.from} to ${r.to}.`);
+  } finally {
+    await store.close();
+  }
+}
 import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.ts';
 
 // heapMb: V8's old-space limit. Node's default lets a service grow to 400+ MB before it collects
@@ -185,6 +197,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         log(`Starting Neo4j 5.26 (data in ${neo4jHome}) …`);
         neo4j = await startNeo4j({ home: neo4jHome, boltPort: defaultBoltPort });
         uri = neo4j.uri;
+        await migrateEmbedded(uri, log);
       }
       env = embeddedEnv(uri);
     }

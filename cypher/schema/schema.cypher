@@ -38,3 +38,5 @@ CREATE INDEX rel_owner_OwnedBy IF NOT EXISTS FOR ()-[r:OwnedBy]-() ON (r.owner);
 CREATE INDEX rel_owner_SchemaFieldTaggedWith IF NOT EXISTS FOR ()-[r:SchemaFieldTaggedWith]-() ON (r.owner);
 CREATE INDEX rel_owner_SchemaFieldWithGlossaryTerm IF NOT EXISTS FOR ()-[r:SchemaFieldWithGlossaryTerm]-() ON (r.owner);
 CREATE INDEX rel_owner_LINEAGE IF NOT EXISTS FOR ()-[r:LINEAGE]-() ON (r.owner);
+// The store's schema version (schema/read-version, docs/operations.md §Schema versions): one node.
+CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (s:SchemaVersion) REQUIRE s.name IS UNIQUE;

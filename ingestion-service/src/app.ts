@@ -15,6 +15,7 @@ import { proposalToChange, snapshotToChanges } from './proposals.ts';
 import { registerOpenApiEntityRoutes } from './openapi.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
+import { registerBackupRoutes } from './backup-handler.ts';
 
 export interface IngestionDeps {
   store: Store;
@@ -195,6 +196,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   registerOpenApiEntityRoutes(router, { store, config, ingest, writeOptions });
   registerRelationshipRoutes(router, { store, config });
   registerOpenLineageRoutes(router, { store, config, logger, writeOptions });
+  registerBackupRoutes(router, { store });
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {

@@ -137,6 +137,8 @@ export const getCountsDenied = () => 'User is unauthorized to get aspect counts.
 export const openLineageDenied = (actorUrn: string) => `User ${actorUrn} is unauthorized to ingest OpenLineage events`;
 /** `operations?action=restoreIndices`. */
 export const restoreIndicesDenied = () => 'User is unauthorized to restore indices.';
+/** `GET /operations/backup` (the logical export): the privilege of restoreIndices. */
+export const exportCatalogDenied = () => 'User is unauthorized to export the catalog.';
 /** `aspects?action=restoreIndices`. */
 export const updateEntitiesDenied = () => 'User is unauthorized to update entities.';
 /** GraphQL updateLineage; entityType is the denied urn's entity type (e.g. "dataset"). */

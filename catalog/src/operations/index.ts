@@ -4,3 +4,4 @@ export * from './auth/authenticate.ts';
 export * from './auth/tokens.ts';
 export * from './restore/diff.ts';
 export * from './restore/restore-indices.ts';
+export * from './backup/index.ts';

@@ -5,3 +5,4 @@ export * from './like-pattern.ts';
 export * from './store.ts';
 export * from './write-generation.ts';
 export * from './rows.ts';
+export * from './schema-version.ts';

@@ -7,6 +7,7 @@ import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../mode
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
 import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
+import { effectiveVersion, SCHEMA_VERSION, schemaTooNew, type SchemaState } from './schema-version.ts';
 
 export interface StoreOptions {
   uri: string;
@@ -52,7 +53,16 @@ export interface Store {
   readonly statements: Statements;
   read<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
   write<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
-  applySchema(): Promise<void>;
+  /**
+   * Applies the constraints and indexes (idempotent) after checking the store's schema version:
+   * refuses a store newer than this code, stamps an empty one with the current version. Answers the
+   * version the store is at (below SCHEMA_VERSION: `npm run migrate` has work to do).
+   */
+  applySchema(): Promise<{ version: number; current: number }>;
+  /** The store's schema version stamp and whether it holds data (docs/operations.md §Schema versions). */
+  schemaState(): Promise<SchemaState>;
+  /** Records that the store is now at `version`. */
+  stampSchemaVersion(version: number, by: string): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
   readonly driver: Driver;
@@ -231,12 +241,33 @@ export function createStore(options: StoreOptions): Store {
     async applySchema() {
       const text = statements.all.get('schema/schema');
       if (!text) throw new Error('cypher/schema/schema.cypher is missing');
+      const state = await this.schemaState();
+      if (state.version !== null && state.version > SCHEMA_VERSION) throw schemaTooNew(state.version);
       for (const stmt of splitStatements(text)) {
         try {
           await driver.executeQuery(stmt, {}, { database });
         } catch (e) {
           throw mapDriverError(e);
         }
+      }
+      // An empty store needs no migration: it starts at the current version.
+      if (state.version === null && !state.entities) await this.stampSchemaVersion(SCHEMA_VERSION, 'start-up');
+      return { version: effectiveVersion(state), current: SCHEMA_VERSION };
+    },
+    async schemaState() {
+      try {
+        const { records } = await driver.executeQuery(statements.all.get('schema/read-version')!, {}, { database, routing: 'WRITE' });
+        const r = toPlain(records[0]?.toObject() ?? {}) as { version?: number | null; entities?: boolean };
+        return { version: r.version ?? null, entities: r.entities === true };
+      } catch (e) {
+        throw mapDriverError(e);
+      }
+    },
+    async stampSchemaVersion(version: number, by: string) {
+      try {
+        await driver.executeQuery(statements.all.get('schema/stamp-version')!, { version: int(version), by, at: int(Date.now()) }, { database });
+      } catch (e) {
+        throw mapDriverError(e);
       }
     },
     async ping() {

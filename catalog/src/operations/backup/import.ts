@@ -1,0 +1,158 @@
+// The logical import (docs/operations.md §Import): a file in DataHub's format into this catalog, in
+// bounded transactions, resumable. Backup records (with our headers) are stored as the rows they
+// were — same versions, stamps and writers — and derived state (edges, :LINEAGE, search fields) is
+// rebuilt afterwards by restoreIndices, which derives exactly what the write path would (one
+// derivation, docs/lineage-model.md §Restore). Foreign records (DataHub proposals and MCEs) go
+// through the write path, which derives as it writes.
+//
+// Every record is checked before its batch is written, and a batch is one transaction: after a
+// failure the store holds exactly the batches before it, which is what the checkpoint says.
+import { CatalogError, badRequest } from '../../model/errors.ts';
+import type { Urn } from '../../model/urn.ts';
+import { int, type Store, type Tx } from '../../store/store.ts';
+import { lockRows, rowKey } from '../../store/rows.ts';
+import { markWrite } from '../../store/write-generation.ts';
+import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
+import { restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
+import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
+import type { RawRecord } from './json-array.ts';
+
+export const DEFAULT_IMPORT_BATCH = 1000;
+
+/** Where an import stands; persisted after every committed batch (the CLI's checkpoint). */
+export interface ImportProgress {
+  phase: 'records' | 'derive' | 'done';
+  /** Records committed (the next record to read has this index). */
+  records: number;
+  /** Backup rows stored. */
+  rows: number;
+  /** Foreign changes written through the write path. */
+  changes: number;
+  /** Backup rows were stored: derived state must be rebuilt (phase derive). */
+  needsDerive: boolean;
+  /** restoreIndices' cursor in phase derive. */
+  deriveCursor?: RestoreCursor | undefined;
+  deriveRows?: number;
+}
+
+export interface ImportOptions {
+  actor: string;
+  existenceMode?: ExistenceMode;
+  batchSize?: number;
+  /** Continue from a checkpoint (records before it are skipped by the reader). */
+  from?: ImportProgress | undefined;
+  onProgress?: (p: ImportProgress) => void | Promise<void>;
+}
+
+export const emptyImportProgress = (): ImportProgress => ({ phase: 'records', records: 0, rows: 0, changes: 0, needsDerive: false });
+
+interface Batch {
+  items: Array<{ index: number; item: ImportItem }>;
+  first: number;
+  count: number;
+}
+
+/** Backup rows: lock their entities as writers do, then store the rows as they are. */
+async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn }>): Promise<void> {
+  await tx.run('aspects/lock-entities', { rows: lockRows(rows.map((r) => r.urn)) });
+  await tx.run('backup/put-rows', {
+    rows: rows.map(({ row }) => ({
+      urn: row.urn, name: row.name, key: rowKey(row.urn, row.name, row.version), version: int(row.version),
+      maxVersion: row.maxVersion === null ? null : int(row.maxVersion), value: row.value, systemMetadata: row.systemMetadata,
+      createdOn: row.createdOn === null ? null : int(row.createdOn), createdBy: row.createdBy,
+    })),
+  });
+}
+
+/** One batch in one transaction, in file order (a later record may overwrite an earlier one). */
+async function writeBatch(store: Store, batch: Batch, options: ImportOptions): Promise<{ rows: number; changes: number }> {
+  return store.write(async (tx) => {
+    let rows = 0;
+    let changes = 0;
+    let run: Array<{ row: BackupRow; urn: Urn }> = [];
+    let pending: AspectChange[] = [];
+    const flushRows = async () => {
+      if (!run.length) return;
+      await putRows(tx, run);
+      rows += run.length;
+      run = [];
+    };
+    const flushChanges = async () => {
+      if (!pending.length) return;
+      await writeAspectsInTx(tx, pending, { actor: options.actor, existenceMode: options.existenceMode ?? 'relaxed' });
+      changes += pending.length;
+      pending = [];
+    };
+    for (const { item } of batch.items) {
+      if (item.kind === 'row') {
+        await flushChanges();
+        run.push({ row: item.row, urn: item.urn });
+      } else {
+        await flushRows();
+        pending.push(...item.changes);
+      }
+    }
+    await flushRows();
+    await flushChanges();
+    if (rows) await markWrite(tx);
+    return { rows, changes };
+  }, { metadata: { purpose: 'lineage-catalog-import' } });
+}
+
+/**
+ * Imports records (from readJsonArray, started at `from.records`). Resolves with the final
+ * progress; a bad record or a failed batch rejects with an error naming the records, and the
+ * last progress reported is what the store holds.
+ */
+export async function importRecords(store: Store, records: AsyncIterable<RawRecord>, options: ImportOptions): Promise<ImportProgress> {
+  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH;
+  const progress: ImportProgress = { ...(options.from ?? emptyImportProgress()) };
+  const report = async () => options.onProgress?.({ ...progress });
+
+  if (progress.phase === 'records') {
+    let batch: Batch = { items: [], first: progress.records, count: 0 };
+    const commit = async () => {
+      if (!batch.count) return;
+      try {
+        const done = await writeBatch(store, batch, options);
+        progress.rows += done.rows;
+        progress.changes += done.changes;
+        if (done.rows) progress.needsDerive = true;
+      } catch (e) {
+        const which = `records ${batch.first}..${batch.first + batch.count - 1}`;
+        if (e instanceof CatalogError && e.kind !== 'unavailable' && e.kind !== 'deadline') throw badRequest(`${which}: ${e.message}`);
+        throw e;
+      }
+      progress.records = batch.first + batch.count;
+      batch = { items: [], first: progress.records, count: 0 };
+      await report();
+    };
+    for await (const r of records) {
+      if (r.index !== batch.first + batch.count) throw badRequest(`record ${r.index}: expected record ${batch.first + batch.count} (the reader and the checkpoint disagree)`);
+      batch.items.push({ index: r.index, item: importItemOf(r.index, r.value) });
+      batch.count++;
+      if (batch.count >= batchSize) await commit();
+    }
+    await commit();
+    progress.phase = progress.needsDerive ? 'derive' : 'done';
+    await report();
+  }
+
+  if (progress.phase === 'derive') {
+    const before = progress.deriveRows ?? 0;
+    const result: RestoreResult = await restoreIndices(store, { batchSize: Math.min(batchSize, 2000), after: progress.deriveCursor }, async (p) => {
+      if (p.phase !== 'rows') return;
+      progress.deriveCursor = p.cursor;
+      progress.deriveRows = before + p.result.rowsScanned;
+      await report();
+    });
+    if (result.ignored) {
+      throw badRequest(`derived state: ${result.ignored} stored row(s) could not be derived, e.g. ` +
+        result.ignoredRows.slice(0, 3).map((r) => `${r.urn} ${r.aspect}: ${r.reason}`).join('; '));
+    }
+    progress.phase = 'done';
+    await report();
+  }
+  return progress;
+}
+

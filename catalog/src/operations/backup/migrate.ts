@@ -1,0 +1,54 @@
+// `npm run migrate` (docs/operations.md §Schema versions): moves a store from any earlier schema
+// version of this project to the current one, one step per version. A step may change constraints
+// and indexes (the schema file is idempotent and drops what was replaced) and derived state; stored
+// aspect rows are never changed by a migration. Each step is idempotent, so a migration cut short
+// is simply run again; the version is stamped only after the last step.
+import { SCHEMA_VERSION, effectiveVersion, schemaTooNew } from '../../store/schema-version.ts';
+import type { Store } from '../../store/store.ts';
+import { restoreIndices, type RestoreProgress } from '../restore/restore-indices.ts';
+
+export interface MigrationStep {
+  to: number;
+  what: string;
+  /** Runs the step; answers what the operator should know (rows that derive nothing, …). */
+  run(store: Store, onProgress?: (p: RestoreProgress) => void | Promise<void>): Promise<string[]>;
+}
+
+/** One entry per version after 1: what moves a store from `to - 1` to `to`. */
+export const MIGRATIONS: readonly MigrationStep[] = [
+  {
+    to: 2,
+    what: 'apply the version-2 constraints and indexes (entity_search_v1 dropped), then rebuild derived state from the rows: facetKey, searchText, tag/term/owner edges',
+    async run(store, onProgress) {
+      await store.applySchema();
+      // Clean mode: ghost nodes (endpoints without rows) get their facetKey from the urn too.
+      const r = await restoreIndices(store, { batchSize: 1000, clean: true }, onProgress);
+      // Rows the registry cannot read were ignored by earlier versions too: say so, never fail on them.
+      return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
+    },
+  },
+];
+
+export interface MigrationResult {
+  from: number;
+  to: number;
+  steps: Array<{ to: number; what: string; ms: number; notes: string[] }>;
+}
+
+export async function migrateStore(store: Store, options: { by: string; onStep?: (s: MigrationStep) => void; onProgress?: (p: RestoreProgress) => void | Promise<void> }): Promise<MigrationResult> {
+  const state = await store.schemaState();
+  if (state.version !== null && state.version > SCHEMA_VERSION) throw schemaTooNew(state.version);
+  const from = effectiveVersion(state);
+  const steps: MigrationResult['steps'] = [];
+  for (const step of MIGRATIONS) {
+    if (step.to <= from) continue;
+    options.onStep?.(step);
+    const t0 = Date.now();
+    const notes = await step.run(store, options.onProgress);
+    steps.push({ to: step.to, what: step.what, ms: Date.now() - t0, notes });
+  }
+  // Always idempotent: also (re)creates anything of the current version that was dropped by hand.
+  await store.applySchema();
+  if (state.version !== SCHEMA_VERSION) await store.stampSchemaVersion(SCHEMA_VERSION, options.by);
+  return { from, to: SCHEMA_VERSION, steps };
+}

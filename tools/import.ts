@@ -1,0 +1,143 @@
+// Operator CLI: the logical import (docs/operations.md §Import) of a file in DataHub's format — an
+// export of this catalog, or a file DataHub's `file` sink wrote — into the catalog at NEO4J_URI.
+//
+//   npm run import -- FILE[.gz] [--batch-size N] [--strict] [--resume] [--checkpoint FILE]
+//
+// The file is read as a stream (constant memory). After every committed batch the position goes
+// to a checkpoint file; after a crash, --resume continues where it stopped (the first lines say
+// where). A bad record stops the import with its index and what is wrong; the store then holds
+// exactly the records before the checkpoint's position. Exit 0 done, 2 usage error or failure.
+import { createReadStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { createStore } from '../catalog/src/store/store.ts';
+import { importRecords, emptyImportProgress, DEFAULT_IMPORT_BATCH, type ImportProgress } from '../catalog/src/operations/backup/import.ts';
+import { readJsonArray } from '../catalog/src/operations/backup/json-array.ts';
+
+const USAGE = 'usage: npm run import -- FILE[.gz] [--batch-size N] [--strict] [--resume] [--checkpoint FILE] [--actor URN] [--quiet]';
+
+interface Checkpoint {
+  file: { path: string; size: number; mtimeMs: number };
+  progress: ImportProgress;
+  updatedAt: string;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let values;
+let positionals: string[];
+try {
+  ({ values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'batch-size': { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      resume: { type: 'boolean', default: false },
+      checkpoint: { type: 'string', default: '.data/import-checkpoint.json' },
+      actor: { type: 'string', default: 'urn:li:corpuser:datahub' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  }));
+} catch (e) {
+  fail((e as Error).message);
+}
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (positionals.length !== 1) fail('exactly one FILE to import');
+const path = resolve(positionals[0]!);
+let stat;
+try {
+  stat = statSync(path);
+} catch {
+  fail(`cannot read ${path}`);
+}
+const batchSize = values['batch-size'] === undefined ? DEFAULT_IMPORT_BATCH : Number(values['batch-size']);
+if (!Number.isInteger(batchSize) || batchSize < 1) fail('--batch-size must be a positive integer');
+const checkpointFile = resolve(values.checkpoint);
+const identity = { path, size: stat.size, mtimeMs: stat.mtimeMs };
+
+let from: ImportProgress | undefined;
+if (values.resume) {
+  let cp: Checkpoint;
+  try {
+    cp = JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint;
+  } catch {
+    fail(`--resume: no readable checkpoint at ${checkpointFile}`);
+  }
+  if (JSON.stringify(cp.file) !== JSON.stringify(identity)) {
+    fail(`--resume: the checkpoint is for ${cp.file.path} (${cp.file.size} bytes, modified ${new Date(cp.file.mtimeMs).toISOString()}), not this file`);
+  }
+  from = cp.progress;
+  process.stderr.write(`resuming: ${from.records} records were committed (phase ${from.phase}` +
+    `${from.phase === 'derive' ? `, derived state rebuilt up to ${JSON.stringify(from.deriveCursor ?? null)}` : ''}); continuing with record ${from.records}\n`);
+}
+
+function writeCheckpoint(progress: ImportProgress): void {
+  mkdirSync(dirname(checkpointFile), { recursive: true });
+  writeFileSync(`${checkpointFile}.tmp`, JSON.stringify({ file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint, null, 2));
+  renameSync(`${checkpointFile}.tmp`, checkpointFile);
+}
+
+const store = createStore({
+  uri: process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687',
+  user: process.env.NEO4J_USER,
+  password: process.env.NEO4J_PASSWORD,
+  database: process.env.NEO4J_DATABASE ?? 'neo4j',
+});
+// The bar counts compressed bytes read: a file's record count is unknown until it is read.
+const bar = new cliProgress.SingleBar({
+  format: '{phase} [{bar}] {percentage}% | {records} records, {rate} records/s | ETA {eta_formatted}',
+  etaBuffer: 50,
+  hideCursor: true,
+}, cliProgress.Presets.shades_classic);
+const t0 = Date.now();
+let bytesRead = 0;
+const startRecords = from?.records ?? 0;
+try {
+  const version = await store.applySchema();
+  if (version.version < version.current) fail(`the target store is at schema version ${version.version}; run npm run migrate first`);
+  if (!values.quiet) bar.start(stat.size, 0, { phase: 'records', records: startRecords, rate: 0 });
+  const raw = createReadStream(path);
+  raw.on('data', (chunk) => { bytesRead += chunk.length; });
+  const text = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const records = readJsonArray(text, { skip: from?.records ?? 0 });
+  const result = await importRecords(store, records, {
+    actor: values.actor, existenceMode: values.strict ? 'strict' : 'relaxed', batchSize, from,
+    onProgress: (p) => {
+      writeCheckpoint(p);
+      if (values.quiet) return;
+      const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
+      if (p.phase === 'records') bar.update(bytesRead, { phase: 'records', records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
+      else bar.update(stat.size, { phase: `derived state (${p.deriveRows ?? 0} rows)`, records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
+    },
+  });
+  if (!values.quiet) bar.stop();
+  rmSync(checkpointFile, { force: true });
+  const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
+  process.stdout.write(`${result.records} records imported (${result.rows} backup rows, ${result.changes} proposals through the write path` +
+    `${result.needsDerive ? `, derived state rebuilt from ${result.deriveRows ?? 0} rows` : ''}) in ${seconds.toFixed(1)} s ` +
+    `(${Math.round((result.records - startRecords) / seconds)} records/s)\n`);
+} catch (e) {
+  if (!values.quiet) bar.stop();
+  process.stderr.write(`import failed: ${(e as Error).message}\n`);
+  let committed = from?.records ?? 0;
+  try {
+    committed = (JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint).progress.records;
+  } catch {
+    // no batch was committed in this run
+  }
+  process.stderr.write(`the store holds records 0..${committed - 1} of this file (checkpoint ${checkpointFile}); ` +
+    `fix the cause and rerun with --resume to continue from record ${committed}\n`);
+  await store.close();
+  process.exit(2);
+}
+await store.close();
