@@ -8,7 +8,8 @@
 // Params: $lucene: string|null (built and escaped by the caller), $text: string (the query, trimmed),
 //         $types: [entity type name],
 //         $clauses: [[{field, values: [string], condition, negated: boolean}]] | null (entityType values
-//         lower-cased without underscores), $removedFiltered: boolean, $facets: boolean, $skip: int, $limit: int
+//         lower-cased without underscores), $removedFiltered: boolean, $facets: boolean, $skip: int, $limit: int,
+//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean
 // Returns: total: int, page: [{urn, entityType, score}],
 //          groups: [{entityType, platform, origin, count}] | null, typeNames: [{value, count}] | null
 CALL () {
@@ -50,7 +51,12 @@ WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
         ELSE v IN c.values
       END <> c.negated][0])))
 WITH node, score
-ORDER BY node.urn = $text DESC, toLower(node.name) = toLower($text) DESC, score DESC, coalesce(node.name, node.urn), node.urn
+// $sort 'urn' / 'name' (the OpenAPI scroll's sort criteria) come first; 'relevance' leaves them null.
+ORDER BY CASE WHEN $sort = 'urn' AND NOT $descending THEN node.urn END ASC,
+         CASE WHEN $sort = 'urn' AND $descending THEN node.urn END DESC,
+         CASE WHEN $sort = 'name' AND NOT $descending THEN coalesce(node.name, node.urn) END ASC,
+         CASE WHEN $sort = 'name' AND $descending THEN coalesce(node.name, node.urn) END DESC,
+         node.urn = $text DESC, toLower(node.name) = toLower($text) DESC, score DESC, coalesce(node.name, node.urn), node.urn
 WITH collect(node) AS nodes, collect({urn: node.urn, entityType: node.entityType, score: score}) AS hits
 // Facets count every match, by (type, platform, origin) in one pass and by subtype in another.
 CALL (nodes) {

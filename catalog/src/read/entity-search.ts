@@ -22,6 +22,13 @@ export interface EntitySearchInput {
   query: string;
   /** GraphQL EntityType names; empty = the lineage-capable types. */
   types?: readonly string[] | null | undefined;
+  /** Entity type names (dataset, …) instead of `types` (the OpenAPI doors); checked by the caller. */
+  entityTypes?: readonly string[] | undefined;
+  /** Order: relevance (default), or by urn or name (OpenAPI sort criteria). */
+  sort?: 'relevance' | 'urn' | 'name' | undefined;
+  descending?: boolean | undefined;
+  /** Keep soft-deleted entities without a filter on `removed` (OpenAPI includeSoftDelete). */
+  includeRemoved?: boolean | undefined;
   start?: number | null | undefined;
   count?: number | null | undefined;
   /** Disjunction of conjunctions of criteria (DataHub's orFilters). */
@@ -81,7 +88,7 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
   const maxAgg = input.maxAggValues ?? 20;
   if (!Number.isInteger(maxAgg) || maxAgg < 0) throw badRequest(`maxAggValues must be a non-negative integer, got ${maxAgg}`);
   const typeNames = input.types?.length ? input.types : DEFAULT_SEARCH_TYPES;
-  const types = typeNames.map((t) => {
+  const types = input.entityTypes ?? typeNames.map((t) => {
     const name = graphqlToEntityType(t);
     if (!name) throw badRequest(`Unknown entity type ${t}`);
     return name;
@@ -94,7 +101,8 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
     groups: Group[]; typeNames: Array<{ value: string; count: number }>;
   };
   const rows = await store.read((tx) => tx.run<Row>('search/entities', {
-    lucene, text: input.query.trim(), types, clauses: clausesParam(clauses), removedFiltered: onRemoved, facets,
+    lucene, text: input.query.trim(), types, clauses: clausesParam(clauses), removedFiltered: onRemoved || input.includeRemoved === true, facets,
+    sort: input.sort ?? 'relevance', descending: input.descending === true,
     skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)),
   }));
   const row = rows[0];
