@@ -42,12 +42,12 @@ export async function latestAspectDocuments(
 }
 
 /** An opaque cursor: the offset of the next page, which the client passes back unchanged. */
-function encodeOffset(offset: number): string {
+export function encodeOffset(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset }), 'utf8').toString('base64url');
 }
 
-function decodeOffset(scrollId: string | undefined): number {
-  if (scrollId === undefined || scrollId === '') return 0;
+export function decodeOffset(scrollId: string | null | undefined): number {
+  if (scrollId === undefined || scrollId === null || scrollId === '') return 0;
   try {
     const parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as { o?: unknown };
     if (Number.isInteger(parsed.o) && (parsed.o as number) >= 0) return parsed.o as number;
