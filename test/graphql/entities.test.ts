@@ -111,12 +111,12 @@ test('a malformed urn is 400 "Invalid urn: <urn>"; an unsupported type is null',
       message: `Invalid urn: ${bad}`, path: ['dataset'], extensions: { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' },
     })]);
   }
-  const r = await stack.graphql('{ entity(urn: "urn:li:tag:pii") { urn } chart: dataset(urn: "urn:li:chart:(looker,1)") { urn } }', reader);
+  const r = await stack.graphql('{ entity(urn: "urn:li:post:p1") { urn } chart: dataset(urn: "urn:li:chart:(looker,1)") { urn } }', reader);
   expect(r.body).toEqual({ data: { entity: null, chart: null }, extensions: {} });
 });
 
 test('entity() and entities() resolve concrete types through the Entity interface', async () => {
-  const r = await stack.graphql(`{ entities(urns: ["${ds}", "${job}", "urn:li:tag:pii", "${pk}"]) {
+  const r = await stack.graphql(`{ entities(urns: ["${ds}", "${job}", "urn:li:post:p1", "${pk}"]) {
     urn type ... on Dataset { name } ... on DataJob { jobId } ... on MLPrimaryKey { name featureNamespace description } } }`, reader);
   expect(r.body.data.entities).toEqual([
     { urn: ds, type: 'DATASET', name: 'orders' },

@@ -98,6 +98,13 @@ const REST: RestEndpoint[] = [
   { name: 'POST /api/v1/lineage (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage', body: () => olJobEvent(), allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
   { name: 'POST /api/v1/lineage/batch (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage/batch', body: () => [olJobEvent()], allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
   { name: 'POST /openapi/v3/lineage/scroll', method: 'POST', openapi: true, path: '/openapi/v3/lineage/scroll?direction=DOWNSTREAM', body: () => ({ urns: [fx.a] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  // Issue 23: the v3 reads, per-aspect write and scrolls.
+  { name: 'POST /openapi/v3/entity/scroll', method: 'POST', openapi: true, path: '/openapi/v3/entity/scroll', body: () => ({ entities: ['dataset'] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to READ entities/ },
+  { name: 'GET /openapi/v3/entity/{type}', method: 'GET', openapi: true, path: '/openapi/v3/entity/dataset?count=1', allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to READ entities/ },
+  { name: 'GET /openapi/v3/entity/{type}/{urn}', method: 'GET', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized to get aspect/ },
+  { name: 'GET /openapi/v3/entity/{type}/{urn}/{aspect}', method: 'GET', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized to get aspect/ },
+  { name: 'POST /openapi/v3/entity/{type}/{urn}/{aspect}', method: 'POST', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`, body: () => ({ value: { removed: false } }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
+  { name: 'POST /openapi/v3/relationship/scroll', method: 'POST', openapi: true, path: '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf', body: () => ({}), allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to get relationships/ },
 ];
 
 interface GraphqlOperation {
@@ -121,6 +128,8 @@ const GRAPHQL: GraphqlOperation[] = [
     request: async () => ({ query: `{ searchAcrossLineageCounts(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
   { name: 'search', field: 'search', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
     request: async () => ({ query: `{ search(input: {type: DATASET, query: "${ns.platform}"}) { total } }` }) },
+  { name: 'scrollAcrossEntities', field: 'scrollAcrossEntities', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
+    request: async () => ({ query: `{ scrollAcrossEntities(input: {types: [DATASET], query: "${ns.platform}"}) { total } }` }) },
   { name: 'entity', field: 'entity', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
     request: async () => ({ query: `{ entity(urn: "${fx.a}") { urn } }` }) },
   { name: 'entityExists', field: 'entityExists', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,

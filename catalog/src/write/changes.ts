@@ -27,6 +27,12 @@ export interface AspectChange {
   systemMetadata?: Record<string, unknown> | undefined;
   /** Where the request holds it (`proposals[3]`, `entities[0]`, `events[2]`), for errors naming the record. */
   source?: string | undefined;
+  /**
+   * DataHub's conditional write (its ConditionalWriteValidator, docs/wire-contract.md §OpenAPI):
+   * `versionMatch` must equal the aspect's current version ("-1" when it has none), `noneMatch`
+   * ("*") that the aspect does not exist; otherwise the request fails with 412 and writes nothing.
+   */
+  precondition?: { versionMatch?: string | undefined; noneMatch?: boolean | undefined } | undefined;
 }
 
 export type ExistenceMode = 'strict' | 'relaxed';
