@@ -12,7 +12,12 @@ CREATE INDEX aspect_latest IF NOT EXISTS FOR (a:Aspect) ON (a.version, a.urn, a.
 CREATE INDEX aspect_name IF NOT EXISTS FOR (a:Aspect) ON (a.name);
 // entity_search_v1 indexed the raw urn, whose colon-joined words the analyzer keeps as one token.
 DROP INDEX entity_search IF EXISTS;
-CREATE FULLTEXT INDEX entity_search_v2 IF NOT EXISTS FOR (n:Entity) ON EACH [n.name, n.description, n.searchText];
+// entity_search_v2 ran the standard analyzer over name, description and urn words, which keeps
+// fct_orders and db.schema.t whole. v3 indexes only searchText, whose words the catalog splits itself
+// as DataHub's analyzer does (catalog/src/model/search-analyzer.ts), so whitespace is all Lucene splits.
+DROP INDEX entity_search_v2 IF EXISTS;
+CREATE FULLTEXT INDEX entity_search_v3 IF NOT EXISTS FOR (n:Entity) ON EACH [n.searchText]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};
 // Edges are owned by (owner urn, aspect): restore and hard delete find them through these.
 CREATE INDEX rel_owner_DownstreamOf IF NOT EXISTS FOR ()-[r:DownstreamOf]-() ON (r.owner);
 CREATE INDEX rel_owner_Consumes IF NOT EXISTS FOR ()-[r:Consumes]-() ON (r.owner);

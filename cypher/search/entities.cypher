@@ -1,20 +1,24 @@
-// Purpose: catalogue-wide entity search (GraphQL search / searchAcrossEntities): full-text over name,
-// description and urn words when $lucene is given (best score first), else every entity of the types
-// (in name order); ghosts never, soft-deleted entities only when a criterion on `removed` asks;
-// then the request's orFilters, evaluated here on the node's search fields so paging and total are
-// exact. Criteria arrive as parameters (field, values, condition, negated) and are interpreted by
-// the CASE below: never as Cypher text. Field meanings: docs/wire-contract.md §Filters.
-// Params: $lucene: string|null (escaped by the caller), $types: [entity type name],
+// Purpose: catalogue-wide entity search (GraphQL search / searchAcrossEntities): full-text over the
+// entities' searchText words when $lucene is given (the exact urn first, then the exact name, then
+// Lucene's score), else every entity of the types (in name order); ghosts never, soft-deleted
+// entities only when a criterion on `removed` asks; then the request's orFilters, evaluated here on
+// the node's search fields so paging, total and facet counts are exact. Criteria arrive as
+// parameters (field, values, condition, negated) and are interpreted by the CASE below: never as
+// Cypher text. Field meanings: docs/wire-contract.md §Filters and §Catalogue search.
+// Params: $lucene: string|null (built and escaped by the caller), $text: string (the query, trimmed),
+//         $types: [entity type name],
 //         $clauses: [[{field, values: [string], condition, negated: boolean}]] | null (entityType values
-//         lower-cased without underscores), $removedFiltered: boolean, $skip: int, $limit: int
-// Returns: total: int, page: [{urn, entityType, score}]
+//         lower-cased without underscores), $removedFiltered: boolean, $facets: boolean, $skip: int, $limit: int,
+//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean
+// Returns: total: int, page: [{urn, entityType, score}],
+//          groups: [{entityType, platform, origin, count}] | null, typeNames: [{value, count}] | null
 CALL () {
   WITH 1 AS one WHERE $lucene IS NULL
   MATCH (node:Entity) WHERE node.entityType IN $types
   RETURN node, 1.0 AS score
   UNION ALL
   WITH 1 AS one WHERE $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('entity_search_v2', $lucene) YIELD node, score
+  CALL db.index.fulltext.queryNodes('entity_search_v3', $lucene) YIELD node, score
   WITH node, score WHERE node.entityType IN $types
   RETURN node, score
 }
@@ -46,6 +50,24 @@ WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
         WHEN c.condition = 'LESS_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) <= toFloatOrNull(x), v <= x))
         ELSE v IN c.values
       END <> c.negated][0])))
-WITH node, score ORDER BY score DESC, coalesce(node.name, node.urn), node.urn
-WITH collect({urn: node.urn, entityType: node.entityType, score: score}) AS hits
-RETURN size(hits) AS total, hits[$skip..$skip + $limit] AS page
+WITH node, score
+// $sort 'urn' / 'name' (the OpenAPI scroll's sort criteria) come first; 'relevance' leaves them null.
+ORDER BY CASE WHEN $sort = 'urn' AND NOT $descending THEN node.urn END ASC,
+         CASE WHEN $sort = 'urn' AND $descending THEN node.urn END DESC,
+         CASE WHEN $sort = 'name' AND NOT $descending THEN coalesce(node.name, node.urn) END ASC,
+         CASE WHEN $sort = 'name' AND $descending THEN coalesce(node.name, node.urn) END DESC,
+         node.urn = $text DESC, toLower(node.name) = toLower($text) DESC, score DESC, coalesce(node.name, node.urn), node.urn
+WITH collect(node) AS nodes, collect({urn: node.urn, entityType: node.entityType, score: score}) AS hits
+// Facets count every match, by (type, platform, origin) in one pass and by subtype in another.
+CALL (nodes) {
+  UNWIND CASE WHEN $facets THEN nodes ELSE [] END AS n
+  WITH n.entityType AS entityType, n.platform AS platform, n.origin AS origin, count(*) AS count
+  RETURN collect({entityType: entityType, platform: platform, origin: origin, count: count}) AS groups
+}
+CALL (nodes) {
+  UNWIND CASE WHEN $facets THEN nodes ELSE [] END AS n
+  UNWIND coalesce(n.typeNames, []) AS value
+  WITH value, count(*) AS count
+  RETURN collect({value: value, count: count}) AS typeNames
+}
+RETURN size(hits) AS total, hits[$skip..$skip + $limit] AS page, groups, typeNames

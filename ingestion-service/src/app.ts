@@ -13,6 +13,7 @@ import { handleRestoreIndices } from './restore-handler.ts';
 import { authMiddleware, decodePathUrn, errorMiddleware, graphqlRelay, jsonBody, methodNotAllowed, prefixMiddleware, type RestState } from './restli.ts';
 import { proposalToChange, snapshotToChanges } from './proposals.ts';
 import { registerOpenApiEntityRoutes } from './openapi.ts';
+import { registerOpenApiRelationshipRoutes } from './openapi-entities.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
 
@@ -188,6 +189,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   // scroll_lineage) and Rest.li GET /relationships: same write path, authorization and taxonomy.
   registerOpenApiEntityRoutes(router, { store, config, ingest, writeOptions });
   registerRelationshipRoutes(router, { store, config });
+  registerOpenApiRelationshipRoutes(router, { store, config });
   registerOpenLineageRoutes(router, { store, config, writeOptions });
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.

@@ -9,8 +9,9 @@ import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage
 import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn, assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { decodePathUrn, rawBody, type RestState } from './restli.ts';
+import { rawBody, type RestState } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
+import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
 export interface OpenApiDeps {
   store: Store;
@@ -111,9 +112,10 @@ function entityElements(body: unknown[], entityType: string) {
 
 /**
  * The v3 ingest envelope: `[{urn, <aspectName>: {value, systemMetadata?, headers?}, …}, …]`, one
- * change per aspect, in element order. `headers` (If-Version-Match, the sync-index marker) has no
- * meaning here: every write is synchronous and unconditional. Aspect names pass through to the write
- * path, which validates them exactly as for Rest.li proposals.
+ * change per aspect, in element order. Of `headers`, `If-Version-Match` and `If-None-Match` make the
+ * change conditional (412 when they do not hold); the others (the sync-index marker) mean nothing
+ * here, every write being synchronous. Aspect names pass through to the write path, which validates
+ * them exactly as for Rest.li proposals.
  */
 function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
   const changes: AspectChange[] = [];
@@ -128,13 +130,15 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
       if (!isJsonRecord(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
       if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
       const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);
+      if (entry.headers !== undefined && entry.headers !== null && !isJsonRecord(entry.headers)) throw badRequest(`${at}.headers must be an object`);
+      const precondition = preconditionOf(entry.headers as Record<string, unknown> | undefined, at);
       const value = entry.value;
       if (changeType === 'PATCH') {
         if (!isJsonRecord(value) || !('patch' in value)) throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
         if (!Array.isArray(value.patch)) throw badRequest(`${at}.value.patch must be an array of JSON Patch operations`);
-        changes.push({ urn, aspectName, changeType, patchText: JSON.stringify(value), systemMetadata });
+        changes.push({ urn, aspectName, changeType, patchText: JSON.stringify(value), systemMetadata, precondition });
       } else {
-        changes.push({ urn, aspectName, changeType, value, systemMetadata });
+        changes.push({ urn, aspectName, changeType, value, systemMetadata, precondition });
       }
       echoed[aspectName] = { value };
     }
@@ -152,13 +156,16 @@ const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
 export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): void {
   const { store, config } = deps;
   const limit = config.MAX_BODY_BYTES;
+  const reads = openApiEntityReadRoutes(router, deps);
+  reads.scroll();
 
   // DataHub defaults async to true on these two doors; the SDK always says which it wants. Writes
   // are synchronous either way (all-or-nothing, visible on return): only the status differs.
   router.post('/openapi/v3/entity/:entityType', async (ctx) => {
     const async = booleanParam(ctx, 'async', true);
+    const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, ctx.params.entityType!, 'UPSERT', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'UPSERT', config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     ctx.status = async ? 202 : 200;
     ctx.body = echoList(echo);
@@ -166,8 +173,9 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
 
   router.patch('/openapi/v3/entity/:entityType', async (ctx) => {
     const async = booleanParam(ctx, 'async', true);
+    const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, ctx.params.entityType!, 'PATCH', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'PATCH', config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     if (async) {
       ctx.body = '';
@@ -180,7 +188,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
 
   router.post('/openapi/v3/entity/:entityType/batchGet', async (ctx) => {
     const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
-    const entityType = ctx.params.entityType!;
+    const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
     // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
     const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
@@ -219,13 +227,11 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
 
   // The SDK puts the urn raw into the path; a percent-encoded one works too. Matched on the raw
   // path, like the Rest.li path keys, so a urn's own %2C/%28/%29 survive a single decode.
-  router.delete(/^\/openapi\/v3\/entity\/([^/]+)\/(.+)$/, async (ctx) => {
-    const m = /^\/openapi\/v3\/entity\/([^/]+)\/(.+)$/.exec(ctx.path)!;
-    const entityType = decodePathUrn(m[1]!);
-    const urn = requestUrn(decodePathUrn(m[2]!), 'the path');
-    checkEntityType(urn, entityType, 'the path');
+  // DELETE …/{urn}/{aspectName} deletes that aspect, as ?aspects=<aspectName> does.
+  router.delete(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/, async (ctx) => {
+    const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!);
     if (booleanParam(ctx, 'clear', false)) throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
-    const aspects = listParam(ctx, 'aspects');
+    const aspects = aspect === undefined ? listParam(ctx, 'aspects') : [aspect];
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
     if (aspects.length === 0 || aspects.includes(keyAspect)) {
@@ -237,4 +243,6 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     ctx.body = '';
     ctx.status = 200;
   });
+
+  reads.rest();
 }

@@ -9,12 +9,14 @@ import { opsRouteTemplate } from './service-runtime.ts';
 const RESTLI_ACTIONS = new Set(['ingestProposal', 'ingestProposalBatch', 'getCount', 'restoreIndices', 'ingest', 'batchIngest', 'exists', 'delete']);
 const PATHS = new Set([
   '/', '/aspects', '/entities', '/operations', '/config', '/relationships', '/api/graphql', '/api/v2/graphql',
-  '/openapi/relationships/v1', '/openapi/v3/lineage/scroll', ...OPENLINEAGE_EVENT_PATHS, ...OPENLINEAGE_BATCH_PATHS,
+  '/openapi/relationships/v1', '/openapi/v3/lineage/scroll', '/openapi/v3/relationship/scroll', ...OPENLINEAGE_EVENT_PATHS, ...OPENLINEAGE_BATCH_PATHS,
 ]);
 const TEMPLATES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/aspects\/.+$/, '/aspects/{urn}'],
   [/^\/entitiesV2\/.+$/, '/entitiesV2/{urn}'],
+  [/^\/openapi\/v3\/entity\/scroll$/, '/openapi/v3/entity/scroll'],
   [/^\/openapi\/v3\/entity\/[^/]+\/batchGet$/, '/openapi/v3/entity/{entityType}/batchGet'],
+  [/^\/openapi\/v3\/entity\/[^/]+\/urn.+\/[A-Za-z][A-Za-z0-9]*$/, '/openapi/v3/entity/{entityType}/{urn}/{aspect}'],
   [/^\/openapi\/v3\/entity\/[^/]+\/.+$/, '/openapi/v3/entity/{entityType}/{urn}'],
   [/^\/openapi\/v3\/entity\/[^/]+$/, '/openapi/v3/entity/{entityType}'],
 ];

@@ -1,6 +1,7 @@
-// searchAcrossEntities through the front door: token prefix matching over name, description and
-// urn; types filter; paging with a real total; ghosts, soft-deleted entities and Lucene syntax in
-// user text handled.
+// searchAcrossEntities through the front door: words split as DataHub's analyzer splits them
+// (`.`, `_`, `-`, `/`, case), prefix matching over name, qualified name, description and urn;
+// synonyms; the exact urn first; types filter; paging with a real total; facets with real counts;
+// ghosts, soft-deleted entities and Lucene syntax in user text handled.
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { luceneQueryOf } from '../../catalog/src/read/entity-search.ts';
@@ -65,7 +66,7 @@ test('Lucene syntax in user text is literal, never an error', async () => {
     const body = await search({ query: q });
     expect(body.errors).toBeUndefined();
   }
-  expect(luceneQueryOf('a:b (c)')).toBe('+a\\:b* +\\(c\\)*');
+  expect(luceneQueryOf('a:b (c)')).toBe('+a* +b* +c*');
   expect(luceneQueryOf(' * ')).toBeUndefined();
 });
 
@@ -88,6 +89,87 @@ test('search(input) for one type, with DataHub\'s orFilters: hasUpstreams, platf
   expect(urns(await run({ ...mine, ...filter('removed', ['true'], { negated: true }) }))).toEqual([created, deleted, upstream].sort());
   const unknown = await run({ ...mine, ...filter('owners', ['urn:li:corpuser:x']) });
   expect(unknown.errors[0]).toMatchObject({ message: expect.stringContaining("Unknown filter field 'owners'"), extensions: { code: 400 } });
+});
+
+describe('words as DataHub splits them', () => {
+  const ws = namespace('gqw');
+  const orders = ws.dataset('analytics.fct_orders');
+  const revenue = ws.dataset('analytics.fct_revenue_daily');
+  const stg = ws.dataset('raw.stg_customers');
+  const staging = ws.dataset('staging.payments');
+  const smoke = [1, 2].map((i) => ws.dataset(`search_smoke_test-88fc650f_${i}`));
+  const camel = ws.dataset('CustomerLifetimeValue', 'DEV');
+  const chart = ws.chart('weekly');
+  const ordersEnv = ws.dataset('fct_orders', 'DEV');
+
+  beforeAll(async () => {
+    await writeAspects(stack.store, [
+      upsert(orders, 'datasetProperties', { name: 'fct_orders', qualifiedName: 'analytics.fct_orders' }),
+      upsert(orders, 'subTypes', { typeNames: ['Table'] }),
+      upsert(revenue, 'datasetProperties', { name: 'fct_revenue_daily' }),
+      upsert(revenue, 'subTypes', { typeNames: ['View'] }),
+      upsert(stg, 'datasetProperties', { name: 'stg_customers' }),
+      upsert(staging, 'datasetProperties', { name: 'payments', qualifiedName: 'staging.payments' }),
+      ...smoke.map((u) => upsert(u, 'status', { removed: false })),
+      upsert(camel, 'datasetProperties', { name: 'CustomerLifetimeValue' }),
+      upsert(chart, 'chartInfo', { title: 'Weekly orders', description: 'x', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } } }),
+      upsert(ordersEnv, 'datasetProperties', { name: 'fct_orders' }),
+    ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
+  });
+
+  const urnsOf = (b: any) => b.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+  const sorted = (a: string[]) => [...a].sort();
+
+  test('a word inside a name: orders finds fct_orders, revenue finds fct_revenue_daily', async () => {
+    expect(sorted(urnsOf(await search({ query: `${ws.platform} orders` })))).toEqual(sorted([orders, ordersEnv, chart]));
+    expect(urnsOf(await search({ query: `revenue ${ws.platform}` }))).toEqual([revenue]);
+    expect(urnsOf(await search({ query: `${ws.platform} rev` }))).toEqual([revenue]);
+  });
+
+  test('a hyphenated, underscored query finds the names that start with it', async () => {
+    expect(sorted(urnsOf(await search({ query: `search_smoke_test-88fc650f`, types: ['DATASET'] }))).filter((u: string) => u.includes(ws.platform)))
+      .toEqual(sorted(smoke));
+  });
+
+  test('synonyms: staging finds stg_ names and staging.x qualified names', async () => {
+    expect(sorted(urnsOf(await search({ query: `${ws.platform} staging` })))).toEqual(sorted([stg, staging]));
+    expect(sorted(urnsOf(await search({ query: `${ws.platform} stg` })))).toEqual(sorted([stg, staging]));
+  });
+
+  test('case changes split words; a dotted piece matches whole or by its parts', async () => {
+    expect(urnsOf(await search({ query: `${ws.platform} lifetime` }))).toEqual([camel]);
+    expect(urnsOf(await search({ query: `${ws.platform} analytics.fct_revenue` }))).toEqual([revenue]);
+  });
+
+  test('the exact urn comes first, then the exact name', async () => {
+    const hits = urnsOf(await search({ query: ordersEnv, count: 50 }));
+    expect(hits[0]).toBe(ordersEnv);
+    const byName = urnsOf(await search({ query: `fct_orders`, count: 1000 })).filter((u: string) => u.includes(ws.platform));
+    expect(sorted(byName.slice(0, 2))).toEqual(sorted([orders, ordersEnv]));
+  });
+
+  test('facets count every match: _entityType, platform, origin, typeNames', async () => {
+    const FACETS = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
+      total facets { field displayName aggregations { value count entity { urn } } } } }`;
+    const r = await stack.graphql(FACETS, reader, { variables: { input: { query: `${ws.platform} orders`, count: 1 } } });
+    const result = r.body.data.searchAcrossEntities;
+    expect(result.total).toBe(3);
+    const facet = (field: string) => result.facets.find((f: { field: string }) => f.field === field);
+    const counts = (field: string) => Object.fromEntries(facet(field).aggregations.map((a: { value: string; count: number }) => [a.value, a.count]));
+    expect(counts('_entityType')).toEqual({ DATASET: 2, CHART: 1 });
+    expect(counts('platform')).toEqual({ [`urn:li:dataPlatform:${ws.platform}`]: 3 });
+    expect(facet('platform').aggregations[0].entity).toEqual({ urn: `urn:li:dataPlatform:${ws.platform}` });
+    expect(counts('origin')).toEqual({ PROD: 1, DEV: 1 });
+    expect(counts('typeNames')).toEqual({ Table: 1 });
+    // Filters narrow the counts as they narrow the total; skipAggregates leaves facets out.
+    const filtered = await stack.graphql(FACETS, reader, { variables: { input: {
+      query: `${ws.platform} orders`, orFilters: [{ and: [{ field: 'origin', values: ['DEV'] }] }] } } });
+    expect(filtered.body.data.searchAcrossEntities.total).toBe(1);
+    expect(filtered.body.data.searchAcrossEntities.facets.find((f: { field: string }) => f.field === 'origin').aggregations)
+      .toEqual([{ value: 'DEV', count: 1, entity: null }]);
+    const skipped = await stack.graphql(FACETS, reader, { variables: { input: { query: ws.platform, searchFlags: { skipAggregates: true } } } });
+    expect(skipped.body.data.searchAcrossEntities.facets).toEqual([]);
+  });
 });
 
 test('needs READ', async () => {

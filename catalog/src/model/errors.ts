@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'validation' //        the request is well formed but its metadata is invalid (Rest.li 422)
   | 'notFound'
   | 'conflict'
+  | 'precondition' //      a conditional write's If-Version-Match / If-None-Match does not hold (412)
   | 'unauthenticated'
   | 'forbidden'
   | 'payloadTooLarge'
@@ -29,6 +30,7 @@ export const badRequest = (message: string) => new CatalogError('badRequest', me
 export const validationFailed = (message: string) => new CatalogError('validation', message);
 export const notFound = (message: string) => new CatalogError('notFound', message);
 export const conflict = (message: string) => new CatalogError('conflict', message);
+export const preconditionFailed = (message: string) => new CatalogError('precondition', message);
 export const unauthenticated = (message = 'Unauthorized to perform this action.') =>
   new CatalogError('unauthenticated', message);
 export const forbidden = (message: string) => new CatalogError('forbidden', message);
@@ -46,6 +48,7 @@ export const restStatusOf: Record<ErrorKind, number> = {
   validation: 422,
   notFound: 404,
   conflict: 409,
+  precondition: 412,
   unauthenticated: 401,
   forbidden: 403,
   payloadTooLarge: 413,
@@ -59,6 +62,7 @@ export const graphqlCodeOf: Record<ErrorKind, { code: number; type: string }> = 
   validation: { code: 400, type: 'BAD_REQUEST' },
   notFound: { code: 404, type: 'NOT_FOUND' },
   conflict: { code: 409, type: 'CONFLICT' },
+  precondition: { code: 412, type: 'PRECONDITION_FAILED' },
   unauthenticated: { code: 401, type: 'UNAUTHORIZED' },
   forbidden: { code: 403, type: 'UNAUTHORIZED' },
   payloadTooLarge: { code: 400, type: 'BAD_REQUEST' },

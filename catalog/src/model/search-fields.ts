@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { nameOf, originOf, parentOf, platformOf } from './entity-registry.ts';
 import { descriptorOf } from './entity-types.ts';
+import { searchTextOf } from './search-analyzer.ts';
 import type { Urn } from './urn.ts';
 
 /** The descriptive aspect of an entity type with its name and description fields (its descriptor's). */
@@ -16,10 +17,10 @@ export function descriptiveAspectOf(entityType: string): string | undefined {
   return descriptiveOf(entityType)?.aspect;
 }
 
-/** Aspects whose values feed the search fields of an entity of this type. */
+/** Aspects whose values feed the search fields of an entity of this type (subTypes: the typeNames facet). */
 export function searchAspectsOf(entityType: string): string[] {
   const d = descriptiveOf(entityType);
-  return d ? ['status', d.aspect] : ['status'];
+  return d ? ['status', 'subTypes', d.aspect] : ['status', 'subTypes'];
 }
 
 export interface SearchFields {
@@ -31,8 +32,14 @@ export interface SearchFields {
   name: string | null;
   description: string | null;
   parentUrn: string | null;
-  /** The urn's words (colons and parentheses split), so "hive" or "logging_events" find it. */
+  /**
+   * The index words of the name, qualified name, urn and description (search-analyzer.ts): each
+   * piece whole and split at `.`, `_`, `-` and case changes, lower case, so "orders" finds
+   * fct_orders and "hive" finds every hive dataset.
+   */
   searchText: string;
+  /** The `subTypes` aspect's typeNames (the typeNames facet); null without one. */
+  typeNames: string[] | null;
   /**
    * What impact analysis groups by, as one integer (docs/lineage-model.md §Graph): a 44-bit hash of
    * (entityType, platform, origin) times 4, plus 2 when the entity exists and 1 when it is
@@ -66,16 +73,17 @@ function firstString(value: unknown, fields: readonly string[]): string | undefi
 }
 
 /** Fields that follow from the urn alone (what a ghost node carries). */
-export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | 'description'> {
+export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | 'description' | 'typeNames'> {
   const platform = platformOf(urn) ?? null;
   const origin = originOf(urn) ?? null;
+  const name = nameOf(urn) ?? null;
   return {
     urn: urn.text,
     platform,
     origin,
-    name: nameOf(urn) ?? null,
+    name,
     parentUrn: parentOf(urn)?.text ?? null,
-    searchText: urn.text.replace(/[^A-Za-z0-9_.%-]+/g, ' ').trim(),
+    searchText: searchTextOf([name, urn.text]),
     facetKey: facetBaseOf(urn.entityType, platform, origin),
   };
 }
@@ -89,17 +97,29 @@ export function searchFieldsOf(
   const status = state.aspects.get('status') as { removed?: unknown } | undefined;
   const base = urnFields(urn);
   const removed = state.exists && status?.removed === true;
+  const name = (d && firstString(described, d.name)) ?? base.name;
+  const description = (d && firstString(described, d.description)) ?? null;
+  const qualifiedName = firstString(described, ['qualifiedName']);
   return {
     ...base,
     exists: state.exists,
     removed,
     facetKey: base.facetKey + (state.exists ? 2 : 0) + (removed ? 1 : 0),
-    name: (d && firstString(described, d.name)) ?? base.name,
-    description: (d && firstString(described, d.description)) ?? null,
+    name,
+    description,
+    searchText: searchTextOf([name, qualifiedName, base.name, urn.text, description]),
+    typeNames: typeNamesOf(state.aspects.get('subTypes')),
   };
 }
 
-export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'facetKey'] as const;
+function typeNamesOf(subTypes: unknown): string[] | null {
+  const names = (subTypes as { typeNames?: unknown } | undefined)?.typeNames;
+  if (!Array.isArray(names)) return null;
+  const kept = names.filter((n): n is string => typeof n === 'string' && n.length > 0);
+  return kept.length ? kept : null;
+}
+
+export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'typeNames', 'facetKey'] as const;
 
 /** Search fields as read from a node (a missing property reads as absent or null). */
 export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown };
@@ -109,7 +129,9 @@ export function diffFields(expected: SearchFields, actual: StoredFields | undefi
   const out: Record<string, { expected: unknown; actual: unknown }> = {};
   for (const f of SEARCH_FIELD_NAMES) {
     const a = actual?.[f] ?? null;
-    if (a !== expected[f]) out[f] = { expected: expected[f], actual: a };
+    const e = expected[f];
+    const same = Array.isArray(e) || Array.isArray(a) ? JSON.stringify(a) === JSON.stringify(e) : a === e;
+    if (!same) out[f] = { expected: e, actual: a };
   }
   return out;
 }

@@ -1,12 +1,16 @@
 // Catalogue-wide entity search (GraphQL search and searchAcrossEntities): the search fields of
-// entity nodes through Neo4j's full-text index. Every query token must match (prefix match on each
-// token), so "fct_users" finds fct_users_created and fct_users_deleted. Ghosts are never returned;
-// soft-deleted entities only when a filter on `removed` asks for them. orFilters are evaluated in
-// Neo4j, on the same fields and with the same meanings as everywhere (filters.ts).
-import { graphqlToEntityType } from '../model/entity-registry.ts';
+// entity nodes through Neo4j's full-text index over their searchText words, split as DataHub's
+// analyzer splits (model/search-analyzer.ts). Every query word must match a word of the entity as a
+// prefix, so "orders" finds fct_orders and "fct_users" finds fct_users_created; an exact urn comes
+// first, then an exact name. Ghosts are never returned; soft-deleted entities only when a filter on
+// `removed` asks for them. orFilters are evaluated in Neo4j, on the same fields and with the same
+// meanings as everywhere (filters.ts); facets count every match (docs/wire-contract.md §Catalogue search).
+import { entityTypeToGraphql, graphqlToEntityType } from '../model/entity-registry.ts';
 import { badRequest } from '../model/errors.ts';
 import { clausesParam, parseClauses, type FilterField, type RawFilter } from '../model/filters.ts';
+import { luceneOf, searchQueryOf } from '../model/search-analyzer.ts';
 import { int, type Store } from '../store/store.ts';
+import type { Facet, FacetAggregation } from './lineage/results.ts';
 
 /** What a search lists when `types` is null or empty: the types that take part in lineage. */
 export const DEFAULT_SEARCH_TYPES = [
@@ -18,10 +22,21 @@ export interface EntitySearchInput {
   query: string;
   /** GraphQL EntityType names; empty = the lineage-capable types. */
   types?: readonly string[] | null | undefined;
+  /** Entity type names (dataset, …) instead of `types` (the OpenAPI doors); checked by the caller. */
+  entityTypes?: readonly string[] | undefined;
+  /** Order: relevance (default), or by urn or name (OpenAPI sort criteria). */
+  sort?: 'relevance' | 'urn' | 'name' | undefined;
+  descending?: boolean | undefined;
+  /** Keep soft-deleted entities without a filter on `removed` (OpenAPI includeSoftDelete). */
+  includeRemoved?: boolean | undefined;
   start?: number | null | undefined;
   count?: number | null | undefined;
   /** Disjunction of conjunctions of criteria (DataHub's orFilters). */
   orFilters?: ReadonlyArray<{ and?: readonly RawFilter[] | null | undefined }> | null | undefined;
+  /** false = no facets (DataHub's searchFlags.skipAggregates); default true. */
+  facets?: boolean | undefined;
+  /** Most values per facet (DataHub's searchFlags.maxAggValues); default 20. */
+  maxAggValues?: number | null | undefined;
 }
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
@@ -32,18 +47,37 @@ export interface EntitySearchResult {
   start: number;
   total: number;
   hits: Array<{ urn: string; entityType: string; score: number }>;
+  /** `_entityType`, `platform`, `origin`, `typeNames`, each over every match; empty when not asked. */
+  facets: Facet[];
 }
 
 export const MAX_SEARCH_PAGE = 1000;
 
-// Lucene's query syntax characters; escaped so user text is always literal.
-const LUCENE_SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
-
-/** User text → a Lucene query: every token required, each as an escaped prefix match. */
+/** User text → Lucene text for the search index; undefined when the text asks for everything. */
 export function luceneQueryOf(text: string): string | undefined {
-  const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0 && t !== '*');
-  if (!tokens.length) return undefined;
-  return tokens.map((t) => `+${t.toLowerCase().replace(LUCENE_SPECIAL, '\\$&')}*`).join(' ');
+  const q = searchQueryOf(text);
+  return q && luceneOf(q);
+}
+
+type Group = { entityType: string; platform: string | null; origin: string | null; count: number };
+
+/** Value counts → aggregations: most frequent first, then by value, at most `max`. */
+function aggregations(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
+  const counts = new Map<string, number>();
+  for (const [v, n] of entries) if (v !== null && v !== '') counts.set(v, (counts.get(v) ?? 0) + n);
+  return [...counts].map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+    .slice(0, max);
+}
+
+/** DataHub's four default search facets, with its field names and display names. */
+function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: number }>, max: number): Facet[] {
+  return [
+    { field: '_entityType', displayName: 'Type', aggregations: aggregations(groups.map((g) => [entityTypeToGraphql(g.entityType), g.count]), max) },
+    { field: 'platform', displayName: 'Platform', aggregations: aggregations(groups.map((g) => [g.platform, g.count]), max) },
+    { field: 'origin', displayName: 'Environment', aggregations: aggregations(groups.map((g) => [g.origin, g.count]), max) },
+    { field: 'typeNames', displayName: 'Sub Type', aggregations: aggregations(typeNames.map((t) => [t.value, t.count]), max) },
+  ];
 }
 
 export async function searchEntities(store: Store, input: EntitySearchInput): Promise<EntitySearchResult> {
@@ -51,18 +85,31 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
   const count = input.count ?? 10;
   if (!Number.isInteger(start) || start < 0) throw badRequest(`start must be a non-negative integer, got ${start}`);
   if (!Number.isInteger(count) || count < 0) throw badRequest(`count must be a non-negative integer, got ${count}`);
+  const maxAgg = input.maxAggValues ?? 20;
+  if (!Number.isInteger(maxAgg) || maxAgg < 0) throw badRequest(`maxAggValues must be a non-negative integer, got ${maxAgg}`);
   const typeNames = input.types?.length ? input.types : DEFAULT_SEARCH_TYPES;
-  const types = typeNames.map((t) => {
+  const types = input.entityTypes ?? typeNames.map((t) => {
     const name = graphqlToEntityType(t);
     if (!name) throw badRequest(`Unknown entity type ${t}`);
     return name;
   });
   const lucene = luceneQueryOf(input.query) ?? null;
   const { clauses, onRemoved } = parseClauses(input.orFilters, SEARCH_FILTER_FIELDS);
-  type Row = { total: number; page: Array<{ urn: string; entityType: string; score: number }> };
+  const facets = input.facets !== false;
+  type Row = {
+    total: number; page: Array<{ urn: string; entityType: string; score: number }>;
+    groups: Group[]; typeNames: Array<{ value: string; count: number }>;
+  };
   const rows = await store.read((tx) => tx.run<Row>('search/entities', {
-    lucene, types, clauses: clausesParam(clauses), removedFiltered: onRemoved,
+    lucene, text: input.query.trim(), types, clauses: clausesParam(clauses), removedFiltered: onRemoved || input.includeRemoved === true, facets,
+    sort: input.sort ?? 'relevance', descending: input.descending === true,
     skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)),
   }));
-  return { start, total: rows[0]?.total ?? 0, hits: rows[0]?.page ?? [] };
+  const row = rows[0];
+  return {
+    start,
+    total: row?.total ?? 0,
+    hits: row?.page ?? [],
+    facets: facets && row ? facetsOf(row.groups, row.typeNames, maxAgg) : [],
+  };
 }

@@ -49,6 +49,7 @@ const FILE_STATEMENTS = [
   'relationships/related-outgoing',
   'relationships/lineage-scroll-anchored',
   'relationships/lineage-scroll-all',
+  'relationships/scroll',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is

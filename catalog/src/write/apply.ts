@@ -3,7 +3,7 @@
 // the only reads are existence lookups of the urns lineage names (docs/lineage-model.md §Existence).
 import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
-import { validationFailed } from '../model/errors.ts';
+import { preconditionFailed, validationFailed } from '../model/errors.ts';
 import { applyPatch } from '../model/patch.ts';
 import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
@@ -57,6 +57,23 @@ async function checkLineageReferences(tx: Tx, pc: PlannedChange, value: unknown,
 
 const currentValue = (s: Slot) => (s.next === undefined ? s.stored?.value : s.next?.value);
 
+/**
+ * A conditional write's precondition against the row as stored when the request began (the node is
+ * locked, so nothing changes it before commit). An aspect's version is the number of versions
+ * written (1 after the first write), "-1" when it has none, as DataHub counts.
+ */
+function checkPrecondition(pc: PlannedChange, slot: Slot): void {
+  const { precondition: p, aspectName, urn } = pc.change;
+  if (!p) return;
+  const version = slot.stored ? String(slot.stored.maxVersion + 1) : '-1';
+  if (p.versionMatch !== undefined && p.versionMatch !== version) {
+    throw preconditionFailed(`Precondition failed for ${aspectName} of ${urn.text}: Expected version ${p.versionMatch}, actual version ${version}`);
+  }
+  if (p.noneMatch && currentValue(slot) !== undefined) {
+    throw preconditionFailed(`Precondition failed for ${aspectName} of ${urn.text}: the aspect already exists (If-None-Match: *)`);
+  }
+}
+
 /** The value an UPSERT / CREATE / PATCH leaves: the given one, or the patch applied to the current. */
 function newValue(pc: PlannedChange, slot: Slot, now: number): unknown {
   const c = pc.change;
@@ -76,6 +93,7 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     const c = pc.change;
     const slot = plan.slotOf(c.urn, c.aspectName);
     const entityExists = exists.get(c.urn.text) === true;
+    checkPrecondition(pc, slot);
 
     if (c.changeType === 'DELETE') {
       if (pc.hardDelete) {

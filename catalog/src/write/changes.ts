@@ -25,6 +25,12 @@ export interface AspectChange {
   /** The JSON text of a PATCH (RFC 6902 array or DataHub's wrapper). */
   patchText?: string;
   systemMetadata?: Record<string, unknown> | undefined;
+  /**
+   * DataHub's conditional write (its ConditionalWriteValidator, docs/wire-contract.md §OpenAPI):
+   * `versionMatch` must equal the aspect's current version ("-1" when it has none), `noneMatch`
+   * ("*") that the aspect does not exist; otherwise the request fails with 412 and writes nothing.
+   */
+  precondition?: { versionMatch?: string | undefined; noneMatch?: boolean | undefined } | undefined;
 }
 
 export type ExistenceMode = 'strict' | 'relaxed';

@@ -125,19 +125,83 @@ async function schemaMetadata(ref: EntityRef, { version }: { version?: number | 
     hash: str(value.hash) ?? '',
     primaryKeys: Array.isArray(value.primaryKeys) ? value.primaryKeys.filter((k) => typeof k === 'string') : null,
     createdAt: null,
-    fields: fields.map((f) => ({
-      fieldPath: str(f.fieldPath) ?? '',
-      jsonPath: str(f.jsonPath),
-      nullable: f.nullable === true,
-      description: str(f.description),
-      type: fieldType(f.type),
-      nativeDataType: str(f.nativeDataType),
-      recursive: f.recursive === true,
-      isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
-      label: str(f.label),
-    })),
+    fields: fields.map(schemaFieldOf),
   };
 }
+
+/** One SchemaField of a schemaMetadata or inputFields aspect as DataHub's GraphQL renders it. */
+function schemaFieldOf(f: JsonRecord) {
+  return {
+    fieldPath: str(f.fieldPath) ?? '',
+    jsonPath: str(f.jsonPath),
+    nullable: f.nullable === true,
+    description: str(f.description),
+    type: fieldType(f.type),
+    nativeDataType: str(f.nativeDataType),
+    recursive: f.recursive === true,
+    isPartOfKey: typeof f.isPartOfKey === 'boolean' ? f.isPartOfKey : null,
+    label: str(f.label),
+  };
+}
+
+const records = (v: unknown): JsonRecord[] => (Array.isArray(v) ? v.filter((x): x is JsonRecord => !!x && typeof x === 'object' && !Array.isArray(x)) : []);
+
+const OWNERSHIP_TYPES = new Set(['TECHNICAL_OWNER', 'BUSINESS_OWNER', 'DATA_STEWARD', 'NONE', 'CUSTOM', 'DATAOWNER', 'PRODUCER', 'DEVELOPER', 'DELEGATE', 'CONSUMER', 'STAKEHOLDER']);
+
+/**
+ * tags, glossaryTerms, ownership, domain, container: from the stored aspects of the same names
+ * (globalTags, glossaryTerms, ownership, domains, container), null when the aspect is absent.
+ * Entries naming a urn that cannot be rendered (unparseable, or an owner that is neither user nor
+ * group) are left out rather than failing the whole field.
+ */
+const metadataFields = {
+  tags: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const v = await aspect(ctx, ref, 'globalTags');
+    if (!v) return null;
+    return { tags: records(v.tags).flatMap((t) => {
+      const tag = storedRef(str(t.tag));
+      return tag && tag.urn.entityType === 'tag' ? [{ tag, associatedUrn: ref.urn.text, context: str(t.context) }] : [];
+    }) };
+  },
+  glossaryTerms: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const v = await aspect(ctx, ref, 'glossaryTerms');
+    if (!v) return null;
+    return { terms: records(v.terms).flatMap((t) => {
+      const term = storedRef(str(t.urn));
+      return term && term.urn.entityType === 'glossaryTerm' ? [{ term, associatedUrn: ref.urn.text, context: str(t.context) }] : [];
+    }) };
+  },
+  ownership: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const v = await aspect(ctx, ref, 'ownership');
+    if (!v) return null;
+    return { owners: records(v.owners).flatMap((o) => {
+      const owner = storedRef(str(o.owner));
+      if (!owner || (owner.urn.entityType !== 'corpuser' && owner.urn.entityType !== 'corpGroup')) return [];
+      const type = str(o.type);
+      return [{ owner, type: type && OWNERSHIP_TYPES.has(type) ? type : null, associatedUrn: ref.urn.text }];
+    }) };
+  },
+  domain: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const v = await aspect(ctx, ref, 'domains');
+    const domain = Array.isArray(v?.domains) ? storedRef(str(v.domains[0])) : null;
+    return domain && domain.urn.entityType === 'domain' ? { domain, associatedUrn: ref.urn.text } : null;
+  },
+  container: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const container = storedRef(str((await aspect(ctx, ref, 'container'))?.container));
+    return container && container.urn.entityType === 'container' ? container : null;
+  },
+  inputFields: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+    const v = await aspect(ctx, ref, 'inputFields');
+    if (!v) return null;
+    return { fields: records(v.fields).map((f) => {
+      const field = f.schemaField && typeof f.schemaField === 'object' ? schemaFieldOf(f.schemaField as JsonRecord) : null;
+      return { schemaFieldUrn: str(f.schemaFieldUrn), schemaField: field };
+    }) };
+  },
+};
+
+/** A name from an aspect field, else the urn's first key part. */
+const nameFrom = (ref: EntityRef, v: JsonRecord | undefined, field: string) => str(v?.[field]) ?? part(ref, 0);
 
 /** The key parts a descriptor exposes as GraphQL fields: strings as they are, urns as entities. */
 function keyPartFields(d: EntityTypeDescriptor): Record<string, (ref: EntityRef) => unknown> {
@@ -175,6 +239,7 @@ function descriptiveFields(d: EntityTypeDescriptor): Record<string, unknown> {
 function generatedFields(d: EntityTypeDescriptor): Record<string, unknown> {
   return {
     ...entityFields,
+    ...metadataFields,
     lineage: lineageField,
     dataPlatformInstance,
     ...(d.modelled?.platformPart !== undefined ? { platform: (ref: EntityRef) => storedRef(platformOf(ref.urn)) } : {}),
@@ -214,6 +279,44 @@ const TYPE_SPECIFIC_FIELDS: Readonly<Record<string, Record<string, unknown>>> = 
       if (!v || !statement || typeof statement.value !== 'string') return null;
       return { statement: { value: statement.value, language: str(statement.language) }, source: str(v.source), name: str(v.name), description: str(v.description) };
     },
+  },
+  Tag: {
+    name: async (ref: EntityRef, _: unknown, ctx: RequestContext) => nameFrom(ref, await aspect(ctx, ref, 'tagProperties'), 'name'),
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'tagProperties');
+      return v ? { name: nameFrom(ref, v, 'name'), description: str(v.description), colorHex: str(v.colorHex) } : null;
+    },
+  },
+  GlossaryTerm: {
+    name: (ref: EntityRef) => part(ref, 0),
+    hierarchicalName: (ref: EntityRef) => part(ref, 0),
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'glossaryTermInfo');
+      if (!v) return null;
+      const definition = str(v.definition) ?? '';
+      return { name: nameFrom(ref, v, 'name'), description: str(v.description) ?? definition, definition, termSource: str(v.termSource) };
+    },
+  },
+  CorpGroup: {
+    name: (ref: EntityRef) => part(ref, 0),
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'corpGroupInfo');
+      return v ? { displayName: str(v.displayName), email: str(v.email), description: str(v.description) } : null;
+    },
+  },
+  Domain: {
+    id: (ref: EntityRef) => part(ref, 0),
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'domainProperties');
+      return v ? { name: nameFrom(ref, v, 'name'), description: str(v.description) } : null;
+    },
+  },
+  Container: {
+    properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
+      const v = await aspect(ctx, ref, 'containerProperties');
+      return v ? { name: nameFrom(ref, v, 'name'), description: str(v.description), qualifiedName: str(v.qualifiedName) } : null;
+    },
+    platform: async (ref: EntityRef, _: unknown, ctx: RequestContext) => storedRef(str((await aspect(ctx, ref, 'dataPlatformInstance'))?.platform)),
   },
   DataPlatform: {
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
@@ -265,6 +368,7 @@ export function entityResolvers(typeDefs: DocumentNode) {
     },
     Entity: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
     EntityWithRelationships: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
+    OwnerType: { __resolveType: (ref: EntityRef) => typenameOf(ref) ?? null },
   };
   for (const d of entityTypeDescriptors()) {
     const typename = d.graphqlTypename;
