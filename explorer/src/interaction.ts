@@ -179,6 +179,16 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     }
   });
 
+  // Skip links move focus without touching the address bar, which holds the view (view-url.ts).
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a.skip')) {
+    link.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      const id = link.getAttribute('href')!.slice(1);
+      const target = id === 'canvas' ? ui.host.querySelector<HTMLElement>('[tabindex="0"]') ?? ui.canvas : document.getElementById(id);
+      target?.focus();
+    });
+  }
+
   // Page-wide keys, except while typing: / to search, + / - to zoom.
   document.addEventListener('keydown', (ev) => {
     const target = ev.target as HTMLElement;

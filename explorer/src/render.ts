@@ -287,7 +287,7 @@ export function renderSvg(input: RenderInput): string {
     const dir = m.side === 'UPSTREAM' ? 'upstream' : 'downstream';
     out.push(`<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="-1" role="button" aria-label="${m.remaining} more ${dir} · click to load">`
       + `<rect width="${p.width}" height="${p.height}" rx="27"/>`
-      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more</text>`
+      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more </text>`
       + `<text x="${p.width / 2}" y="41" text-anchor="middle" class="more-hint">${dir} · click to load</text></g>`);
   }
   out.push('</svg>');
