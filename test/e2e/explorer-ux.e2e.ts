@@ -137,7 +137,8 @@ test('seeded: the start page lists the most connected and recently changed entit
 
 test('search suggests as you type (no Enter), with type and platform, and the keyboard picks one', async () => {
   await fresh();
-  await page.locator('#search').click();
+  // The box holds the open entity's urn: clear it first, as a user selects and types over it.
+  await page.locator('#search').fill('');
   await page.locator('#search').pressSequentially('loggin', { delay: 40 });
   const suggestion = page.locator(`#search-results .result[data-urn="${g.events}"]`);
   await suggestion.waitFor({ timeout: 60_000 });
