@@ -106,10 +106,8 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       if (seq !== state.seq) return;
       status.set('');
       if (e instanceof ApiError && e.kind === 'bad-request') messages.show(`“${urn}” is not a valid entity urn: ${e.message}`);
-      else {
-        messages.reportError(e, `open ${urn}`);
-        failed(messages.describe(e, `open ${urnTail(urn)}`), () => void loadCentre(urn));
-      }
+      else if (isSignInError(e)) messages.reportError(e, `open ${urn}`);
+      else failed(messages.describe(e, `open ${urnTail(urn)}`), () => void loadCentre(urn));
       return;
     }
     if (seq !== state.seq) return;
@@ -180,7 +178,7 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     } catch (e) {
       if (seq !== state.seq) return;
       status.set('');
-      messages.reportError(e, `load the lineage of ${state.centre?.name ?? centre.urn}`);
+      if (isSignInError(e)) messages.reportError(e, `load the lineage of ${state.centre?.name ?? centre.urn}`);
       // Never the centre alone (that reads as "no lineage"): an error state in place of the graph
       // and the list, with the way to ask again.
       failed(messages.describe(e, `load the lineage of ${state.centre?.name ?? centre.urn}`), reloadNeighbourhood);
@@ -198,6 +196,8 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     state.typeOptions.clear();
     state.platformOptions.clear();
     renderFilters(state, ui);
+    // The filter lists must not read "No lineage" either.
+    for (const box of [ui.typeFilter, ui.platformFilter]) box.querySelector('.options')!.innerHTML = '<p class="hint">Not loaded.</p>';
     ui.degreeCounts.textContent = 'Counts unknown: the lineage did not load.';
     status.setPartialNote('');
     drawing.showError(text, retry);
@@ -281,6 +281,11 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
   }
 
   return { navigateTo, routeFromHash, loadMore, expand, reload, reloadView, filter: () => lineageFilter(degreeValues()) };
+}
+
+/** A 401 goes back to sign-in (messages.reportError); anything else is drawn as an error state. */
+function isSignInError(e: unknown): boolean {
+  return e instanceof ApiError && (e.kind === 'unauthenticated' || e.kind === 'expired');
 }
 
 /** Whether two hashes name the same view, whatever their escaping. */

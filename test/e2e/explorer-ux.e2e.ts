@@ -386,6 +386,7 @@ test('never a false answer: a failed load shows an error in place of the graph a
   assert.equal(await page.locator('.empty.note').count(), 0, 'no "no lineage" note');
   await page.locator('#impact-summary [data-state="error"]').waitFor();
   assert.match(await page.locator('#degree-counts').innerText(), /unknown/);
+  assert.match(await page.locator('#type-filter').innerText(), /Not loaded/);
   assert.doesNotMatch(await page.locator('main').innerText(), /has no upstream|no upstream or downstream/);
   await h.shot('ux-12-error-503');
   // Back up: Try again draws it.
@@ -423,9 +424,13 @@ test('services stopped while the page is open: the next action shows an error st
   await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(g.events)}`);
   await centreIs(g.events);
   await h.stack.stop();
-  await node(g.job).dblclick();
-  await page.locator('.load-error').waitFor({ timeout: 30_000 });
-  const text = await page.locator('.load-error').innerText();
+  // Re-centre on the job (keyboard): the open fails, the graph and the list give way to the error.
+  await node(g.job).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#graph-host[data-state="error"] .load-error').waitFor({ timeout: 60_000 });
+  const text = await page.locator('#graph-host .load-error').innerText();
+  assert.equal(await page.locator('g.node').count(), 0, 'no stale graph');
+  assert.match(await page.locator('#impact-summary').innerText(), /not loaded/i);
   assert.match(text, /Could not|not loaded/i);
   assert.equal(await page.locator('.empty.note').count(), 0);
   await h.shot('ux-14-services-stopped');
