@@ -7,6 +7,8 @@
 //   npm run test:producers -- --suite spark        # one suite (spark, airflow, datahub-airflow)
 //   npm run test:producers -- -k column            # extra arguments go to pytest
 //   npm run test:producers -- --prepare            # only the installs (venvs, jar, PostgreSQL packages)
+//   npm run test:producers -- --keep               # after the suites, keep the stack up (to look at it)
+//   npm run test:producers -- --keep --stack-only  # no suites: the stack, jar and PostgreSQL, their env printed
 //
 // Each suite has its own virtualenv, .venv/producers-<suite>, reused while its requirements file and
 // the Python interpreter are unchanged (a stamp file records both), as tools/interop.ts does. The
@@ -30,13 +32,14 @@ function log(line: string): void {
   process.stdout.write(`[producers] ${line}\n`);
 }
 
-function parseCli(argv: string[]): { suites: string[]; prepare: boolean; python?: string; pytest: string[] } {
-  const options = { suite: { type: 'string', multiple: true }, python: { type: 'string' }, prepare: { type: 'boolean' } } as const;
+function parseCli(argv: string[]): { suites: string[]; prepare: boolean; keep: boolean; python?: string; pytest: string[] } {
+  const options = { suite: { type: 'string', multiple: true }, python: { type: 'string' }, prepare: { type: 'boolean' }, keep: { type: 'boolean' } } as const;
   const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
-  const out = { suites: [] as string[], prepare: false, python: undefined as string | undefined, pytest: [] as string[] };
+  const out = { suites: [] as string[], prepare: false, keep: false, python: undefined as string | undefined, pytest: [] as string[] };
   for (const t of tokens) {
     if (t.kind === 'option' && t.name === 'suite' && t.value !== undefined) out.suites.push(t.value);
     else if (t.kind === 'option' && t.name === 'prepare') out.prepare = true;
+    else if (t.kind === 'option' && t.name === 'keep') out.keep = true;
     else if (t.kind === 'option' && t.name === 'python' && t.value !== undefined) out.python = t.value;
     else out.pytest.push(argv[t.index]!);
   }
@@ -168,6 +171,8 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     INTEROP_TOKEN: token,
     INTEROP_NEO4J_URI: stack.neo4jUri,
     PYTHONDONTWRITEBYTECODE: '1',
+    // What each producer sent and the door answered, kept after the run (git-ignored).
+    PRODUCERS_ARTIFACTS: join(repoRoot, 'test-artifacts', 'producers'),
     ...extraEnv,
   };
   log(`${suite.label}: running the suite …`);
@@ -242,6 +247,13 @@ async function main(): Promise<number> {
       ...(sparkJar ? { PRODUCERS_SPARK_JAR: sparkJar } : {}),
       ...(pg ? { PRODUCERS_PG_HOST: pg.host, PRODUCERS_PG_PORT: String(pg.port), PRODUCERS_PG_USER: pg.user, PRODUCERS_PG_PASSWORD: pg.password, PRODUCERS_PG_DATABASE: pg.database } : {}),
     };
+    if (cli.keep && cli.pytest.includes('--stack-only')) {
+      // Iterating on a suite: the stack, the jar and PostgreSQL, and the environment to run pytest by hand.
+      const env = { INTEROP_GMS_URL: stack.ingestionUrl, INTEROP_FRONT_DOOR_URL: stack.gatewayUrl, INTEROP_TOKEN: token, ...extra };
+      process.stdout.write(Object.entries(env).map(([k, v]) => `export ${k}=${v}`).join('\n') + '\n');
+      log('--keep --stack-only: Ctrl-C stops it.');
+      await new Promise(() => {});
+    }
     const st = stack;
     const results = await Promise.all(chosen.map((s) => runSuite(venvs.get(s.id)!, s, st, token, workDir, extra)));
 
@@ -260,6 +272,10 @@ async function main(): Promise<number> {
     }
     if (serviceDied) process.stdout.write(`[producers] ${serviceDied}\n`);
     process.stdout.write(`[producers] total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if (cli.keep) {
+      log(`--keep: explorer at ${stack.gatewayUrl}/, token ${token}; Ctrl-C stops it.`);
+      await new Promise(() => {});
+    }
     return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
   } finally {
     await stopAll();

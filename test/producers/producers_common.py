@@ -35,6 +35,8 @@ GMS_URL = env("INTEROP_GMS_URL").rstrip("/")
 FRONT_DOOR_URL = env("INTEROP_FRONT_DOOR_URL").rstrip("/")
 TOKEN = env("INTEROP_TOKEN")
 WORK_DIR = env("INTEROP_WORK_DIR") or "/tmp/producers-interop"
+# Where a suite leaves what its producer sent and the door answered (test-artifacts/producers/).
+ARTIFACTS = env("PRODUCERS_ARTIFACTS") or os.path.join(WORK_DIR, "artifacts")
 HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
 
 
@@ -168,6 +170,15 @@ class EventTap:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
+
+    def dump(self, name: str) -> str:
+        """Every exchange as a JSON line (request body and the door's answer), for a human to read."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        path = os.path.join(ARTIFACTS, name)
+        with self.lock, open(path, "w") as f:
+            for x in self.exchanges:
+                f.write(json.dumps({"method": x.method, "path": x.path, "status": x.status, "answer": x.answer[:2000], "body": x.body}) + "\n")
+        return path
 
     def stop(self) -> None:
         if self.server:

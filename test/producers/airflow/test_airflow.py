@@ -78,6 +78,7 @@ def airflow() -> Dict[str, Any]:
                "sent_first": sent_first, "log": log}
     finally:
         tap.stop()
+        tap.dump("airflow-exchanges.jsonl")
 
 
 def test_the_dag_ran_and_load_archive_failed(airflow):

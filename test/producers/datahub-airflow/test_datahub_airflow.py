@@ -84,6 +84,7 @@ def plugin_run() -> Dict[str, Any]:
                "sent_first": sent_first, "log": log}
     finally:
         tap.stop()
+        tap.dump("datahub-airflow-exchanges.jsonl")
 
 
 def test_the_dag_ran(plugin_run):

@@ -59,6 +59,7 @@ def spark_run() -> Dict[str, Any]:
         return {"tap": tap, "written": written, "warehouse": str(work / "warehouse"), "output": output}
     finally:
         tap.stop()
+        tap.dump("spark-exchanges.jsonl")
 
 
 def test_every_event_sent_is_accepted_and_counted(spark_run):
