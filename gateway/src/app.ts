@@ -11,7 +11,7 @@ import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@
 import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
+  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
@@ -160,12 +160,58 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     },
   });
 
+  // Bodies over MAX_BODY_BYTES (docs/wire-contract.md §Limits): the service refuses them with 413,
+  // but it answers before reading the whole upload and closes it, and that early answer races the
+  // upload: the proxy may see the broken pipe first and answer a 5xx of its own. So the front door
+  // answers the 413 itself — before relaying when the declared length is over the limit, and when
+  // the relay fails after more than the limit was read from the client (a body of no declared
+  // length). A gzip body is capped by its inflated size, which only the service knows: its 413
+  // still comes from the service.
+  const limit = config.MAX_BODY_BYTES;
+  const bodyBytesRead = new WeakMap<IncomingMessage, number>();
+  const declaredOverLimit = (req: IncomingMessage) => {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const length = Number(req.headers['content-length']);
+    return (encoding === 'identity' || encoding === '') && Number.isFinite(length) && length > limit;
+  };
+  const answerTooLarge = (req: IncomingMessage, res: ServerResponse) => {
+    const answer = gmsBodyTooLargeAnswer((req.url ?? '/').split('?')[0]!, limit);
+    // Node discards the rest of the upload once this answer is sent (as the service does), so the
+    // client reads the answer rather than a reset.
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer.body));
+  };
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: ingestionUrl,
     changeOrigin: false,
     pathRewrite: (path) => withoutGmsPrefix(path).path,
-    // A plugin, not `on.error`: that would replace the default 502/504 response and leave the caller hanging.
-    plugins: [(proxyServer) => proxyServer.on('error', (err: Error, req?: IncomingMessage) => logger.warn({ err, url: req?.url }, 'ingestion service unreachable'))],
+    on: {
+      // The relay pipes the request on right after this event: counting here sees every chunk.
+      proxyReq(_proxyReq, req) {
+        bodyBytesRead.set(req, 0);
+        req.on('data', (chunk: Buffer) => bodyBytesRead.set(req, (bodyBytesRead.get(req) ?? 0) + chunk.length));
+      },
+      // Replaces the default error answer (plain text, 500/504): every failure is answered here.
+      error(err, req, res) {
+        if (!('writeHead' in res)) {
+          res.destroy();
+          return;
+        }
+        if (res.headersSent) {
+          res.end();
+          return;
+        }
+        if (declaredOverLimit(req) || (bodyBytesRead.get(req) ?? 0) > limit) {
+          answerTooLarge(req, res);
+          return;
+        }
+        logger.warn({ err, url: req.url }, 'ingestion service unreachable');
+        const code = (err as { code?: string }).code ?? '';
+        const unreachable = ['ECONNRESET', 'ENOTFOUND', 'ECONNREFUSED', 'ETIMEDOUT'].includes(code);
+        res.writeHead(unreachable ? 504 : 502, { 'content-type': 'application/json', 'retry-after': '5' });
+        res.end(JSON.stringify({ error: 'The ingestion service is unreachable; retry later.' }));
+      },
+    },
   });
 
   const explorer = explorerStaticHandler();
@@ -179,7 +225,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);
     } else if (GMS_PREFIX.test(url) || isOpenLineagePath(path)) {
-      proxy(req, res).catch(fail);
+      if (declaredOverLimit(req)) answerTooLarge(req, res);
+      else proxy(req, res).catch(fail);
     } else if (HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'ok' }));

@@ -188,7 +188,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   // scroll_lineage) and Rest.li GET /relationships: same write path, authorization and taxonomy.
   registerOpenApiEntityRoutes(router, { store, config, ingest, writeOptions });
   registerRelationshipRoutes(router, { store, config });
-  registerOpenLineageRoutes(router, { store, config, writeOptions });
+  registerOpenLineageRoutes(router, { store, config, logger, writeOptions });
 
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {

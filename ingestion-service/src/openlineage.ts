@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { assertCan, badRequest, isCatalogError, openLineageDenied, parseOpenLineageEvent, validationFailed, type CatalogError, type OpenLineageEvent } from '@lineage/catalog/model';
-import type { Config } from '@lineage/catalog/runtime';
+import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from '@lineage/service-kit';
@@ -14,6 +14,7 @@ import type { RestState } from './restli.ts';
 export interface OpenLineageDeps {
   store: Store;
   config: Config;
+  logger: Logger;
   writeOptions(ctx: Context): WriteOptions;
 }
 
@@ -24,19 +25,35 @@ interface FailedEvent {
   retriable: false;
 }
 
-/** The batch answer (the shape DataHub's batch route answers with): counts, and each failure named. */
-function summary(received: number, failed: FailedEvent[]) {
+/** What an accepted event did not take as sent (a facet not interpreted, no schemaURL, …). */
+interface Warning {
+  index: number;
+  message: string;
+}
+
+/**
+ * The answer (the shape DataHub's batch route answers with): counts, each failure named, and the
+ * warnings of the events written (only when there are some).
+ */
+function summary(received: number, failed: FailedEvent[], warnings: Warning[] = []) {
   const status = failed.length === 0 ? 'success' : failed.length < received ? 'partial_success' : 'failure';
   return {
     status,
     summary: { received, successful: received - failed.length, failed: failed.length, retriable: 0, non_retriable: failed.length },
     failed_events: failed,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 
 export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps): void {
-  const { store, config } = deps;
+  const { store, config, logger } = deps;
   const limit = config.MAX_BODY_BYTES;
+  // Accepted, but not as sent: said in the answer and logged (a producer's owner reads the logs).
+  const warningsOf = (ctx: Context, accepted: Array<{ index: number; event: OpenLineageEvent }>): Warning[] => {
+    const warnings = accepted.flatMap(({ index, event }) => event.warnings.map((message) => ({ index, message })));
+    if (warnings.length > 0) logger.info({ path: ctx.path, warnings: warnings.slice(0, 20) }, 'OpenLineage events accepted with warnings');
+    return warnings;
+  };
   const authorize = (ctx: Context) => {
     const actor = (ctx.state as RestState).actor;
     assertCan(actor, 'EDIT_LINEAGE', openLineageDenied(actor.urn));
@@ -48,7 +65,7 @@ export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps)
       const event = parseOpenLineageEvent(await jsonValueBody(ctx, limit, 'an OpenLineage event'));
       const [outcome] = await ingestOpenLineage(store, [event], deps.writeOptions(ctx));
       if (outcome && !outcome.ok) throw outcome.error;
-      ctx.body = summary(1, []);
+      ctx.body = summary(1, [], warningsOf(ctx, [{ index: 0, event }]));
     });
   }
 
@@ -74,7 +91,8 @@ export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps)
       const outcomes = await ingestOpenLineage(store, valid.map((v) => v.event), deps.writeOptions(ctx));
       for (const o of outcomes) if (!o.ok) fail(valid[o.index]!.index, o.error);
       failed.sort((a, b) => a.index - b.index);
-      const answer = summary(body.length, failed);
+      const written = outcomes.filter((o) => o.ok).map((o) => valid[o.index]!);
+      const answer = summary(body.length, failed, warningsOf(ctx, written));
       // Every event refused is the client's mistake: a 400, with the same report.
       ctx.status = answer.status === 'failure' ? 400 : 200;
       ctx.body = answer.status === 'failure' ? { error: `Every event was refused; first: ${failed[0]!.reason}`, ...answer } : answer;

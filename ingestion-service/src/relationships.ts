@@ -5,7 +5,7 @@
 // HAS_ASPECT never ends at an entity.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { badRequest, validationFailed, lineageDirectionOf, type RelationshipType, parseUrnOrThrow, type Urn, assertCan } from '@lineage/catalog/model';
+import { badRequest, lineageDirectionOf, type RelationshipType, parseUrnOrThrow, type Urn, assertCan } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import { int, type Store, type Tx } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';
@@ -254,7 +254,8 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     if (rawUrns !== undefined && rawUrns !== null && !Array.isArray(rawUrns)) throw badRequest('urns must be an array of urns');
     const urns = [...new Set((rawUrns ?? []).map((u, i) => requestUrn(u, `urns[${i}]`).text))];
     if (urns.length > config.MAX_BATCH_PROPOSALS) {
-      throw validationFailed(`Too many urns: ${urns.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
+      // 400 as documented, as DataHub's OpenAPI answers a request it refuses to run.
+      throw badRequest(`Too many urns: ${urns.length} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
     }
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));

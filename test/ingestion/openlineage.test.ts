@@ -222,7 +222,9 @@ describe('refusals', () => {
     ['no eventTime', (e: any) => { delete e.eventTime; }, /eventTime is required/],
     ['a runId that is not a UUID', (e: any) => { e.run.runId = 'run-1'; }, /run\.runId must be a UUID/],
     ['an unknown eventType', (e: any) => { e.eventType = 'DONE'; }, /eventType/],
-    ['column lineage without inputFields', (e: any) => { e.outputs[0].facets.columnLineage.fields.c = {}; }, /outputs\[0\]\.facets\.columnLineage\.fields\.c\.inputFields is required/],
+    ['an eventTime in RFC 1123 form', (e: any) => { e.eventTime = 'Tue, 30 Apr 2024 10:00:00 GMT'; }, /eventTime must be an RFC 3339 date-time with an offset/],
+    ['an eventTime that is a date only', (e: any) => { e.eventTime = '2024-05-01'; }, /eventTime must be an RFC 3339/],
+    ['an eventTime on a day that does not exist', (e: any) => { e.eventTime = '2024-02-30T10:00:00Z'; }, /eventTime is not a valid date-time/],
     ['a dataset without a name', (e: any) => { delete e.inputs[0].name; }, /inputs\[0\]\.name is required/],
   ])('%s: 400 naming the field, nothing written', async (_label, spoil, message) => {
     const e = runEvent({ dag: 'bad', task: 't', inputs: ['b_in'], outputs: [{ name: 'b_out', columns: { c: [['b_in', 'c']] } }] });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { parseUrn, formatUrn, tryParseUrn, InvalidUrnError, parseUrnOrThrow } from './urn.ts';
+import { parseUrn, formatUrn, tryParseUrn, InvalidUrnError, parseUrnOrThrow, MAX_URN_BYTES, utf8Length } from './urn.ts';
 import { CatalogError } from './errors.ts';
 
 describe('parseUrn: accepted forms', () => {
@@ -45,12 +45,40 @@ describe('parseUrn: rejected forms quote the input and name the rule', () => {
     ['unbalanced plain key', 'urn:li:x:a(b', 'mismatched paren nesting'],
     ['close before open', 'urn:li:x:a)b(', 'mismatched paren nesting'],
     ['tuple followed by text', 'urn:li:x:(a)(b)', 'mismatched paren nesting'],
+    ['control character', 'urn:li:dataset:(urn:li:dataPlatform:file,a\u0007b,PROD)', 'control character'],
+    ['unpaired surrogate', 'urn:li:dataset:(urn:li:dataPlatform:file,a\udc00,PROD)', 'unpaired surrogate'],
+    ['slash-only name', 'urn:li:dataset:(urn:li:dataPlatform:file,/,PROD)', "only '/'"],
+    ['slashes-only name', 'urn:li:corpuser:///', "only '/'"],
   ])('%s', (_name, text, reason) => {
     let err: unknown;
     try { parseUrn(text); } catch (e) { err = e; }
     expect(err).toBeInstanceOf(InvalidUrnError);
     expect((err as Error).message).toContain(text);
     expect((err as Error).message).toContain(reason);
+  });
+
+  test(`a urn over ${MAX_URN_BYTES} UTF-8 bytes is refused, and the message quotes only its head`, () => {
+    const head = 'urn:li:dataset:(urn:li:dataPlatform:file,';
+    const fits = `${head}${'a'.repeat(MAX_URN_BYTES - head.length - ',PROD)'.length)},PROD)`;
+    expect(utf8Length(fits)).toBe(MAX_URN_BYTES);
+    expect(parseUrn(fits).text).toBe(fits);
+    for (const long of [`${head}${'a'.repeat(MAX_URN_BYTES)},PROD)`, `${head}${'a'.repeat(1 << 20)},PROD)`]) {
+      let err: unknown;
+      try { parseUrn(long); } catch (e) { err = e; }
+      expect(err).toBeInstanceOf(InvalidUrnError);
+      expect((err as Error).message).toContain(`longer than ${MAX_URN_BYTES} bytes`);
+      expect((err as Error).message.length).toBeLessThan(400);
+    }
+    // Counted in UTF-8, not in UTF-16 units: 1,400 three-byte characters are 4,200 bytes.
+    expect(() => parseUrn(`urn:li:corpuser:${'€'.repeat(1400)}`)).toThrow(/longer than/);
+    expect(utf8Length('a€😀')).toBe(1 + 3 + 4);
+  });
+
+  test('an invalid urn is a validation error of the taxonomy, so no door can answer it with a 500', () => {
+    let err: unknown;
+    try { parseUrn('urn:li:x:(a,,b)'); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(CatalogError);
+    expect((err as CatalogError).kind).toBe('validation');
   });
 
   test('parseUrnOrThrow turns grammar failures into a 422 validation error', () => {

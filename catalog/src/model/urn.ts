@@ -1,7 +1,7 @@
 // DataHub URN grammar (docs/lineage-model.md §Entity types): urn:<namespace>:<entityType>:<key>, where a key that
 // starts with "(" is a tuple split on commas at nesting depth 1. There is no escape syntax:
 // producers percent-encode , ( ) inside names, and we never decode them.
-import { validationFailed, type CatalogError } from './errors.ts';
+import { CatalogError, validationFailed } from './errors.ts';
 
 /**
  * DataHub's separator of composite keys (U+241F): aspect row keys, nested key paths of patches,
@@ -22,11 +22,49 @@ const NAMESPACE = /^[a-z][a-z0-9-]{0,31}$/;
 const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
-export class InvalidUrnError extends Error {
+/**
+ * Longest urn accepted, in UTF-8 bytes (docs/lineage-model.md §Urns). DataHub refuses urns over 512
+ * bytes; we accept 8× that, because OpenLineage names (object-store paths with partitions, query
+ * texts hashed into job names) run longer, while every indexed key built from a urn (the urn itself,
+ * the aspect row key `<urn>␟<aspect>␟<version>`, edge owners) stays well under Neo4j's 8 KB index
+ * key limit, past which Neo4j refuses the write.
+ */
+export const MAX_URN_BYTES = 4096;
+/** How much of a refused urn an error message quotes: a 1 MiB urn must not become a 1 MiB answer. */
+const QUOTED_URN_CHARS = 200;
+
+/** UTF-8 length of a well-formed string, without Node's Buffer (this module also runs in the page). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
+}
+
+/** The input as an error message quotes it: whole when short, else its head and its length. */
+export function quoteUrn(input: string): string {
+  if (input.length <= QUOTED_URN_CHARS) return input;
+  // Cut on a code point boundary so the quote itself stays well-formed.
+  let cut = QUOTED_URN_CHARS;
+  const c = input.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  return `${input.slice(0, cut)}… (${input.length} characters)`;
+}
+
+/**
+ * A urn the grammar refuses. It is a validation error of the one taxonomy, so a urn that slips past a
+ * door's own check still answers 4xx (422 Rest.li, 400 GraphQL/OpenAPI), never 500.
+ */
+export class InvalidUrnError extends CatalogError {
   readonly input: string;
   readonly reason: string;
   constructor(input: string, reason: string) {
-    super(`Invalid urn: ${input} (${reason})`);
+    super('validation', `Invalid urn: ${quoteUrn(input)} (${reason})`);
     this.name = 'InvalidUrnError';
     this.input = input;
     this.reason = reason;
@@ -59,6 +97,10 @@ function splitTuple(input: string, body: string): string[] {
   return parts;
 }
 
+// A name of slashes only (`file://` + `/` from OpenLineage) names no object: it would merge every
+// producer's root into one entity.
+const SLASHES_ONLY = /^\/+$/;
+
 function checkBalanced(input: string, s: string): void {
   let depth = 0;
   for (const c of s) {
@@ -75,6 +117,11 @@ function checkBalanced(input: string, s: string): void {
 export function parseUrn(input: string): Urn {
   if (typeof input !== 'string') fail(String(input), 'not a string');
   if (!input.startsWith('urn:')) fail(input, "Urn doesn't start with 'urn:'");
+  // Checked first: every UTF-16 unit is at least one UTF-8 byte, so a 1 MiB urn is refused by its
+  // length alone, before any scan of it.
+  if (input.length > MAX_URN_BYTES || utf8Length(input) > MAX_URN_BYTES) {
+    fail(input, `longer than ${MAX_URN_BYTES} bytes in UTF-8`);
+  }
   // Neo4j stores UTF-8: an unpaired surrogate would be stored as U+FFFD, i.e. as another urn.
   if (!input.isWellFormed()) fail(input, 'contains an unpaired surrogate');
   // Control characters (NUL, newlines, …) are never part of a name and break logs and exports.
@@ -113,6 +160,7 @@ export function parseUrn(input: string): Urn {
       checkBalanced(input, key);
       parts = [key];
     }
+    if (parts.some((p) => SLASHES_ONLY.test(p))) fail(input, "a name of only '/' is not allowed");
   }
   return Object.freeze({ namespace, entityType, parts: Object.freeze(parts), text: formatUrn(entityType, parts, namespace) });
 }

@@ -4,11 +4,15 @@
 // its entities locked together, what its plans merge with read once, each event's writes computed
 // on what the events before it wrote, and all of it handed to the write path as one list — the
 // batching the write path is built for.
-import { isCatalogError, type CatalogError } from '../model/errors.ts';
-import { planOpenLineageEvent, stateKey } from '../model/openlineage/mapping.ts';
+//
+// Each event is judged on its own: whatever refuses one event (a name the urn grammar does not
+// take, a value the write path refuses) is that event's failure, reported with its reason; the
+// other events of the batch are written. Only the store failing fails the request.
+import { isCatalogError, validationFailed, type CatalogError } from '../model/errors.ts';
+import { planOpenLineageEvent, stateKey, type EventPlan } from '../model/openlineage/mapping.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
 import type { JsonRecord } from '../model/json.ts';
-import { parseUrnOrThrow } from '../model/urn.ts';
+import { InvalidUrnError, parseUrn, parseUrnOrThrow } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
 import { writeAspectsInTx } from './aspect-writer.ts';
@@ -16,9 +20,8 @@ import type { AspectChange, WriteOptions } from './changes.ts';
 
 export type EventOutcome = { index: number; ok: true } | { index: number; ok: false; error: CatalogError };
 
-/** Some events, in order, in one transaction. */
-async function applyEvents(tx: Tx, events: readonly OpenLineageEvent[], options: WriteOptions): Promise<void> {
-  const plans = events.map(planOpenLineageEvent);
+/** Some events' plans, in order, in one transaction. */
+async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOptions): Promise<void> {
   const locked = [...new Set(plans.flatMap((p) => p.locks))].map((u) => parseUrnOrThrow(u));
   await tx.run('aspects/lock-entities', { rows: lockRows(locked) });
   const keys = [...new Set(plans.flatMap((p) => p.reads.map((r) => rowKey(r.urn, r.aspect))))];
@@ -39,28 +42,66 @@ async function applyEvents(tx: Tx, events: readonly OpenLineageEvent[], options:
 const isEventError = (e: unknown): e is CatalogError => isCatalogError(e) && (e.kind === 'validation' || e.kind === 'badRequest');
 
 /**
- * Writes events in order: all of them in one transaction when they all go through; otherwise each
- * in its own, so a bad event is reported and the good ones are kept. Store failures propagate.
+ * An event's plan, with every urn it names checked by the urn grammar before anything is read or
+ * written: a name the grammar refuses is this event's failure, saying which name.
+ */
+function planOf(event: OpenLineageEvent): EventPlan {
+  const plan = planOpenLineageEvent(event);
+  for (const urn of new Set(plan.urns)) {
+    try {
+      parseUrn(urn);
+    } catch (e) {
+      if (!(e instanceof InvalidUrnError)) throw e;
+      throw validationFailed(`Invalid OpenLineage event: a name gives an invalid urn (${e.reason}): ${preview(urn)}`);
+    }
+  }
+  return plan;
+}
+
+/** A urn as a message shows it: as a JSON string (control characters, lone surrogates escaped), a long one shortened (a name may be a megabyte). */
+function preview(urn: string): string {
+  const shown = JSON.stringify(urn.length > 200 ? urn.slice(0, 200) : urn);
+  return urn.length > 200 ? `${shown}… (${urn.length} characters)` : shown;
+}
+
+/**
+ * Writes events in order: each is planned and its names checked on its own (a bad one reported);
+ * the good ones in one transaction, or, when the write path refuses one of them, each in its own
+ * so the others are kept. Store failures propagate.
  */
 export async function ingestOpenLineage(store: Store, events: readonly OpenLineageEvent[], options: WriteOptions): Promise<EventOutcome[]> {
-  if (events.length === 0) return [];
-  const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
-  try {
-    await write((tx) => applyEvents(tx, events, options));
-    return events.map((_, index) => ({ index, ok: true }));
-  } catch (e) {
-    if (!isEventError(e)) throw e;
-    if (events.length === 1) return [{ index: 0, ok: false, error: e }];
-  }
   const outcomes: EventOutcome[] = [];
+  const planned: Array<{ index: number; plan: EventPlan }> = [];
   for (const [index, event] of events.entries()) {
     try {
-      await write((tx) => applyEvents(tx, [event], options));
+      planned.push({ index, plan: planOf(event) });
+    } catch (e) {
+      if (!isEventError(e)) throw e;
+      outcomes.push({ index, ok: false, error: e });
+    }
+  }
+  const done = () => outcomes.sort((a, b) => a.index - b.index);
+  if (planned.length === 0) return done();
+  const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
+  try {
+    await write((tx) => applyPlans(tx, planned.map((p) => p.plan), options));
+    for (const { index } of planned) outcomes.push({ index, ok: true });
+    return done();
+  } catch (e) {
+    if (!isEventError(e)) throw e;
+    if (planned.length === 1) {
+      outcomes.push({ index: planned[0]!.index, ok: false, error: e });
+      return done();
+    }
+  }
+  for (const { index, plan } of planned) {
+    try {
+      await write((tx) => applyPlans(tx, [plan], options));
       outcomes.push({ index, ok: true });
     } catch (e) {
       if (!isEventError(e)) throw e;
       outcomes.push({ index, ok: false, error: e });
     }
   }
-  return outcomes;
+  return done();
 }

@@ -88,3 +88,30 @@ test('an event without inputs and outputs says nothing of them; empty lists say 
   const none = writes(new Map(), event({ inputs: [], outputs: [] }));
   expect(find(none, job, 'dataJobInputOutput')).toMatchObject({ inputDatasetEdges: [], outputDatasetEdges: [] });
 });
+
+test('column lineage names its input columns through the event\'s symlinks, as the datasets are named', () => {
+  const table = (name: string) => ({ symlinks: { identifiers: [{ namespace: 'file:/warehouse', name: `default.${name}`, type: 'TABLE' }] } });
+  const hive = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,default.${name},PROD)`;
+  const e = event({
+    inputs: [{ namespace: 'file', name: '/warehouse/src', facets: table('src') }],
+    outputs: [{
+      namespace: 'file', name: '/warehouse/dst',
+      facets: {
+        ...table('dst'),
+        columnLineage: { fields: { id: { inputFields: [
+          { namespace: 'file', name: '/warehouse/src', field: 'id' },
+          // Not among the event's datasets: its name as sent.
+          { namespace: 'file', name: '/elsewhere/raw', field: 'id' },
+        ] } } },
+      },
+    }],
+  });
+  const w = writes(new Map(), e);
+  const up = find(w, hive('dst'), 'upstreamLineage') as { upstreams: Array<{ dataset: string }>; fineGrainedLineages: Array<{ upstreams: string[]; downstreams: string[] }> };
+  const raw = 'urn:li:dataset:(urn:li:dataPlatform:file,/elsewhere/raw,PROD)';
+  expect(up.upstreams.map((u) => u.dataset).sort()).toEqual([hive('src'), raw].sort());
+  expect(up.fineGrainedLineages.map((f) => [[...f.upstreams].sort(), f.downstreams])).toEqual([
+    [[`urn:li:schemaField:(${hive('src')},id)`, `urn:li:schemaField:(${raw},id)`].sort(), [`urn:li:schemaField:(${hive('dst')},id)`]],
+  ]);
+  expect(w.some((x) => x.urn.includes('/warehouse/'))).toBe(false);
+});

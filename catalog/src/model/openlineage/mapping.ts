@@ -2,19 +2,24 @@
 // event and of the few stored aspects it merges with. The write layer reads those aspects under
 // the entities' locks and writes the result through the one write path.
 //
-// Order and repetition: every entity the door describes keeps an `openLineage` aspect with the
-// time of the newest event that described it; older events no longer change what it says, so the
-// same event twice writes nothing and a COMPLETE that overtook its START is not undone by it.
-// Lineage (the job's inputs and outputs, column lineage on its outputs) follows the event type:
-// START, RUNNING, OTHER add what they report; COMPLETE and a JobEvent set it; FAIL and ABORT record
-// the run only. A run-level event older than the last one that set the job's lineage adds nothing.
+// Order: the state every entity is left in depends on the set of events received, never on the
+// order they arrived in. Events are totally ordered by their key (time, an end before a start at
+// the same time, then a digest of the event), and each piece of state is a function of that order:
+// - what an event describes (a job's info, a run's state, a dataset's schema or documentation, a
+//   facet) is that of the newest event that described it;
+// - a job's inputs and outputs are those of its newest COMPLETE (or JobEvent) plus what the
+//   START/RUNNING/OTHER events newer than it added, as applying the events in time order gives;
+// - column lineage is the same, per (job, output column);
+// - first and last seen stamps are the minimum and maximum times reported.
+// The openLineage aspect of each entity keeps what this needs (event keys, the newest authoritative
+// report and the additions after it), so a late older event is merged where it belongs.
 import { keyAspectOf } from '../entity-registry.ts';
 import { asRecord, type JsonRecord } from '../json.ts';
 import { parseUrn } from '../urn.ts';
 import { facetOf, INTERPRETED_FACETS, type OlDataset, type OpenLineageEvent, type RunEventType, type SchemaFacetField } from './events.ts';
 import { dataFlowUrnOf, dataJobUrnOf, datasetUrnOfDataset, datasetUrnOfName, fieldUrnOf, flowJobOf, orchestratorOf, runUrnOf } from './naming.ts';
 
-/** The aspect the door keeps on every entity it describes: event times and facets it does not interpret. */
+/** The aspect the door keeps on every entity it describes: event keys, facets, merge state. */
 export const OPENLINEAGE_ASPECT = 'openLineage';
 
 /** A stored aspect the plan reads, by (urn, aspect). */
@@ -28,6 +33,8 @@ export interface AspectWrite {
 }
 
 export interface EventPlan {
+  /** Every urn the event's writes may name: checked before anything is written. */
+  urns: string[];
   /**
    * The entities whose stored aspects the writes merge with, to be locked before the reads. The
    * others (the flow, datasets only named) are only created when missing; the write path locks
@@ -52,69 +59,102 @@ function lineageModeOf(e: OpenLineageEvent): LineageMode {
   }
 }
 
-/** A run state's rank: at one and the same time, an end wins over a start. */
-const RANK: Readonly<Record<string, number>> = { COMPLETE: 1, FAIL: 1, ABORT: 1 };
+// ---------------------------------------------------------------------------------------------
+// Event keys
+
+/** Epoch milliseconds as text that sorts as the numbers do (Date's range is ±8.64e15). */
+const timeText = (t: number) => String(t + 1e16).padStart(17, '0');
+const timeOfKey = (key: string) => Number(key.slice(0, 17)) - 1e16;
+
+/**
+ * An event's place among all events: its time; at the same time an end (COMPLETE, FAIL, ABORT)
+ * after a start; then its digest, so two different events never tie. Compared as text.
+ */
+export function eventKeyOf(e: OpenLineageEvent): string {
+  const end = e.kind === 'run' && (e.eventType === 'COMPLETE' || e.eventType === 'FAIL' || e.eventType === 'ABORT');
+  return `${timeText(e.eventTime)}.${end ? 1 : 0}.${e.digest}`;
+}
+
+const maxKey = (a: string | undefined, b: string) => (a === undefined || b > a ? b : a);
 
 // ---------------------------------------------------------------------------------------------
 // Stored state helpers
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const records = (v: unknown): JsonRecord[] => (Array.isArray(v) ? v.flatMap((x) => (asRecord(x) ? [asRecord(x)!] : [])) : []);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
 
 interface EntityState {
+  /** The key of the newest event that described the entity. */
+  key: string | undefined;
   eventTime: number | undefined;
-  eventType: string | undefined;
   facets: JsonRecord;
-  facetTimes: JsonRecord;
-  lineageEventTime: number | undefined;
+  /** Per facet, the key of the newest event that gave it. */
+  facetKeys: Record<string, string>;
+  stored: JsonRecord;
 }
 
 function entityState(state: StoredAspects, urn: string): EntityState {
-  const v = state.get(stateKey(urn, OPENLINEAGE_ASPECT));
+  const v = state.get(stateKey(urn, OPENLINEAGE_ASPECT)) ?? {};
+  const eventTime = num(v.eventTime);
+  const facetKeys: Record<string, string> = {};
+  // Written before event keys: times only, older than any keyed event of the same time.
+  for (const [k, t] of Object.entries(asRecord(v.facetTimes) ?? {})) if (num(t) !== undefined) facetKeys[k] = timeText(num(t)!);
+  for (const [k, key] of Object.entries(asRecord(v.facetKeys) ?? {})) if (typeof key === 'string') facetKeys[k] = key;
   return {
-    eventTime: num(v?.eventTime),
-    eventType: undefined,
-    facets: asRecord(v?.facets) ?? {},
-    facetTimes: asRecord(v?.facetTimes) ?? {},
-    lineageEventTime: num(v?.lineageEventTime),
+    key: str(v.eventKey) ?? (eventTime !== undefined ? timeText(eventTime) : undefined),
+    eventTime, facets: asRecord(v.facets) ?? {}, facetKeys, stored: v,
   };
 }
 
-/** A run's state is its run event: the time and type of the newest event recorded for it. */
-function runStateOf(state: StoredAspects, runUrn: string): EntityState {
+/** A run written before event keys: its run event gives the time and whether it ended. */
+function legacyRunKey(state: StoredAspects, runUrn: string): string | undefined {
   const v = state.get(stateKey(runUrn, 'dataProcessInstanceRunEvent'));
-  const type = asRecord(v?.result)?.nativeResultType ?? (v?.status === 'STARTED' ? 'START' : undefined);
-  return { eventTime: num(v?.timestampMillis), eventType: typeof type === 'string' ? type : undefined, facets: {}, facetTimes: {}, lineageEventTime: undefined };
+  const t = num(v?.timestampMillis);
+  return t === undefined ? undefined : `${timeText(t)}.${v?.status === 'COMPLETE' ? 1 : 0}`;
 }
 
-/** Whether a facet map holds facets the mapping does not interpret (kept verbatim). */
-const keepsFacets = (facets: JsonRecord) => Object.keys(facets).some((k) => !INTERPRETED_FACETS.has(k));
-
-/** Whether an event at `t` (of `type`) is not older than what last described the entity. */
-function isCurrent(s: EntityState, t: number, type?: string): boolean {
-  if (s.eventTime === undefined || t > s.eventTime) return true;
-  return t === s.eventTime && (RANK[type ?? ''] ?? 0) >= (RANK[s.eventType ?? ''] ?? 0);
+/** Facets an event gives an entity that are kept verbatim: those not interpreted, and those that failed their schema. */
+function keptFacets(facets: JsonRecord, unread: JsonRecord | undefined, also: readonly string[] = []): JsonRecord {
+  const out: JsonRecord = {};
+  for (const [k, v] of Object.entries(facets)) if (v !== undefined && v !== null && (!INTERPRETED_FACETS.has(k) || also.includes(k))) out[k] = v;
+  return { ...out, ...(unread ?? {}) };
 }
 
-/** The entity's openLineage aspect after this event: newest time, facets merged key by key by time. */
-function nextEntityState(s: EntityState, t: number, facets: JsonRecord, extra: JsonRecord = {}): JsonRecord {
-  const kept: JsonRecord = { ...s.facets };
-  const times: JsonRecord = { ...s.facetTimes };
-  for (const [key, value] of Object.entries(facets)) {
-    if (INTERPRETED_FACETS.has(key) || value === undefined) continue;
-    const at = num(times[key]);
-    if (at !== undefined && at > t) continue;
-    kept[key] = value;
-    times[key] = t;
+/**
+ * The entity's openLineage aspect after this event: the newest key; each kept facet that of the
+ * newest event giving it; `marks` are interpreted facets whose key alone is kept (their value lives
+ * in the aspect they map to); `extra` the merge state of the caller.
+ */
+function nextEntityState(s: EntityState, key: string, t: number, kept: JsonRecord, marks: readonly string[], extra: JsonRecord = {}): JsonRecord {
+  const facets: JsonRecord = { ...s.facets };
+  const keys: Record<string, string> = { ...s.facetKeys };
+  for (const [k, value] of Object.entries(kept)) {
+    if (keys[k] !== undefined && keys[k] > key) continue;
+    facets[k] = value;
+    keys[k] = key;
   }
+  for (const k of marks) keys[k] = maxKey(keys[k], key);
+  const { facetTimes: _legacy, ...rest } = s.stored;
   return {
-    eventTime: isCurrent(s, t) ? t : s.eventTime,
-    ...(s.lineageEventTime !== undefined ? { lineageEventTime: s.lineageEventTime } : {}),
-    facets: kept,
-    facetTimes: times,
+    ...rest,
+    eventTime: Math.max(s.eventTime ?? t, t),
+    eventKey: maxKey(s.key, key),
+    facets: sortedRecord(facets),
+    facetKeys: sortedRecord(keys),
     ...extra,
   };
 }
+
+/** The same keys in the same order whatever order they were added in (the write path compares text). */
+function sortedRecord<T>(r: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Whether the event is the newest to give this facet (or the entity, for `undefined`). */
+const isNewest = (stored: string | undefined, key: string) => stored === undefined || key >= stored;
 
 // ---------------------------------------------------------------------------------------------
 // Facets → aspects
@@ -159,15 +199,14 @@ function schemaMetadataOf(datasetUrn: string, fields: readonly SchemaFacetField[
   };
 }
 
-const stamp = (time: number, actor: string) => ({ time, actor });
 
 // ---------------------------------------------------------------------------------------------
 // Datasets of an event
 
 interface DatasetFacts {
   urn: string;
-  /** Every facet the event gives it (dataset, input and output facets). */
-  facets: JsonRecord;
+  /** The facets the event gives it (dataset, input and output facets) that are kept verbatim. */
+  kept: JsonRecord;
   schema?: readonly SchemaFacetField[];
   description?: string;
   /** Output column → its upstream columns (schemaField urns), from the columnLineage facet. */
@@ -176,25 +215,42 @@ interface DatasetFacts {
   columnInputs?: string[];
 }
 
-function datasetFacts(d: OlDataset): DatasetFacts {
+/**
+ * The urn of a dataset a column-lineage input field names: the urn of the event's dataset of that
+ * (namespace, name) — its TABLE symlink when it has one, as the event's inputs and outputs are
+ * named — else the name as sent (docs/lineage-model.md §OpenLineage, Lineage).
+ */
+type NameResolver = (namespace: string, name: string) => string;
+
+/** The event's datasets by their physical urn → the urn they are written under (symlinks followed). */
+function resolverOf(datasets: readonly OlDataset[]): NameResolver {
+  const byName = new Map<string, string>();
+  for (const d of datasets) byName.set(datasetUrnOfName(d.namespace, d.name), datasetUrnOfDataset(d));
+  return (namespace, name) => {
+    const physical = datasetUrnOfName(namespace, name);
+    return byName.get(physical) ?? physical;
+  };
+}
+
+function datasetFacts(d: OlDataset, resolve: NameResolver): DatasetFacts {
   const urn = datasetUrnOfDataset(d);
-  const facets: JsonRecord = { ...(d.facets ?? {}), ...(d.inputFacets ?? {}), ...(d.outputFacets ?? {}) };
+  const kept = keptFacets({ ...(d.facets ?? {}), ...(d.inputFacets ?? {}), ...(d.outputFacets ?? {}) }, d.unread);
   const schema = facetOf(d.facets, 'schema')?.fields as SchemaFacetField[] | undefined;
   const description = facetOf(d.facets, 'documentation')?.description;
   const lineage = facetOf(d.facets, 'columnLineage');
-  if (!lineage) return { urn, facets, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}) };
+  if (!lineage) return { urn, kept, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}) };
   const columns = new Map<string, string[]>();
   const columnInputs = new Set<string>();
   for (const [column, f] of Object.entries(lineage.fields)) {
     const ups = new Set<string>();
     for (const i of f.inputFields) {
-      const upstream = datasetUrnOfName(i.namespace, i.name);
+      const upstream = resolve(i.namespace, i.name);
       if (upstream !== urn) columnInputs.add(upstream);
       ups.add(fieldUrnOf(upstream, i.field));
     }
     columns.set(column, [...ups]);
   }
-  return { urn, facets, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}), columns, columnInputs: [...columnInputs] };
+  return { urn, kept, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}), columns, columnInputs: [...columnInputs] };
 }
 
 /** Merges datasets named twice in one event (as input and output, or twice as input): facets union. */
@@ -202,7 +258,7 @@ function mergeDatasets(list: readonly DatasetFacts[]): DatasetFacts[] {
   const byUrn = new Map<string, DatasetFacts>();
   for (const d of list) {
     const seen = byUrn.get(d.urn);
-    byUrn.set(d.urn, seen ? { ...seen, ...d, facets: { ...seen.facets, ...d.facets } } : d);
+    byUrn.set(d.urn, seen ? { ...seen, ...d, kept: { ...seen.kept, ...d.kept } } : d);
   }
   return [...byUrn.values()];
 }
@@ -211,69 +267,210 @@ function mergeDatasets(list: readonly DatasetFacts[]): DatasetFacts[] {
 // Lineage merges
 
 /**
- * The edge to a reported urn: as stored when it was last seen at this time or later (so a resent
- * event, whoever sends it, changes nothing), else seen now, first seen when it was first seen.
+ * Who reported something, and in which event (its key). First and last are the smallest and
+ * largest keys: the same whatever the order; the same event resent by someone else changes
+ * nothing. Stored as `{time, actor, key}`, shown as DataHub's stamps `{time, actor}`.
  */
-function reportedEdge(urn: string, old: JsonRecord | undefined, t: number, actor: string): JsonRecord {
-  const seen = num(asRecord(old?.lastModified)?.time);
-  if (old && seen !== undefined && seen >= t) return old;
-  return { destinationUrn: urn, created: asRecord(old?.created) ?? stamp(t, actor), lastModified: stamp(t, actor) };
+type Seen = { key: string; actor: string };
+const earlier = (a: Seen | undefined, b: Seen): Seen => (!a || b.key < a.key ? b : a);
+const later = (a: Seen | undefined, b: Seen): Seen => (!a || b.key > a.key ? b : a);
+const seenOf = (v: unknown): Seen | undefined => {
+  const r = asRecord(v);
+  if (typeof r?.key === 'string') return { key: r.key, actor: str(r.actor) ?? '' };
+  // Edge stamps written before keys: their time.
+  return r && num(r.time) !== undefined ? { key: timeText(num(r.time)!), actor: str(r.actor) ?? '' } : undefined;
+};
+const stampOf = (s: Seen) => ({ time: timeOfKey(s.key), actor: s.actor });
+
+const DIRECTIONS = ['inputs', 'outputs'] as const;
+type Direction = (typeof DIRECTIONS)[number];
+const EDGE_FIELD: Record<Direction, string> = { inputs: 'inputDatasetEdges', outputs: 'outputDatasetEdges' };
+
+/**
+ * A job's lineage state: the newest authoritative report (`set`: a COMPLETE or JobEvent), the
+ * datasets START/RUNNING/OTHER events newer than it added (with the newest key that added each),
+ * and when each dataset was first and last reported.
+ */
+interface JobLineage {
+  set?: { key: string; inputs: string[]; outputs: string[] };
+  added: Record<Direction, Record<string, string>>;
+  seen: Record<Direction, Record<string, { first: Seen; last: Seen }>>;
 }
 
-/** The job's dataJobInputOutput after this event: set to what it reports, or what it reports added. */
-function jobInputOutput(current: JsonRecord | undefined, inputs: string[], outputs: string[], mode: 'add' | 'set', t: number, actor: string): JsonRecord {
-  const oldIn = records(current?.inputDatasetEdges);
-  const oldOut = records(current?.outputDatasetEdges);
-  const union = (old: JsonRecord[], reported: string[]) => [...new Set([...old.map((e) => String(e.destinationUrn)), ...reported])];
-  const ins = mode === 'set' ? inputs : union(oldIn, inputs);
-  const outs = mode === 'set' ? outputs : union(oldOut, outputs);
-  const edges = (old: JsonRecord[], list: string[], reported: string[]) => {
-    const fresh = new Set(reported);
-    const before = new Map(old.map((e) => [String(e.destinationUrn), e]));
-    return list.map((u) => (fresh.has(u) ? reportedEdge(u, before.get(u), t, actor) : before.get(u)!));
-  };
+function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): JobLineage {
+  const l = asRecord(stored.lineage);
+  if (l) {
+    const set = asRecord(l.set);
+    const added = asRecord(l.added) ?? {};
+    const seen = asRecord(l.seen) ?? {};
+    const seenIn = (d: Direction) => Object.fromEntries(Object.entries(asRecord(seen[d]) ?? {}).flatMap(([u, v]) => {
+      const first = seenOf(asRecord(v)?.first);
+      const last = seenOf(asRecord(v)?.last);
+      return first && last ? [[u, { first, last }]] : [];
+    }));
+    return {
+      ...(set && typeof set.key === 'string' ? { set: { key: set.key, inputs: strings(set.inputs), outputs: strings(set.outputs) } } : {}),
+      added: { inputs: { ...(asRecord(added.inputs) as Record<string, string> ?? {}) }, outputs: { ...(asRecord(added.outputs) as Record<string, string> ?? {}) } },
+      seen: { inputs: seenIn('inputs'), outputs: seenIn('outputs') },
+    };
+  }
+  // Written before this state was kept: the stored edges, as set by the last authoritative event.
+  const lineageTime = num(stored.lineageEventTime);
+  const result: JobLineage = { added: { inputs: {}, outputs: {} }, seen: { inputs: {}, outputs: {} } };
+  if (!io) return result;
+  const lists = { inputs: [] as string[], outputs: [] as string[] };
+  for (const d of DIRECTIONS) {
+    for (const e of records(io[EDGE_FIELD[d]])) {
+      const u = String(e.destinationUrn);
+      lists[d].push(u);
+      const first = seenOf(e.created);
+      const last = seenOf(e.lastModified) ?? first;
+      if (first && last) result.seen[d][u] = { first, last };
+    }
+  }
+  return { ...result, set: { key: lineageTime !== undefined ? timeText(lineageTime) : '', ...lists } };
+}
+
+/** The job's lineage state after an event reporting `reported` with `mode`, keyed `key`. */
+function nextJobLineage(l: JobLineage, reported: Record<Direction, string[]>, mode: 'add' | 'set', key: string, s: Seen): JobLineage {
+  const seen = { inputs: { ...l.seen.inputs }, outputs: { ...l.seen.outputs } };
+  for (const d of DIRECTIONS) {
+    for (const u of reported[d]) seen[d][u] = { first: earlier(seen[d][u]?.first, s), last: later(seen[d][u]?.last, s) };
+  }
+  const newer = l.set === undefined || key > l.set.key;
+  if (!newer) return { ...l, seen };
+  if (mode === 'set') {
+    // What older additions said is superseded by this report.
+    const keep = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).filter(([, k]) => k > key));
+    return { set: { key, inputs: [...new Set(reported.inputs)], outputs: [...new Set(reported.outputs)] }, added: { inputs: keep(l.added.inputs), outputs: keep(l.added.outputs) }, seen };
+  }
+  const added = { inputs: { ...l.added.inputs }, outputs: { ...l.added.outputs } };
+  for (const d of DIRECTIONS) for (const u of reported[d]) added[d][u] = maxKey(added[d][u], key);
+  return { ...(l.set ? { set: l.set } : {}), added, seen };
+}
+
+const jobLineageJson = (l: JobLineage): JsonRecord => ({
+  ...(l.set ? { set: l.set } : {}),
+  added: { inputs: sortedRecord(l.added.inputs), outputs: sortedRecord(l.added.outputs) },
+  seen: { inputs: sortedRecord(l.seen.inputs), outputs: sortedRecord(l.seen.outputs) },
+});
+
+/** The job's dataJobInputOutput as its lineage state says: the report's datasets, then those added after it. */
+function jobInputOutput(current: JsonRecord | undefined, l: JobLineage): JsonRecord {
+  const edges = (d: Direction) => [...new Set([...(l.set?.[d] ?? []), ...sorted(Object.keys(l.added[d]))])].map((u) => {
+    const seen = l.seen[d][u];
+    return { destinationUrn: u, ...(seen ? { created: stampOf(seen.first), lastModified: stampOf(seen.last) } : {}) };
+  });
   return {
     ...(current ?? {}),
     inputDatasets: Array.isArray(current?.inputDatasets) ? current.inputDatasets : [],
     outputDatasets: Array.isArray(current?.outputDatasets) ? current.outputDatasets : [],
-    inputDatasetEdges: edges(oldIn, ins, inputs),
-    outputDatasetEdges: edges(oldOut, outs, outputs),
+    inputDatasetEdges: edges('inputs'),
+    outputDatasetEdges: edges('outputs'),
   };
 }
 
 const JOB_PROPERTY = 'openlineage.job';
 
 /**
- * An output's upstreamLineage after this event's column lineage. The event speaks for this job's
- * upstream entries (marked with the job in `properties`) and for the output columns it reports;
- * entries of other writers, and columns it does not report, are kept. `set` drops this job's entries
- * it no longer reports; `add` only adds.
+ * Column lineage of one output, per job and column: the newest authoritative report of the column
+ * (`set`) and the upstream columns START/RUNNING/OTHER events newer than it added. Kept in the
+ * output's openLineage aspect (`columnLineage`).
  */
-function outputUpstreamLineage(current: JsonRecord | undefined, d: DatasetFacts, jobUrn: string, mode: 'add' | 'set', t: number, actor: string): JsonRecord {
-  const upstreams = records(current?.upstreams);
-  const fine = records(current?.fineGrainedLineages);
-  const reported = d.columnInputs ?? [];
-  const isOurs = (u: JsonRecord) => asRecord(u.properties)?.[JOB_PROPERTY] === jobUrn;
-  const keptUpstreams = mode === 'set' ? upstreams.filter((u) => !isOurs(u) || reported.includes(String(u.dataset))) : upstreams;
-  const present = new Set(keptUpstreams.map((u) => String(u.dataset)));
-  const added = reported.filter((u) => !present.has(u)).map((dataset) => ({
-    dataset, type: 'TRANSFORMED', auditStamp: stamp(t, actor), created: stamp(t, actor), properties: { [JOB_PROPERTY]: jobUrn },
-  }));
-  const columns = [...(d.columns ?? new Map()).entries()];
-  const reportedFields = new Set(columns.map(([column]) => fieldUrnOf(d.urn, column)));
-  const entries = columns.filter(([, ups]) => ups.length > 0).map(([column, ups]) => ({
-    upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: [fieldUrnOf(d.urn, column)], confidenceScore: 1,
-  }));
-  const speaksFor = (entry: JsonRecord) => {
-    const downs = Array.isArray(entry.downstreams) ? entry.downstreams : [];
-    return downs.length > 0 && downs.every((x) => reportedFields.has(String(x)));
+type Reported = Seen;
+interface ColumnState { set?: Reported & { upstreams: string[] }; added: Record<string, Reported> }
+type ColumnLineage = Record<string, Record<string, ColumnState>>;
+
+function columnLineageOf(stored: JsonRecord): ColumnLineage {
+  const out: ColumnLineage = {};
+  for (const [job, columns] of Object.entries(asRecord(stored.columnLineage) ?? {})) {
+    out[job] = {};
+    for (const [column, c] of Object.entries(asRecord(columns) ?? {})) {
+      const set = asRecord(asRecord(c)?.set);
+      const added: Record<string, Reported> = {};
+      for (const [f, r] of Object.entries(asRecord(asRecord(c)?.added) ?? {})) {
+        const rr = asRecord(r);
+        if (typeof rr?.key === 'string') added[f] = { key: rr.key, actor: str(rr.actor) ?? '' };
+      }
+      out[job][column] = {
+        ...(set && typeof set.key === 'string' ? { set: { key: set.key, actor: str(set.actor) ?? '', upstreams: strings(set.upstreams) } } : {}),
+        added,
+      };
+    }
+  }
+  return out;
+}
+
+function nextColumnLineage(cl: ColumnLineage, jobUrn: string, columns: Map<string, string[]>, mode: 'add' | 'set', r: Reported): ColumnLineage {
+  const job: Record<string, ColumnState> = { ...(cl[jobUrn] ?? {}) };
+  for (const [column, ups] of columns) {
+    const c = job[column] ?? { added: {} };
+    if (c.set !== undefined && r.key <= c.set.key) continue;
+    if (mode === 'set') {
+      job[column] = { set: { ...r, upstreams: sorted(ups) }, added: Object.fromEntries(Object.entries(c.added).filter(([, a]) => a.key > r.key)) };
+    } else {
+      const added = { ...c.added };
+      for (const f of ups) if (added[f] === undefined || r.key > added[f].key) added[f] = r;
+      job[column] = { ...c, added };
+    }
+  }
+  return { ...cl, [jobUrn]: job };
+}
+
+const columnLineageJson = (cl: ColumnLineage): JsonRecord => sortedRecord(Object.fromEntries(Object.entries(cl).map(([job, columns]) => [job, sortedRecord(
+  Object.fromEntries(Object.entries(columns).map(([column, c]) => [column, { ...(c.set ? { set: c.set } : {}), added: sortedRecord(c.added) }])),
+)])));
+
+/** What the column state derives: one FIELD_SET → FIELD entry per (job, column), and per upstream dataset its stamps. */
+function derivedColumnLineage(outputUrn: string, cl: ColumnLineage) {
+  const fine = new Map<string, JsonRecord>();
+  const datasets = new Map<string, { job: string; first: Seen; last: Seen }>();
+  for (const job of sorted(Object.keys(cl))) {
+    for (const column of sorted(Object.keys(cl[job]!))) {
+      const c = cl[job]![column]!;
+      const reports: Array<[string, Reported]> = [...(c.set ? c.set.upstreams.map((f) => [f, c.set!] as [string, Reported]) : []), ...Object.entries(c.added)];
+      const ups = sorted(reports.map(([f]) => f));
+      if (ups.length === 0) continue;
+      const entry = { upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: [fieldUrnOf(outputUrn, column)], confidenceScore: 1 };
+      fine.set(JSON.stringify(entry), entry);
+      for (const [f, rep] of reports) {
+        const dataset = parseUrn(f).parts[0]!;
+        if (dataset === outputUrn) continue;
+        const had = datasets.get(dataset);
+        datasets.set(dataset, { job: had?.job ?? job, first: earlier(had?.first, rep), last: later(had?.last, rep) });
+      }
+    }
+  }
+  return { fine, datasets };
+}
+
+/**
+ * An output's upstreamLineage after its column state moved from `before` to `after`: the entries
+ * and upstreams `before` derived are replaced by those `after` derives; other writers' are kept.
+ */
+function outputUpstreamLineage(current: JsonRecord | undefined, outputUrn: string, before: ColumnLineage, after: ColumnLineage, legacy?: ReadonlySet<string>): JsonRecord {
+  const old = derivedColumnLineage(outputUrn, before);
+  const next = derivedColumnLineage(outputUrn, after);
+  const ourJobs = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const isOurs = (u: JsonRecord) => ourJobs.has(String(asRecord(u.properties)?.[JOB_PROPERTY]));
+  const otherUpstreams = records(current?.upstreams).filter((u) => !isOurs(u));
+  // Written before column state was kept: the entries of exactly the columns an authoritative
+  // report gives are replaced by it, as they were then.
+  const replaced = (f: JsonRecord) => {
+    const downs = Array.isArray(f.downstreams) ? f.downstreams : [];
+    return legacy !== undefined && downs.length > 0 && downs.every((x) => legacy.has(String(x)));
   };
-  const keptFine = mode === 'set' ? fine.filter((f) => !speaksFor(f)) : fine;
-  const known = new Set(keptFine.map((f) => JSON.stringify(f)));
+  const otherFine = records(current?.fineGrainedLineages).filter((f) => !old.fine.has(JSON.stringify(f)) && !replaced(f));
+  const present = new Set(otherUpstreams.map((u) => String(u.dataset)));
+  const known = new Set(otherFine.map((f) => JSON.stringify(f)));
+  const upstreams = sorted(next.datasets.keys()).filter((d) => !present.has(d)).map((dataset) => {
+    const { job, first, last } = next.datasets.get(dataset)!;
+    return { dataset, type: 'TRANSFORMED', auditStamp: stampOf(last), created: stampOf(first), properties: { [JOB_PROPERTY]: job } };
+  });
   return {
     ...(current ?? {}),
-    upstreams: [...keptUpstreams, ...added],
-    fineGrainedLineages: [...keptFine, ...entries.filter((f) => !known.has(JSON.stringify(f)))],
+    upstreams: [...otherUpstreams, ...upstreams],
+    fineGrainedLineages: [...otherFine, ...[...next.fine.entries()].filter(([k]) => !known.has(k)).map(([, f]) => f)],
   };
 }
 
@@ -285,6 +482,9 @@ const RUN_STATUS: Readonly<Record<RunEventType, { status: string; result?: strin
   COMPLETE: { status: 'COMPLETE', result: 'SUCCESS' }, FAIL: { status: 'COMPLETE', result: 'FAILURE' }, ABORT: { status: 'COMPLETE', result: 'FAILURE' },
 };
 
+/** Run facets the mapping reads from the run's kept facets (newest of each), not from one event. */
+const RUN_PROPERTY_FACETS = ['nominalTime', 'errorMessage'] as const;
+
 export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   if (e.kind === 'dataset') return planDatasetEvent(e);
   const runFacets = e.kind === 'run' ? e.runFacets : {};
@@ -293,15 +493,18 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   const jobUrn = dataJobUrnOf(flowUrn, e.job.name);
   const runUrn = e.kind === 'run' ? runUrnOf(e.runId) : undefined;
   const parentRun = facetOf(runFacets, 'parent')?.run.runId;
-  const inputs = mergeDatasets(e.inputs.map(datasetFacts));
-  const outputs = mergeDatasets(e.outputs.map(datasetFacts));
+  const parentUrn = parentRun ? runUrnOf(parentRun) : undefined;
+  const resolve = resolverOf([...e.inputs, ...e.outputs]);
+  const inputs = mergeDatasets(e.inputs.map((d) => datasetFacts(d, resolve)));
+  const outputs = mergeDatasets(e.outputs.map((d) => datasetFacts(d, resolve)));
   const withColumns = outputs.filter((d) => d.columns !== undefined);
   const columnOnly = [...new Set(withColumns.flatMap((d) => d.columnInputs ?? []))].filter((u) => !inputs.some((d) => d.urn === u) && !outputs.some((d) => d.urn === u));
   const datasets = mergeDatasets([...inputs, ...outputs]);
   const mode = lineageModeOf(e);
   const t = e.eventTime;
+  const key = eventKeyOf(e);
 
-  const described = (d: DatasetFacts) => d.schema !== undefined || d.description !== undefined || keepsFacets(d.facets) || d.columns !== undefined;
+  const described = (d: DatasetFacts) => d.schema !== undefined || d.description !== undefined || Object.keys(d.kept).length > 0 || d.columns !== undefined;
   const locks = [jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.filter(described).map((d) => d.urn)];
   const reads = [
     ...[...datasets.map((d) => d.urn), ...columnOnly].map((urn) => ({ urn, aspect: 'datasetKey' })),
@@ -312,21 +515,28 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
     ...datasets.filter((d) => d.description !== undefined).map((d) => ({ urn: d.urn, aspect: 'datasetProperties' })),
     ...withColumns.map((d) => ({ urn: d.urn, aspect: 'upstreamLineage' })),
   ];
+  const urns = [
+    flowUrn, jobUrn, ...(runUrn ? [runUrn] : []), ...(parentUrn ? [parentUrn] : []), ...datasets.map((d) => d.urn), ...columnOnly,
+    ...withColumns.flatMap((d) => [...d.columns!].flatMap(([column, ups]) => [fieldUrnOf(d.urn, column), ...ups])),
+  ];
 
   return {
+    urns,
     locks,
     reads,
     writes(state, actor) {
       const out: AspectWrite[] = [];
       const write = (urn: string, aspectName: string, value: JsonRecord) => out.push({ urn, aspectName, value });
       const eventType = e.kind === 'run' ? e.eventType ?? 'OTHER' : undefined;
+      const now = { time: t, actor };
+      const seen: Seen = { key, actor };
 
       // Entities first (the write path's existence rule: lineage names only entities that exist).
       // A flow is named once; no event describes it further.
       if (!state.get(stateKey(flowUrn, 'dataFlowInfo'))) write(flowUrn, 'dataFlowInfo', { name: /^urn:li:dataFlow:\([^,]*,([^,]*),/.exec(flowUrn)?.[1] ?? e.job.name });
 
       const jobState = entityState(state, jobUrn);
-      if (isCurrent(jobState, t)) {
+      if (isNewest(jobState.key, key)) {
         const jobType = facetOf(e.job.facets, 'jobType');
         const description = facetOf(e.job.facets, 'documentation')?.description;
         const url = facetOf(e.job.facets, 'sourceCodeLocation')?.url;
@@ -339,66 +549,83 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
         });
       }
 
-      for (const d of datasets) {
-        const s = entityState(state, d.urn);
-        const current = isCurrent(s, t);
-        if (current && d.schema) write(d.urn, 'schemaMetadata', schemaMetadataOf(d.urn, d.schema));
-        else ensureDataset(state, d.urn, write);
-        if (current && d.description !== undefined) {
-          write(d.urn, 'datasetProperties', { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description });
-        }
-        // Only what the event says of it needs a time to be kept against older events.
-        if (d.schema || d.description !== undefined || keepsFacets(d.facets)) write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, t, d.facets));
+      const columnStates = new Map<string, { before: ColumnLineage; after: ColumnLineage }>();
+      for (const d of withColumns) {
+        if (mode === 'none') continue;
+        const before = columnLineageOf(entityState(state, d.urn).stored);
+        columnStates.set(d.urn, { before, after: nextColumnLineage(before, jobUrn, d.columns!, mode, { key, actor }) });
       }
+
+      for (const d of datasets) writeDataset(state, d, key, t, write, columnStates.get(d.urn)?.after);
       for (const urn of columnOnly) ensureDataset(state, urn, write);
 
-      // Lineage, gated by the job's last authoritative event.
-      const lineageCurrent = mode !== 'none' && (jobState.lineageEventTime === undefined || t >= jobState.lineageEventTime);
-      // An event without inputs and outputs says nothing of them; an empty list says "none".
-      if (lineageCurrent && e.reportsDatasets) {
-        const io = jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), inputs.map((d) => d.urn), outputs.map((d) => d.urn), mode, t, actor);
-        write(jobUrn, 'dataJobInputOutput', io);
+      // Lineage. An event without inputs and outputs says nothing of them; an empty list says "none".
+      let lineage: JsonRecord | undefined = asRecord(jobState.stored.lineage) ?? undefined;
+      if (mode !== 'none' && e.reportsDatasets) {
+        const next = nextJobLineage(jobLineageOf(jobState.stored, state.get(stateKey(jobUrn, 'dataJobInputOutput'))),
+          { inputs: inputs.map((d) => d.urn), outputs: outputs.map((d) => d.urn) }, mode, key, seen);
+        write(jobUrn, 'dataJobInputOutput', jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), next));
+        lineage = jobLineageJson(next);
       }
-      if (lineageCurrent) {
-        for (const d of withColumns) {
-          write(d.urn, 'upstreamLineage', outputUpstreamLineage(state.get(stateKey(d.urn, 'upstreamLineage')), d, jobUrn, mode, t, actor));
-        }
+      for (const d of withColumns) {
+        const c = columnStates.get(d.urn);
+        if (!c) continue;
+        const legacy = mode === 'set' && entityState(state, d.urn).stored.columnLineage === undefined
+          ? new Set([...d.columns!.keys()].map((column) => fieldUrnOf(d.urn, column))) : undefined;
+        write(d.urn, 'upstreamLineage', outputUpstreamLineage(state.get(stateKey(d.urn, 'upstreamLineage')), d.urn, c.before, c.after, legacy));
       }
-      const jobFacets = e.job.facets ?? {};
-      write(jobUrn, OPENLINEAGE_ASPECT, nextEntityState(jobState, t, jobFacets,
-        lineageCurrent && mode === 'set' && e.reportsDatasets ? { lineageEventTime: t } : {}));
+      const { lineageEventTime: _legacy, ...jobStored } = jobState.stored;
+      write(jobUrn, OPENLINEAGE_ASPECT, nextEntityState({ ...jobState, stored: jobStored }, key, t, keptFacets(e.job.facets ?? {}, e.job.unread), [],
+        lineage ? { lineage } : {}));
 
-      if (runUrn && eventType) {
-        const runState = runStateOf(state, runUrn);
+      if (runUrn && eventType && e.kind === 'run') {
+        const runState = entityState(state, runUrn);
+        const runKey = str(runState.stored.eventKey) ?? legacyRunKey(state, runUrn);
+        const runAspect = nextEntityState(runState, key, t, keptFacets(runFacets, e.runUnread, RUN_PROPERTY_FACETS), []);
+        const merged = asRecord(runAspect.facets) ?? {};
         const props = state.get(stateKey(runUrn, 'dataProcessInstanceProperties'));
         const createdBefore = num(asRecord(props?.created)?.time);
-        const nominal = facetOf(runFacets, 'nominalTime')?.nominalStartTime;
-        const errorMessage = facetOf(runFacets, 'errorMessage')?.message;
-        const created = Math.min(t, createdBefore ?? t);
+        const nominal = str(asRecord(merged.nominalTime)?.nominalStartTime);
+        const errorMessage = str(asRecord(merged.errorMessage)?.message);
+        const { nominalStartTime: _n, errorMessage: _m, ...otherProperties } = asRecord(props?.customProperties) ?? {};
         write(runUrn, 'dataProcessInstanceProperties', {
-          name: e.kind === 'run' ? e.runId : runUrn,
+          name: e.runId,
           type: nominal !== undefined ? 'BATCH_SCHEDULED' : 'BATCH_AD_HOC',
-          created: stamp(created, actor),
+          created: createdBefore !== undefined && createdBefore <= t ? asRecord(props?.created) ?? { time: createdBefore, actor } : now,
           customProperties: {
-            ...(asRecord(props?.customProperties) ?? {}),
+            ...otherProperties,
             ...(nominal !== undefined ? { nominalStartTime: nominal } : {}),
             ...(errorMessage !== undefined ? { errorMessage } : {}),
           },
         });
-        if (isCurrent(runState, t, eventType)) {
-          write(runUrn, 'dataProcessInstanceRelationships', {
-            parentTemplate: jobUrn, upstreamInstances: [], ...(parentRun ? { parentInstance: runUrnOf(parentRun) } : {}),
-          });
+        if (isNewest(runKey, key)) {
+          write(runUrn, 'dataProcessInstanceRelationships', { parentTemplate: jobUrn, upstreamInstances: [], ...(parentUrn ? { parentInstance: parentUrn } : {}) });
           const { status, result } = RUN_STATUS[eventType];
-          write(runUrn, 'dataProcessInstanceRunEvent', {
-            timestampMillis: t, status, ...(result ? { result: { type: result, nativeResultType: eventType } } : {}),
-          });
+          write(runUrn, 'dataProcessInstanceRunEvent', { timestampMillis: t, status, ...(result ? { result: { type: result, nativeResultType: eventType } } : {}) });
         }
-        if (keepsFacets(runFacets)) write(runUrn, OPENLINEAGE_ASPECT, nextEntityState(entityState(state, runUrn), t, runFacets));
+        write(runUrn, OPENLINEAGE_ASPECT, runAspect);
       }
       return out;
     },
   };
+}
+
+/**
+ * A dataset of an event: its schema and documentation when this event is the newest to give them,
+ * its kept facets and column state in its openLineage aspect; else only made to exist.
+ */
+function writeDataset(state: StoredAspects, d: DatasetFacts, key: string, t: number, write: (urn: string, aspect: string, value: JsonRecord) => void, columns?: ColumnLineage): void {
+  const s = entityState(state, d.urn);
+  if (d.schema && isNewest(s.facetKeys.schema, key)) write(d.urn, 'schemaMetadata', schemaMetadataOf(d.urn, d.schema));
+  else ensureDataset(state, d.urn, write);
+  if (d.description !== undefined && isNewest(s.facetKeys.documentation, key)) {
+    write(d.urn, 'datasetProperties', { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description });
+  }
+  // Only what the event says of it needs a key to be kept against older events.
+  if (d.schema || d.description !== undefined || Object.keys(d.kept).length > 0 || columns) {
+    const marks = [...(d.schema ? ['schema'] : []), ...(d.description !== undefined ? ['documentation'] : [])];
+    write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, key, t, d.kept, marks, columns ? { columnLineage: columnLineageJson(columns) } : {}));
+  }
 }
 
 /** A dataset an event names exists: its key aspect, written alone, creates it when it is missing. */
@@ -407,22 +634,15 @@ function ensureDataset(state: StoredAspects, urn: string, write: (urn: string, a
 }
 
 function planDatasetEvent(e: Extract<OpenLineageEvent, { kind: 'dataset' }>): EventPlan {
-  const d = datasetFacts(e.dataset);
+  const d = datasetFacts(e.dataset, resolverOf([e.dataset]));
+  const key = eventKeyOf(e);
   return {
+    urns: [d.urn],
     locks: [d.urn],
     reads: [{ urn: d.urn, aspect: OPENLINEAGE_ASPECT }, { urn: d.urn, aspect: 'datasetKey' }, ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : [])],
     writes(state) {
-      const s = entityState(state, d.urn);
       const out: AspectWrite[] = [];
-      const current = isCurrent(s, e.eventTime);
-      if (current && d.schema) out.push({ urn: d.urn, aspectName: 'schemaMetadata', value: schemaMetadataOf(d.urn, d.schema) });
-      else ensureDataset(state, d.urn, (urn, aspectName, value) => out.push({ urn, aspectName, value }));
-      if (current && d.description !== undefined) {
-        out.push({ urn: d.urn, aspectName: 'datasetProperties', value: { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description } });
-      }
-      if (d.schema || d.description !== undefined || keepsFacets(d.facets)) {
-        out.push({ urn: d.urn, aspectName: OPENLINEAGE_ASPECT, value: nextEntityState(s, e.eventTime, d.facets) });
-      }
+      writeDataset(state, d, key, e.eventTime, (urn, aspectName, value) => out.push({ urn, aspectName, value }));
       return out;
     },
   };
