@@ -50,11 +50,18 @@ def field_urn(dataset: str, column: str) -> str:
 
 def graphql(query: str, variables: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     base = FRONT_DOOR_URL or GMS_URL
-    r = requests.post(f"{base}/api/graphql", json={"query": query, "variables": variables or {}}, headers=HEADERS, timeout=60)
-    r.raise_for_status()
-    body = r.json()
-    assert "errors" not in body, body["errors"]
-    return body["data"]
+    for attempt in range(3):
+        r = requests.post(f"{base}/api/graphql", json={"query": query, "variables": variables or {}}, headers=HEADERS, timeout=60)
+        r.raise_for_status()
+        body = r.json()
+        # A walk that ran out of its deadline says so (504 DEADLINE_EXCEEDED): with a Spark JVM and
+        # Airflow beside it on two cores that happens; ask again, as a user would. Any other error fails.
+        codes = {(e.get("extensions") or {}).get("type") for e in body.get("errors", [])}
+        if codes == {"DEADLINE_EXCEEDED"} and attempt < 2:
+            continue
+        assert "errors" not in body, body["errors"]
+        return body["data"]
+    raise AssertionError("unreachable")
 
 
 def lineage(urn: str, direction: str, types: Optional[List[str]] = None) -> List[str]:

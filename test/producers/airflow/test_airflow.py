@@ -62,10 +62,14 @@ def airflow() -> Dict[str, Any]:
     log = work / "airflow.log"
     db = create_database(DATABASE)
     tap = EventTap(GMS_URL).start()
-    transport = {"type": "http", "url": tap.url, "endpoint": "api/v1/lineage", "auth": {"type": "api_key", "apiKey": TOKEN}}
+    # timeout: the client's read timeout (default 5 s); execution_timeout: how long the provider lets its
+    # emitting process live (default 10 s) before it kills it and the event is lost. On two shared
+    # cores the door's answer can take longer than 5 s.
+    transport = {"type": "http", "url": tap.url, "endpoint": "api/v1/lineage", "timeout": 60, "auth": {"type": "api_key", "apiKey": TOKEN}}
     env = airflow_env(work / "home", db, {
         "AIRFLOW__OPENLINEAGE__TRANSPORT": json.dumps(transport),
         "AIRFLOW__OPENLINEAGE__NAMESPACE": NAMESPACE,
+        "AIRFLOW__OPENLINEAGE__EXECUTION_TIMEOUT": "120",
     })
     try:
         migrate(env, work, log)

@@ -1,8 +1,8 @@
 """The DAG both Airflow suites run (`airflow dags test shop_sql`): SQL tasks on the suite's
 PostgreSQL through the postgres provider's connection `shop_pg` (AIRFLOW_CONN_SHOP_PG).
 
-seed → ctas_shipped → insert_totals, and load_archive, which fails in PostgreSQL (its source table
-does not exist), beside them. The SQL is idempotent so that a second run leaves the same tables."""
+seed → ctas_shipped → insert_totals → load_archive, which fails in PostgreSQL (its source table
+does not exist). The SQL is idempotent so that a second run leaves the same tables."""
 from __future__ import annotations
 
 import datetime
@@ -54,5 +54,4 @@ with DAG(
         "SELECT a.customer_id, c.email, a.amount FROM orders_archive a JOIN customers c ON a.customer_id = c.id",
         retries=0,
     )
-    seed >> ctas_shipped >> insert_totals
-    seed >> load_archive
+    seed >> ctas_shipped >> insert_totals >> load_archive
