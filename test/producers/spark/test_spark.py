@@ -86,14 +86,18 @@ def test_tables_are_named_by_their_symlinks(spark_run):
     assert lineage(ds("customer_totals"), "UPSTREAM", ["DATASET"]) == sorted(
         [f"1 {ds('shipped')}", f"1 {ds('customers')}", f"2 {ds('orders')}"])
     downstream = lineage(ds("orders"), "DOWNSTREAM", ["DATASET"])
-    assert downstream == sorted([f"1 {ds('shipped')}", f"2 {ds('customer_totals')}"])
+    # Besides the tables: the CTAS's inner write, which the listener names by its path alone
+    # (test_the_listener_names_a_ctas_write_by_its_path_too), and nothing else.
+    bare = sorted({physical_urn(d) for e in spark_run["tap"].accepted() for d in e.get("outputs", []) if not symlink_table(d)})
+    assert [x for x in downstream if ":hive," in x] == sorted([f"1 {ds('shipped')}", f"2 {ds('customer_totals')}"])
+    assert [x.split(" ", 1)[1] for x in downstream if ":hive," not in x] == bare
 
 
 def physical_urn(d: Dict[str, Any]) -> str:
-    """The urn a dataset would have by its own (namespace, name): file + the table's path."""
-    ns, name = d["namespace"], d["name"]
-    path = ns[len("file://"):] if ns.startswith("file://") else ns[len("file:"):] if ns.startswith("file:") else None
-    return dataset_urn("file", (path.rstrip("/") + "/" + name.lstrip("/")) if path else ("/" + name.lstrip("/"))) if path is not None else ""
+    """The urn a dataset has by its own (namespace, name): the listener's namespace is `file` (no
+    scheme, so the platform) and its name the table's path."""
+    assert d["namespace"] == "file", d["namespace"]
+    return dataset_urn("file", d["name"].rstrip("/"))
 
 
 def test_no_physical_path_datasets_where_a_symlink_names_the_table(spark_run):
@@ -141,6 +145,8 @@ def test_column_lineage_follows_the_symlinks(spark_run):
     assert by_down[field_urn(ds("customer_totals"), "total_gross")] == [field_urn(ds("shipped"), "gross")]
 
 
+@pytest.mark.xfail(strict=True, reason="door gap: the columnLineage facet's transformations are neither kept verbatim nor mapped "
+                   "to fineGrainedLineages.transformOperation (docs/producers.md, What the suites found); strict: passes → fails")
 def test_column_lineage_keeps_the_transformation(spark_run):
     # The listener says how each column was made (IDENTITY, TRANSFORMATION, AGGREGATION …); the
     # output keeps that, raw in its openLineage facets and as the fine-grained entry's transformOperation.
