@@ -16,8 +16,10 @@ from producers_common import GMS_URL, TOKEN, WORK_DIR, EventTap, aspect, assert_
 
 RUN_ID = "".join(random.choices(string.ascii_lowercase, k=6))
 DATABASE = f"shop_dh_{RUN_ID}"
-# The plugin's flow is (airflow, dag_id, cluster); one cluster per session keeps sessions apart.
-CLUSTER = f"dh{RUN_ID}"
+# The plugin's flow is (airflow, dag_id, cluster), and the cluster is also the env (origin) of every
+# dataset it names, uppercased: it must be a DataHub FabricType. With any other cluster the door
+# answers 422 ("origin … is not a FabricType"), as DataHub does. The default, prod, gives PROD.
+CLUSTER = "prod"
 FLOW = f"urn:li:dataFlow:(airflow,shop_sql,{CLUSTER})"
 TASKS = ("seed", "ctas_shipped", "insert_totals", "load_archive")
 # Aspects the catalog keeps as time series, read back differently (runs); every other one is a
@@ -68,7 +70,6 @@ def plugin_run() -> Dict[str, Any]:
     env = airflow_env(work / "home", db, {
         "AIRFLOW_CONN_DATAHUB_REST_DEFAULT": json.dumps({"conn_type": "datahub-rest", "host": tap.url, "password": TOKEN}),
         "AIRFLOW__DATAHUB__ENABLED": "True",
-        "AIRFLOW__DATAHUB__CLUSTER": CLUSTER,
         "AIRFLOW__DATAHUB__CAPTURE_EXECUTIONS": "True",
         # The plugin runs its own extraction; the OpenLineage provider it brings must not emit too.
         "AIRFLOW__OPENLINEAGE__DISABLED": "True",
