@@ -41,8 +41,10 @@ with DAG(
         sql=[
             "CREATE TABLE IF NOT EXISTS customer_totals (customer_id INT, customer_name TEXT, total_gross NUMERIC)",
             "DELETE FROM customer_totals",
+            # Aliased as the target's columns: openlineage-sql names an INSERT's column lineage by the
+            # SELECT's output names (`_0`, `_1` for bare expressions), not by the INSERT's column list.
             "INSERT INTO customer_totals (customer_id, customer_name, total_gross) "
-            "SELECT c.id, c.first_name || ' ' || c.last_name, SUM(s.gross) "
+            "SELECT c.id AS customer_id, c.first_name || ' ' || c.last_name AS customer_name, SUM(s.gross) AS total_gross "
             "FROM shipped s JOIN customers c ON s.customer_id = c.id GROUP BY c.id, c.first_name, c.last_name",
         ],
     )
