@@ -1,0 +1,225 @@
+"""Shared by the producer suites (tools/producers.ts runs each with its own virtualenv).
+
+The launcher starts the whole stack on a throwaway Neo4j and passes it in through the environment:
+INTEROP_GMS_URL (ingestion service), INTEROP_FRONT_DOOR_URL (gateway), INTEROP_TOKEN (from
+`npm run token`) and INTEROP_WORK_DIR (scratch space).
+
+`EventTap` sits between a producer and the door: it forwards every request unchanged and keeps each
+event with the door's answer, so a suite counts what the producer sent against what the catalog
+stored, and an event the door refused shows up as a failed check with the event and its 4xx.
+"""
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+import os
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Dict, List, Optional
+
+import pytest
+import requests
+
+
+def env(name: str) -> str:
+    value = os.environ.get(name, "")
+    if not value and name in ("INTEROP_GMS_URL", "INTEROP_TOKEN"):
+        pytest.exit(f"{name} is not set: run the suite with `npm run test:producers`", returncode=2)
+    return value
+
+
+GMS_URL = env("INTEROP_GMS_URL").rstrip("/")
+FRONT_DOOR_URL = env("INTEROP_FRONT_DOOR_URL").rstrip("/")
+TOKEN = env("INTEROP_TOKEN")
+WORK_DIR = env("INTEROP_WORK_DIR") or "/tmp/producers-interop"
+# Where a suite leaves what its producer sent and the door answered (test-artifacts/producers/).
+ARTIFACTS = env("PRODUCERS_ARTIFACTS") or os.path.join(WORK_DIR, "artifacts")
+HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+
+
+def dataset_urn(platform: str, name: str, env_: str = "PROD") -> str:
+    return f"urn:li:dataset:(urn:li:dataPlatform:{platform},{name},{env_})"
+
+
+def field_urn(dataset: str, column: str) -> str:
+    return f"urn:li:schemaField:({dataset},{column})"
+
+
+def graphql(query: str, variables: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    base = FRONT_DOOR_URL or GMS_URL
+    for attempt in range(3):
+        r = requests.post(f"{base}/api/graphql", json={"query": query, "variables": variables or {}}, headers=HEADERS, timeout=60)
+        r.raise_for_status()
+        body = r.json()
+        # A walk that ran out of its deadline says so (504 DEADLINE_EXCEEDED): with a Spark JVM and
+        # Airflow beside it on two cores that happens; ask again, as a user would. Any other error fails.
+        codes = {(e.get("extensions") or {}).get("type") for e in body.get("errors", [])}
+        if codes == {"DEADLINE_EXCEEDED"} and attempt < 2:
+            continue
+        assert "errors" not in body, body["errors"]
+        return body["data"]
+    raise AssertionError("unreachable")
+
+
+def lineage(urn: str, direction: str, types: Optional[List[str]] = None) -> List[str]:
+    """`<degree> <urn>` of every lineage result, sorted (scrollAcrossLineage, all pages)."""
+    out: List[str] = []
+    scroll_id = None
+    while True:
+        data = graphql(
+            "query q($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) {"
+            " nextScrollId searchResults { degree entity { urn } } } }",
+            {"input": {"urn": urn, "direction": direction, "count": 100, "scrollId": scroll_id, **({"types": types} if types else {})}},
+        )["scrollAcrossLineage"]
+        out += [f"{r['degree']} {r['entity']['urn']}" for r in data["searchResults"]]
+        scroll_id = data["nextScrollId"]
+        if not scroll_id:
+            return sorted(out)
+
+
+def aspect(urn: str, name: str) -> Optional[Dict[str, Any]]:
+    r = requests.get(f"{GMS_URL}/aspects/{urllib.parse.quote(urn, safe='')}", params={"aspect": name, "version": 0}, headers=HEADERS, timeout=30)
+    if r.status_code == 404:
+        return None
+    r.raise_for_status()
+    return next(iter(r.json()["aspect"].values()))
+
+
+def urns_like(fragment: str, entity: str = "dataset") -> List[str]:
+    """Every urn of a type whose text contains `fragment` (GraphQL search, all pages)."""
+    out: List[str] = []
+    start = 0
+    while True:
+        data = graphql(
+            "query q($input: SearchInput!) { search(input: $input) { total searchResults { entity { urn } } } }",
+            {"input": {"type": entity.upper(), "query": "*", "start": start, "count": 200}},
+        )["search"]
+        page = [r["entity"]["urn"] for r in data["searchResults"]]
+        out += [u for u in page if fragment in u]
+        start += len(page)
+        if not page or start >= data["total"]:
+            return sorted(set(out))
+
+
+@dataclass
+class Exchange:
+    """One request a producer made through the tap, and the door's answer."""
+
+    method: str
+    path: str
+    body: Any
+    status: int
+    answer: str
+
+    def events(self) -> List[Dict[str, Any]]:
+        if isinstance(self.body, list):
+            return self.body
+        return [self.body] if isinstance(self.body, dict) else []
+
+
+@dataclass
+class EventTap:
+    """A forwarding proxy on a free loopback port that records every exchange with the door."""
+
+    upstream: str
+    exchanges: List[Exchange] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    server: Optional[ThreadingHTTPServer] = None
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def start(self) -> "EventTap":
+        tap = self
+        target = urllib.parse.urlsplit(self.upstream)
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def _forward(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "transfer-encoding")}
+                conn = http.client.HTTPConnection(target.hostname, target.port, timeout=120)
+                try:
+                    conn.request(self.command, self.path, body=raw or None, headers=headers)
+                    res = conn.getresponse()
+                    answer = res.read()
+                    status = res.status
+                    out_headers = [(k, v) for k, v in res.getheaders() if k.lower() not in ("transfer-encoding", "connection", "content-length")]
+                finally:
+                    conn.close()
+                text = raw
+                if self.headers.get("Content-Encoding", "").lower() == "gzip" and raw:
+                    text = gzip.decompress(raw)
+                try:
+                    body: Any = json.loads(text) if text else None
+                except ValueError:
+                    body = text.decode("utf8", "replace")
+                with tap.lock:
+                    tap.exchanges.append(Exchange(self.command, self.path, body, status, answer.decode("utf8", "replace")))
+                self.send_response(status)
+                for k, v in out_headers:
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+            do_POST = do_PUT = do_GET = do_DELETE = _forward
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def dump(self, name: str) -> str:
+        """Every exchange as a JSON line (request body and the door's answer), for a human to read."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        path = os.path.join(ARTIFACTS, name)
+        with self.lock, open(path, "w") as f:
+            for x in self.exchanges:
+                f.write(json.dumps({"method": x.method, "path": x.path, "status": x.status, "answer": x.answer[:2000], "body": x.body}) + "\n")
+        return path
+
+    def stop(self) -> None:
+        if self.server:
+            self.server.shutdown()
+            self.server.server_close()
+
+    def refused(self) -> List[str]:
+        """Every exchange the door did not accept: the producer's event and the door's answer."""
+        with self.lock:
+            return [
+                f"{x.method} {x.path} → {x.status} {x.answer[:800]}\n  event: {json.dumps(x.body)[:3000]}"
+                for x in self.exchanges if not 200 <= x.status < 300
+            ]
+
+    def accepted(self, path_part: str = "lineage") -> List[Dict[str, Any]]:
+        with self.lock:
+            return [e for x in self.exchanges if 200 <= x.status < 300 and path_part in x.path for e in x.events()]
+
+
+def assert_none_refused(tap: EventTap) -> None:
+    refused = tap.refused()
+    assert not refused, "the door refused events the producer sent:\n" + "\n".join(refused)
+
+
+def assert_runs_visible(events: List[Dict[str, Any]], job_urn_of) -> None:
+    """Every accepted run event is in the graph: its run, with its job as the run's template."""
+    missing = []
+    for e in events:
+        if "run" not in e:
+            continue
+        run = f"urn:li:dataProcessInstance:{e['run']['runId'].lower()}"
+        rel = aspect(run, "dataProcessInstanceRelationships")
+        expected = job_urn_of(e)
+        if rel is None or rel.get("parentTemplate") != expected:
+            missing.append(f"{e.get('eventType')} {e['job']['namespace']}/{e['job']['name']} run {e['run']['runId']}: "
+                           f"relationships {rel} (expected template {expected})")
+    assert not missing, "accepted events not in the graph:\n" + "\n".join(missing)

@@ -1,0 +1,299 @@
+// `npm run test:producers`: the producers teams run, for real, against the whole stack on a
+// throwaway Neo4j — Spark with the OpenLineage listener, Airflow 3 with its OpenLineage provider,
+// and DataHub's Airflow plugin (docs/producers.md). One stack; the suites run side by side on it
+// (each picks its own free ports and its own names, so they do not compete).
+//
+//   npm run test:producers                         # every suite
+//   npm run test:producers -- --suite spark        # one suite (spark, airflow, datahub-airflow)
+//   npm run test:producers -- -k column            # extra arguments go to pytest
+//   npm run test:producers -- --prepare            # only the installs (venvs, jar, PostgreSQL packages)
+//   npm run test:producers -- --keep               # after the suites, keep the stack up (to look at it)
+//   npm run test:producers -- --keep --stack-only  # no suites: the stack, jar and PostgreSQL, their env printed
+//
+// Each suite has its own virtualenv, .venv/producers-<suite>, reused while its requirements file and
+// the Python interpreter are unchanged (a stamp file records both), as tools/interop.ts does. The
+// Spark listener jar is resolved from Maven Central into ~/.m2 by `mvn dependency:get` (cached there).
+// Airflow's suites get a PostgreSQL of their own from tools/postgres.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './neo4j/neo4j-server.ts';
+import { startStack, type RunningStack } from './stack.ts';
+import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
+
+const producersDir = join(repoRoot, 'test', 'producers');
+const venvRoot = join(repoRoot, '.venv');
+const SUITE_TIMEOUT_MS = 20 * 60_000;
+
+function log(line: string): void {
+  process.stdout.write(`[producers] ${line}\n`);
+}
+
+function parseCli(argv: string[]): { suites: string[]; prepare: boolean; keep: boolean; python?: string; pytest: string[] } {
+  const options = { suite: { type: 'string', multiple: true }, python: { type: 'string' }, prepare: { type: 'boolean' }, keep: { type: 'boolean' } } as const;
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const out = { suites: [] as string[], prepare: false, keep: false, python: undefined as string | undefined, pytest: [] as string[] };
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'suite' && t.value !== undefined) out.suites.push(t.value);
+    else if (t.kind === 'option' && t.name === 'prepare') out.prepare = true;
+    else if (t.kind === 'option' && t.name === 'keep') out.keep = true;
+    else if (t.kind === 'option' && t.name === 'python' && t.value !== undefined) out.python = t.value;
+    else out.pytest.push(argv[t.index]!);
+  }
+  return out;
+}
+const cli = parseCli(process.argv.slice(2));
+
+interface Suite {
+  id: string;
+  label: string;
+  dir: string;
+  requirements: string;
+  /** Needs a PostgreSQL (the Airflow suites run their SQL tasks on it). */
+  postgres: boolean;
+  /** Needs the Spark listener jar. */
+  sparkJar: boolean;
+}
+
+function suites(): Suite[] {
+  const mk = (id: string, label: string, extra: Partial<Suite> = {}): Suite => ({
+    id, label, dir: join(producersDir, id), requirements: join(producersDir, id, 'requirements.txt'), postgres: false, sparkJar: false, ...extra,
+  });
+  return [
+    mk('spark', 'Spark + OpenLineage listener', { sparkJar: true }),
+    mk('airflow', 'Airflow 3 + OpenLineage provider', { postgres: true }),
+    mk('datahub-airflow', 'Airflow 3 + DataHub plugin', { postgres: true }),
+  ].filter((s) => existsSync(s.requirements));
+}
+
+interface Python { exe: string; version: string }
+
+function findPython(): Python | { problem: string } {
+  const exe = cli.python ?? process.env.INTEROP_PYTHON ?? 'python3';
+  const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) return { problem: `${exe}: ${r.error ? 'not found' : 'no venv module (install python3-venv)'}` };
+  const [version = '', executable = exe] = r.stdout.trim().split('\n');
+  // Airflow 3 needs Python ≥ 3.10.
+  const [maj, min] = version.split('.').map(Number) as [number, number];
+  if (maj < 3 || (maj === 3 && min < 10)) return { problem: `${exe}: Python ${version} is older than 3.10 (Airflow 3 needs 3.10+)` };
+  return { exe: executable, version };
+}
+
+function run(cmd: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; logFile?: string; timeoutMs?: number; prefix?: string } = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    const timer = opts.timeoutMs ? setTimeout(() => { output += `\n[producers] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs) : undefined;
+    child.on('error', (e) => { output += String(e); });
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      if (opts.logFile) writeFileSync(opts.logFile, output);
+      resolve({ code: code ?? 1, output });
+    });
+  });
+}
+
+/** Creates or reuses .venv/producers-<suite>; returns its python. */
+async function ensureVenv(python: Python, suite: Suite): Promise<string> {
+  const dir = join(venvRoot, `producers-${suite.id}`);
+  const stampFile = join(dir, '.producers-stamp');
+  const stamp = createHash('sha256').update(readFileSync(suite.requirements)).update(`\0${python.exe}\0${python.version}`).digest('hex');
+  const venvPython = join(dir, 'bin', 'python');
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
+    log(`${suite.label}: reusing ${dir}`);
+    return venvPython;
+  }
+  const t0 = Date.now();
+  log(`${suite.label}: creating ${dir} (pip install -r ${suite.requirements}) …`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(venvRoot, { recursive: true });
+  const made = await run(python.exe, ['-m', 'venv', dir]);
+  if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
+  const pip = await run(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', suite.requirements], { timeoutMs: 20 * 60_000 });
+  if (pip.code !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`pip install for ${suite.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
+  }
+  writeFileSync(stampFile, stamp + '\n');
+  log(`${suite.label}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return venvPython;
+}
+
+/** The listener jar (group:artifact:version in test/producers/spark/listener.txt) in ~/.m2, fetched once. */
+async function ensureSparkJar(): Promise<string> {
+  const coords = readFileSync(join(producersDir, 'spark', 'listener.txt'), 'utf8').trim();
+  const [group = '', artifact = '', version = ''] = coords.split(':');
+  const jar = join(homedir(), '.m2', 'repository', ...group.split('.'), artifact, version, `${artifact}-${version}.jar`);
+  if (existsSync(jar)) return jar;
+  log(`resolving ${coords} from Maven Central …`);
+  const r = await run('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], { cwd: tmpdir(), timeoutMs: 10 * 60_000 });
+  if (r.code !== 0 || !existsSync(jar)) throw new Error(`mvn dependency:get ${coords} failed:\n${r.output.split('\n').slice(-20).join('\n')}`);
+  return jar;
+}
+
+async function mintToken(stack: RunningStack): Promise<string> {
+  const r = await run(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', 'producers', '--duration', 'ONE_DAY'], { env: stack.env });
+  const token = r.output.trim().split('\n').pop() ?? '';
+  if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
+  return token;
+}
+
+interface SuiteResult { suite: Suite; code: number; tests: number; failures: number; errors: number; skipped: number; seconds: number; failed: string[] }
+
+function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'errors' | 'skipped' | 'failed'> {
+  if (!existsSync(file)) return { tests: 0, failures: 0, errors: 0, skipped: 0, failed: [] };
+  const xml = readFileSync(file, 'utf8');
+  const attr = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
+  const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
+  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
+}
+
+async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string, extraEnv: Record<string, string>): Promise<SuiteResult> {
+  const t0 = Date.now();
+  const home = join(workDir, `home-${suite.id}`);
+  mkdirSync(home, { recursive: true });
+  const junit = join(workDir, `junit-${suite.id}.xml`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${join(venvPython, '..')}:${process.env.PATH ?? ''}`,
+    // A private HOME: Airflow, Spark and the DataHub CLI write dot-files there.
+    HOME: home,
+    LANG: 'C.UTF-8',
+    DATAHUB_TELEMETRY_ENABLED: 'false',
+    ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
+    INTEROP_WORK_DIR: join(workDir, `work-${suite.id}`),
+    INTEROP_GMS_URL: stack.ingestionUrl,
+    INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
+    INTEROP_TOKEN: token,
+    INTEROP_NEO4J_URI: stack.neo4jUri,
+    PYTHONDONTWRITEBYTECODE: '1',
+    // What each producer sent and the door answered, kept after the run (git-ignored).
+    PRODUCERS_ARTIFACTS: join(repoRoot, 'test-artifacts', 'producers'),
+    ...extraEnv,
+  };
+  log(`${suite.label}: running the suite …`);
+  const r = await run(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
+    env, cwd: suite.dir, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
+  });
+  process.stdout.write(`[producers] ── ${suite.label} ──\n` + r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+  return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const python = findPython();
+  if ('problem' in python) {
+    process.stderr.write(`[producers] No usable Python: ${python.problem}\n`);
+    return 3;
+  }
+  const all = suites();
+  const unknown = cli.suites.filter((v) => !all.some((s) => s.id === v));
+  if (unknown.length) {
+    process.stderr.write(`[producers] No suite ${unknown.join(', ')} (known: ${all.map((s) => s.id).join(', ')})\n`);
+    return 2;
+  }
+  const chosen = cli.suites.length ? all.filter((s) => cli.suites.includes(s.id)) : all;
+  log(`Python ${python.version}; suites: ${chosen.map((s) => s.label).join(', ')}`);
+  if (cli.prepare) {
+    // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.
+    await Promise.all([
+      ...chosen.map((s) => ensureVenv(python, s)),
+      chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
+      chosen.some((s) => s.postgres) ? Promise.resolve(ensurePostgresInstalled(log)) : Promise.resolve(''),
+    ]);
+    log(`prepared in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return 0;
+  }
+
+  const workDir = mkdtempSync(join(tmpdir(), 'lineage-producers-'));
+  const control: { stop?: () => Promise<void> } = {};
+  const stoppers: (() => Promise<void>)[] = [];
+  let stack: RunningStack | undefined;
+  let serviceDied: string | undefined;
+  const stopAll = async () => {
+    for (const s of stoppers.splice(0).reverse()) await s().catch(() => undefined);
+  };
+  const onSignal = () => { void stopAll().then(() => (control.stop?.() ?? Promise.resolve())).then(() => process.exit(130)); };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    // Installs (network, unzip), the jar and the stack (JVM start-up) overlap.
+    const stackPromise = startStack({
+      ephemeral: true, control, log, tokenName: 'producers launcher',
+      onServiceExit: (name, code) => { serviceDied = `${name} exited with code ${code}`; log(`${serviceDied} during the run`); },
+    });
+    stackPromise.catch(() => undefined);
+    const prepared = Promise.all([
+      Promise.all(chosen.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((p) => new Map(p)),
+      chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
+      chosen.some((s) => s.postgres) ? startSuitePostgres() : Promise.resolve(undefined),
+    ]);
+    let venvs: Map<string, string>, sparkJar: string, pg: RunningPostgres | undefined;
+    try {
+      [venvs, sparkJar, pg] = await prepared;
+    } catch (e) {
+      await stackPromise.then((st) => st.stop(), () => undefined);
+      throw e;
+    }
+    if (pg) stoppers.push(pg.stop);
+    stack = await stackPromise;
+    log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.gatewayUrl} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    const token = await mintToken(stack);
+    const extra: Record<string, string> = {
+      ...(sparkJar ? { PRODUCERS_SPARK_JAR: sparkJar } : {}),
+      ...(pg ? { PRODUCERS_PG_HOST: pg.host, PRODUCERS_PG_PORT: String(pg.port), PRODUCERS_PG_USER: pg.user, PRODUCERS_PG_PASSWORD: pg.password, PRODUCERS_PG_DATABASE: pg.database } : {}),
+    };
+    if (cli.keep && cli.pytest.includes('--stack-only')) {
+      // Iterating on a suite: the stack, the jar and PostgreSQL, and the environment to run pytest by hand.
+      const env = { INTEROP_GMS_URL: stack.ingestionUrl, INTEROP_FRONT_DOOR_URL: stack.gatewayUrl, INTEROP_TOKEN: token, ...extra };
+      process.stdout.write(Object.entries(env).map(([k, v]) => `export ${k}=${v}`).join('\n') + '\n');
+      log('--keep --stack-only: Ctrl-C stops it.');
+      await new Promise(() => {});
+    }
+    const st = stack;
+    const results = await Promise.all(chosen.map((s) => runSuite(venvs.get(s.id)!, s, st, token, workDir, extra)));
+
+    if (results.some((r) => r.code !== 0) && stack.logDir) {
+      for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
+        const bad = readFileSync(join(stack.logDir, f), 'utf8').trim().split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(-5);
+        if (bad.length) process.stdout.write(`[producers] ${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}\n`);
+      }
+    }
+    process.stdout.write('\n');
+    for (const r of results) {
+      const passed = r.tests - r.failures - r.errors - r.skipped;
+      process.stdout.write(`[producers] ${r.suite.label}: ${r.code === 0 ? 'PASS' : 'FAIL'} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+        (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') + '\n');
+      for (const name of r.failed) process.stdout.write(`[producers]     failed: ${name}\n`);
+    }
+    if (serviceDied) process.stdout.write(`[producers] ${serviceDied}\n`);
+    process.stdout.write(`[producers] total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if (cli.keep) {
+      log(`--keep: explorer at ${stack.gatewayUrl}/, token ${token}; Ctrl-C stops it.`);
+      await new Promise(() => {});
+    }
+    return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
+  } finally {
+    await stopAll();
+    await stack?.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The Airflow suites' PostgreSQL (tools/postgres.ts: Debian's server in a temp dir, a free port). */
+async function startSuitePostgres(): Promise<RunningPostgres> {
+  const pg = await startPostgres({ database: 'producers', log });
+  log(`PostgreSQL on ${pg.host}:${pg.port}`);
+  return pg;
+}
+
+try {
+  process.exitCode = await main();
+} catch (e) {
+  process.stderr.write(`[producers] ${(e as Error).message}\n`);
+  process.exitCode = 1;
+}
