@@ -25,13 +25,17 @@ export interface CausalChain {
 interface MutableChain {
   bookmarks: readonly string[];
   wrote: boolean;
+  /** The wait for the presented bookmarks, run once per request (store.ts); undefined until started. */
+  presentedWait?: Promise<void>;
+  /** Whether the client presented any bookmarks. */
+  presented: boolean;
 }
 
 const storage = new AsyncLocalStorage<MutableChain>();
 
 /** Runs `fn` with a chain that starts from the presented bookmarks (none: the request waits for nothing). */
 export function runCausally<T>(presented: readonly string[], fn: (chain: CausalChain) => T): T {
-  const chain: MutableChain = { bookmarks: [...new Set(presented)], wrote: false };
+  const chain: MutableChain = { bookmarks: [...new Set(presented)], wrote: false, presented: presented.length > 0 };
   return storage.run(chain, () => fn(chain));
 }
 
@@ -52,4 +56,17 @@ export function advanceCausalChain(chain: CausalChain, startedWith: readonly str
     c.bookmarks = [...new Set([...c.bookmarks.filter((b) => !covered.has(b)), ...reached])];
   }
   if (wrote) c.wrote = true;
+}
+
+/**
+ * The one wait of a request for the bookmarks its client presented: `start` runs it the first time
+ * (the store bounds it, BOOKMARK_WAIT_MS), later transactions share its outcome — so a request never
+ * waits more than once, and once it knows the database has not caught up it fails at once. Resolves
+ * at once when nothing was presented.
+ */
+export function awaitPresentedBookmarks(chain: CausalChain, start: (bookmarks: readonly string[]) => Promise<void>): Promise<void> {
+  const c = chain as MutableChain;
+  if (!c.presented) return Promise.resolve();
+  c.presentedWait ??= start(c.bookmarks);
+  return c.presentedWait;
 }
