@@ -25,17 +25,21 @@ export interface CausalChain {
 interface MutableChain {
   bookmarks: readonly string[];
   wrote: boolean;
-  /** The wait for the presented bookmarks, run once per request (store.ts); undefined until started. */
-  presentedWait?: Promise<void>;
-  /** Whether the client presented any bookmarks. */
-  presented: boolean;
 }
+
+/**
+ * The wait for the bookmarks a client presented, per chain: absent when it presented none, `null`
+ * until the store starts the wait, then the wait itself (kept off the chain, which is what a
+ * request's transactions see).
+ */
+const presentedWaits = new WeakMap<MutableChain, Promise<void> | null>();
 
 const storage = new AsyncLocalStorage<MutableChain>();
 
 /** Runs `fn` with a chain that starts from the presented bookmarks (none: the request waits for nothing). */
 export function runCausally<T>(presented: readonly string[], fn: (chain: CausalChain) => T): T {
-  const chain: MutableChain = { bookmarks: [...new Set(presented)], wrote: false, presented: presented.length > 0 };
+  const chain: MutableChain = { bookmarks: [...new Set(presented)], wrote: false };
+  if (presented.length) presentedWaits.set(chain, null);
   return storage.run(chain, () => fn(chain));
 }
 
@@ -66,7 +70,10 @@ export function advanceCausalChain(chain: CausalChain, startedWith: readonly str
  */
 export function awaitPresentedBookmarks(chain: CausalChain, start: (bookmarks: readonly string[]) => Promise<void>): Promise<void> {
   const c = chain as MutableChain;
-  if (!c.presented) return Promise.resolve();
-  c.presentedWait ??= start(c.bookmarks);
-  return c.presentedWait;
+  const wait = presentedWaits.get(c);
+  if (wait === undefined) return Promise.resolve();
+  if (wait !== null) return wait;
+  const started = start(c.bookmarks);
+  presentedWaits.set(c, started);
+  return started;
 }
