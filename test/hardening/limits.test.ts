@@ -186,7 +186,7 @@ describe('documented defaults', () => {
     }
     expect(new Set(seen)).toEqual(new Set([`413 ${TOO_LARGE}`]));
     expect(seen).toHaveLength(3 * 4 * 2);
-  });
+  }, 240_000); // 24 uploads of 17 MiB: ~25 s alone, past jest's 60 s on a loaded machine.
 
   test('`count` above 10,000 is served as 10,000; a negative count is a 400 naming it', async () => {
     const q = (count: number) => `{ searchAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: ${count}}) { count total searchResults { degree } } }`;
