@@ -4,7 +4,7 @@ import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
 import { writeAspects, hardDeleteEntity, existenceHintFor, existenceModeOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy } from '@lineage/catalog/write';
 import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
-import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow, assertCan, ingestOperation, modifyEntityDenied, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied, type Actor } from '@lineage/catalog/model';
+import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow, assertCan, authorizeWrite, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied, type Actor } from '@lineage/catalog/model';
 import { authConfigOf, createTokenStore } from '@lineage/catalog/operations';
 import { REQUEST_ID_HEADER, requestIdFrom, runCausally, type Config, type Logger } from '@lineage/catalog/runtime';
 import { BOOKMARK_HEADER, formatBookmarkHeader, parseBookmarkHeader } from '@lineage/service-kit';
@@ -79,8 +79,9 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
 
   const ingest = async (ctx: Context, changes: AspectChange[]) => {
     const actor = actorOf(ctx);
-    // Authorization for every change first (403 on the first failure), then one transaction.
-    for (const c of changes) assertCan(actor, ingestOperation(c.changeType), modifyEntityDenied(actor.urn, c.urn.text));
+    // Authorization for every change first (403 on the first failure), then one transaction:
+    // by change type and by what it writes (system entities and aspects, privileges.ts).
+    for (const c of changes) authorizeWrite(actor, { urn: c.urn.text, entityType: c.urn.entityType, aspectName: c.aspectName, changeType: c.changeType });
     return writeAspects(store, changes, writeOptions(ctx));
   };
 
@@ -173,7 +174,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
     async delete(body, ctx) {
       const actor = actorOf(ctx);
       const urn = parseUrnOrThrow(requireString(body, 'urn'));
-      assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
+      authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
       const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
       ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
     },

@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
-import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn, assertCan, getAspectDenied, modifyEntityDenied } from '@lineage/catalog/model';
+import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn, assertCan, authorizeWrite, getAspectDenied } from '@lineage/catalog/model';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { rawBody, type RestState } from './restli.ts';
@@ -54,12 +54,18 @@ export function booleanParam(ctx: Context, name: string, fallback: boolean): boo
   throw badRequest(`Query parameter '${name}' must be true or false, got '${v}'`);
 }
 
-/** A non-negative integer parameter; values above `max` are clamped (the page just gets shorter). */
-export function integerParam(ctx: Context, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+/** DataHub's integer parameters are Java ints: a larger value is a 400, as its parameter binding answers. */
+export const MAX_INTEGER_PARAM = 2_147_483_647;
+
+/** A non-negative integer parameter (at most a Java int); values above `max` are clamped (the page just gets shorter). */
+export function integerParam(ctx: Context, name: string, fallback: number, max = MAX_INTEGER_PARAM): number {
   const v = queryParam(ctx, name);
   if (v === undefined || v === '') return fallback;
-  if (!/^\d{1,15}$/.test(v)) throw badRequest(`Query parameter '${name}' must be a non-negative integer, got '${v}'`);
-  return Math.min(Number(v), max);
+  const quoted = v.length > 40 ? `${v.slice(0, 40)}…` : v;
+  if (!/^\d+$/.test(v)) throw badRequest(`Query parameter '${name}' must be a non-negative integer, got '${quoted}'`);
+  const n = Number(v);
+  if (n > MAX_INTEGER_PARAM) throw badRequest(`Query parameter '${name}' must be at most ${MAX_INTEGER_PARAM}, got '${quoted}'`);
+  return Math.min(n, max);
 }
 
 /** A list parameter, repeated (`a=X&a=Y`, what Python's requests sends) or comma-separated. */
@@ -235,7 +241,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
     if (aspects.length === 0 || aspects.includes(keyAspect)) {
-      assertCan(actor, 'DELETE', modifyEntityDenied(actor.urn, urn.text));
+      authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
       await hardDeleteEntity(store, urn, deps.writeOptions(ctx));
     } else {
       await deps.ingest(ctx, aspects.map((aspectName) => ({ urn, aspectName, changeType: 'DELETE' })));

@@ -100,7 +100,8 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
     } catch (e) {
       if (isCatalogError(e)) {
         if (e.kind === 'unavailable') logger.warn({ err: e.cause ?? e }, e.message);
-        sendPlain(res, restStatusOf[e.kind], e.message);
+        // A 503 says when to retry, as the REST doors' do.
+        sendPlain(res, restStatusOf[e.kind], e.message, e.retryAfterSeconds === undefined ? {} : { 'retry-after': String(e.retryAfterSeconds) });
       } else {
         logger.error({ err: e }, 'authentication failed unexpectedly');
         sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);

@@ -10,6 +10,7 @@ import { tokenFor } from '../support/services.ts';
 import { fixturesOf, INJECTIONS, type Fixtures } from './corpus/fixtures.ts';
 import { restCases, mcp, type RestCase } from './corpus/rest.ts';
 import { graphqlCases, type GraphqlCase } from './corpus/graphql.ts';
+import { openApiCases, type OpenApiCase } from './corpus/openapi.ts';
 import { graphql, send, snapshot, startHarness, type Harness, type Reply, type Snapshot } from './corpus/harness.ts';
 
 const ns = namespace('bad');
@@ -17,6 +18,7 @@ const fx: Fixtures = fixturesOf(ns);
 const caller = ns.user('admin');
 const rest = restCases(fx);
 const gql = graphqlCases(fx);
+const openapi = openApiCases(fx);
 
 let h: Harness;
 let admin: string;
@@ -94,6 +96,17 @@ describe('GraphQL: every malformed request is a bare 4xx or an error with a 4xx 
       // DataHub's graphql-java answers parse failures as InvalidSyntax or ValidationError.
       expect(first.extensions).toEqual({ classification: c.expect.classification });
     }
+  });
+});
+
+describe('OpenAPI v3, relationships and the lineage scroll: every malformed request is a 4xx naming the problem', () => {
+  test.each(openapi.map((c) => [c.id, c] as const))('%s', async (_id, c: OpenApiCase) => {
+    const r = await send(h.ingestionUrl + c.path, { method: c.method, body: c.body, token: admin });
+    const message = c.restli ? r.json?.message : r.json?.error;
+    expect({ status: r.status, message }).toEqual({ status: c.status, message: expect.stringMatching(c.message) });
+    // A refused urn is quoted, never echoed whole: a 1 MiB urn does not make a 1 MiB answer.
+    expect(r.text.length).toBeLessThan(2_000);
+    expectCleanBody(r);
   });
 });
 

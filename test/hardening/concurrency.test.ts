@@ -106,6 +106,38 @@ test('20 concurrent UPSERTs of one aspect: gapless versions, every value kept on
   expect(await edgesOf(target)).toEqual({ typed: latest, lineage: latest });
 });
 
+// Issue 30: an identical value whose keys come in another order wrote a new version (8 identical
+// concurrent posts left 2). Idempotency compares values, not texts.
+test('8 concurrent posts of one value, with keys in different orders, leave 1 version; a later reordered repeat writes nothing', async () => {
+  const target = ns.dataset('same_value');
+  const src = ns.dataset('same_value_src');
+  await seedDatasets([target, src]);
+  const fields: Array<[string, unknown]> = [
+    ['name', 'same'], ['description', 'one value'], ['customProperties', { b: '2', a: '1', c: '3' }],
+    ['tags', ['x', 'y']], ['externalUrl', 'https://example.com/x'],
+  ];
+  // Eight orders of the same fields (a rotation each, the nested object reversed on odd ones).
+  const reordered = (i: number) => {
+    const rotated = [...fields.slice(i % fields.length), ...fields.slice(0, i % fields.length)];
+    return Object.fromEntries(rotated.map(([k, v]) => [k, k === 'customProperties' && i % 2 ? Object.fromEntries(Object.entries(v as object).reverse()) : v]));
+  };
+  expect(new Set(Array.from({ length: 8 }, (_, i) => JSON.stringify(reordered(i)))).size).toBeGreaterThan(4);
+  const replies = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+    post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'datasetProperties', reordered(i)) }, editorToken)));
+  expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
+  const versions = async () => (await getAspectVersions(store, parseUrn(target), 'datasetProperties')).map((r) => r.version).sort();
+  // v0 from the seed's value, then one version for the new value: the seed's row is archived once.
+  expect(await versions()).toEqual([0, 1]);
+  const lineage = (order: 'ab' | 'ba') => ({ upstreams: [order === 'ab' ? { dataset: src, type: 'TRANSFORMED' } : { type: 'TRANSFORMED', dataset: src }] });
+  for (const order of ['ab', 'ba', 'ab'] as const) {
+    expect((await post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'upstreamLineage', lineage(order)) }, editorToken)).status).toBe(200);
+  }
+  expect((await getAspectVersions(store, parseUrn(target), 'upstreamLineage')).map((r) => r.version)).toEqual([0]);
+  // A real change still writes.
+  expect((await post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'datasetProperties', { ...reordered(0), name: 'changed' }) }, editorToken)).status).toBe(200);
+  expect(await versions()).toEqual([0, 1, 2]);
+});
+
 describe('deadlocks', () => {
   test('a real deadlock between two writers is retried by the store and both commit', async () => {
     const events: QueryEvent[] = [];

@@ -20,6 +20,7 @@ const first = chain[0]!;
 const TINY = {
   GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_DOCUMENT_BYTES: '2048', MAX_BODY_BYTES: '65536',
   MAX_BATCH_PROPOSALS: '3', HTTP_HEADERS_TIMEOUT_MS: '400', HTTP_REQUEST_TIMEOUT_MS: '800', LINEAGE_MAX_RESULTS: '2',
+  BOOKMARK_WAIT_MS: '1500',
 };
 
 let defaults: Harness, tiny: Harness;
@@ -37,6 +38,21 @@ beforeAll(async () => {
 afterAll(async () => { await Promise.all([defaults?.close(), tiny?.close()]); });
 
 const gw = (h: Harness) => `${h.gatewayUrl}/api/graphql`;
+
+/**
+ * A well-formed bookmark of this database for a transaction it will never reach: a real one (header
+ * item = base64url of Neo4j's `FB:` + base64 text) with its transaction id raised to 2^28 − 1. Neo4j
+ * 5 packs it in PackStream: a one-item list (0x91) of the database id (bytes, 0xCC 0x10 + 16) and
+ * the transaction id (an integer), then an empty list (0x90).
+ */
+function forgeFarFutureBookmark(headerItem: string): string {
+  const neo4jText = Buffer.from(headerItem, 'base64url').toString('latin1');
+  expect(neo4jText).toMatch(/^FB:/);
+  const hex = Buffer.from(neo4jText.slice(3), 'base64').toString('hex');
+  expect(hex).toMatch(/^91cc10[0-9a-f]{32}.+90$/);
+  const forgedHex = `${hex.slice(0, 38)}ca0fffffff90`;
+  return Buffer.from(`FB:${Buffer.from(forgedHex, 'hex').toString('base64')}`, 'latin1').toString('base64url');
+}
 
 /** POST with `Transfer-Encoding: chunked` (no Content-Length), in 1 MiB chunks. */
 function postChunked(url: string, body: Buffer, token: string): Promise<Reply> {
@@ -89,10 +105,10 @@ describe('documented defaults', () => {
     expect({
       depth: c.GRAPHQL_MAX_DEPTH, aliases: c.GRAPHQL_MAX_ALIASES, document: c.GRAPHQL_MAX_DOCUMENT_BYTES, body: c.MAX_BODY_BYTES,
       batch: c.MAX_BATCH_PROPOSALS, headers: c.HTTP_HEADERS_TIMEOUT_MS, request: c.HTTP_REQUEST_TIMEOUT_MS,
-      maxResults: c.LINEAGE_MAX_RESULTS, maxHops: c.LINEAGE_MAX_HOPS, deadline: c.LINEAGE_DEADLINE_MS,
+      maxResults: c.LINEAGE_MAX_RESULTS, maxHops: c.LINEAGE_MAX_HOPS, deadline: c.LINEAGE_DEADLINE_MS, bookmarkWait: c.BOOKMARK_WAIT_MS,
     }).toEqual({
       depth: 20, aliases: 50, document: 131072, body: 16 * 1024 * 1024, batch: 10_000, headers: 20_000, request: 120_000,
-      maxResults: 1_000_000, maxHops: 1000, deadline: 30_000,
+      maxResults: 1_000_000, maxHops: 1000, deadline: 30_000, bookmarkWait: 30_000,
     });
   });
 
@@ -170,7 +186,7 @@ describe('documented defaults', () => {
     }
     expect(new Set(seen)).toEqual(new Set([`413 ${TOO_LARGE}`]));
     expect(seen).toHaveLength(3 * 4 * 2);
-  });
+  }, 240_000); // 24 uploads of 17 MiB: ~25 s alone, past jest's 60 s on a loaded machine.
 
   test('`count` above 10,000 is served as 10,000; a negative count is a 400 naming it', async () => {
     const q = (count: number) => `{ searchAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: ${count}}) { count total searchResults { degree } } }`;
@@ -213,6 +229,34 @@ describe('every limit is configurable (tiny limits)', () => {
     for (const url of [`${tiny.ingestionUrl}/entities?action=exists`, gw(tiny), tiny.subgraphUrl]) {
       expect((await send(url, { body: body(65_537), token: tinyAdmin })).status).toBe(413);
     }
+  });
+
+  // Issue 30: a forged bookmark of a transaction far ahead of the database held each of a request's
+  // transactions in Neo4j in turn (121 s for one write). Now one wait per request, bounded.
+  test('BOOKMARK_WAIT_MS=1500: a bookmark the database never reaches is one 503 naming it, well before Neo4j\'s own 30 s, and writes nothing', async () => {
+    const real = (await send(`${tiny.ingestionUrl}/aspects?action=ingestProposal`, { body: { proposal: mcp(first, 'status', { removed: false }) }, token: tinyAdmin }))
+      .headers.get('x-lineage-bookmark');
+    expect(real).toMatch(/^[A-Za-z0-9_-]+$/);
+    const forged = forgeFarFutureBookmark(real!);
+    const unwritten = ns.dataset('never_written');
+    const replies: Array<[string, Reply, number]> = [];
+    for (const [name, url, body] of [
+      ['Rest.li write', `${tiny.ingestionUrl}/aspects?action=ingestProposal`, { proposal: mcp(unwritten, 'status', { removed: false }) }],
+      ['front door write', `${tiny.gatewayUrl}/api/gms/aspects?action=ingestProposal`, { proposal: mcp(unwritten, 'status', { removed: false }) }],
+      ['GraphQL read', gw(tiny), { query: `{ entityExists(urn: "${first}") }` }],
+    ] as const) {
+      const t0 = Date.now();
+      const r = await send(url, { body, token: tinyAdmin, headers: { 'X-Lineage-Bookmark': forged } });
+      replies.push([name, r, Date.now() - t0]);
+    }
+    for (const [name, r, ms] of replies) {
+      expect([name, r.status, r.headers.get('retry-after')]).toEqual([name, 503, '5']);
+      expect([name, r.text]).toEqual([name, expect.stringContaining('within 1500 ms (BOOKMARK_WAIT_MS)')]);
+      // One bounded wait, not one of Neo4j's per transaction: far below its 30 s.
+      expect([name, ms < 15_000]).toEqual([name, true]);
+    }
+    const after = await send(`${tiny.ingestionUrl}/aspects/${encodeURIComponent(unwritten)}?aspect=status`, { token: tinyAdmin });
+    expect(after.status).toBe(404);
   });
 
   test('MAX_BATCH_PROPOSALS=3 for ingestProposalBatch and batchIngest', async () => {

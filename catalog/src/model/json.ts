@@ -15,3 +15,28 @@ export function isJsonRecord(value: unknown): value is JsonRecord {
 export function asRecord(value: unknown): JsonRecord | null {
   return isJsonRecord(value) ? value : null;
 }
+
+/**
+ * JSON text with object keys sorted at every level, so two values that differ only in key order
+ * have one text. Arrays keep their order (it is meaningful). For parsed JSON (no undefined, no
+ * functions), as JSON.stringify would write it otherwise.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isJsonRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Whether two JSON texts hold the same value, key order aside (docs/lineage-model.md: an identical
+ * write writes nothing). JSON.stringify's length does not depend on key order, so texts of other
+ * lengths differ without parsing; only same-length texts that differ are compared canonically.
+ */
+export function sameJsonText(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+}

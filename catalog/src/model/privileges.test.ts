@@ -1,6 +1,8 @@
 import { isCatalogError } from './errors.ts';
 import {
   assertCan,
+  authorizeWrite,
+  systemPrivilegeOf,
   can,
   editLineageDenied,
   getAspectDenied,
@@ -112,4 +114,63 @@ test('DataHub denial messages', () => {
   expect(updateEntitiesDenied()).toBe('User is unauthorized to update entities.');
   expect(editLineageDenied('dataset')).toBe('Unauthorized to edit dataset lineage. Please contact your DataHub administrator.');
   expect(graphqlDenied()).toBe('Unauthorized to perform this action. Please contact your DataHub administrator.');
+});
+
+describe('authorizeWrite: by what a write writes', () => {
+  const target = (entityType: string, aspectName: string | undefined, changeType = 'UPSERT') =>
+    ({ urn: `urn:li:${entityType}:x`, entityType, ...(aspectName === undefined ? {} : { aspectName }), changeType });
+  const outcome = (actor: Actor, t: ReturnType<typeof target>) => {
+    try {
+      authorizeWrite(actor, t);
+      return 'ok';
+    } catch (e) {
+      return isCatalogError(e) ? e.kind : 'other';
+    }
+  };
+
+  test.each([
+    ['corpuser', 'roleMembership', 'MANAGE_USERS_AND_GROUPS'],
+    ['corpGroup', 'roleMembership', 'MANAGE_USERS_AND_GROUPS'],
+    ['corpuser', 'groupMembership', 'MANAGE_USERS_AND_GROUPS'],
+    ['corpuser', 'corpUserStatus', 'MANAGE_USERS_AND_GROUPS'],
+    ['corpuser', 'corpUserCredentials', 'MANAGE_USER_CREDENTIALS'],
+    ['dataHubPolicy', 'dataHubPolicyInfo', 'MANAGE_POLICIES'],
+    ['dataHubRole', 'dataHubRoleInfo', 'MANAGE_POLICIES'],
+    ['dataHubSecret', 'dataHubSecretValue', 'MANAGE_SECRETS'],
+    ['inviteToken', 'inviteToken', 'MANAGE_USER_CREDENTIALS'],
+    ['dataHubAccessToken', 'dataHubAccessTokenInfo', 'MANAGE_ACCESS_TOKENS'],
+  ])('%s.%s needs %s, whatever the change type', (entityType, aspectName, privilege) => {
+    expect(systemPrivilegeOf(target(entityType, aspectName))).toBe(privilege);
+    for (const changeType of ['UPSERT', 'PATCH', 'CREATE', 'CREATE_ENTITY', 'RESTATE']) {
+      expect(outcome(editor, target(entityType, aspectName, changeType))).toBe('forbidden');
+      expect(outcome(reader, target(entityType, aspectName, changeType))).toBe('forbidden');
+    }
+    // An actor with EDIT_ENTITY and exactly that privilege may write (tokens aside, below).
+    const holder: Actor = { urn: 'urn:li:corpuser:h', privileges: new Set(['EDIT_ENTITY', privilege as (typeof PRIVILEGES)[number]]) };
+    expect(outcome(holder, target(entityType, aspectName))).toBe(entityType === 'dataHubAccessToken' ? 'validation' : 'ok');
+    expect(outcome(editor, target(entityType, aspectName))).toBe('forbidden');
+  });
+
+  test('the message names the missing privilege', () => {
+    expect(() => authorizeWrite(editor, target('corpuser', 'roleMembership'))).toThrow(/writing roleMembership needs the MANAGE_USERS_AND_GROUPS privilege/);
+  });
+
+  test('ordinary metadata needs only the route privilege', () => {
+    expect(systemPrivilegeOf(target('dataset', 'status'))).toBeUndefined();
+    expect(systemPrivilegeOf(target('corpuser', 'corpUserInfo'))).toBeUndefined();
+    expect(outcome(editor, target('corpuser', 'corpUserInfo'))).toBe('ok');
+    expect(outcome(editor, target('dataset', 'status', 'DELETE'))).toBe('forbidden');
+  });
+
+  test('deleting a user, a group or a system entity needs its privilege; access tokens are only ever deleted', () => {
+    expect(systemPrivilegeOf(target('corpuser', undefined, 'DELETE_ENTITY'))).toBe('MANAGE_USERS_AND_GROUPS');
+    expect(systemPrivilegeOf(target('corpGroup', undefined, 'DELETE_ENTITY'))).toBe('MANAGE_USERS_AND_GROUPS');
+    expect(systemPrivilegeOf(target('dataset', undefined, 'DELETE_ENTITY'))).toBeUndefined();
+    const deleter: Actor = { urn: 'urn:li:corpuser:d', privileges: new Set(['DELETE_ENTITY']) };
+    expect(outcome(deleter, target('corpuser', undefined, 'DELETE_ENTITY'))).toBe('forbidden');
+    expect(outcome(deleter, target('dataset', undefined, 'DELETE_ENTITY'))).toBe('ok');
+    expect(outcome(admin, target('dataHubAccessToken', undefined, 'DELETE_ENTITY'))).toBe('ok');
+    expect(outcome(admin, target('dataHubAccessToken', 'dataHubAccessTokenInfo', 'DELETE'))).toBe('ok');
+    expect(outcome(admin, target('dataHubAccessToken', 'dataHubAccessTokenKey', 'UPSERT'))).toBe('validation');
+  });
 });

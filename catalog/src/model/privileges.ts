@@ -2,7 +2,7 @@
 // follow DataHub's PoliciesConfig (metadata-utils, com.linkedin.metadata.authorization), restricted
 // to the operations this service offers. Privileges are global: DataHub evaluates policies per
 // resource, but the built-in role policies we model apply to every entity alike.
-import { forbidden } from './errors.ts';
+import { forbidden, validationFailed } from './errors.ts';
 
 export const PRIVILEGES = [
   'VIEW_ENTITY_PAGE',
@@ -15,6 +15,11 @@ export const PRIVILEGES = [
   'RESTORE_INDICES_PRIVILEGE',
   'MANAGE_ACCESS_TOKENS',
   'GENERATE_PERSONAL_ACCESS_TOKENS',
+  // Platform privileges guarding the entities and aspects that grant access (systemPrivilegeOf).
+  'MANAGE_USERS_AND_GROUPS',
+  'MANAGE_USER_CREDENTIALS',
+  'MANAGE_POLICIES',
+  'MANAGE_SECRETS',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];
@@ -146,3 +151,78 @@ export const editLineageDenied = (entityType: string) =>
   `Unauthorized to edit ${entityType} lineage. Please contact your DataHub administrator.`;
 /** Generic GraphQL resolver denial (createAccessToken, revokeAccessToken, …). */
 export const graphqlDenied = () => 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+
+// ---------------------------------------------------------------------------------------------
+// Authorization by what a write writes (docs/wire-contract.md §Auth, "System entities and aspects").
+// A route's privilege (EDIT_ENTITY, DELETE_ENTITY) says an actor may change metadata; some entities
+// and aspects are not metadata but access itself: who holds which role, which tokens are live,
+// which policies apply, passwords and secrets. DataHub guards each of these with a platform
+// privilege in the resolver that edits it (BatchAssignRoleResolver and the group-membership
+// resolvers: MANAGE_USERS_AND_GROUPS; password reset: MANAGE_USER_CREDENTIALS; policies:
+// MANAGE_POLICIES; tokens: MANAGE_ACCESS_TOKENS; secrets: MANAGE_SECRETS); through the generic
+// write doors we require the same privilege, whatever the door or the change type.
+
+/** Entity types that are access itself: every write to them, and deleting them, needs the privilege. */
+export const SYSTEM_ENTITY_PRIVILEGES: Readonly<Record<string, Privilege>> = {
+  dataHubAccessToken: 'MANAGE_ACCESS_TOKENS',
+  dataHubPolicy: 'MANAGE_POLICIES',
+  // A role is the set of policies its members get.
+  dataHubRole: 'MANAGE_POLICIES',
+  dataHubSecret: 'MANAGE_SECRETS',
+  // An invite token lets whoever holds it sign up.
+  inviteToken: 'MANAGE_USER_CREDENTIALS',
+};
+
+/** Aspects that grant or restore access on any entity type that holds them (users, groups). */
+export const SYSTEM_ASPECT_PRIVILEGES: Readonly<Record<string, Privilege>> = {
+  roleMembership: 'MANAGE_USERS_AND_GROUPS',
+  // DataHub gives a group's roles and policies to its members.
+  groupMembership: 'MANAGE_USERS_AND_GROUPS',
+  nativeGroupMembership: 'MANAGE_USERS_AND_GROUPS',
+  // Suspension: writing ACTIVE over SUSPENDED restores access.
+  corpUserStatus: 'MANAGE_USERS_AND_GROUPS',
+  corpUserCredentials: 'MANAGE_USER_CREDENTIALS',
+};
+
+/** Deleting a whole user or group removes (or, re-created, resets) its access: DataHub's RemoveUser/RemoveGroup. */
+const PRINCIPAL_ENTITY_TYPES: ReadonlySet<string> = new Set(['corpuser', 'corpGroup']);
+
+/** What one write touches. `aspectName` undefined = the whole entity (hard delete). */
+export interface WriteTarget {
+  urn: string;
+  entityType: string;
+  aspectName?: string;
+  /** A change type (UPSERT, PATCH, DELETE, …) or 'DELETE_ENTITY' for a hard delete of the entity. */
+  changeType: string;
+}
+
+/** The platform privilege a write needs beyond its route's, or undefined for ordinary metadata. */
+export function systemPrivilegeOf(target: WriteTarget): Privilege | undefined {
+  const byType = Object.hasOwn(SYSTEM_ENTITY_PRIVILEGES, target.entityType) ? SYSTEM_ENTITY_PRIVILEGES[target.entityType] : undefined;
+  if (byType) return byType;
+  if (target.aspectName === undefined) return PRINCIPAL_ENTITY_TYPES.has(target.entityType) ? 'MANAGE_USERS_AND_GROUPS' : undefined;
+  return Object.hasOwn(SYSTEM_ASPECT_PRIVILEGES, target.aspectName) ? SYSTEM_ASPECT_PRIVILEGES[target.aspectName] : undefined;
+}
+
+/** Denial of a system write: DataHub's Rest.li wording, plus what was missing. */
+export const systemWriteDenied = (actorUrn: string, target: WriteTarget, privilege: Privilege) =>
+  `${modifyEntityDenied(actorUrn, target.urn)} (${target.aspectName === undefined ? `deleting a ${target.entityType}` : `writing ${target.aspectName}`} needs the ${privilege} privilege)`;
+
+/** Why token entities are never written through the doors, even by a token manager. */
+export const ACCESS_TOKEN_WRITE_REFUSED =
+  'dataHubAccessToken entities are written only by createAccessToken (and deleted by revokeAccessToken or a delete): writing one directly could bring a revoked token back';
+
+/**
+ * The one authorization of a write, every door alike (Rest.li, OpenAPI, batches, PATCH, deletes):
+ * the route's privilege for the change type, then the platform privilege of a system entity or
+ * aspect. A revoked token is a deleted dataHubAccessToken entity and authentication trusts only
+ * what createAccessToken stored, so no door may write one — only delete it (revocation).
+ */
+export function authorizeWrite(actor: Actor, target: WriteTarget): void {
+  const op: Operation = target.changeType === 'DELETE_ENTITY' ? 'DELETE' : ingestOperation(target.changeType);
+  assertCan(actor, op, modifyEntityDenied(actor.urn, target.urn));
+  const privilege = systemPrivilegeOf(target);
+  if (privilege && !actor.privileges.has(privilege)) throw forbidden(systemWriteDenied(actor.urn, target, privilege));
+  const deletes = target.changeType === 'DELETE' || target.changeType === 'DELETE_ENTITY';
+  if (target.entityType === 'dataHubAccessToken' && !deletes) throw validationFailed(`${ACCESS_TOKEN_WRITE_REFUSED} (${target.urn})`);
+}

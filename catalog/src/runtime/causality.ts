@@ -27,11 +27,19 @@ interface MutableChain {
   wrote: boolean;
 }
 
+/**
+ * The wait for the bookmarks a client presented, per chain: absent when it presented none, `null`
+ * until the store starts the wait, then the wait itself (kept off the chain, which is what a
+ * request's transactions see).
+ */
+const presentedWaits = new WeakMap<MutableChain, Promise<void> | null>();
+
 const storage = new AsyncLocalStorage<MutableChain>();
 
 /** Runs `fn` with a chain that starts from the presented bookmarks (none: the request waits for nothing). */
 export function runCausally<T>(presented: readonly string[], fn: (chain: CausalChain) => T): T {
   const chain: MutableChain = { bookmarks: [...new Set(presented)], wrote: false };
+  if (presented.length) presentedWaits.set(chain, null);
   return storage.run(chain, () => fn(chain));
 }
 
@@ -52,4 +60,20 @@ export function advanceCausalChain(chain: CausalChain, startedWith: readonly str
     c.bookmarks = [...new Set([...c.bookmarks.filter((b) => !covered.has(b)), ...reached])];
   }
   if (wrote) c.wrote = true;
+}
+
+/**
+ * The one wait of a request for the bookmarks its client presented: `start` runs it the first time
+ * (the store bounds it, BOOKMARK_WAIT_MS), later transactions share its outcome — so a request never
+ * waits more than once, and once it knows the database has not caught up it fails at once. Resolves
+ * at once when nothing was presented.
+ */
+export function awaitPresentedBookmarks(chain: CausalChain, start: (bookmarks: readonly string[]) => Promise<void>): Promise<void> {
+  const c = chain as MutableChain;
+  const wait = presentedWaits.get(c);
+  if (wait === undefined) return Promise.resolve();
+  if (wait !== null) return wait;
+  const started = start(c.bookmarks);
+  presentedWaits.set(c, started);
+  return started;
 }

@@ -44,6 +44,8 @@ const envSchema = z.object({
   LINEAGE_MAX_HOPS: positiveInt.max(1000).default(1000),
   LINEAGE_MAX_RESULTS: positiveInt.default(1_000_000),
   LINEAGE_DEADLINE_MS: positiveInt.default(30_000),
+  /** Longest wait of a request for the X-Lineage-Bookmark it presents before its 503 (docs/wire-contract.md §Read-your-writes). */
+  BOOKMARK_WAIT_MS: positiveInt.default(30_000),
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

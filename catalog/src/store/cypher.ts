@@ -29,6 +29,7 @@ const FILE_STATEMENTS = [
   'edges/merge',
   'edges/owned-by',
   'auth/token-active',
+  'causality/await-bookmarks',
   'auth/roles-of',
   'lineage/facet-values',
   'lineage/generation',

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
-import { advanceCausalChain, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
+import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
 import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
 import { effectiveVersion, SCHEMA_VERSION, schemaTooNew, type SchemaState } from './schema-version.ts';
 
@@ -19,6 +19,8 @@ export interface StoreOptions {
   maxRetryMs?: number;
   /** Called after every named statement (metrics); must not throw. */
   onQuery?: (event: QueryEvent) => void;
+  /** Longest wait of a request for the bookmarks it presents (BOOKMARK_WAIT_MS); default 30 s. */
+  bookmarkWaitMs?: number;
 }
 
 export interface QueryEvent {
@@ -199,12 +201,38 @@ export function createStore(options: StoreOptions): Store {
     ...(Object.keys(metadata).length ? { metadata } : {}),
   });
 
+  // A presented bookmark the server has not reached holds every transaction of the request in
+  // Neo4j (db.transaction.bookmark_ready_timeout, 30 s by default, and once more for the routing
+  // table): a request running four transactions waited two minutes for its 503. So the request
+  // waits once, here, in a transaction that does nothing else, for at most BOOKMARK_WAIT_MS; its
+  // later transactions share the outcome (runtime/causality.ts). Auto-commit: the driver does not
+  // retry it. Costs one round trip, only for requests that present bookmarks.
+  const bookmarkWaitMs = options.bookmarkWaitMs ?? 30_000;
+  async function waitForBookmarks(bookmarks: readonly string[]): Promise<void> {
+    const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, bookmarks: [...bookmarks] });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(unavailable(
+        `The metadata store has not caught up with the bookmark presented in ${BOOKMARK_HEADER} within ${bookmarkWaitMs} ms (BOOKMARK_WAIT_MS); retry later.`)), bookmarkWaitMs);
+    });
+    try {
+      await Promise.race([session.run(statements['causality/await-bookmarks']).summary(), timedOut]);
+    } catch (e) {
+      throw mapDriverError(e);
+    } finally {
+      clearTimeout(timer);
+      // Not awaited: after a timeout the session is still waiting in Neo4j; it closes when that ends.
+      session.close().catch(() => {});
+    }
+  }
+
   async function withSession<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>, o?: TxOptions): Promise<T> {
     // The request's causal chain (runtime/causality.ts): start where the client and the request's
     // earlier transactions left off, so a read waits for every write it must see. The bookmarks
     // travel in the BEGIN (and ROUTE) messages the driver sends anyway: no extra round trip, and
     // none at all when the chain is empty.
     const chain = currentCausalChain();
+    if (chain) await awaitPresentedBookmarks(chain, waitForBookmarks);
     const startedWith = chain?.bookmarks ?? [];
     const session = driver.session({
       database,

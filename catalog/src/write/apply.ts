@@ -4,6 +4,7 @@
 import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
 import { preconditionFailed, validationFailed } from '../model/errors.ts';
+import { sameJsonText } from '../model/json.ts';
 import { applyPatch } from '../model/patch.ts';
 import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
@@ -192,7 +193,9 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
-    if (currentValue(slot) === text) continue; // identical: nothing to write
+    // Identical, key order aside (clients and merges reorder keys): nothing to write.
+    const current = currentValue(slot);
+    if (current !== undefined && sameJsonText(current, text)) continue;
     slot.next = { value: text, systemMetadata, createdBy: options.actor };
   }
   if (problems.length) throw existenceError(problems, options.existenceHint);

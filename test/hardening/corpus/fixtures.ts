@@ -73,6 +73,11 @@ export function invalidUrns(p: string): InvalidUrn[] {
     { rule: 'lone surrogate', urn: `urn:li:corpuser:${p}\ud800x`, reason: /unpaired surrogate/ },
     { rule: 'NUL character', urn: `urn:li:corpuser:${p}\u0000x`, reason: /control character/ },
     { rule: 'newline character', urn: `urn:li:corpuser:${p}\nx`, reason: /control character/ },
+    // Issue 30: what reached Neo4j (or was stored as another name) before.
+    { rule: 'BEL in a dataset name', urn: `urn:li:dataset:(${platform},a\u0007b,PROD)`, reason: /control character/ },
+    { rule: 'unpaired low surrogate in a dataset name', urn: `urn:li:dataset:(${platform},a\udc00,PROD)`, reason: /unpaired surrogate/ },
+    { rule: "a name of only '/'", urn: `urn:li:dataset:(${platform},/,PROD)`, reason: /a name of only '\/' is not allowed/ },
+    { rule: 'a 10 KB urn', urn: `urn:li:dataset:(${platform},${'n'.repeat(10 * 1024)},PROD)`, reason: /longer than 4096 bytes/ },
   ];
 }
 

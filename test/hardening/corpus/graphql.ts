@@ -57,7 +57,9 @@ export function graphqlCases(fx: Fixtures): GraphqlCase[] {
     t('text/plain content type', { raw: '{"query": "{ __typename }"}', contentType: 'text/plain' }, http(400, /content type 'text\/plain'/));
     t('form-encoded content type', { raw: 'query=%7B__typename%7D', contentType: 'application/x-www-form-urlencoded' }, http(400, /content type 'application\/x-www-form-urlencoded'/));
     t('deeply nested variables (100k levels)', { raw: `{"query": "{ __typename }", "variables": {"x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}` }, http(400, /nesting is deeper than 1000/));
-    t('body over 16 MiB', { raw: OVERSIZED_BODY }, http(413, /16777216 bytes/));
+    t('body over 16 MiB', { raw: OVERSIZED_BODY }, http(413, /16777216 bytes \(MAX_BODY_BYTES\)/));
+    // Issue 30: read leniently, 0xFF 0xFE became U+FFFD and two names one urn.
+    t('invalid UTF-8 (0xFF 0xFE) inside a urn', { raw: Buffer.concat([Buffer.from(`{"query": "{ entityExists(urn: \\"urn:li:corpuser:${p}`), Buffer.from([0xff, 0xfe]), Buffer.from('\\") }"}')]) }, http(400, /not valid UTF-8/));
   }
 
   // --- Syntax (InvalidSyntax) ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { createLineageSubgraph, type LineageSubgraph } from '../../../lineage-se
 import { GRAPHQL_PATH } from '../../../service-kit/src/graphql-http.ts';
 import { createGateway, type Gateway } from '../../../gateway/src/app.ts';
 import { listen, testConfig } from '../../support/services.ts';
-import { testStore } from '../../support/context.ts';
+import { createStore } from '../../../catalog/src/store/store.ts';
 
 export interface Harness {
   ingestionUrl: string;
@@ -51,7 +51,11 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   });
   // The production logger (redaction included) at its most verbose level.
   const logger = (name: string) => createLogger(name, 'trace', sink);
-  const store = testStore();
+  // The run's Neo4j, with the one store option the configuration sets (as service-runtime does).
+  const store = createStore({
+    uri: process.env.TEST_NEO4J_URI!, user: process.env.TEST_NEO4J_USER, password: process.env.TEST_NEO4J_PASSWORD, database: 'neo4j',
+    bookmarkWaitMs: config.BOOKMARK_WAIT_MS,
+  });
 
   const subgraph: LineageSubgraph = await createLineageSubgraph({ store, config, logger: logger('lineage-service') });
   const subgraphUrl = `${await listen(subgraph.httpServer)}${GRAPHQL_PATH}`;

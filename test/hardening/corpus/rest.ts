@@ -65,7 +65,12 @@ export function restCases(fx: Fixtures): RestCase[] {
     t('JSON array body', '[]', 400, /must be a JSON object/);
     t('JSON null body', 'null', 400, /must be a JSON object/);
     t('deeply nested JSON (100k levels)', `{"x": ${nested(100_000)}}`, 400, /nesting is deeper than 1000/);
-    t('invalid UTF-8 outside a string', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 400, /not valid JSON/);
+    t('invalid UTF-8 outside a string', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), 400, /not valid UTF-8 \(first invalid byte at offset 1\)/);
+    // Issue 30: a lenient decoder stored these as U+FFFD, merging different names into one urn.
+    const valid = Buffer.from(JSON.stringify(e.valid));
+    // Inside the namespace's name where the body has one, else inside its first string value.
+    const at = valid.includes(p) ? valid.indexOf(p) + p.length : valid.indexOf(':"') + 3;
+    t('invalid UTF-8 (0xFF 0xFE) inside a name', Buffer.concat([valid.subarray(0, at), Buffer.from([0xff, 0xfe]), valid.subarray(at)]), 400, /not valid UTF-8/);
   }
 
   // --- ingestProposal: the envelope ---------------------------------------------------------------
@@ -279,7 +284,7 @@ export function restCases(fx: Fixtures): RestCase[] {
 
   // --- Oversized bodies (> 16 MiB) on every POST endpoint --------------------------------------------------
   for (const e of POST_ENDPOINTS(fx)) {
-    add({ id: `${e.endpoint}: body over 16 MiB`, endpoint: e.endpoint, category: 'oversized', path: e.path, body: OVERSIZED_BODY, status: 413, message: /larger than 16777216 bytes/ });
+    add({ id: `${e.endpoint}: body over 16 MiB`, endpoint: e.endpoint, category: 'oversized', path: e.path, body: OVERSIZED_BODY, status: 413, message: /larger than 16777216 bytes \(MAX_BODY_BYTES\)/ });
   }
   return cases;
 }
