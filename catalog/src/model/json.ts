@@ -24,10 +24,11 @@ export function asRecord(value: unknown): JsonRecord | null {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isJsonRecord(value)) {
-    const keys = Object.keys(value).sort();
+    // Undefined members are left out, as JSON.stringify leaves them out.
+    const keys = Object.keys(value).sort().filter((k) => value[k] !== undefined);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
-import { isJsonRecord, type JsonRecord } from '../json.ts';
+import { canonicalJson, isJsonRecord, type JsonRecord } from '../json.ts';
 
 export const RUN_EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
@@ -171,15 +171,6 @@ function checkDatasets<T extends OlDataset>(list: T[], at: string, warnings: str
 
 /** Whether an event says what the job reads and writes (an empty list says "nothing"; an absent one says nothing). */
 const reportsDatasets = (e: { inputs?: unknown[] | undefined; outputs?: unknown[] | undefined }) => e.inputs !== undefined || e.outputs !== undefined;
-
-/** JSON with object keys sorted: the same event with its keys in another order is the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isJsonRecord(value)) {
-    return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** What every kind shares: the time (checked), the digest, the warnings so far. */
 function common(value: JsonRecord, e: { eventTime: string; producer: string; schemaURL?: string | undefined }, where: string): Common {
