@@ -88,6 +88,9 @@ def test_datahub_ingest_file_source_reads_an_export_and_writes_it_back_unchanged
     recipe.write_text(json.dumps({
         "source": {"type": "file", "config": {"path": str(tmp_path / "first.json")}},
         "sink": {"type": "datahub-rest", "config": {"server": GMS_URL, "token": TOKEN}},
+        # A pipeline stamps its own runId on every record it sends unless told not to; a restore
+        # keeps the file's systemMetadata (docs/operations.md §Interchange).
+        "flags": {"set_system_metadata": False},
     }))
     cli = pathlib.Path(sys.executable).parent / "datahub"
     r = subprocess.run([str(cli), "ingest", "-c", str(recipe)], capture_output=True, text=True, timeout=600)
