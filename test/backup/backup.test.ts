@@ -379,11 +379,12 @@ describe('schema versions', () => {
 
     const result = await migrateStore(target, { by: 'test' });
     expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-    expect(result.steps.map((s) => s.to)).toEqual([2]);
+    expect(result.steps.map((s) => s.to)).toEqual([2, 3]);
     expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
     const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v2', 'entity_facet_key', 'rel_owner_TaggedWith']));
+    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith']));
     expect(indexes).not.toContain('entity_search');
+    expect(indexes).not.toContain('entity_search_v2');
     const missing = await cypher<{ n: number }>(target, 'MATCH (n:Entity) WHERE n.facetKey IS NULL RETURN count(n) AS n');
     expect(missing[0]!.n).toBe(0);
     const tags = await cypher<{ n: number }>(target, 'MATCH (:Entity {urn: $u})-[r:TaggedWith]->() RETURN count(r) AS n', { u: ds[1] });

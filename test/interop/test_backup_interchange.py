@@ -87,7 +87,9 @@ def test_datahub_ingest_file_source_reads_an_export_and_writes_it_back_unchanged
     recipe = tmp_path / "recipe.json"
     recipe.write_text(json.dumps({
         "source": {"type": "file", "config": {"path": str(tmp_path / "first.json")}},
-        "sink": {"type": "datahub-rest", "config": {"server": GMS_URL, "token": TOKEN}},
+        # One record per request: the catalog applies a request as one transaction, so versions
+        # of one aspect sent in one batch would collapse into the last (docs/operations.md).
+        "sink": {"type": "datahub-rest", "config": {"server": GMS_URL, "token": TOKEN, "mode": "SYNC"}},
         # A pipeline stamps its own runId on every record it sends unless told not to; a restore
         # keeps the file's systemMetadata (docs/operations.md §Interchange).
         "flags": {"set_system_metadata": False},

@@ -14,18 +14,28 @@ export interface MigrationStep {
   run(store: Store, onProgress?: (p: RestoreProgress) => void | Promise<void>): Promise<string[]>;
 }
 
+/** Applies the current constraints and indexes, then rebuilds derived state from the rows. */
+async function applySchemaAndRebuild(store: Store, onProgress?: (p: RestoreProgress) => void | Promise<void>): Promise<string[]> {
+  await store.applySchema();
+  // Clean mode: ghost nodes (endpoints without rows) get their facetKey from the urn too.
+  const r = await restoreIndices(store, { batchSize: 1000, clean: true }, onProgress);
+  // Rows the registry cannot read were ignored by earlier versions too: say so, never fail on them.
+  return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
+}
+
 /** One entry per version after 1: what moves a store from `to - 1` to `to`. */
 export const MIGRATIONS: readonly MigrationStep[] = [
   {
     to: 2,
-    what: 'apply the version-2 constraints and indexes (entity_search_v1 dropped), then rebuild derived state from the rows: facetKey, searchText, tag/term/owner edges',
-    async run(store, onProgress) {
-      await store.applySchema();
-      // Clean mode: ghost nodes (endpoints without rows) get their facetKey from the urn too.
-      const r = await restoreIndices(store, { batchSize: 1000, clean: true }, onProgress);
-      // Rows the registry cannot read were ignored by earlier versions too: say so, never fail on them.
-      return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
-    },
+    what: 'apply the constraints and indexes (entity_search_v1 dropped), then rebuild derived state from the rows: facetKey, tag/term/owner edges',
+    run: applySchemaAndRebuild,
+  },
+  {
+    to: 3,
+    what: 'apply the constraints and indexes (entity_search_v2 dropped for entity_search_v3), then rebuild searchText and typeNames from the rows',
+    // Idempotent and the same work as step 2: a store at 1 runs the rebuild twice, which is cheap
+    // next to keeping one step per version honest.
+    run: applySchemaAndRebuild,
   },
 ];
 
