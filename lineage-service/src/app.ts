@@ -18,7 +18,6 @@ import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
 import { scalarResolvers } from './scalars.ts';
 import { searchResolvers } from './resolvers/search.ts';
-import { detailsResolvers } from './resolvers/details.ts';
 
 export interface LineageSubgraphDeps {
   store: Store;
@@ -47,7 +46,6 @@ export function buildLineageSchema() {
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
     module('search', searchResolvers),
-    module('details', detailsResolvers),
   ]);
 }
 
