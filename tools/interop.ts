@@ -10,19 +10,17 @@
 // Virtual environments live in .venv/interop-<suite> and are reused while the requirements file
 // and the Python interpreter are unchanged (a stamp file records both). They are created while
 // Neo4j starts, so a warm run costs the stack start-up plus the suite.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
+import { ensureVenv, findPython, junitCounts, mintToken, runProcess, type JunitCounts, type Python } from './python-suites.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
-const venvRoot = join(repoRoot, '.venv');
 const MIN_PYTHON: [number, number] = [3, 9];
 const SUITE_TIMEOUT_MS = 6 * 60_000;
 /**
@@ -72,106 +70,17 @@ function pinnedSuites(): Suite[] {
   return [...datahub, { id: 'openlineage', label: 'openlineage-python + dbt-ol', dir: openLineageDir, requirements: join(openLineageDir, 'requirements.txt') }];
 }
 
-interface Python {
-  exe: string;
-  version: string;
-}
-
-/** A python3 ≥ 3.9 with the venv module (Debian ships it separately as python3-venv). */
-function findPython(): Python | { problem: string } {
+/** A python3 ≥ 3.9 with the venv module: --python / INTEROP_PYTHON, else python3 or python. */
+function findInteropPython(): Python | { problem: string } {
   const chosen = cli.python ?? process.env.INTEROP_PYTHON;
-  const candidates = chosen ? [chosen] : ['python3', 'python'];
-  const problems: string[] = [];
-  for (const exe of candidates) {
-    const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
-    if (r.error) {
-      problems.push(`${exe}: not found`);
-      continue;
-    }
-    if (r.status !== 0) {
-      problems.push(`${exe}: cannot create virtual environments (${r.stderr.trim().split('\n').pop()}); install python3-venv`);
-      continue;
-    }
-    const [version = '', executable = exe] = r.stdout.trim().split('\n');
-    const [maj, min] = version.split('.').map(Number) as [number, number];
-    if (maj < MIN_PYTHON[0] || (maj === MIN_PYTHON[0] && min < MIN_PYTHON[1])) {
-      problems.push(`${exe}: Python ${version} is older than ${MIN_PYTHON.join('.')}`);
-      continue;
-    }
-    return { exe: executable, version };
-  }
-  return { problem: problems.join('; ') };
+  return findPython(chosen ? [chosen] : ['python3', 'python'], MIN_PYTHON);
 }
 
-function run(cmd: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; logFile?: string; timeoutMs?: number } = {}): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-    const timer = opts.timeoutMs ? setTimeout(() => { output += `\n[interop] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs) : undefined;
-    child.on('error', (e) => { output += String(e); });
-    child.on('close', (code) => {
-      if (timer) clearTimeout(timer);
-      if (opts.logFile) writeFileSync(opts.logFile, output);
-      resolve({ code: code ?? 1, output });
-    });
-  });
-}
-
-/** Creates or reuses .venv/interop-<suite>; returns its python. */
-async function ensureVenv(python: Python, suite: Suite): Promise<string> {
-  const dir = join(venvRoot, `interop-${suite.id}`);
-  const req = suite.requirements;
-  const stampFile = join(dir, '.interop-stamp');
-  const stamp = createHash('sha256').update(readFileSync(req)).update(`\0${python.exe}\0${python.version}`).digest('hex');
-  const venvPython = join(dir, 'bin', 'python');
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
-    log(`${suite.label}: reusing ${dir}`);
-    return venvPython;
-  }
-  const t0 = Date.now();
-  log(`${suite.label}: creating ${dir} (pip install -r ${req}) …`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(venvRoot, { recursive: true });
-  const made = await run(python.exe, ['-m', 'venv', dir]);
-  if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
-  const pip = await run(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', req], { timeoutMs: 10 * 60_000 });
-  if (pip.code !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`pip install for ${suite.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
-  }
-  writeFileSync(stampFile, stamp + '\n');
-  log(`${suite.label}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  return venvPython;
-}
-
-/** `npm run token` against this stack: the same tool an operator uses, with the stack's env. */
-async function mintToken(stack: RunningStack): Promise<string> {
-  const r = await run(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', 'interop', '--duration', 'ONE_DAY'], { env: stack.env });
-  const token = r.output.trim().split('\n').pop() ?? '';
-  if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
-  return token;
-}
-
-interface SuiteResult {
+interface SuiteResult extends JunitCounts {
   suite: Suite;
   code: number;
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
   seconds: number;
-  failed: string[];
   note?: string;
-}
-
-function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'errors' | 'skipped' | 'failed'> {
-  if (!existsSync(file)) return { tests: 0, failures: 0, errors: 0, skipped: 0, failed: [] };
-  const xml = readFileSync(file, 'utf8');
-  const attr = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
-  const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
-  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
 }
 
 /** What the connector tests get besides the stack: a PostgreSQL and a dbt able to build the project. */
@@ -213,8 +122,8 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     ...(CONNECTOR_SUITES.has(suite.id) ? connectorEnv(parts) : {}),
   };
   log(`${suite.label}: running the suite …`);
-  const r = await run(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
+  const r = await runProcess(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
+    env, tag: 'interop', timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
   });
   process.stdout.write(r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
   return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
@@ -222,7 +131,7 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const python = findPython();
+  const python = findInteropPython();
   if ('problem' in python) {
     process.stderr.write(`[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the interop suites (acryl-datahub, OpenLineage) cannot run.\n` +
       `[interop] Install python3 with the venv module (Debian/Ubuntu: apt-get install python3 python3-venv), or set INTEROP_PYTHON.\n` +
@@ -243,7 +152,7 @@ async function main(): Promise<number> {
   const needsConnectors = suites.some((s) => CONNECTOR_SUITES.has(s.id));
   const openlineage = all.find((s) => s.id === 'openlineage')!;
   const venvSuites = needsConnectors && !suites.includes(openlineage) ? [...suites, openlineage] : suites;
-  const venvsPromise = Promise.all(venvSuites.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((pairs) => new Map(pairs));
+  const venvsPromise = Promise.all(venvSuites.map(async (s) => [s.id, await ensureVenv(python, { name: `interop-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 10 * 60_000 }, log)] as const)).then((pairs) => new Map(pairs));
   const postgresPromise = needsConnectors ? startPostgres({ database: 'interop', log }) : Promise.resolve(undefined);
   postgresPromise.catch(() => undefined);
   let postgres: RunningPostgres | undefined;
@@ -276,7 +185,7 @@ async function main(): Promise<number> {
     stack = await stackPromise;
     log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.running.includes('gateway') ? stack.gatewayUrl : '(not running)'}, Neo4j ${stack.neo4jUri}` +
       (stack.missing.length ? `; NOT BUILT: ${stack.missing.join(', ')}` : '') + ` (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-    const token = await mintToken(stack);
+    const token = await mintToken(stack, 'interop');
 
     if (cli.stackOnly) {
       process.stdout.write([

@@ -14,18 +14,16 @@
 // the Python interpreter are unchanged (a stamp file records both), as tools/interop.ts does. The
 // Spark listener jar is resolved from Maven Central into ~/.m2 by `mvn dependency:get` (cached there).
 // Airflow's suites get a PostgreSQL of their own from tools/postgres.ts.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
+import { ensureVenv, findPython, junitCounts, mintToken, runProcess, type JunitCounts, type Python } from './python-suites.ts';
 
 const producersDir = join(repoRoot, 'test', 'producers');
-const venvRoot = join(repoRoot, '.venv');
 const SUITE_TIMEOUT_MS = 20 * 60_000;
 
 function log(line: string): void {
@@ -69,59 +67,9 @@ function suites(): Suite[] {
   ].filter((s) => existsSync(s.requirements));
 }
 
-interface Python { exe: string; version: string }
-
-function findPython(): Python | { problem: string } {
-  const exe = cli.python ?? process.env.INTEROP_PYTHON ?? 'python3';
-  const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return { problem: `${exe}: ${r.error ? 'not found' : 'no venv module (install python3-venv)'}` };
-  const [version = '', executable = exe] = r.stdout.trim().split('\n');
-  // Airflow 3 needs Python ≥ 3.10.
-  const [maj, min] = version.split('.').map(Number) as [number, number];
-  if (maj < 3 || (maj === 3 && min < 10)) return { problem: `${exe}: Python ${version} is older than 3.10 (Airflow 3 needs 3.10+)` };
-  return { exe: executable, version };
-}
-
-function run(cmd: string, argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; logFile?: string; timeoutMs?: number; prefix?: string } = {}): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-    const timer = opts.timeoutMs ? setTimeout(() => { output += `\n[producers] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs) : undefined;
-    child.on('error', (e) => { output += String(e); });
-    child.on('close', (code) => {
-      if (timer) clearTimeout(timer);
-      if (opts.logFile) writeFileSync(opts.logFile, output);
-      resolve({ code: code ?? 1, output });
-    });
-  });
-}
-
-/** Creates or reuses .venv/producers-<suite>; returns its python. */
-async function ensureVenv(python: Python, suite: Suite): Promise<string> {
-  const dir = join(venvRoot, `producers-${suite.id}`);
-  const stampFile = join(dir, '.producers-stamp');
-  const stamp = createHash('sha256').update(readFileSync(suite.requirements)).update(`\0${python.exe}\0${python.version}`).digest('hex');
-  const venvPython = join(dir, 'bin', 'python');
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
-    log(`${suite.label}: reusing ${dir}`);
-    return venvPython;
-  }
-  const t0 = Date.now();
-  log(`${suite.label}: creating ${dir} (pip install -r ${suite.requirements}) …`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(venvRoot, { recursive: true });
-  const made = await run(python.exe, ['-m', 'venv', dir]);
-  if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
-  const pip = await run(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', suite.requirements], { timeoutMs: 20 * 60_000 });
-  if (pip.code !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`pip install for ${suite.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
-  }
-  writeFileSync(stampFile, stamp + '\n');
-  log(`${suite.label}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  return venvPython;
+/** Airflow 3 needs Python ≥ 3.10: --python / INTEROP_PYTHON, else python3. */
+function findProducersPython(): Python | { problem: string } {
+  return findPython([cli.python ?? process.env.INTEROP_PYTHON ?? 'python3'], [3, 10], ' (Airflow 3 needs 3.10+)');
 }
 
 /** The listener jar (group:artifact:version in test/producers/spark/listener.txt) in ~/.m2, fetched once. */
@@ -131,27 +79,12 @@ async function ensureSparkJar(): Promise<string> {
   const jar = join(homedir(), '.m2', 'repository', ...group.split('.'), artifact, version, `${artifact}-${version}.jar`);
   if (existsSync(jar)) return jar;
   log(`resolving ${coords} from Maven Central …`);
-  const r = await run('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], { cwd: tmpdir(), timeoutMs: 10 * 60_000 });
+  const r = await runProcess('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], { cwd: tmpdir(), timeoutMs: 10 * 60_000 });
   if (r.code !== 0 || !existsSync(jar)) throw new Error(`mvn dependency:get ${coords} failed:\n${r.output.split('\n').slice(-20).join('\n')}`);
   return jar;
 }
 
-async function mintToken(stack: RunningStack): Promise<string> {
-  const r = await run(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', 'producers', '--duration', 'ONE_DAY'], { env: stack.env });
-  const token = r.output.trim().split('\n').pop() ?? '';
-  if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
-  return token;
-}
-
-interface SuiteResult { suite: Suite; code: number; tests: number; failures: number; errors: number; skipped: number; seconds: number; failed: string[] }
-
-function junitCounts(file: string): Pick<SuiteResult, 'tests' | 'failures' | 'errors' | 'skipped' | 'failed'> {
-  if (!existsSync(file)) return { tests: 0, failures: 0, errors: 0, skipped: 0, failed: [] };
-  const xml = readFileSync(file, 'utf8');
-  const attr = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
-  const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
-  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
-}
+interface SuiteResult extends JunitCounts { suite: Suite; code: number; seconds: number }
 
 async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string, extraEnv: Record<string, string>): Promise<SuiteResult> {
   const t0 = Date.now();
@@ -176,8 +109,8 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     ...extraEnv,
   };
   log(`${suite.label}: running the suite …`);
-  const r = await run(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, cwd: suite.dir, timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
+  const r = await runProcess(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
+    env, cwd: suite.dir, tag: 'producers', timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
   });
   process.stdout.write(`[producers] ── ${suite.label} ──\n` + r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
   return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
@@ -185,7 +118,7 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const python = findPython();
+  const python = findProducersPython();
   if ('problem' in python) {
     process.stderr.write(`[producers] No usable Python: ${python.problem}\n`);
     return 3;
@@ -201,7 +134,7 @@ async function main(): Promise<number> {
   if (cli.prepare) {
     // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.
     await Promise.all([
-      ...chosen.map((s) => ensureVenv(python, s)),
+      ...chosen.map((s) => ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log)),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? Promise.resolve(ensurePostgresInstalled(log)) : Promise.resolve(''),
     ]);
@@ -228,7 +161,7 @@ async function main(): Promise<number> {
     });
     stackPromise.catch(() => undefined);
     const prepared = Promise.all([
-      Promise.all(chosen.map(async (s) => [s.id, await ensureVenv(python, s)] as const)).then((p) => new Map(p)),
+      Promise.all(chosen.map(async (s) => [s.id, await ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log)] as const)).then((p) => new Map(p)),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? startSuitePostgres() : Promise.resolve(undefined),
     ]);
@@ -242,7 +175,7 @@ async function main(): Promise<number> {
     if (pg) stoppers.push(pg.stop);
     stack = await stackPromise;
     log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.gatewayUrl} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-    const token = await mintToken(stack);
+    const token = await mintToken(stack, 'producers');
     const extra: Record<string, string> = {
       ...(sparkJar ? { PRODUCERS_SPARK_JAR: sparkJar } : {}),
       ...(pg ? { PRODUCERS_PG_HOST: pg.host, PRODUCERS_PG_PORT: String(pg.port), PRODUCERS_PG_USER: pg.user, PRODUCERS_PG_PASSWORD: pg.password, PRODUCERS_PG_DATABASE: pg.database } : {}),

@@ -1,0 +1,134 @@
+// What the two runners of Python suites share (tools/interop.ts for the DataHub and OpenLineage
+// clients, tools/producers.ts for Spark and Airflow): an interpreter with the venv module, one
+// cached virtualenv per suite, child processes with a time limit, a token for the stack, and the
+// counts of a pytest junit file.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './neo4j/neo4j-server.ts';
+import type { RunningStack } from './stack.ts';
+
+export const venvRoot = join(repoRoot, '.venv');
+
+export interface Python {
+  exe: string;
+  version: string;
+}
+
+/** The first of `candidates` that is at least `min` and has the venv module (Debian ships it as python3-venv). */
+export function findPython(candidates: readonly string[], min: readonly [number, number], why = ''): Python | { problem: string } {
+  const problems: string[] = [];
+  for (const exe of candidates) {
+    const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
+    if (r.error) {
+      problems.push(`${exe}: not found`);
+      continue;
+    }
+    if (r.status !== 0) {
+      problems.push(`${exe}: cannot create virtual environments (${r.stderr.trim().split('\n').pop()}); install python3-venv`);
+      continue;
+    }
+    const [version = '', executable = exe] = r.stdout.trim().split('\n');
+    const [maj, minor] = version.split('.').map(Number) as [number, number];
+    if (maj < min[0] || (maj === min[0] && minor < min[1])) {
+      problems.push(`${exe}: Python ${version} is older than ${min.join('.')}${why}`);
+      continue;
+    }
+    return { exe: executable, version };
+  }
+  return { problem: problems.join('; ') };
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Where the whole output is written when the process ends. */
+  logFile?: string;
+  timeoutMs?: number;
+  /** The runner's name in the time-out line (`[interop] timed out after …`). */
+  tag?: string;
+}
+
+/** Runs a process to its end (or its time limit, then SIGKILL), collecting stdout and stderr together. */
+export function runProcess(cmd: string, argv: string[], opts: RunOptions = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    const timer = opts.timeoutMs
+      ? setTimeout(() => { output += `\n[${opts.tag ?? 'run'}] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs)
+      : undefined;
+    child.on('error', (e) => { output += String(e); });
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      if (opts.logFile) writeFileSync(opts.logFile, output);
+      resolve({ code: code ?? 1, output });
+    });
+  });
+}
+
+export interface VenvSpec {
+  /** The virtualenv's folder name under .venv/ (`interop-1.7.0.17`, `producers-spark`). */
+  name: string;
+  label: string;
+  requirements: string;
+  pipTimeoutMs: number;
+}
+
+/**
+ * Creates or reuses .venv/<name>; returns its python. It is reused while the requirements file and
+ * the interpreter are unchanged (a stamp file records both); a failed install leaves nothing behind.
+ */
+export async function ensureVenv(python: Python, spec: VenvSpec, log: (line: string) => void): Promise<string> {
+  const dir = join(venvRoot, spec.name);
+  const stampFile = join(dir, `.${spec.name.split('-')[0]}-stamp`);
+  const stamp = createHash('sha256').update(readFileSync(spec.requirements)).update(`\0${python.exe}\0${python.version}`).digest('hex');
+  const venvPython = join(dir, 'bin', 'python');
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp && existsSync(venvPython)) {
+    log(`${spec.label}: reusing ${dir}`);
+    return venvPython;
+  }
+  const t0 = Date.now();
+  log(`${spec.label}: creating ${dir} (pip install -r ${spec.requirements}) …`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(venvRoot, { recursive: true });
+  const made = await runProcess(python.exe, ['-m', 'venv', dir]);
+  if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
+  const pip = await runProcess(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', spec.requirements],
+    { timeoutMs: spec.pipTimeoutMs });
+  if (pip.code !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`pip install for ${spec.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
+  }
+  writeFileSync(stampFile, stamp + '\n');
+  log(`${spec.label}: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return venvPython;
+}
+
+/** `npm run token` against this stack: the same tool an operator uses, with the stack's env. */
+export async function mintToken(stack: RunningStack, name: string): Promise<string> {
+  const r = await runProcess(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', name, '--duration', 'ONE_DAY'], { env: stack.env });
+  const token = r.output.trim().split('\n').pop() ?? '';
+  if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
+  return token;
+}
+
+export interface JunitCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  /** Names of the failed and erroring tests. */
+  failed: string[];
+}
+
+/** The counts of a pytest `--junitxml` file; all zero when pytest never wrote it. */
+export function junitCounts(file: string): JunitCounts {
+  if (!existsSync(file)) return { tests: 0, failures: 0, errors: 0, skipped: 0, failed: [] };
+  const xml = readFileSync(file, 'utf8');
+  const attr = (name: string) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
+  const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
+  return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
+}
