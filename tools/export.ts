@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createStore } from '../catalog/src/store/store.ts';
+import { storeFromEnv } from './store-from-env.ts';
 import { prepareExport } from '../catalog/src/operations/backup/export.ts';
 
 const USAGE = 'usage: npm run export -- --out FILE[.gz] [--urn-like PATTERN] [--page-size N] [--skew-margin-ms N] [--quiet]';
@@ -55,12 +55,7 @@ const skewMarginMs = positiveInt('skew-margin-ms', values['skew-margin-ms']);
 const out = resolve(values.out);
 const partial = `${out}.partial`;
 
-const store = createStore({
-  uri: process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687',
-  user: process.env.NEO4J_USER,
-  password: process.env.NEO4J_PASSWORD,
-  database: process.env.NEO4J_DATABASE ?? 'neo4j',
-});
+const store = storeFromEnv();
 const bar = new cliProgress.SingleBar({
   format: 'export [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | {entities} entities',
   etaBuffer: 50,

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createStore } from '../catalog/src/store/store.ts';
+import { storeFromEnv } from './store-from-env.ts';
 import { importRecords, emptyImportProgress, DEFAULT_IMPORT_BATCH, type ImportProgress } from '../catalog/src/operations/backup/import.ts';
 import { readJsonArray } from '../catalog/src/operations/backup/json-array.ts';
 
@@ -87,12 +87,7 @@ function writeCheckpoint(progress: ImportProgress): void {
   renameSync(`${checkpointFile}.tmp`, checkpointFile);
 }
 
-const store = createStore({
-  uri: process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687',
-  user: process.env.NEO4J_USER,
-  password: process.env.NEO4J_PASSWORD,
-  database: process.env.NEO4J_DATABASE ?? 'neo4j',
-});
+const store = storeFromEnv();
 // The bar counts compressed bytes read: a file's record count is unknown until it is read.
 const bar = new cliProgress.SingleBar({
   format: '{phase} [{bar}] {percentage}% | {records} records, {rate} records/s | ETA {eta_formatted}',

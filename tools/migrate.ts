@@ -7,13 +7,13 @@
 // 2 failure (a store newer than this catalog, Neo4j unreachable).
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createStore } from '../catalog/src/store/store.ts';
+import { neo4jUriFromEnv, storeFromEnv } from './store-from-env.ts';
 import { effectiveVersion, SCHEMA_VERSION } from '../catalog/src/store/schema-version.ts';
 import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
 
 const { values } = parseArgs({ options: { status: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } }, strict: true });
-const uri = process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687';
-const store = createStore({ uri, user: process.env.NEO4J_USER, password: process.env.NEO4J_PASSWORD, database: process.env.NEO4J_DATABASE ?? 'neo4j' });
+const uri = neo4jUriFromEnv();
+const store = storeFromEnv();
 let code = 0;
 try {
   const state = await store.schemaState();

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createStore } from '../catalog/src/store/store.ts';
+import { storeFromEnv } from './store-from-env.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import {
   countRestoreRows, DEFAULT_BATCH_SIZE, hasDrift, restoreIndices,
@@ -109,12 +109,7 @@ async function main(): Promise<void> {
     process.stderr.write(`resuming after ${JSON.stringify(after)} (${rowsDoneBefore} rows done before)\n`);
   }
 
-  const store = createStore({
-    uri: process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687',
-    user: process.env.NEO4J_USER,
-    password: process.env.NEO4J_PASSWORD,
-    database: process.env.NEO4J_DATABASE ?? 'neo4j',
-  });
+  const store = storeFromEnv();
   const args: RestoreArgs = {
     urn, urnLike: values['urn-like'], aspect: values.aspect, batchSize, clean: values.clean, dryRun, after,
   };
