@@ -4,10 +4,11 @@
 // renders the result in DataHub's shapes.
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/write';
-import { lineageNeighbours, scrollLineage, searchLineage, type Facet, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery, type AndFilter, type FacetFilter, type LineageFlags, countLineage, type LineageCountQuery } from '@lineage/catalog/read';
+import { lineageNeighbours, scrollLineage, searchLineage, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery, type AndFilter, type FacetFilter, type LineageFlags, countLineage, type LineageCountQuery } from '@lineage/catalog/read';
 import { orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
+import { renderFacet } from '../facets.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 /** DataHub's default page size for both lineage searches. */
@@ -101,20 +102,6 @@ function renderHit(h: LineageHit) {
     explored: h.explored === true,
     truncatedChildren: h.truncatedChildren,
     ignoredAsHop: h.ignoredAsHop,
-  };
-}
-
-function renderFacet(f: Facet) {
-  return {
-    field: f.field,
-    displayName: f.displayName,
-    entity: null,
-    aggregations: f.aggregations.map((a) => ({
-      value: a.value,
-      count: a.count,
-      entity: f.field === 'platform' ? storedRef(a.value) : null,
-      displayName: null,
-    })),
   };
 }
 

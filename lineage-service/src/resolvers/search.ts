@@ -1,8 +1,9 @@
 // search / searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
-import { decodeOffset, encodeOffset, searchEntities, type EntitySearchInput, type Facet } from '@lineage/catalog/read';
+import { decodeOffset, encodeOffset, searchEntities, type EntitySearchInput } from '@lineage/catalog/read';
 import { badRequest, orFiltersOf, type RawFilter } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
+import { renderFacet } from '../facets.ts';
 
 interface SearchInputBase {
   query: string;
@@ -24,20 +25,6 @@ function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'
   const c = criteria[0]!;
   if (c.field !== 'urn' && c.field !== 'name' && c.field !== '_score') throw badRequest(`Unknown sort field '${c.field}': sort by urn, name or _score`);
   return { sort: c.field === '_score' ? 'relevance' : c.field, descending: c.sortOrder === 'DESCENDING' };
-}
-
-function renderFacet(f: Facet) {
-  return {
-    field: f.field,
-    displayName: f.displayName,
-    entity: null,
-    aggregations: f.aggregations.map((a) => ({
-      value: a.value,
-      count: a.count,
-      entity: f.field === 'platform' ? storedRef(a.value) : null,
-      displayName: null,
-    })),
-  };
 }
 
 async function render(ctx: RequestContext, query: EntitySearchInput) {
