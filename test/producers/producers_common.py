@@ -14,78 +14,34 @@ import gzip
 import http.client
 import json
 import os
+import sys
 import threading
 import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-import pytest
-import requests
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+import catalog_reads  # noqa: E402 (test/python/catalog_reads.py: the reads the Python suites share)
+from catalog_reads import FRONT_DOOR_URL, GMS_URL, HEADERS, TOKEN, aspect, dataset_urn, field_urn  # noqa: E402,F401
 
-def env(name: str) -> str:
-    value = os.environ.get(name, "")
-    if not value and name in ("INTEROP_GMS_URL", "INTEROP_TOKEN"):
-        pytest.exit(f"{name} is not set: run the suite with `npm run test:producers`", returncode=2)
-    return value
-
-
-GMS_URL = env("INTEROP_GMS_URL").rstrip("/")
-FRONT_DOOR_URL = env("INTEROP_FRONT_DOOR_URL").rstrip("/")
-TOKEN = env("INTEROP_TOKEN")
+env = catalog_reads.stack_env
 WORK_DIR = env("INTEROP_WORK_DIR") or "/tmp/producers-interop"
 # Where a suite leaves what its producer sent and the door answered (test-artifacts/producers/).
 ARTIFACTS = env("PRODUCERS_ARTIFACTS") or os.path.join(WORK_DIR, "artifacts")
-HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
-
-
-def dataset_urn(platform: str, name: str, env_: str = "PROD") -> str:
-    return f"urn:li:dataset:(urn:li:dataPlatform:{platform},{name},{env_})"
-
-
-def field_urn(dataset: str, column: str) -> str:
-    return f"urn:li:schemaField:({dataset},{column})"
+# With a Spark JVM and Airflow beside the stack on two cores, a walk can run out of its deadline:
+# it is asked again, up to twice, as a user would. Any other error fails.
+_BUSY = {"timeout": 60, "deadline_retries": 2}
 
 
 def graphql(query: str, variables: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    base = FRONT_DOOR_URL or GMS_URL
-    for attempt in range(3):
-        r = requests.post(f"{base}/api/graphql", json={"query": query, "variables": variables or {}}, headers=HEADERS, timeout=60)
-        r.raise_for_status()
-        body = r.json()
-        # A walk that ran out of its deadline says so (504 DEADLINE_EXCEEDED): with a Spark JVM and
-        # Airflow beside it on two cores that happens; ask again, as a user would. Any other error fails.
-        codes = {(e.get("extensions") or {}).get("type") for e in body.get("errors", [])}
-        if codes == {"DEADLINE_EXCEEDED"} and attempt < 2:
-            continue
-        assert "errors" not in body, body["errors"]
-        return body["data"]
-    raise AssertionError("unreachable")
+    return catalog_reads.graphql(query, variables, **_BUSY)
 
 
 def lineage(urn: str, direction: str, types: Optional[List[str]] = None) -> List[str]:
-    """`<degree> <urn>` of every lineage result, sorted (scrollAcrossLineage, all pages)."""
-    out: List[str] = []
-    scroll_id = None
-    while True:
-        data = graphql(
-            "query q($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) {"
-            " nextScrollId searchResults { degree entity { urn } } } }",
-            {"input": {"urn": urn, "direction": direction, "count": 100, "scrollId": scroll_id, **({"types": types} if types else {})}},
-        )["scrollAcrossLineage"]
-        out += [f"{r['degree']} {r['entity']['urn']}" for r in data["searchResults"]]
-        scroll_id = data["nextScrollId"]
-        if not scroll_id:
-            return sorted(out)
-
-
-def aspect(urn: str, name: str) -> Optional[Dict[str, Any]]:
-    r = requests.get(f"{GMS_URL}/aspects/{urllib.parse.quote(urn, safe='')}", params={"aspect": name, "version": 0}, headers=HEADERS, timeout=30)
-    if r.status_code == 404:
-        return None
-    r.raise_for_status()
-    return next(iter(r.json()["aspect"].values()))
+    return catalog_reads.lineage(urn, direction, types, **_BUSY)
 
 
 def urns_like(fragment: str, entity: str = "dataset") -> List[str]:
