@@ -47,15 +47,8 @@ export interface PreparedExport {
 export const DEFAULT_EXPORT_PAGE = 500;
 const BARRIER_TAG = 'lineage-catalog-export-barrier';
 
-interface StoredRow {
-  name: string;
-  version: number;
-  maxVersion: number | null;
-  value: string;
-  systemMetadata: string;
-  createdOn: number | null;
-  createdBy: string | null;
-}
+/** A stored row as the export's page reads it, under its entity. */
+type StoredRow = Omit<BackupRow, 'urn' | 'entityType'>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
