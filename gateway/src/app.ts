@@ -168,6 +168,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // length). A gzip body is capped by its inflated size, which only the service knows: its 413
   // still comes from the service.
   const limit = config.MAX_BODY_BYTES;
+  // How long a refused upload is read on so that its 413 arrives (see answerTooLarge).
+  const UPLOAD_DRAIN_MS = 10_000;
   const bodyBytesRead = new WeakMap<IncomingMessage, number>();
   const declaredOverLimit = (req: IncomingMessage) => {
     const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -176,10 +178,24 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   };
   const answerTooLarge = (req: IncomingMessage, res: ServerResponse) => {
     const answer = gmsBodyTooLargeAnswer((req.url ?? '/').split('?')[0]!, limit);
-    // Node discards the rest of the upload once this answer is sent (as the service does), so the
-    // client reads the answer rather than a reset.
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
+    const text = JSON.stringify(answer.body);
+    // The whole answer goes out at once, but the connection ends only once the client has finished
+    // its upload (read and discarded, for at most UPLOAD_DRAIN_MS): closing a socket with unread
+    // upload bytes makes the kernel reset it, and a client still sending then sees ECONNRESET
+    // instead of the 413 it was sent.
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
+    res.write(text);
+    const end = () => { if (!res.writableEnded) res.end(); };
+    if (req.complete) {
+      end();
+      return;
+    }
+    req.unpipe();
+    req.once('end', end);
+    req.once('error', end);
+    req.once('close', end);
+    setTimeout(end, UPLOAD_DRAIN_MS).unref();
+    req.resume();
   };
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: ingestionUrl,
