@@ -6,7 +6,10 @@
 export const GRAPHQL_ENDPOINT = 'api/graphql';
 const TOKEN_KEY = 'lineage-explorer.token';
 
-export type ApiErrorKind = 'unauthenticated' | 'forbidden' | 'bad-request' | 'not-found' | 'unavailable' | 'network' | 'server';
+export type ApiErrorKind = 'unauthenticated' | 'expired' | 'forbidden' | 'bad-request' | 'not-found' | 'unavailable' | 'network' | 'timeout' | 'server';
+
+/** A request the catalog has not answered in this long is reported as a timeout, never as an empty answer. */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;
@@ -61,12 +64,17 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query, variables }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (e) {
+    if ((e as Error).name === 'TimeoutError') throw new ApiError('timeout', `The catalog did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`);
     throw new ApiError('network', `Cannot reach the catalog at /${GRAPHQL_ENDPOINT} (${(e as Error).message}). Is the gateway running?`);
   }
   if (res.status === 401) {
-    throw new ApiError('unauthenticated', 'The catalog rejected your token (HTTP 401): it is invalid, expired or revoked. Paste a current personal access token.', 401);
+    // The gateway words an expired token as DataHub does ("… Token has expired."): say so plainly.
+    const text = await res.text().catch(() => '');
+    if (/expired/i.test(text)) throw new ApiError('expired', 'Your token has expired. Sign in again with a current personal access token; the view you were on reloads.', 401);
+    throw new ApiError('unauthenticated', 'The catalog rejected your token (HTTP 401): it is invalid or revoked. Paste a current personal access token.', 401);
   }
   if (!res.ok) {
     const text = (await res.text().catch(() => '')).slice(0, 300);

@@ -5,6 +5,7 @@ import { inputFieldColumns, schemaFieldsOf, type DatasetColumnsInput } from './c
 import type { Direction, RawEntity } from './model.ts';
 import { COLUMN_IMPACT_QUERY, COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnImpactReply, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
 import { COLUMN_IMPACT_EXPORT_QUERY, IMPACT_EXPORT_QUERY, type ColumnImpactExportReply, type ImpactExportReply } from './queries.ts';
+import { COLUMN_COUNTS_QUERY, DETAIL_ASPECTS, DETAILS_QUERY, JOB_RUNS_QUERY, START_QUERY, type ColumnCountsReply, type DetailsReply, type JobRunsReply, type StartReply } from './queries.ts';
 
 export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
 export type SearchPage = SearchReply['searchAcrossEntities'];
@@ -117,4 +118,26 @@ export async function exportColumnImpactPage(schemaFieldUrn: string, direction: 
   const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, { input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, true) });
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
+}
+
+export type DetailsData = DetailsReply;
+
+/** The details sheet's entity, aspects and per-degree counts both ways, under the graph's filter. */
+export async function fetchDetails(urn: string, filter: LineageFilter): Promise<DetailsReply> {
+  const side = (direction: Direction) => ({
+    urn, direction, count: 1, orFilters: filterClause({ ...filter, degrees: ['1', '2', '3+'] }), ...timeWindowInput(filter),
+  });
+  return graphql<DetailsReply>(DETAILS_QUERY, { urn, aspects: [...DETAIL_ASPECTS], up: side('UPSTREAM'), down: side('DOWNSTREAM') });
+}
+
+export async function fetchColumnCounts(urn: string): Promise<ColumnCountsReply['columnLineageCounts']> {
+  return (await graphql<ColumnCountsReply>(COLUMN_COUNTS_QUERY, { urn })).columnLineageCounts;
+}
+
+export async function fetchJobRuns(urn: string, count: number): Promise<JobRunsReply['dataJobRuns']> {
+  return (await graphql<JobRunsReply>(JOB_RUNS_QUERY, { urn, count })).dataJobRuns;
+}
+
+export async function fetchStart(count: number): Promise<StartReply> {
+  return graphql<StartReply>(START_QUERY, { count });
 }

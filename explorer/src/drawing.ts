@@ -24,6 +24,8 @@ export interface Drawing {
   draw(seq: number, t0: number, recentre?: boolean): Promise<void>;
   /** Draws the loaded neighbourhood again without fetching its lineage, e.g. with columns toggled. */
   redraw(): Promise<void>;
+  /** An error state in place of the graph (never an empty picture), with a Try again button. */
+  showError(text: string, retry: () => void): void;
 }
 
 export function createDrawing(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; viewport: Viewport }): Drawing {
@@ -125,6 +127,8 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     for (const n of graph.nodes.values()) {
       if (n.side !== 'centre' && !n.context && n.degree >= limit && !state.expanded.has(n.urn)) expandable.add(n.urn);
     }
+    const focusedBefore = ui.host.contains(document.activeElement) ? rovingKey(document.activeElement) : null;
+    ui.host.removeAttribute('data-state');
     ui.host.innerHTML = renderSvg({
       graph, positions: layout.positions, width: layout.width, height: layout.height, more, expandable, grouping,
       ...(columns ? { rows, columnEdges, selectedColumn: state.selectedColumn, ...(highlighted ? { highlighted } : {}) } : {}),
@@ -137,6 +141,12 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     }
     viewport.applyZoom();
     renderEmptyNote(graph);
+    // The graph is one Tab stop (arrow keys move inside): the box that had focus, else the centre.
+    const stop = (!state.refocusCentre && focusedBefore ? ui.host.querySelector<SVGGElement>(focusedBefore) : null)
+      ?? ui.host.querySelector<SVGGElement>(`g.node[data-urn="${CSS.escape(graph.centre)}"]`);
+    stop?.setAttribute('tabindex', '0');
+    if (state.refocusCentre || focusedBefore) stop?.focus({ preventScroll: true });
+    state.refocusCentre = false;
     // Measured after the browser has laid out and painted the new SVG.
     await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
     const painted = performance.now();
@@ -148,7 +158,19 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     (window as unknown as { __explorer: unknown }).__explorer = { timings: state.timings, seq };
     ui.host.dataset.ready = String(seq);
     if (recentre) viewport.scrollToNode(graph.centre);
+    viewport.updateMinimap(layout.positions, grouping.boxes.map((b) => ({ id: b.id, type: b.kind === 'group' ? b.group.type : graph.nodes.get(b.id)?.type ?? '' })));
     status.render();
+  }
+
+  function showError(text: string, retry: () => void): void {
+    state.graphSize = { width: 0, height: 0 };
+    ui.empty.hidden = true;
+    ui.host.dataset.state = 'error';
+    ui.host.innerHTML = `<div class="load-error" role="alert"><h2>Lineage not loaded</h2><p>${escapeXml(text)}</p>`
+      + '<p>Nothing is known about this entity\'s lineage until it loads: this is not an empty result.</p>'
+      + '<button type="button" class="retry">Try again</button></div>';
+    ui.host.querySelector('button.retry')!.addEventListener('click', retry);
+    viewport.updateMinimap(new Map(), []);
   }
 
   /** A lone centre gets a note saying why the picture is empty and which filters narrowed it. */
@@ -179,5 +201,16 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     return draw(seq, performance.now(), false).finally(() => seq === state.seq && status.setBusy(false));
   }
 
-  return { draw, redraw };
+  return { draw, redraw, showError };
+}
+
+/** A selector finding the same box after a redraw (the elements are new). */
+function rovingKey(el: Element | null): string | null {
+  const g = el?.closest<SVGGElement>('[data-urn], [data-group], [data-col], [data-more], [data-expand]');
+  if (!g) return null;
+  for (const attr of ['data-col', 'data-expand', 'data-more', 'data-group', 'data-urn']) {
+    const v = g.getAttribute(attr);
+    if (v !== null) return `[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
 }

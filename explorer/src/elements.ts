@@ -53,6 +53,19 @@ export interface Elements {
   impactHead: HTMLElement;
   impactRows: HTMLElement;
   impactMore: HTMLButtonElement;
+  partialNote: HTMLElement;
+  minimap: HTMLElement;
+  /** The details sheet (details.ts). */
+  details: HTMLElement;
+  detailsTitle: HTMLElement;
+  detailsBody: HTMLElement;
+  detailsClose: HTMLButtonElement;
+  /** The side panels and their toggles (panels.ts). */
+  controls: HTMLElement;
+  controlsToggle: HTMLButtonElement;
+  controlsClose: HTMLButtonElement;
+  impactToggle: HTMLButtonElement;
+  startLists: HTMLElement;
 }
 
 export function findElements(): Elements {
@@ -101,5 +114,16 @@ export function findElements(): Elements {
     impactHead: byId('impact-head'),
     impactRows: byId('impact-rows'),
     impactMore: byId<HTMLButtonElement>('impact-more'),
+    partialNote: byId('partial-note'),
+    minimap: byId('minimap'),
+    details: byId('details'),
+    detailsTitle: byId('details-title'),
+    detailsBody: byId('details-body'),
+    detailsClose: byId<HTMLButtonElement>('details-close'),
+    controls: byId('controls'),
+    controlsToggle: byId<HTMLButtonElement>('controls-toggle'),
+    controlsClose: byId<HTMLButtonElement>('controls-close'),
+    impactToggle: byId<HTMLButtonElement>('impact-toggle'),
+    startLists: byId('start-lists'),
   };
 }

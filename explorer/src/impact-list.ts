@@ -18,6 +18,8 @@ export const LIST_PAGE_SIZE = 100;
 export interface ImpactList {
   /** Follows the view: loads the list again when what it traces (or a filter) changed. */
   refresh(): void;
+  /** The graph's load failed: the list says so in place of rows, never "0 entities". */
+  showError(text: string): void;
 }
 
 const numbers = new Intl.NumberFormat('en');
@@ -246,5 +248,14 @@ export function createImpactList(state: ExplorerState, ui: Elements, deps: { nav
   ui.impactCancel.addEventListener('click', cancelExport);
 
   render();
-  return { refresh };
+  function showError(text: string): void {
+    const fresh = createImpactListState();
+    Object.assign(list, { ...fresh, direction: list.direction, sort: list.sort, exporting: list.exporting, seq: list.seq + 1, query: null, failed: true });
+    render();
+    ui.impactSubject.textContent = '';
+    ui.impactSummary.innerHTML = `<span class="error" role="alert" data-state="error">Impact list not loaded. ${escapeXml(text)}</span>`;
+    ui.impactExport.disabled = true;
+  }
+
+  return { refresh, showError };
 }

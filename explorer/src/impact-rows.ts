@@ -14,7 +14,7 @@ export type ImpactCursor = string | number;
 
 /** A lineage result as the impact requests return it: a column carries its parent, paths are optional. */
 export interface ImpactResult extends RawResult {
-  entity: RawEntity & { parent?: { urn: string; type: string } | null };
+  entity: RawEntity & { parent?: { urn: string; type: string; properties?: { name?: string | null } | null } | null };
 }
 
 export interface ImpactRow {
@@ -53,9 +53,9 @@ export function impactRowsOf(mode: ImpactMode, results: readonly ImpactResult[],
     const order = firstOrder + i;
     const parent = r.entity.parent;
     if (mode === 'column' && r.entity.type === 'SCHEMA_FIELD' && parent) {
-      // The column impact requests select only the parent's key, so its name and platform are the
-      // ones its urn implies (what summarise falls back to).
-      const p = summarise({ urn: parent.urn, type: parent.type });
+      // The column impact requests select the parent's key, and a chart's or dashboard's title (its
+      // urn holds only an id); a dataset's name and platform are the ones its urn implies.
+      const p = summarise({ urn: parent.urn, type: parent.type, properties: parent.properties ?? null });
       return {
         urn: r.entity.urn, degree: r.degree, type: parent.type, name: p.name, platform: p.platform, target: parent.urn,
         column: r.entity.fieldPath ?? schemaFieldParts(r.entity.urn)?.path ?? '', parentUrn: parent.urn, paths: pathsOf(r), order,

@@ -2,6 +2,7 @@
 // the data-* attributes render.ts writes), column selection, drag to pan, wheel and key zoom,
 // scrolling to an edge to load more, and the page-wide shortcuts.
 import type { ColumnTracer } from './column-trace.ts';
+import type { Details } from './details.ts';
 import type { Drawing } from './drawing.ts';
 import type { Elements } from './elements.ts';
 import type { Direction } from './model.ts';
@@ -14,10 +15,10 @@ const DRAG_THRESHOLD_PX = 4;
 /** Scroll within this long of the user's own wheel or drag counts as theirs, not the page's. */
 const USER_SCROLL_MS = 800;
 /** What the arrow keys move between: nodes, groups, collapse controls and "N more". */
-const FOCUSABLE_BOXES = 'g.node, g.group, g.group-collapse, g.more';
+const FOCUSABLE_BOXES = 'g.node, g.group, g.group-collapse, g.more, g.col, g.expand';
 
-export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; drawing: Drawing; viewport: Viewport; tracer: ColumnTracer }): void {
-  const { navigation, drawing, viewport, tracer } = deps;
+export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; drawing: Drawing; viewport: Viewport; tracer: ColumnTracer; details: Details }): void {
+  const { navigation, drawing, viewport, tracer, details } = deps;
   // dragged: the click that ends a drag must not also activate what it lands on.
   const pointer = { dragged: false, userScrolledAt: 0 };
 
@@ -37,8 +38,11 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     now?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
-  /** Click or Enter/Space on the graph; the innermost affordance under the target wins. */
-  function activate(target: Element): void {
+  /**
+   * Click, Enter or Space on the graph; the innermost affordance under the target wins. On an entity
+   * box a click or Space opens its details, Enter (or a double-click) re-centres there.
+   */
+  function activate(target: Element, how: 'click' | 'enter' | 'space'): void {
     const more = target.closest<SVGGElement>('[data-more]');
     if (more) return void navigation.loadMore(more.dataset.more as Direction);
     const exp = target.closest<SVGGElement>('[data-expand]');
@@ -48,8 +52,30 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     const col = target.closest<SVGGElement>('[data-col]');
     if (col) return selectColumn(col.dataset.col!);
     const node = target.closest<SVGGElement>('g.node');
-    if (node && node.dataset.urn !== state.graph?.centre) navigation.navigateTo(node.dataset.urn!);
+    if (!node) return;
+    if (how !== 'enter') return void details.show(node.dataset.urn!);
+    if (node.dataset.urn !== state.graph?.centre) recentre(node.dataset.urn!);
   }
+
+  function recentre(urn: string): void {
+    state.refocusCentre = true;
+    navigation.navigateTo(urn);
+    if (details.shown()) void details.show(urn);
+  }
+
+  /** Roving tabindex: the graph is one Tab stop, the box last focused holds it. */
+  ui.host.addEventListener('focusin', (ev) => {
+    const box = (ev.target as Element).closest<SVGGElement>(FOCUSABLE_BOXES);
+    if (!box) return;
+    for (const other of ui.host.querySelectorAll('[tabindex="0"]')) if (other !== box) other.setAttribute('tabindex', '-1');
+    box.setAttribute('tabindex', '0');
+  });
+
+  ui.host.addEventListener('dblclick', (ev) => {
+    const node = (ev.target as Element).closest<SVGGElement>('g.node');
+    if (!node || (ev.target as Element).closest('[data-col], [data-expand]') || node.dataset.urn === state.graph?.centre) return;
+    recentre(node.dataset.urn!);
+  });
 
   /** Arrow keys go to the nearest node in that direction (columns are degrees, rows are siblings). */
   function moveFocus(from: SVGGElement, key: string): void {
@@ -80,16 +106,17 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
 
   ui.host.addEventListener('click', (ev) => {
     if (pointer.dragged) return;
-    activate(ev.target as Element);
+    activate(ev.target as Element, 'click');
   });
 
   ui.host.addEventListener('keydown', (ev) => {
     const target = ev.target as Element;
     if (ev.key === 'Enter' || ev.key === ' ') {
       ev.preventDefault();
-      activate(target);
+      activate(target, ev.key === 'Enter' ? 'enter' : 'space');
     } else if (ev.key === 'Escape') {
       if (state.selectedColumn) selectColumn(null);
+      else if (details.shown()) details.close();
     } else if (ev.key.startsWith('Arrow')) {
       const from = target.closest<SVGGElement>(FOCUSABLE_BOXES);
       if (!from) return;
@@ -151,6 +178,16 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
       if (side) void navigation.loadMore(side);
     }
   });
+
+  // Skip links move focus without touching the address bar, which holds the view (view-url.ts).
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a.skip')) {
+    link.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      const id = link.getAttribute('href')!.slice(1);
+      const target = id === 'canvas' ? ui.host.querySelector<HTMLElement>('[tabindex="0"]') ?? ui.canvas : document.getElementById(id);
+      target?.focus();
+    });
+  }
 
   // Page-wide keys, except while typing: / to search, + / - to zoom.
   document.addEventListener('keydown', (ev) => {

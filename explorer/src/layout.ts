@@ -48,7 +48,7 @@ export async function layoutGraph(nodes: readonly LayoutNode[], edges: readonly 
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
       'elk.partitioning.activate': 'true',
-      'elk.spacing.nodeNode': '16',
+      'elk.spacing.nodeNode': '28',
       'elk.layered.spacing.nodeNodeBetweenLayers': '76',
       'elk.padding': '[top=24,left=24,bottom=24,right=24]',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',

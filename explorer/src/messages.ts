@@ -8,6 +8,8 @@ export interface Messages {
   clear(): void;
   /** `doing` completes "Could not …" / "You are not allowed to …". */
   reportError(e: unknown, doing: string): void;
+  /** The same wording as a sentence, for an error state drawn in place of a result. */
+  describe(e: unknown, doing: string): string;
 }
 
 export function createMessages(ui: Elements, signIn: { open(error?: string): void }): Messages {
@@ -23,9 +25,14 @@ export function createMessages(ui: Elements, signIn: { open(error?: string): voi
     ui.message.textContent = '';
   }
 
+  function describe(e: unknown, doing: string): string {
+    if (e instanceof ApiError && e.kind === 'forbidden') return `You are not allowed to ${doing}: ${e.message}`;
+    return `Could not ${doing}: ${(e as Error).message}`;
+  }
+
   /** A 401 means the token died mid-session: back to sign-in with the reason, not a message. */
   function reportError(e: unknown, doing: string): void {
-    if (e instanceof ApiError && e.kind === 'unauthenticated') {
+    if (e instanceof ApiError && (e.kind === 'unauthenticated' || e.kind === 'expired')) {
       tokenStore.clear();
       signIn.open(e.message);
       return;
@@ -38,5 +45,5 @@ export function createMessages(ui: Elements, signIn: { open(error?: string): voi
     show(`Could not ${doing}: ${(e as Error).message}`);
   }
 
-  return { show, clear, reportError };
+  return { show, clear, reportError, describe };
 }

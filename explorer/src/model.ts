@@ -25,7 +25,7 @@ export interface RawEntity {
   tool?: string | null;
   platform?: { urn?: string; name: string; properties?: { displayName?: string | null } | null } | null;
   properties?: { name?: string | null } | null;
-  dataFlow?: { orchestrator?: string | null } | null;
+  dataFlow?: { urn?: string; flowId?: string | null; orchestrator?: string | null; properties?: { name?: string | null } | null } | null;
 }
 
 export interface RawResult {
@@ -40,6 +40,8 @@ export interface EntitySummary {
   name: string;
   platform: string | null;
   exists: boolean | null;
+  /** A job's pipeline (its dataFlow), which the graph draws it under. */
+  pipeline?: { urn: string; name: string };
 }
 
 export interface GraphNode extends EntitySummary {
@@ -68,7 +70,11 @@ export const urnTail = urnDisplayName;
 export function summarise(e: RawEntity): EntitySummary {
   const name = e.properties?.name ?? e.name ?? e.jobId ?? e.flowId ?? e.chartId ?? e.dashboardId ?? e.fieldPath ?? urnTail(e.urn);
   const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? e.dataFlow?.orchestrator ?? e.orchestrator ?? e.tool ?? urnPlatformName(e.urn);
-  return { urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null };
+  const flow = e.dataFlow?.urn;
+  return {
+    urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null,
+    ...(flow ? { pipeline: { urn: flow, name: e.dataFlow?.properties?.name ?? e.dataFlow?.flowId ?? urnTail(flow) } } : {}),
+  };
 }
 
 export function emptyNeighbourhood(centre: RawEntity): Neighbourhood {

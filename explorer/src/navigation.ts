@@ -30,6 +30,8 @@ export interface Navigation {
   reload(): void;
   /** The filter the graph's requests use now (degree, types, platforms, time window). */
   filter(): LineageFilter;
+  /** The view in the address bar, loaded again (after signing in again). */
+  reloadView(): Promise<void>;
 }
 
 export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents; tracer: ColumnTracer }): Navigation {
@@ -48,8 +50,9 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
   function navigateTo(urn: string): void {
     state.selectedColumn = null;
     const hash = viewHash(viewOf(state, urn));
-    // Setting the hash it already has fires no hashchange.
-    if (location.hash === hash) void loadCentre(urn);
+    // Setting the hash it already has fires no hashchange; a link written with other escaping (the
+    // CSV's unescaped parentheses) is the same view, so compare views, not text.
+    if (sameHash(location.hash, hash)) void loadCentre(urn);
     else location.hash = hash;
   }
 
@@ -103,7 +106,8 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       if (seq !== state.seq) return;
       status.set('');
       if (e instanceof ApiError && e.kind === 'bad-request') messages.show(`“${urn}” is not a valid entity urn: ${e.message}`);
-      else messages.reportError(e, `open ${urn}`);
+      else if (isSignInError(e)) messages.reportError(e, `open ${urn}`);
+      else failed(messages.describe(e, `open ${urnTail(urn)}`), () => void loadCentre(urn));
       return;
     }
     if (seq !== state.seq) return;
@@ -147,27 +151,58 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     status.set('Loading lineage…');
     status.setBusy(true);
     try {
-      const pages = await Promise.all(active.map(async (direction) => ({ direction, page: await scrollLineage(centre.urn, direction, lineageFilter(degreeValues()), null, state.pageSize) })));
+      // With a type or platform ticked, the options (and their counts) come from the same lineage
+      // without those filters, so every option stays listed and several can be ticked.
+      const optionFilter: LineageFilter = { ...lineageFilter(degreeValues()), types: new Set(), platforms: new Set() };
+      const [pages, options] = await Promise.all([
+        Promise.all(active.map(async (direction) => ({ direction, page: await scrollLineage(centre.urn, direction, lineageFilter(degreeValues()), null, state.pageSize) }))),
+        unfiltered ? Promise.resolve(null) : Promise.all(active.map((direction) => scrollLineage(centre.urn, direction, optionFilter, null, 1))),
+      ]);
       if (seq !== state.seq) return;
+      if (options) {
+        state.typeOptions.clear();
+        state.platformOptions.clear();
+        for (const page of options) recordFacets(state, page.facets?.filter((f) => f.field !== 'degree') ?? null, true);
+      }
       for (const { direction, page } of pages) {
         mergeResults(graph, direction, page.searchResults);
         state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: page.searchResults.length, partial: page.isPartial === true };
-        recordFacets(state, page.facets, unfiltered || fresh);
+        recordFacets(state, options ? page.facets?.filter((f) => f.field === 'degree') ?? null : page.facets, true);
       }
+      const partial = active.filter((d) => state.cursors[d]?.partial);
+      status.setPartialNote(partial.length
+        ? `Partial result: the catalog cut the ${partial.map((d) => d.toLowerCase()).join(' and ')} traversal short, so what is drawn and counted is not all of the lineage.`
+        : '');
       renderFilters(state, ui);
       await drawing.draw(seq, t0);
     } catch (e) {
       if (seq !== state.seq) return;
       status.set('');
-      messages.reportError(e, `load the lineage of ${state.centre?.name ?? centre.urn}`);
-      // The previous picture no longer matches state.graph: draw the centre alone.
-      await drawing.draw(seq, t0).catch(() => undefined);
+      if (isSignInError(e)) messages.reportError(e, `load the lineage of ${state.centre?.name ?? centre.urn}`);
+      // Never the centre alone (that reads as "no lineage"): an error state in place of the graph
+      // and the list, with the way to ask again.
+      failed(messages.describe(e, `load the lineage of ${state.centre?.name ?? centre.urn}`), reloadNeighbourhood);
+      return;
     } finally {
-      if (seq === state.seq) {
-        status.setBusy(false);
-        events.emit('loaded');
-      }
+      if (seq === state.seq) status.setBusy(false);
     }
+    if (seq === state.seq) events.emit('loaded');
+  }
+
+  /** What was shown is no longer known: the graph, its counts and the list give way to the error. */
+  function failed(text: string, retry: () => void): void {
+    state.cursors = {};
+    state.degreeCounts.clear();
+    state.typeOptions.clear();
+    state.platformOptions.clear();
+    renderFilters(state, ui);
+    // The filter lists must not read "No lineage" either.
+    for (const box of [ui.typeFilter, ui.platformFilter]) box.querySelector('.options')!.innerHTML = '<p class="hint">Not loaded.</p>';
+    ui.degreeCounts.textContent = 'Counts unknown: the lineage did not load.';
+    status.setPartialNote('');
+    drawing.showError(text, retry);
+    status.set('Not loaded');
+    events.emit('failed', text);
   }
 
   async function loadMore(direction: Direction): Promise<void> {
@@ -179,13 +214,20 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     status.setBusy(true);
     status.set(`Loading more ${direction.toLowerCase()}…`);
     try {
-      const page = await scrollLineage(graph.centre, direction, lineageFilter(degreeValues()), cursor.next, state.pageSize);
+      // A click on "N more" brings a screenful's worth, not another first-view page.
+      const page = await scrollLineage(graph.centre, direction, lineageFilter(degreeValues()), cursor.next, Math.max(state.pageSize, MORE_PAGE));
       if (seq !== state.seq) return;
       mergeResults(graph, direction, page.searchResults);
       state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: cursor.loaded + page.searchResults.length, partial: cursor.partial || page.isPartial === true };
       await drawing.draw(seq, t0, false);
     } catch (e) {
-      if (seq === state.seq) messages.reportError(e, `load more ${direction.toLowerCase()} entities`);
+      if (seq === state.seq) {
+        messages.reportError(e, `load more ${direction.toLowerCase()} entities`);
+        // What is drawn stays true but incomplete: say so where the counts are.
+        state.cursors[direction] = { ...cursor, partial: true };
+        status.render();
+        status.setPartialNote(`Only part of the ${direction.toLowerCase()} lineage is drawn: loading more failed. ${messages.describe(e, 'load more')}`);
+      }
     } finally {
       if (seq === state.seq) status.setBusy(false);
     }
@@ -227,12 +269,34 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     if (!state.centre) return;
     const hash = viewHash(viewOf(state, state.centre.urn));
     // A control the address bar does not hold (the page size) changes nothing there: load directly.
-    if (location.hash === hash) reloadNeighbourhood();
+    // Compared as views: a link with unescaped parentheses is the same view in other text.
+    if (sameHash(location.hash, hash)) reloadNeighbourhood();
     else location.hash = hash;
   }
 
-  return { navigateTo, routeFromHash, loadMore, expand, reload, filter: () => lineageFilter(degreeValues()) };
+  /** After signing in again: the view in the address bar, loaded afresh. */
+  async function reloadView(): Promise<void> {
+    shown = null;
+    await routeFromHash();
+  }
+
+  return { navigateTo, routeFromHash, loadMore, expand, reload, reloadView, filter: () => lineageFilter(degreeValues()) };
 }
+
+/** A 401 goes back to sign-in (messages.reportError); anything else is drawn as an error state. */
+function isSignInError(e: unknown): boolean {
+  return e instanceof ApiError && (e.kind === 'unauthenticated' || e.kind === 'expired');
+}
+
+/** Whether two hashes name the same view, whatever their escaping. */
+function sameHash(a: string, b: string): boolean {
+  const va = parseViewHash(a);
+  const vb = parseViewHash(b);
+  return va !== null && vb !== null && viewHash(va) === viewHash(vb);
+}
+
+/** "N more" asks for at least this many: one click should show a real step, not another 50. */
+const MORE_PAGE = 250;
 
 /** Back, forward and edited links re-centre the page. */
 export function wireHistory(navigation: Navigation): void {

@@ -11,7 +11,7 @@ fragment ExplorerEntity on Entity {
   urn
   type
   ... on Dataset { exists name platform { urn name properties { displayName } } properties { name } }
-  ... on DataJob { exists jobId properties { name } dataFlow { orchestrator } }
+  ... on DataJob { exists jobId properties { name } dataFlow { urn flowId orchestrator properties { name } } }
   ... on DataFlow { exists flowId orchestrator properties { name } }
   ... on Chart { exists chartId tool properties { name } }
   ... on Dashboard { exists dashboardId tool properties { name } }
@@ -85,7 +85,7 @@ export const COLUMN_IMPACT_QUERY = `query explorerColumnImpact($input: SearchAcr
     count
     total
     isPartial
-    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type } } } paths { path { urn type } } }
+    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type ... on Chart { properties { name } } ... on Dashboard { properties { name } } } } } paths { path { urn type } } }
   }
 }
 ${ENTITY_FIELDS}`;
@@ -96,7 +96,7 @@ export interface ColumnImpactReply {
     count: number;
     total: number;
     isPartial: boolean | null;
-    searchResults: Array<RawResult & { entity: RawEntity & { parent?: { urn: string; type: string } | null } }>;
+    searchResults: Array<RawResult & { entity: RawEntity & { parent?: { urn: string; type: string; properties?: { name?: string | null } | null } | null } }>;
   } | null;
 }
 
@@ -138,11 +138,77 @@ export const COLUMN_IMPACT_EXPORT_QUERY = `query explorerColumnImpactExport($inp
   searchAcrossLineage(input: $input) {
     total
     isPartial
-    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type } } } }
+    searchResults { degree entity { ...ExplorerEntity ... on SchemaFieldEntity { parent { urn type ... on Chart { properties { name } } ... on Dashboard { properties { name } } } } } }
   }
 }
 ${ENTITY_FIELDS}`;
 
 export interface ColumnImpactExportReply {
   searchAcrossLineage: Pick<NonNullable<ColumnImpactReply['searchAcrossLineage']>, 'total' | 'isPartial' | 'searchResults'> | null;
+}
+
+/** Aspects the details sheet reads (description, schema, properties, owners, tags, terms). */
+export const DETAIL_ASPECTS = [
+  'schemaMetadata', 'editableSchemaMetadata', 'datasetProperties', 'editableDatasetProperties', 'dataJobInfo', 'editableDataJobProperties',
+  'dataFlowInfo', 'editableDataFlowProperties', 'chartInfo', 'editableChartProperties', 'dashboardInfo', 'editableDashboardProperties',
+  'mlModelProperties', 'mlFeatureProperties', 'mlPrimaryKeyProperties', 'mlFeatureTableProperties', 'mlModelGroupProperties',
+  'ownership', 'globalTags', 'glossaryTerms',
+] as const;
+
+const WITH_ASPECTS = ['Dataset', 'DataJob', 'DataFlow', 'Chart', 'Dashboard', 'MLFeature', 'MLPrimaryKey', 'MLFeatureTable', 'MLModel', 'MLModelGroup'];
+
+/**
+ * The details sheet in one request: the entity and its aspects, and how many entities lie at each
+ * degree upstream and downstream (scrollAcrossLineage's degree facet, one result asked for).
+ */
+export const DETAILS_QUERY = `query explorerDetails($urn: String!, $aspects: [String!]!, $up: ScrollAcrossLineageInput!, $down: ScrollAcrossLineageInput!) {
+  entity(urn: $urn) {
+    ...ExplorerEntity
+    ${WITH_ASPECTS.map((t) => `... on ${t} { aspects(input: { aspectNames: $aspects }) { aspectName payload } }`).join('\n    ')}
+  }
+  up: scrollAcrossLineage(input: $up) { total isPartial facets { field aggregations { value count } } }
+  down: scrollAcrossLineage(input: $down) { total isPartial facets { field aggregations { value count } } }
+}
+${ENTITY_FIELDS}`;
+
+interface DegreeCounts {
+  total: number;
+  isPartial: boolean | null;
+  facets: Array<{ field: string; aggregations: Array<{ value: string; count: number }> }> | null;
+}
+
+export interface DetailsReply {
+  entity: (RawEntity & { aspects?: Array<{ aspectName: string; payload: string | null }> | null }) | null;
+  up: DegreeCounts | null;
+  down: DegreeCounts | null;
+}
+
+export const COLUMN_COUNTS_QUERY = `query explorerColumnCounts($urn: String!) {
+  columnLineageCounts(urn: $urn) { fieldPath upstream downstream }
+}`;
+
+export interface ColumnCountsReply {
+  columnLineageCounts: Array<{ fieldPath: string; upstream: number; downstream: number }>;
+}
+
+export const JOB_RUNS_QUERY = `query explorerJobRuns($urn: String!, $count: Int) {
+  dataJobRuns(urn: $urn, count: $count) { total runs { urn name status result startTimeMillis durationMillis errorMessage } }
+}`;
+
+export interface JobRunsReply {
+  dataJobRuns: {
+    total: number;
+    runs: Array<{ urn: string; name: string | null; status: string | null; result: string | null; startTimeMillis: number | null; durationMillis: number | null; errorMessage: string | null }>;
+  };
+}
+
+export const START_QUERY = `query explorerStart($count: Int) {
+  mostConnectedEntities(count: $count) { links entity { ...ExplorerEntity } }
+  recentlyChangedEntities(count: $count) { changedAt entity { ...ExplorerEntity } }
+}
+${ENTITY_FIELDS}`;
+
+export interface StartReply {
+  mostConnectedEntities: Array<{ links: number; entity: RawEntity }>;
+  recentlyChangedEntities: Array<{ changedAt: number; entity: RawEntity }>;
 }

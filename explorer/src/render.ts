@@ -91,7 +91,7 @@ function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
   // draw but text extraction keeps: without it the texts read as one word ("DATASEThive…").
   const label = `${n.type} ${platform} ${name} ${meta}: ${described}`;
   const parts: string[] = [];
-  parts.push(`<g class="${classes.join(' ')}" transform="translate(${p.x},${p.y})" data-urn="${escapeXml(n.urn)}" data-type="${n.type}" data-side="${n.side}" data-degree="${n.degree}" tabindex="0" role="button" aria-label="${escapeXml(label)}">`);
+  parts.push(`<g class="${classes.join(' ')}" transform="translate(${p.x},${p.y})" data-urn="${escapeXml(n.urn)}" data-type="${n.type}" data-side="${n.side}" data-degree="${n.degree}" tabindex="-1" role="button" aria-label="${escapeXml(label)}">`);
   parts.push(`<title>${escapeXml(`${n.urn}\n${described}`)}</title>`);
   parts.push(`<rect class="box" width="${p.width}" height="${p.height}" rx="8" style="--type:${colour}"/>`);
   parts.push(`<rect class="strip" width="6" height="${p.height}" rx="3" fill="${colour}"/>`);
@@ -114,7 +114,7 @@ function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
       else if (input.selectedColumn) cls.push('dimmed');
       const shown = truncate(displayFieldPath(path), 28);
       const full = displayFieldPath(path);
-      parts.push(`<g class="${cls.join(' ')}" data-col="${escapeXml(key)}" data-field="${escapeXml(path)}" tabindex="0" role="button" aria-pressed="${input.selectedColumn === key}" aria-label="${escapeXml(`${shown}${shown === full ? '' : ` (${full})`}: column of ${n.name}`)}">`
+      parts.push(`<g class="${cls.join(' ')}" data-col="${escapeXml(key)}" data-field="${escapeXml(path)}" tabindex="-1" role="button" aria-pressed="${input.selectedColumn === key}" aria-label="${escapeXml(`${shown}${shown === full ? '' : ` (${full})`}: column of ${n.name}`)}">`
         + `<rect x="6" y="${y}" width="${p.width - 12}" height="${ROW_HEIGHT - 2}" rx="3"/>`
         + `<text x="16" y="${y + 15}">${escapeXml(shown)}</text></g>`);
     });
@@ -124,7 +124,7 @@ function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
   }
   if (input.expandable.has(n.urn)) {
     const x = n.side === 'upstream' ? -11 : p.width + 11;
-    parts.push(`<g class="expand" data-expand="${escapeXml(n.urn)}" transform="translate(${x},${HEADER_HEIGHT / 2})" tabindex="0" role="button" aria-label="${escapeXml(`load the next hop ${n.side} of ${n.name}`)}"><title>Load the next hop</title><circle r="10"/><text y="5" text-anchor="middle">+</text></g>`);
+    parts.push(`<g class="expand" data-expand="${escapeXml(n.urn)}" transform="translate(${x},${HEADER_HEIGHT / 2})" tabindex="-1" role="button" aria-label="${escapeXml(`load the next hop ${n.side} of ${n.name}`)}"><title>Load the next hop</title><circle r="10"/><text y="5" text-anchor="middle">+</text></g>`);
   }
   parts.push('</g>');
   return parts.join('');
@@ -152,7 +152,7 @@ function groupSvg(g: NodeGroup, p: Placed): string {
   // Label in name (see nodeSvg): the box's own text first.
   const label = `${g.type} ${platform} ${g.members.length} ${noun} ${meta}: ${what}, expand`;
   const card = (offset: number, cls: string) => `<rect class="${cls}" x="${offset}" y="${offset}" width="${NODE_WIDTH}" height="${HEADER_HEIGHT}" rx="8" style="--type:${colour}"/>`;
-  return `<g class="group side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" data-type="${g.type}" data-side="${g.side}" data-degree="${g.degree}" data-count="${g.members.length}" tabindex="0" role="button" aria-expanded="false" aria-label="${escapeXml(label)}">`
+  return `<g class="group side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" data-type="${g.type}" data-side="${g.side}" data-degree="${g.degree}" data-count="${g.members.length}" tabindex="-1" role="button" aria-expanded="false" aria-label="${escapeXml(label)}">`
     + `<title>${escapeXml(`${what}\nClick, or Enter, to draw them one by one`)}</title>`
     + card(2 * STACK_OFFSET, 'card') + card(STACK_OFFSET, 'card') + card(0, 'box')
     + `<rect class="strip" width="6" height="${HEADER_HEIGHT}" rx="3" fill="${colour}"/>`
@@ -168,7 +168,7 @@ function collapseSvg(g: NodeGroup, p: Placed): string {
   const colour = colourOf(g.type);
   const what = describeGroup(g);
   const shown = truncate(`${groupNoun(g)} · collapse`, 24);
-  return `<g class="group-collapse side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" tabindex="0" role="button" aria-expanded="true" aria-label="${escapeXml(`− ${g.members.length} ${shown}: ${what}`)}">`
+  return `<g class="group-collapse side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" tabindex="-1" role="button" aria-expanded="true" aria-label="${escapeXml(`− ${g.members.length} ${shown}: ${what}`)}">`
     + `<title>${escapeXml(`${what}\nClick, or Enter, to draw them as one group again`)}</title>`
     + `<rect class="box" width="${p.width}" height="${p.height}" rx="${p.height / 2}" style="--type:${colour}"/>`
     + `<text class="label" x="14" y="${p.height / 2 + 5}"><tspan class="sign" fill="${colour}">−</tspan> <tspan class="count" fill="${colour}">${g.members.length}</tspan> ${escapeXml(shown)}</text>`
@@ -192,6 +192,34 @@ function curve(x1: number, y1: number, x2: number, y2: number): string {
   return `M${x1},${y1} C${x1 + dx},${y1} ${x2 - dx},${y2} ${x2},${y2}`;
 }
 
+/**
+ * Jobs drawn under their pipeline: one labelled band per dataFlow and layout column around the jobs
+ * of that flow drawn there (as DataHub and Marquez show a job inside its flow).
+ */
+function pipelineBands(input: RenderInput): string {
+  const bands = new Map<string, { name: string; urn: string; boxes: Placed[] }>();
+  for (const b of input.grouping.boxes) {
+    if (b.kind !== 'entity') continue;
+    const n = input.graph.nodes.get(b.id);
+    const p = input.positions.get(b.id);
+    if (!n?.pipeline || !p) continue;
+    const key = `${n.pipeline.urn}\u0000${Math.round(p.x)}`;
+    const band = bands.get(key) ?? { name: n.pipeline.name, urn: n.pipeline.urn, boxes: [] };
+    band.boxes.push(p);
+    bands.set(key, band);
+  }
+  const out: string[] = [];
+  for (const band of bands.values()) {
+    const x = Math.min(...band.boxes.map((p) => p.x)) - 8;
+    const y = Math.min(...band.boxes.map((p) => p.y)) - 22;
+    const right = Math.max(...band.boxes.map((p) => p.x + p.width)) + 8;
+    const bottom = Math.max(...band.boxes.map((p) => p.y + p.height)) + 8;
+    out.push(`<g class="pipeline" data-pipeline="${escapeXml(band.urn)}"><rect x="${x}" y="${y}" width="${right - x}" height="${bottom - y}" rx="10"/>`
+      + `<text x="${x + 10}" y="${y + 15}">pipeline ${escapeXml(truncate(band.name, 30))}</text></g>`);
+  }
+  return out.join('');
+}
+
 export function renderSvg(input: RenderInput): string {
   const { graph, positions, grouping } = input;
   const out: string[] = [];
@@ -205,6 +233,7 @@ export function renderSvg(input: RenderInput): string {
     + '</defs>');
   out.push('<g class="bands">');
   for (const g of grouping.groups.values()) if (g.expanded) out.push(bandSvg(g, positions));
+  out.push(pipelineBands(input));
   out.push('</g>');
   out.push('<g class="edges">');
   for (const e of grouping.edges) {
@@ -256,9 +285,9 @@ export function renderSvg(input: RenderInput): string {
     const p = positions.get(m.id);
     if (!p) continue;
     const dir = m.side === 'UPSTREAM' ? 'upstream' : 'downstream';
-    out.push(`<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="0" role="button" aria-label="${m.remaining} more ${dir}: load them">`
+    out.push(`<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="-1" role="button" aria-label="${m.remaining} more ${dir} · click to load">`
       + `<rect width="${p.width}" height="${p.height}" rx="27"/>`
-      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more</text>`
+      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more </text>`
       + `<text x="${p.width / 2}" y="41" text-anchor="middle" class="more-hint">${dir} · click to load</text></g>`);
   }
   out.push('</svg>');

@@ -87,6 +87,8 @@ export interface ExplorerState {
    * key follows its group's nearer boxes back to the centre, so it only ever matches the same group.
    */
   expandedGroups: Set<string>;
+  /** Set by a keyboard re-centre: the next draw puts focus on the new centre. */
+  refocusCentre: boolean;
 }
 
 /** The state of a freshly opened page; the defaults match the controls' initial values in index.html. */
@@ -117,6 +119,7 @@ export function createState(): ExplorerState {
     timings: null,
     impact: createImpactListState(),
     expandedGroups: new Set(),
+    refocusCentre: false,
   };
 }
 

@@ -9,6 +9,8 @@ export interface Status {
   /** The counts of what is loaded; buttons carry data-more for interaction.ts. */
   render(): void;
   setBusy(busy: boolean): void;
+  /** The banner under the status line saying a result is partial; '' hides it. */
+  setPartialNote(text: string): void;
 }
 
 export function createStatus(state: ExplorerState, ui: Elements): Status {
@@ -39,5 +41,10 @@ export function createStatus(state: ExplorerState, ui: Elements): Status {
     ui.canvas.setAttribute('aria-busy', String(busy));
   }
 
-  return { set, render, setBusy };
+  function setPartialNote(text: string): void {
+    ui.partialNote.hidden = !text;
+    ui.partialNote.textContent = text;
+  }
+
+  return { set, render, setBusy, setPartialNote };
 }

@@ -18,6 +18,7 @@ import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
 import { scalarResolvers } from './scalars.ts';
 import { searchResolvers } from './resolvers/search.ts';
+import { detailsResolvers } from './resolvers/details.ts';
 
 export interface LineageSubgraphDeps {
   store: Store;
@@ -46,6 +47,7 @@ export function buildLineageSchema() {
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
     module('search', searchResolvers),
+    module('details', detailsResolvers),
   ]);
 }
 

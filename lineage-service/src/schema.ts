@@ -9,7 +9,7 @@ import { entityTypeDescriptors } from '@lineage/catalog/model';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
-export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search'] as const;
+export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search', 'details'] as const;
 export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'registered';
 
 /** The SDL of the entity types registered at start-up (registerEntityType), as one document. */

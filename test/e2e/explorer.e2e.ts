@@ -60,7 +60,9 @@ test('sign in with a personal access token; it lives in sessionStorage only', as
   await page.locator('#signin-submit').click();
   await page.locator('#signin').waitFor({ state: 'hidden' });
   assert.equal(await page.evaluate('sessionStorage.getItem("lineage-explorer.token")'), h.stack.token);
-  assert.equal(await page.evaluate('localStorage.length'), 0);
+  // localStorage holds layout preferences only (which panels are open), never the token.
+  const stored = String(await page.evaluate('JSON.stringify(Object.entries(localStorage))'));
+  assert.ok(!stored.includes(h.stack.token), 'the token is not in localStorage');
   assert.match(await page.locator('#session-state').innerText(), /Signed in/);
 });
 
@@ -149,9 +151,12 @@ test('column display draws browser → browser_id and browser → user_id; selec
   await page.locator('#columns-toggle').uncheck();
 });
 
-test('clicking a node re-centres on it (and the keyboard can do the same)', async () => {
+test('clicking a node opens its details; "Centre the graph here" re-centres (and the keyboard can do the same)', async () => {
   await node(g.job).click();
+  await page.locator('#details[data-state="loaded"]').waitFor();
+  await page.locator('#details button[data-action="centre"]').click();
   await centreIs(g.job);
+  await page.locator('#details-close').click();
   assert.equal(decodeURIComponent(new URL(page.url()).hash), `#urn=${g.job}`);
   assert.equal(await node(g.events).getAttribute('data-side'), 'upstream');
   assert.equal(await node(g.sessions).getAttribute('data-side'), 'downstream');
@@ -259,7 +264,7 @@ test('narrow screen (390 px): no sideways scrolling, search, controls and graph 
   await centreIs(c.orders);
   const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
   assert.ok(Number(overflow) <= 1, `the page scrolls sideways by ${String(overflow)} px at 390 px`);
-  for (const selector of ['#search', '#dir-upstream', '#canvas']) {
+  for (const selector of ['#search', '#controls-toggle', '#canvas']) {
     const box = await page.locator(selector).boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= NARROW.width + 1, `${selector} inside the 390 px viewport`);
   }

@@ -44,7 +44,7 @@ export interface Harness {
  * Starts the stack and the browser for one e2e file named `suite` (its report is
  * test-artifacts/e2e/<suite>-report.{json,md}; screenshots keep the names the tests give them).
  */
-export async function openHarness(suite: string): Promise<Harness> {
+export async function openHarness(suite: string, opts: { panelsOpen?: boolean } = {}): Promise<Harness> {
   const log = (line: string) => process.stdout.write(`[e2e ${suite}] ${line}\n`);
   mkdirSync(ARTIFACTS, { recursive: true });
   assert.ok(existsSync(join(DEFAULT_EXPLORER_DIST, 'index.html')), 'explorer/dist is missing: run `npm run build:explorer` (npm run test:e2e does)');
@@ -85,6 +85,11 @@ export async function openHarness(suite: string): Promise<Harness> {
     bypassCSP: true,
   });
   report.chromium = context.browser()?.version() ?? 'unknown';
+  // The side panels start closed under 1,600 px (explorer/src/panels.ts); suites written for the page
+  // with both panels open get that layout remembered, as a user who opened them would have it.
+  if (opts.panelsOpen ?? true) {
+    await context.addInitScript(`if (!localStorage.getItem('lineage-explorer.panels')) localStorage.setItem('lineage-explorer.panels', '{"controls":true,"impact":true}')`);
+  }
   const page = context.pages()[0] ?? await context.newPage();
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
   page.on('console', (m) => {

@@ -7,4 +7,5 @@ export * from './lineage/results.ts';
 export * from './lineage/select.ts';
 export * from './lineage/service.ts';
 export * from './lineage/traverse.ts';
+export * from './entity-details.ts';
 export * from './entity-documents.ts';

@@ -1,0 +1,37 @@
+// The explorer's start page and details sheet reads (schema/details.graphql): parse, call the
+// catalog read, render. Entities are refs resolved like every other Entity field.
+import { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from '@lineage/catalog/read';
+import { requireRead, type RequestContext } from '../context.ts';
+import { parseRequestUrn, storedRef } from '../entity-ref.ts';
+
+export const detailsResolvers = {
+  Query: {
+    mostConnectedEntities: async (_: unknown, { count }: { count?: number | null }, ctx: RequestContext) => {
+      requireRead(ctx);
+      const rows = await mostConnectedEntities(ctx.store, count);
+      return rows.flatMap((r) => {
+        const entity = storedRef(r.urn);
+        return entity ? [{ entity, links: r.links }] : [];
+      });
+    },
+    recentlyChangedEntities: async (_: unknown, { count }: { count?: number | null }, ctx: RequestContext) => {
+      requireRead(ctx);
+      const rows = await recentlyChangedEntities(ctx.store, count);
+      return rows.flatMap((r) => {
+        const entity = storedRef(r.urn);
+        return entity ? [{ entity, changedAt: r.changedOn }] : [];
+      });
+    },
+    dataJobRuns: async (_: unknown, { urn, count }: { urn: string; count?: number | null }, ctx: RequestContext) => {
+      requireRead(ctx);
+      parseRequestUrn(urn);
+      return jobRuns(ctx.store, urn, count);
+    },
+    columnLineageCounts: async (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+      requireRead(ctx);
+      parseRequestUrn(urn);
+      const rows = await columnLineageCounts(ctx.store, urn);
+      return rows.map((r) => ({ schemaFieldUrn: r.urn, fieldPath: r.fieldPath, upstream: r.upstream, downstream: r.downstream }));
+    },
+  },
+};
