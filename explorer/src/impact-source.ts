@@ -56,8 +56,62 @@ export function sameImpactQuery(a: ImpactQuery | null, b: ImpactQuery | null): b
   return key(a) === key(b);
 }
 
+/** Reached columns asked for per request, and at most in all, while the page applies a type filter. */
+const TYPED_COLUMN_BATCH = 1_000;
+const TYPED_COLUMN_LIMIT = 20_000;
+
+/** The last column reach read whole for a type filter: paging through it asks the catalog once. */
+let typedColumns: { key: string; rows: Promise<{ rows: ImpactRow[]; partial: boolean }> } | null = null;
+
+/**
+ * Column mode with types ticked. Reached columns come back as SCHEMA_FIELD results, which DataHub's
+ * `_entityType` filter would drop every one of; the types the user ticked name the columns' parents
+ * (a dataset, chart or dashboard, or the job a column passed through). So the page reads the column
+ * reach whole, in batches (at most TYPED_COLUMN_LIMIT, beyond which the list says it is partial), and
+ * keeps the rows whose parent has a ticked type; total and pages come from that one list, so they
+ * agree with each other.
+ */
+function typedColumnRows(q: ImpactQuery, withPaths: boolean): Promise<{ rows: ImpactRow[]; partial: boolean }> {
+  const key = JSON.stringify([withPaths, q.urn, q.direction, q.filter.degrees, [...q.filter.types].sort(), [...q.filter.platforms].sort(), q.filter.timeWindow ?? null]);
+  if (typedColumns?.key === key) return typedColumns.rows;
+  const rows = (async () => {
+    const kept: ImpactRow[] = [];
+    let partial = false;
+    for (let start = 0; ; start += TYPED_COLUMN_BATCH) {
+      const page = withPaths
+        ? await columnImpact(q.urn, q.direction, q.filter, start, TYPED_COLUMN_BATCH)
+        : await exportColumnImpactPage(q.urn, q.direction, q.filter, start, TYPED_COLUMN_BATCH);
+      partial ||= page.isPartial === true;
+      for (const row of impactRowsOf('column', page.searchResults, 0)) if (q.filter.types.has(row.type)) kept.push({ ...row, order: kept.length });
+      const end = start + page.searchResults.length;
+      if (!page.searchResults.length || end >= page.total) break;
+      if (end >= TYPED_COLUMN_LIMIT) {
+        partial = true;
+        break;
+      }
+    }
+    return { rows: kept, partial };
+  })();
+  typedColumns = { key, rows };
+  // A failed read is not kept: asking again asks the catalog again.
+  rows.catch(() => {
+    if (typedColumns?.rows === rows) typedColumns = null;
+  });
+  return rows;
+}
+
+/** A page of the type-filtered column reach, numbered on from `loaded`. */
+async function typedColumnPage(q: ImpactQuery, cursor: ImpactCursor | null, count: number, loaded: number, withPaths: boolean): Promise<ImpactPage> {
+  const { rows, partial } = await typedColumnRows(q, withPaths);
+  const start = typeof cursor === 'number' ? cursor : 0;
+  const page = rows.slice(start, start + count).map((r, i) => ({ ...r, order: loaded + i }));
+  const end = start + page.length;
+  return { rows: page, total: rows.length, next: page.length && end < rows.length ? end : null, partial, facets: null };
+}
+
 /** A page of the list: rows with their paths, numbered on from `loaded`. */
 export async function fetchListPage(q: ImpactQuery, cursor: ImpactCursor | null, count: number, loaded: number): Promise<ImpactPage> {
+  if (q.mode === 'column' && q.filter.types.size) return typedColumnPage(q, cursor, count, loaded, true);
   if (q.mode === 'column') {
     const start = typeof cursor === 'number' ? cursor : 0;
     const page = await columnImpact(q.urn, q.direction, q.filter, start, count);
@@ -77,6 +131,7 @@ export async function fetchListPage(q: ImpactQuery, cursor: ImpactCursor | null,
 
 /** A page of the export: the same rows without paths. */
 export async function fetchExportPage(q: ImpactQuery, cursor: ImpactCursor | null, count: number, loaded: number): Promise<ImpactPage> {
+  if (q.mode === 'column' && q.filter.types.size) return typedColumnPage(q, cursor, count, loaded, false);
   if (q.mode === 'column') {
     const start = typeof cursor === 'number' ? cursor : 0;
     const page = await exportColumnImpactPage(q.urn, q.direction, q.filter, start, count);

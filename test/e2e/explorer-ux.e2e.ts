@@ -10,12 +10,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { axeViolations, DESKTOP, NARROW, openHarness, signIn, type Harness } from './harness.ts';
-import { dataset, graphql, seedColumnToDashboard, seedTutorial, seedWideGraph, type TutorialGraph } from './seed.ts';
+import { dataset, graphql, seedColumnToDashboard, seedTutorial, seedWideGraph, type ColumnToDashboard, type TutorialGraph } from './seed.ts';
+import { columnKey } from '../../explorer/src/columns.ts';
 import { signAccessToken } from '../../catalog/src/operations/auth/tokens.ts';
 
 let h: Harness;
 let page: Page;
 let g: TutorialGraph;
+let cols: ColumnToDashboard;
 let platform = 'hive';
 let hub: string;
 let hubUpstream: string[] = [];
@@ -79,7 +81,7 @@ test('a fresh catalog: the start page says it is empty and suggests nothing that
 
 test('seeded: the start page lists the most connected and recently changed entities, each of which opens', async () => {
   g = await seedTutorial(h.door, platform);
-  await seedColumnToDashboard(h.door, platform);
+  cols = await seedColumnToDashboard(h.door, platform);
   // A hub with three upstream sources and 20 × 24 downstream (the issue's hub, smaller).
   const wide = await seedWideGraph(h.door, platform, 20, 24, 'hub');
   hub = wide.root;
@@ -313,6 +315,40 @@ test('multi-select filters keep every option visible with its count', async () =
   await page.locator('#type-filter input[value="DATA_JOB"]').uncheck();
   await page.locator('#controls-toggle').click();
   h.step({ step: 'multi-select filters', options: after.join(', ') });
+});
+
+test('column mode: the type filter keeps the columns whose parent has a ticked type; a chart is named by its title', async () => {
+  await fresh();
+  await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(cols.orders)}`);
+  await centreIs(cols.orders);
+  await page.locator('#controls-toggle').click();
+  await page.locator('#impact-toggle').click();
+  await page.locator('#columns-toggle').check();
+  await page.locator(`g.col[data-col="${columnKey(cols.orders, 'amount')}"]`).click();
+  /** The list once it has settled on `n` rows, or on any number when n is undefined. */
+  const rows = async (n?: number) => {
+    await page.waitForFunction(`(() => { const s = document.querySelector('#impact-summary').textContent;
+      const k = document.querySelectorAll('#impact-rows tr[data-urn]').length;
+      return /Column/.test(document.querySelector('#impact-subject').textContent) && !/Loading/.test(s) && ${n === undefined ? 'k > 0' : `k === ${n}`}; })()`, undefined, { timeout: 60_000 });
+    return page.evaluate(`[...document.querySelectorAll('#impact-rows tr[data-urn]')].map((tr) => ({ type: tr.dataset.type, name: tr.querySelector('.impact-name').textContent }))`) as Promise<Array<{ type: string; name: string }>>;
+  };
+  const all = await rows();
+  const types = new Set(all.map((r) => r.type));
+  assert.ok(types.has('DATASET') && types.has('CHART') && types.has('DASHBOARD'), `the column reaches a table, a chart and a dashboard: ${JSON.stringify(all)}`);
+  const charts = all.filter((r) => r.type === 'CHART');
+  assert.deepEqual(charts.map((r) => r.name), ['Revenue'], 'the chart is named by its title, not its urn');
+  await page.locator('#type-filter input[value="CHART"]').check();
+  const filtered = await rows(charts.length);
+  assert.deepEqual(filtered, charts);
+  assert.match(await page.locator('#impact-summary').innerText(), new RegExp(`^${charts.length} result`));
+  await h.shot('ux-14-column-mode-type-filter');
+  await page.locator('#type-filter input[value="CHART"]').uncheck();
+  assert.equal((await rows(all.length)).length, all.length);
+  await page.locator(`g.col[data-col="${columnKey(cols.orders, 'amount')}"]`).click();
+  await page.locator('#columns-toggle').uncheck();
+  await page.locator('#impact-toggle').click();
+  await page.locator('#controls-toggle').click();
+  h.step({ step: 'column mode, type filter', reached: all.length, charts: charts.length });
 });
 
 test('a deep link with unescaped parentheses (the CSV\'s entity url): "First view per side" reloads it', async () => {
