@@ -1,125 +1,321 @@
-// The backup drill at scale (issue 28; docs/operations.md): `node bench/backup.ts --size 10k|100k|1M`.
+// The backup drill at scale (issue 28; docs/operations.md §Measured):
 //
-// 1. The bench graph (bench/generate.ts) is written as a DataHub file (a JSON array of proposals,
-//    what a `file` sink writes) and loaded with the import into catalog A (through the write path).
-// 2. A is exported (gzip) while a writer keeps upserting a separate set of datasets.
-// 3. The export is imported into an empty catalog B (rows, then restoreIndices).
-// 4. Check: B re-exported equals A's export record for record (the moment header aside), and
-//    restoreIndices --dry-run finds no drift on B.
-// Time, rate, file size and this process's peak RSS per step go to bench/results/<date>-backup-<size>.json.
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+//   npm run bench:backup -- --size 10k|100k|1M [--ports 42601,42602] [--heap 2g] [--page-cache 1g] [--keep]
+//
+// 1. Catalog A (a throwaway Neo4j) is loaded with the bench graph (bench/generate.ts) written as a
+//    DataHub file — a JSON array of proposals, what a `file` sink writes — by `npm run import`, i.e.
+//    through the write path (relaxed: the file is in entity order, as a connector writes it). One
+//    dataset in ten then gets a second datasetProperties, so the store holds archived versions.
+// 2. The restore rate on A: a full restoreIndices pass (bench/restore-worker.ts, batch 500, the
+//    bench's W-restore), its own process.
+// 3. A fixed probe set of lineage answers is read from A (hub, sink hub, mid, leaf, column; both
+//    directions; every degree and degree "1"; first page of 100 and a later page).
+// 4. `npm run export` of A while a writer keeps upserting properties and lineage of a separate set
+//    of datasets (platform `benchload`); when it is done the writer stops and A is exported again.
+// 5. A is stopped; an empty catalog B is started and `npm run import` loads the export (rows, then
+//    derived state), then restoreIndices --dry-run on B, the probes on B, and B is exported.
+// 6. Checks, streamed line by line (the files are larger than a string may be):
+//      - B's export equals A's export record for record, byte for byte (the `asOf` header aside);
+//      - A's export equals A's later export except the records of the writer's datasets (the rows
+//        the writer did not touch are in the file exactly as stored);
+//      - no drift on B; every probe answer identical on A and B.
+// The export and the import run as `npm run export|import` runs them (the node flags package.json
+// gives them): their time and peak RSS (VmHWM, polled from /proc) are theirs alone.
+// Everything goes to bench/results/<date>-backup-<size>.json; exit 1 when a check fails.
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startNeo4j, freePort } from '../tools/neo4j/neo4j-server.ts';
+import { startNeo4j, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import { writeAspects } from '../catalog/src/write/aspect-writer.ts';
-import { prepareExport } from '../catalog/src/operations/backup/export.ts';
-import { importRecords } from '../catalog/src/operations/backup/import.ts';
-import { readJsonArray } from '../catalog/src/operations/backup/json-array.ts';
 import { restoreIndices, hasDrift } from '../catalog/src/operations/restore/restore-indices.ts';
-import { generate, proposalBatches, SIZES } from './generate.ts';
+import { searchLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
+import { entityProposals, generate, lineageProposals, SIZES, type Proposal } from './generate.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({ options: { size: { type: 'string', default: '10k' }, heap: { type: 'string', default: '1g' }, 'page-cache': { type: 'string', default: '512m' } } });
+const root = join(here, '..');
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '10k' },
+    ports: { type: 'string', default: '42601,42602' },
+    heap: { type: 'string' },
+    'page-cache': { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    workdir: { type: 'string' },
+  },
+});
 const edges = SIZES[values.size!];
 if (!edges) throw new Error(`--size must be one of ${Object.keys(SIZES).join(', ')}`);
-
-let peak = 0;
-const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 100);
-async function step<T>(name: string, work: () => Promise<T>): Promise<{ value: T; ms: number; peakRssMb: number }> {
-  peak = process.memoryUsage().rss;
-  const t0 = Date.now();
-  const value = await work();
-  const ms = Date.now() - t0;
-  const peakRssMb = Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20);
-  process.stderr.write(`[backup-bench] ${name}: ${(ms / 1000).toFixed(1)} s, peak RSS ${peakRssMb} MB\n`);
-  return { value, ms, peakRssMb };
-}
-
-const work = mkdtempSync(join(tmpdir(), 'lineage-backup-bench-'));
-const [a, b] = await Promise.all([
-  startNeo4j({ home: join(work, 'a'), boltPort: await freePort(), heap: values.heap!, pageCache: values['page-cache']! }),
-  startNeo4j({ home: join(work, 'b'), boltPort: await freePort(), heap: values.heap!, pageCache: values['page-cache']! }),
-]);
-const storeA = createStore({ uri: a.uri, database: 'neo4j' });
-const storeB = createStore({ uri: b.uri, database: 'neo4j' });
-const readFile = (file: string) => readJsonArray(file.endsWith('.gz') ? createReadStream(file).pipe(createGunzip()) : createReadStream(file));
+const big = edges >= 1_000_000;
+const heap = values.heap ?? (big ? '3g' : edges >= 100_000 ? '2g' : '1g');
+const pageCache = values['page-cache'] ?? (big ? '3g' : edges >= 100_000 ? '1g' : '512m');
+const [portA, portB] = values.ports!.split(',').map(Number) as [number, number];
+const log = (s: string) => process.stderr.write(`[backup-bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const ACTOR = 'urn:li:corpuser:bench';
+const LOAD_PLATFORM = 'benchload';
 
-async function exportTo(store: Store, file: string, onRows?: (n: number) => void) {
-  const exp = await prepareExport(store, { onProgress: (p) => onRows?.(p.rows) });
-  await pipeline(Readable.from(exp.chunks()), createGzip(), createWriteStream(file));
-  return exp;
+// ---------------------------------------------------------------------------------------------
+// Child processes, measured
+
+interface Measured { ms: number; peakRssMb: number; stdout: string; stderr: string }
+
+/** The node flags package.json gives a script (`"import": "node --max-old-space-size=160 … tools/import.ts"`). */
+const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+function nodeFlagsOf(script: string): string[] {
+  const line = Object.values(scripts).find((s) => s.startsWith('node ') && s.endsWith(` ${script}`));
+  return line ? line.split(/\s+/).slice(1, -1) : [];
 }
 
-try {
-  await storeA.applySchema();
-  await storeB.applySchema();
-  const g = generate(edges);
-  const seedFile = join(work, 'seed.json');
+/** Runs `node <script> ...args` as `npm run` would (same node flags), sampling its VmHWM until it exits. */
+function runNode(script: string, args: string[], env: Record<string, string>): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [...nodeFlagsOf(script), join(root, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; if (stderr.length > 1e6) stderr = stderr.slice(-1e5); });
+    let hwmKb = 0;
+    const sample = () => {
+      try {
+        const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) hwmKb = Math.max(hwmKb, Number(m[1]));
+      } catch { /* exited */ }
+    };
+    const timer = setInterval(sample, 200);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      const r = { ms: Date.now() - t0, peakRssMb: Math.round(hwmKb / 1024), stdout, stderr };
+      if (code === 0) resolve(r);
+      else reject(new Error(`${script} exited ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : e.isFile() ? statSync(p).size : 0;
+  }
+  return n;
+}
+const storeBytes = (neo: RunningNeo4j) => dirBytes(join(neo.home, 'data'));
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+// ---------------------------------------------------------------------------------------------
+// Comparing exports line by line (one record per line, as the export writes them)
+
+function lines(file: string): AsyncIterator<string> {
+  const raw = createReadStream(file);
+  return createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity })[Symbol.asyncIterator]();
+}
+const ASOF = /"lineageCatalog\.asOf":"\d+"/;
+/** A record line without what a round trip may change (the moment) and without its separator. */
+const normal = (line: string) => line.replace(ASOF, '').replace(/,$/, '');
+
+async function compare(a: string, b: string, skip: (line: string) => boolean = () => false) {
+  const [x, y] = [lines(a), lines(b)];
+  const next = async (it: AsyncIterator<string>) => {
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return null;
+      if (!skip(r.value)) return r.value;
+    }
+  };
+  let compared = 0;
+  let bytes = 0;
+  for (;;) {
+    const [l, r] = await Promise.all([next(x), next(y)]);
+    if (l === null && r === null) return { identical: true, compared, uncompressedBytes: bytes };
+    if (l === null || r === null || normal(l) !== normal(r)) {
+      return { identical: false, compared, uncompressedBytes: bytes, firstDifference: { line: compared, a: l?.slice(0, 400) ?? null, b: r?.slice(0, 400) ?? null } };
+    }
+    compared++;
+    bytes += Buffer.byteLength(l) + 1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+const work = values.workdir ?? mkdtempSync(join(tmpdir(), `lineage-backup-bench-${values.size}-`));
+mkdirSync(work, { recursive: true });
+const seedFile = join(work, 'seed.json');
+const exportFile = join(work, 'export.json.gz');
+const laterFile = join(work, 'a-later.json.gz');
+const againFile = join(work, 'b-export.json.gz');
+
+log(`generating the ${values.size} graph and writing it as a DataHub file …`);
+let g: ReturnType<typeof generate> | null = generate(edges);
+const stats = g.stats;
+const src = g.sources;
+const sourceUrns = {
+  hub: g.entities[src.hub]!.urn, sinkHub: g.entities[src.sinkHub]!.urn, mid: g.entities[src.mid]!.urn,
+  leaf: g.entities[src.leaf]!.urn, field: g.fieldUrns[src.field]!,
+};
+let seedRecords = 0;
+let versionUpdates = 0;
+{
   const out = createWriteStream(seedFile);
+  const write = (p: Proposal) => new Promise<void>((r) => { if (out.write(`${seedRecords++ ? ',' : ''}\n${JSON.stringify(p)}`)) r(); else out.once('drain', r); });
   out.write('[');
-  let proposals = 0;
-  for (const batch of proposalBatches(g, 1000)) for (const p of batch.proposals) { out.write(`${proposals++ ? ',' : ''}\n${JSON.stringify(p)}`); }
+  for (let id = 0; id < g.entities.length; id++) for (const p of entityProposals(g, id)) await write(p);
+  for (let id = 0; id < g.entities.length; id++) for (const p of lineageProposals(g, id)) await write(p);
+  // A second version of one dataset's properties in ten: the store then holds archived rows.
+  for (let id = 0; id < g.entities.length; id += 10) {
+    for (const p of entityProposals(g, id)) {
+      if (p.aspectName !== 'datasetProperties') continue;
+      const v = JSON.parse(p.aspect.value) as Record<string, unknown>;
+      await write({ ...p, aspect: { ...p.aspect, value: JSON.stringify({ ...v, description: `${String(v.description)} (revised)` }) }, systemMetadata: { ...p.systemMetadata, runId: 'bench-revision' } });
+      versionUpdates++;
+    }
+  }
   out.write('\n]\n');
   await new Promise((r) => out.end(r));
+}
+g = null; // the bench process holds no graph from here on
 
-  const seed = await step('load A from a DataHub file (write path)', () => importRecords(storeA, readFile(seedFile), { actor: ACTOR, batchSize: 1000 }));
+const limits = { maxHops: 1000, maxResults: 1_000_000, deadlineMs: 120_000 };
+const PROBES: Array<{ name: string; q: LineageQuery; start: number }> = [];
+for (const [name, urn] of Object.entries(sourceUrns)) {
+  for (const direction of ['DOWNSTREAM', 'UPSTREAM'] as const) {
+    PROBES.push({ name: `${name} ${direction} all`, q: { urn, direction }, start: 0 });
+    PROBES.push({ name: `${name} ${direction} degree 1`, q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['1'] }] }] }, start: 0 });
+    PROBES.push({ name: `${name} ${direction} 3+ page 2`, q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] }, start: 100 });
+  }
+}
+async function probe(store: Store): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of PROBES) {
+    const r = await searchLineage(store, p.q, { start: p.start, count: 100 }, limits);
+    out.push(JSON.stringify({ name: p.name, total: r.total, hits: r.hits.map((h) => [h.urn, h.degree]), facets: r.facets }));
+  }
+  return out;
+}
 
+let a: RunningNeo4j | undefined;
+let b: RunningNeo4j | undefined;
+let storeA: Store | undefined;
+let storeB: Store | undefined;
+try {
+  // 1–3: A
+  log(`starting catalog A (heap ${heap}, page cache ${pageCache}) on ${portA} …`);
+  a = await startNeo4j({ home: join(work, 'a'), boltPort: portA, heap, pageCache });
+  storeA = createStore({ uri: a.uri, database: 'neo4j' });
+  await storeA.applySchema();
+  const envA = { NEO4J_URI: a.uri };
+  log(`loading A from the DataHub file (${seedRecords} proposals, write path) …`);
+  const seed = await runNode('tools/import.ts', [seedFile, '--quiet', '--checkpoint', join(work, 'seed-checkpoint.json'), '--actor', ACTOR], envA);
+  log(`  ${seed.stdout.trim()}`);
+
+  log('restore rate on A: full restoreIndices (batch 500) …');
+  const restore = await runNode('bench/restore-worker.ts', [a.uri, '500'], {});
+  const restoreOut = JSON.parse(restore.stdout.trim().split('\n').at(-1)!) as { result: { rowsScanned: number; timeMs: number }; hwmMb: number };
+  const restoreRate = Math.round(restoreOut.result.rowsScanned / (restoreOut.result.timeMs / 1000));
+  log(`  ${restoreOut.result.rowsScanned} rows in ${(restoreOut.result.timeMs / 1000).toFixed(1)} s = ${restoreRate} rows/s`);
+
+  log('probes on A …');
+  const probesA = await probe(storeA);
+
+  log('export of A under write load …');
   let writes = 0;
   let stop = false;
   const writer = (async () => {
     for (let i = 0; !stop; i++) {
-      const urn = `urn:li:dataset:(urn:li:dataPlatform:benchload,t${i % 50},PROD)`;
-      await writeAspects(storeA, [{ urn: parseUrn(urn), aspectName: 'datasetProperties', changeType: 'UPSERT', value: { name: `t${i % 50}`, description: `write ${i}` } }],
-        { actor: ACTOR, existenceMode: 'relaxed' });
+      const urn = (k: number) => `urn:li:dataset:(urn:li:dataPlatform:${LOAD_PLATFORM},t${k % 50},PROD)`;
+      const change = i % 2 === 0
+        ? { urn: parseUrn(urn(i)), aspectName: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: `t${i % 50}`, description: `write ${i}` } }
+        : { urn: parseUrn(urn(i)), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] } };
+      await writeAspects(storeA, [change], { actor: ACTOR, existenceMode: 'relaxed' });
       writes++;
     }
   })();
-  const exportFile = join(work, 'export.json.gz');
-  const exported = await step('export A under write load', () => exportTo(storeA, exportFile));
+  const storeABytes = storeBytes(a);
+  const exported = await runNode('tools/export.ts', ['--out', exportFile, '--quiet'], envA);
   stop = true;
   await writer;
-  let exportedRows = 0;
-  for await (const _ of readFile(exportFile)) exportedRows++;
+  log(`  ${exported.stdout.trim()} (${writes} writes beside it)`);
+  const exportedRows = Number(/^(\d+) rows/.exec(exported.stdout)?.[1]);
+  const later = await runNode('tools/export.ts', ['--out', laterFile, '--quiet'], envA);
+  await storeA.close();
+  storeA = undefined;
+  await a.stop();
+  a = undefined;
 
-  const imported = await step('import into empty B', () => importRecords(storeB, readFile(exportFile), { actor: ACTOR, batchSize: 1000 }));
-  const drift = await step('restoreIndices --dry-run on B', () => restoreIndices(storeB, { dryRun: true, batchSize: 2000 }));
-  const again = join(work, 'again.json.gz');
-  await exportTo(storeB, again);
-  const strip = (s: string) => s.replace(/"lineageCatalog\.asOf":"\d+"/g, '');
-  const text = async (f: string) => { const parts: Buffer[] = []; for await (const c of createReadStream(f).pipe(createGunzip())) parts.push(c as Buffer); return Buffer.concat(parts).toString('utf8'); };
-  const equal = strip(await text(again)) === strip(await text(exportFile));
+  // 5: B
+  log(`starting empty catalog B on ${portB}, importing …`);
+  b = await startNeo4j({ home: join(work, 'b'), boltPort: portB, heap, pageCache });
+  storeB = createStore({ uri: b.uri, database: 'neo4j' });
+  const envB = { NEO4J_URI: b.uri };
+  await runNode('tools/migrate.ts', ['--quiet'], envB);
+  const imported = await runNode('tools/import.ts', [exportFile, '--quiet', '--checkpoint', join(work, 'import-checkpoint.json'), '--actor', ACTOR], envB);
+  log(`  ${imported.stdout.trim()}`);
+  const phases = /records phase ([\d.]+) s, derived state ([\d.]+) s/.exec(imported.stdout);
+  const importedRecords = Number(/^(\d+) records imported/.exec(imported.stdout)?.[1]);
+  const drift = await restoreIndices(storeB, { dryRun: true, batchSize: 2000 });
+  const probesB = await probe(storeB);
+  const again = await runNode('tools/export.ts', ['--out', againFile, '--quiet'], envB);
+  const storeBBytes = storeBytes(b);
+  await storeB.close();
+  storeB = undefined;
+  await b.stop();
+  b = undefined;
 
+  // 6: checks
+  log('comparing …');
+  const roundTrip = await compare(exportFile, againFile);
+  const isLoad = (l: string) => l.includes(`urn:li:dataPlatform:${LOAD_PLATFORM},`);
+  const untouched = await compare(exportFile, laterFile, isLoad);
+  let loadRecords = 0;
+  for (let it = lines(exportFile), r = await it.next(); !r.done; r = await it.next()) if (isLoad(r.value)) loadRecords++;
+  const probeDiffs = PROBES.map((p, i) => (probesA[i] === probesB[i] ? null : p.name)).filter((x) => x !== null);
+
+  const recordsMs = phases ? Number(phases[1]) * 1000 : null;
+  const deriveMs = phases ? Number(phases[2]) * 1000 : null;
   const result = {
     file: `${new Date().toISOString().slice(0, 10)}-backup-${values.size}.json`,
     size: { label: values.size, edges },
-    machine: { cores: cpus().length, loadAvg: loadavg(), node: process.version },
-    seed: { proposals, ms: seed.ms, mcpPerSec: Math.round(proposals / (seed.ms / 1000)), peakRssMb: seed.peakRssMb },
+    graph: { lineageEdges: stats.lineageEdges, entities: stats.entities, seedProposals: seedRecords, versionUpdates },
+    machine: { cores: cpus().length, memGb: Math.round(totalmem() / 2 ** 30), loadAvgAtEnd: loadavg(), node: process.version },
+    neo4j: { heap, pageCache, storeAMb: mb(storeABytes), storeBMb: mb(storeBBytes) },
+    seed: { proposals: seedRecords, ms: seed.ms, mcpPerSec: Math.round(seedRecords / (seed.ms / 1000)), peakRssMb: seed.peakRssMb },
+    restore: { rows: restoreOut.result.rowsScanned, ms: Math.round(restoreOut.result.timeMs), rowsPerSec: restoreRate, peakRssMb: restoreOut.hwmMb },
+    memoryCap: { serviceRssMb: 256, exportFlags: nodeFlagsOf('tools/export.ts').join(' '), importFlags: nodeFlagsOf('tools/import.ts').join(' ') },
     export: {
-      rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)), gzipBytes: statSync(exportFile).size,
-      peakRssMb: exported.peakRssMb, concurrentWrites: writes,
+      rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
+      gzipMb: +(statSync(exportFile).size / 2 ** 20).toFixed(2), jsonMb: mb(roundTrip.uncompressedBytes), peakRssMb: exported.peakRssMb,
+      concurrentWrites: writes, writerRecordsInFile: loadRecords,
+      idleRerunMs: later.ms, idleRerunPeakRssMb: later.peakRssMb,
     },
     import: {
-      records: imported.value.records, ms: imported.ms, recordsPerSec: Math.round(imported.value.records / (imported.ms / 1000)),
-      derivedRows: imported.value.deriveRows ?? 0, peakRssMb: imported.peakRssMb,
+      records: importedRecords, ms: imported.ms, recordsPerSec: Math.round(importedRecords / (imported.ms / 1000)), peakRssMb: imported.peakRssMb,
+      recordsPhaseMs: recordsMs, recordsPhasePerSec: recordsMs ? Math.round(importedRecords / (recordsMs / 1000)) : null,
+      deriveMs, versusRestoreRate: +((importedRecords / (imported.ms / 1000)) / restoreRate).toFixed(2),
     },
-    check: { reexportIdentical: equal, driftOnB: hasDrift(drift.value), restoreDryRunMs: drift.ms },
+    check: {
+      reexportOfBIdentical: roundTrip.identical, recordsCompared: roundTrip.compared, ...(roundTrip.identical ? {} : { difference: roundTrip.firstDifference }),
+      untouchedRowsOfAIdentical: untouched.identical, ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
+      driftOnB: hasDrift(drift), probes: PROBES.length, probeAnswersDiffering: probeDiffs,
+    },
   };
+  const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0;
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', result.file), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  if (!equal || hasDrift(drift.value)) process.exitCode = 1;
+  log(ok ? 'drill passed' : 'DRILL FAILED');
+  if (!ok) process.exitCode = 1;
 } finally {
-  clearInterval(sampler);
-  await storeA.close();
-  await storeB.close();
-  await Promise.all([a.stop(), b.stop()]);
-  rmSync(work, { recursive: true, force: true });
+  await storeA?.close();
+  await storeB?.close();
+  await a?.stop();
+  await b?.stop();
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
 }

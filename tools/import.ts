@@ -96,6 +96,8 @@ const bar = new cliProgress.SingleBar({
 }, cliProgress.Presets.shades_classic);
 const t0 = Date.now();
 let bytesRead = 0;
+/** When the records phase ended (the derived-state phase, if any, follows). */
+let recordsDoneAt: number | null = null;
 const startRecords = from?.records ?? 0;
 try {
   const version = await store.applySchema();
@@ -109,6 +111,7 @@ try {
     actor: values.actor, existenceMode: values.strict ? 'strict' : 'relaxed', batchSize, from,
     onProgress: (p) => {
       writeCheckpoint(p);
+      if (p.phase !== 'records' && recordsDoneAt === null) recordsDoneAt = Date.now();
       if (values.quiet) return;
       const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
       if (p.phase === 'records') bar.update(bytesRead, { phase: 'records', records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
@@ -117,10 +120,13 @@ try {
   });
   if (!values.quiet) bar.stop();
   rmSync(checkpointFile, { force: true });
-  const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
+  const end = Date.now();
+  const seconds = Math.max((end - t0) / 1000, 0.001);
+  const recordsSeconds = ((recordsDoneAt ?? end) - t0) / 1000;
   process.stdout.write(`${result.records} records imported (${result.rows} backup rows, ${result.changes} proposals through the write path` +
     `${result.needsDerive ? `, derived state rebuilt from ${result.deriveRows ?? 0} rows` : ''}) in ${seconds.toFixed(1)} s ` +
-    `(${Math.round((result.records - startRecords) / seconds)} records/s)\n`);
+    `(${Math.round((result.records - startRecords) / seconds)} records/s; records phase ${recordsSeconds.toFixed(1)} s, ` +
+    `derived state ${((end - (recordsDoneAt ?? end)) / 1000).toFixed(1)} s)\n`);
 } catch (e) {
   if (!values.quiet) bar.stop();
   process.stderr.write(`import failed: ${(e as Error).message}\n`);

@@ -341,6 +341,25 @@ describe('bad input and resuming', () => {
     expect(JSON.parse(props[0]!.v)).toEqual({ name: 'x', customProperties: {}, tags: [] });
   }, SLOW);
 
+  test('an entity type or aspect the registry does not model is imported as the write path takes it (generic); a modelled aspect on the wrong type is refused', async () => {
+    await wipe(target);
+    await target.applySchema();
+    const generic = `urn:li:backupWidget:${P}_w1`;
+    const f = join(tmp, 'generic.json');
+    const record = (entityUrn: string, entityType: string, aspectName: string, json: unknown) =>
+      ({ entityType, entityUrn, changeType: 'UPSERT', aspectName, aspect: { json }, systemMetadata: { lastObserved: T0, runId: 'generic' } });
+    writeFileSync(f, JSON.stringify([
+      record(generic, 'backupWidget', 'widgetInfo', { colour: 'blue' }),
+      record(ds[0]!, 'dataset', 'someFutureAspect', { x: 1 }),
+    ]));
+    expect(await importFile(target, f)).toMatchObject({ phase: 'done', records: 2, changes: 2 });
+    const stored = await cypher<{ u: string; n: string; v: string }>(target,
+      'MATCH (a:Aspect {version: 0}) WHERE a.name IN ["widgetInfo", "someFutureAspect"] RETURN a.urn AS u, a.name AS n, a.value AS v ORDER BY n');
+    expect(stored).toEqual([{ u: ds[0], n: 'someFutureAspect', v: '{"x":1}' }, { u: generic, n: 'widgetInfo', v: '{"colour":"blue"}' }]);
+    writeFileSync(f, JSON.stringify([record(ds[0]!, 'dataset', 'chartInfo', { title: 't' })]));
+    await expect(importFile(target, f)).rejects.toMatchObject({ kind: 'badRequest', message: expect.stringMatching(/^record 0: chartInfo of urn:li:dataset:.*is not supported for entity type dataset/) });
+  }, SLOW);
+
   test('rowsAsOf rebuilds one aspect as of a moment, counting a row read twice once', () => {
     const row = (version: number, createdOn: number, value: string) =>
       ({ name: 'n', version, maxVersion: version === 0 ? 2 : null, value, systemMetadata: '{}', createdOn, createdBy: 'u' });

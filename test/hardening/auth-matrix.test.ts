@@ -87,6 +87,8 @@ const REST: RestEndpoint[] = [
   { name: 'getCount', method: 'POST', path: '/aspects?action=getCount', body: () => ({ aspect: 'status', urnLike: `%${ns.platform}%` }), allowed: ['Admin'], denied: /User is unauthorized to get aspect counts\./ },
   { name: 'aspects.restoreIndices', method: 'POST', path: '/aspects?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to update entities\./ },
   { name: 'operations.restoreIndices', method: 'POST', path: '/operations?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to restore indices\./ },
+  // Issue 28: the export streams every stored row, so it takes restore's privilege.
+  { name: 'GET /operations/backup', method: 'GET', path: `/operations/backup?urnLike=${enc(`%${ns.platform}%`)}`, allowed: ['Admin'], denied: /User is unauthorized to export the catalog\./ },
   { name: 'GET /aspects', method: 'GET', path: `/aspects/${enc(fx.a)}?aspect=status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
   { name: 'GET /entitiesV2', method: 'GET', path: `/entitiesV2/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
   { name: 'POST /api/graphql (GMS relay)', method: 'POST', path: '/api/graphql', body: () => ({ query: `{ entityExists(urn: "${fx.a}") }` }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
