@@ -128,10 +128,12 @@ def test_same_tables_same_urns_as_the_openlineage_door(plugin_run):
 
 def test_table_and_column_lineage(plugin_run):
     # insert_totals' tables, and load_archive's: the plugin wrote the failing task's SQL as its lineage.
-    # At this door a task's tables meet through its dataJob (dataset → job → dataset: two hops);
-    # the OpenLineage door also writes the output's upstreamLineage (one hop).
+    # At this door a task's tables meet through its dataJob (dataset → job → dataset: two hops; the
+    # OpenLineage door also writes the output's upstreamLineage, one hop), and the plugin names each
+    # task's upstream tasks (inputDatajobs): orders is three hops up, through ctas_shipped.
     up = {u: int(d) for d, u in (x.split(" ", 1) for x in lineage(ds("customer_totals"), "UPSTREAM", ["DATASET"]))}
-    assert up == {ds("shipped"): 2, ds("customers"): 2, ds("orders_archive"): 2, ds("orders"): 4}, up
+    assert up == {ds("shipped"): 2, ds("customers"): 2, ds("orders_archive"): 2, ds("orders"): 3}, up
+    assert aspect(job("insert_totals"), "dataJobInputOutput")["inputDatajobs"] == [job("ctas_shipped")]
     assert [x.split(" ", 1)[1] for x in lineage(field_urn(ds("customer_totals"), "customer_name"), "UPSTREAM")] == [ds("customers")]
     fine = {f["downstreams"][0]: sorted(f["upstreams"]) for f in aspect(job("insert_totals"), "dataJobInputOutput")["fineGrainedLineages"]}
     assert fine[field_urn(ds("customer_totals"), "customer_name")] == sorted(
