@@ -71,7 +71,7 @@ function lineageModeOf(e: OpenLineageEvent): LineageMode {
   }
 }
 
-/** The key a run that additions are kept under: a JobEvent has none. */
+/** The run an event's additions are kept under ('' for a JobEvent, which only sets). */
 const runOf = (e: OpenLineageEvent) => (e.kind === 'run' ? e.runId : '');
 
 // ---------------------------------------------------------------------------------------------
