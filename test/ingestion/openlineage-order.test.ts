@@ -112,7 +112,7 @@ function scenario(p: string): { events: Json[]; ids: Map<string, string> } {
       inputs: o.inputs.map(file), outputs: [out],
     };
   };
-  const s1 = id('s1'), s2 = id('s2');
+  const s1 = id('s1'), s2 = id('s2'), s3 = id('s3');
   events.push(
     sparkRun({ runId: s1, type: 'START', minute: 10, inputs: ['src_a'], output: 'wide', fields: { x: [['src_a', 'x']] } }),
     sparkRun({ runId: s1, type: 'RUNNING', minute: 11, inputs: ['src_a', 'src_b'], output: 'wide', fields: { x: [['src_a', 'x']], y: [['src_b', 'y']] } }),
@@ -122,6 +122,9 @@ function scenario(p: string): { events: Json[]; ids: Map<string, string> } {
     sparkRun({ runId: s2, type: 'COMPLETE', minute: 41, inputs: ['src_b', 'src_c'], output: 'wide', fields: { y: [['src_b', 'y'], ['src_c', 'y']] }, schema: ['x', 'y', 'z'] }),
     // Two different events of the same job in the same millisecond.
     sparkRun({ runId: s2, type: 'RUNNING', minute: 41, inputs: ['src_b', 'src_c'], output: 'wide', fields: { z: [['src_c', 'z']] } }),
+    // A run that fails: its START's column w and input src_d are taken back by a FAIL that names no datasets.
+    sparkRun({ runId: s3, type: 'START', minute: 50, inputs: ['src_d'], output: 'wide', fields: { w: [['src_d', 'w']], z: [['src_d', 'z']] } }),
+    { ...sparkRun({ runId: s3, type: 'FAIL', minute: 51, inputs: [], output: 'wide' }), inputs: undefined, outputs: undefined },
   );
 
   // dbt: a model under its invocation (parent) run.
@@ -242,13 +245,17 @@ test('every delivery order leaves the same aspects and edges', async () => {
   const wide = 'urn:li:dataset:(urn:li:dataPlatform:hive,NS.wide,PROD)';
   const fine = s.aspects[`${wide} upstreamLineage`].fineGrainedLineages.map((f: any) => [f.downstreams[0].replace(/.*,/, ''), f.upstreams.map((u: string) => u.replace(/^urn:li:schemaField:\(urn:li:dataset:\(urn:li:dataPlatform:hive,NS\.(\w+),PROD\),(\w+)\)$/, '$1.$2'))]);
   expect(fine).toEqual([['x)', ['src_a.x']], ['y)', ['src_b.y', 'src_c.y']], ['z)', ['src_c.z']]]);
+  // The failed Spark run left nothing: no src_d input, no w column, no src_d upstream of wide.
+  const sparkJob = Object.keys(s.aspects).find((k) => k.includes('orders_wide') && k.endsWith(' dataJobInputOutput'))!;
+  expect(JSON.stringify(s.aspects[sparkJob])).not.toContain('src_d');
+  expect(JSON.stringify(s.aspects[`${wide} upstreamLineage`])).not.toContain('src_d');
   // The failed run did not change the load job's lineage; its error is the run's.
   const load = Object.keys(s.aspects).find((k) => k.includes('orders_daily.load') && k.endsWith(' dataJobInputOutput'))!;
-  // (its START added fx_rates, as a START does; the FAIL took nothing away)
+  // (its START added fx_rates; its FAIL took that back, whichever arrived first)
   expect(s.aspects[load].inputDatasetEdges.map((e: any) => e.destinationUrn)).toEqual(
-    ['orders', 'fx_rates'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`));
+    ['orders'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`));
   const failed = Object.entries(s.aspects).filter(([k, v]: [string, any]) => k.endsWith(' dataProcessInstanceRunEvent') && v.result?.type === 'FAILURE');
-  expect(failed).toHaveLength(1);
+  expect(failed).toHaveLength(2);
   // Newest documentation and schema of `orders` stand, whichever came last.
   const ordersUrn = 'urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.orders,PROD)';
   expect(s.aspects[`${ordersUrn} datasetProperties`]).toEqual({ description: 'orders, one row each' });

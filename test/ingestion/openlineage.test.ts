@@ -1,8 +1,8 @@
 // The OpenLineage door over HTTP on a real Neo4j, through the front door and directly: RunEvents,
 // JobEvents and DatasetEvents become the entities, aspects and lineage docs/lineage-model.md
 // §OpenLineage describes; gzip bodies; the batch route's partial success; malformed events refused
-// with nothing written; the same event twice and COMPLETE before START leave the same graph; FAIL
-// records the run only; restoreIndices rebuilds what the events derived.
+// with nothing written; the same event twice and COMPLETE before START leave the same graph; a FAIL
+// records the run and takes back what its run added; restoreIndices rebuilds what the events derived.
 import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { namespace } from '../support/context.ts';
@@ -193,6 +193,58 @@ describe('event order and event types', () => {
     // A START older than the COMPLETE that last set the lineage adds nothing.
     await post('/api/v1/lineage', runEvent({ dag, task: 't', eventType: 'START', time: T0 + 3500, outputs: ['y9'] }));
     expect(await outs()).toEqual([ds('y2')]);
+  });
+
+  test('a failed run changes no lineage: its FAIL takes back what its START added, an event of it after the FAIL adds nothing', async () => {
+    const dag = 'failing';
+    const job = jobOf(dag, 'load');
+    const io = async () => {
+      const v = await aspect(job, 'dataJobInputOutput');
+      return { inputs: v.inputDatasetEdges.map((e: any) => e.destinationUrn).sort(), outputs: v.outputDatasetEdges.map((e: any) => e.destinationUrn).sort() };
+    };
+    const fine = async () => ((await aspect(ds('f_mart'), 'upstreamLineage'))?.fineGrainedLineages ?? [])
+      .map((f: any) => [f.downstreams[0], [...f.upstreams].sort()]).sort();
+    // A good run sets the lineage: f_orders → load → f_mart, column id ← f_orders.id.
+    await post('/api/v1/lineage', runEvent({ dag, task: 'load', time: T0, inputs: ['f_orders'], outputs: [{ name: 'f_mart', columns: { id: [['f_orders', 'id']] } }] }));
+    const good = { io: await io(), fine: await fine(), upstreams: (await aspect(ds('f_mart'), 'upstreamLineage')).upstreams.map((u: any) => u.dataset) };
+    expect(good.io).toEqual({ inputs: [ds('f_orders')], outputs: [ds('f_mart')] });
+    // A run that reads f_archive: its START adds it (a running task's lineage shows) …
+    const runId = randomUUID();
+    const started = (time: number) => runEvent({ dag, task: 'load', eventType: 'START', time, runId, inputs: ['f_orders', 'f_archive'],
+      outputs: [{ name: 'f_mart', columns: { id: [['f_orders', 'id']], email: [['f_archive', 'email']] } }] });
+    await post('/api/v1/lineage', started(T0 + 1000));
+    expect((await io()).inputs).toEqual([ds('f_archive'), ds('f_orders')].sort());
+    expect((await fine()).map(([d]: [string]) => d)).toContain(field('f_mart', 'email'));
+    // … and its FAIL, which names no datasets, takes back everything that run added.
+    const failed = runEvent({ dag, task: 'load', eventType: 'FAIL', time: T0 + 2000, runId });
+    delete failed.inputs;
+    delete failed.outputs;
+    expect((await post('/api/v1/lineage', failed)).status).toBe(200);
+    expect(await io()).toEqual(good.io);
+    expect(await fine()).toEqual(good.fine);
+    expect((await aspect(ds('f_mart'), 'upstreamLineage')).upstreams.map((u: any) => u.dataset)).toEqual(good.upstreams);
+    expect(await aspect(`urn:li:dataProcessInstance:${runId}`, 'dataProcessInstanceRunEvent')).toMatchObject({ status: 'COMPLETE', result: { type: 'FAILURE' } });
+    // An event of the failed run that arrives after its FAIL (a RUNNING sent late) adds nothing.
+    await post('/api/v1/lineage', { ...started(T0 + 1500), eventType: 'RUNNING' });
+    expect(await io()).toEqual(good.io);
+    expect(await fine()).toEqual(good.fine);
+    // The lineage graph agrees: nothing downstream of f_archive.
+    expect(await lineage(ds('f_archive'), 'DOWNSTREAM')).toEqual([]);
+    expect(await lineage(field('f_mart', 'email'), 'UPSTREAM')).toEqual([]);
+  });
+
+  test('column lineage keeps each input field\'s transformations as the entry\'s transformOperation', async () => {
+    const dag = 'transforms';
+    const e = runEvent({ dag, task: 't', inputs: ['tr_src'], outputs: [{ name: 'tr_out', columns: { total: [['tr_src', 'amount'], ['tr_src', 'customer']] } }] });
+    const fields = e.outputs[0].facets.columnLineage.fields.total.inputFields;
+    fields[0].transformations = [{ type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum(amount)', masking: false }];
+    fields[1].transformations = [{ type: 'INDIRECT', subtype: 'GROUP_BY', description: '', masking: false }, { type: 'DIRECT', subtype: 'AGGREGATION' }];
+    expect((await post('/api/v1/lineage', e)).status).toBe(200);
+    const [entry] = (await aspect(ds('tr_out'), 'upstreamLineage')).fineGrainedLineages;
+    expect(entry).toMatchObject({ downstreams: [field('tr_out', 'total')], upstreams: [field('tr_src', 'amount'), field('tr_src', 'customer')], transformOperation: 'DIRECT:AGGREGATION,INDIRECT:GROUP_BY' });
+    // The same event again writes nothing new.
+    expect((await post('/api/v1/lineage', e)).status).toBe(200);
+    expect(await aspect(ds('tr_out'), 'upstreamLineage', 1)).toBeUndefined();
   });
 
   test('a JobEvent sets the job\'s lineage; a DatasetEvent describes a dataset', async () => {

@@ -27,6 +27,19 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
   const keys = [...new Set(plans.flatMap((p) => p.reads.map((r) => rowKey(r.urn, r.aspect))))];
   const rows = await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys });
   const state = new Map(rows.map((r) => [stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord]));
+  // What the stored state names beyond the events (a FAIL's run's earlier outputs): locked and read
+  // before anything is computed. What earlier events of the batch add, they read themselves.
+  const more = plans.flatMap((p) => (p.followUp ? [p.followUp(state)] : []));
+  const lockedUrns = new Set(locked.map((u) => u.text));
+  const moreLocks = [...new Set(more.flatMap((m) => m.locks))].filter((u) => !lockedUrns.has(u));
+  if (moreLocks.length) await tx.run('aspects/lock-entities', { rows: lockRows(moreLocks.map((u) => parseUrnOrThrow(u))) });
+  const fetched = new Set(keys);
+  const moreKeys = [...new Set(more.flatMap((m) => m.reads.map((r) => rowKey(r.urn, r.aspect))))].filter((k) => !fetched.has(k));
+  if (moreKeys.length) {
+    for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: moreKeys })) {
+      state.set(stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord);
+    }
+  }
   const changes: AspectChange[] = [];
   for (const [i, plan] of plans.entries()) {
     for (const w of plan.writes(state, options.actor)) {

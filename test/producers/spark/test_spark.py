@@ -145,14 +145,24 @@ def test_column_lineage_follows_the_symlinks(spark_run):
     assert by_down[field_urn(ds("customer_totals"), "total_gross")] == [field_urn(ds("shipped"), "gross")]
 
 
-@pytest.mark.xfail(strict=True, reason="door gap: the columnLineage facet's transformations are neither kept verbatim nor mapped "
-                   "to fineGrainedLineages.transformOperation (docs/producers.md, What the suites found); strict: passes → fails")
 def test_column_lineage_keeps_the_transformation(spark_run):
-    # The listener says how each column was made (IDENTITY, TRANSFORMATION, AGGREGATION …); the
-    # output keeps that, raw in its openLineage facets and as the fine-grained entry's transformOperation.
-    facet = aspect(ds("customer_totals"), "openLineage")["facets"]["columnLineage"]["fields"]
-    kinds = {t["type"] + "/" + t.get("subtype", "") for i in facet["total_gross"]["inputFields"] for t in i.get("transformations", [])}
-    assert "INDIRECT/AGGREGATION" in kinds or "DIRECT/AGGREGATION" in kinds, facet["total_gross"]
+    # The listener says how each input field makes a column (DIRECT/IDENTITY, DIRECT/TRANSFORMATION,
+    # DIRECT/AGGREGATION …); each fine-grained entry carries them as its transformOperation, written
+    # as DataHub's OpenLineage converter writes them: TYPE:SUBTYPE, distinct, sorted, comma-joined.
+    said: Dict[str, set] = {}
+    for e in spark_run["tap"].accepted():
+        for d in e.get("outputs", []):
+            if symlink_table(d) != f"{DATABASE}.customer_totals":
+                continue
+            for column, f in ((d.get("facets") or {}).get("columnLineage") or {}).get("fields", {}).items():
+                said.setdefault(column, set()).update(
+                    f"{t['type']}:{t['subtype']}" if t.get("subtype") else t["type"] for i in f["inputFields"] for t in i.get("transformations", []))
+    assert said.get("total_gross"), said
     fine = aspect(ds("customer_totals"), "upstreamLineage")["fineGrainedLineages"]
     ops = {f["downstreams"][0]: f.get("transformOperation") for f in fine}
-    assert ops.get(field_urn(ds("customer_totals"), "total_gross")), fine
+    for column, kinds in said.items():
+        assert ops.get(field_urn(ds("customer_totals"), column)) == ",".join(sorted(kinds, key=str.lower)), (column, fine)
+    # The sum is an aggregation, the concatenation a transformation, the id an identity.
+    assert "AGGREGATION" in ops[field_urn(ds("customer_totals"), "total_gross")]
+    assert ops[field_urn(ds("customer_totals"), "customer_name")] == "DIRECT:TRANSFORMATION"
+    assert ops[field_urn(ds("customer_totals"), "customer_id")] == "DIRECT:IDENTITY"

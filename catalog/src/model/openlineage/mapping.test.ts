@@ -115,3 +115,46 @@ test('column lineage names its input columns through the event\'s symlinks, as t
   ]);
   expect(w.some((x) => x.urn.includes('/warehouse/'))).toBe(false);
 });
+
+test('a run\'s additions are kept per run: its FAIL takes back only its own, another run\'s stay', () => {
+  const apply = (state: Map<string, any>, e: ReturnType<typeof event>) => {
+    for (const w of writes(state, e)) state.set(stateKey(w.urn, w.aspectName), w.value);
+    return state;
+  };
+  const run = (id: string, eventType: string, time: string, inputs: string[], columns: Record<string, string[]>) => event({
+    eventType, eventTime: time, run: { runId: id, facets: { processing_engine: { name: 'spark', version: '3.5' } } },
+    inputs: inputs.map((name) => ({ namespace: pg, name })),
+    outputs: [{ namespace: pg, name: 'out', facets: { columnLineage: { fields: Object.fromEntries(Object.entries(columns).map(([c, ins]) => [c, { inputFields: ins.map((name) => ({ namespace: pg, name, field: c })) }])) } } }],
+  });
+  const one = '11111111-1111-4111-8111-111111111111', two = '22222222-2222-4222-8222-222222222222';
+  const state = new Map<string, any>();
+  apply(state, run(one, 'START', '2026-11-01T10:00:00Z', ['a', 'shared'], { id: ['a'], k: ['shared'] }));
+  apply(state, run(two, 'START', '2026-11-01T10:01:00Z', ['b', 'shared'], { id: ['b'], k: ['shared'] }));
+  const failTwo = event({ eventType: 'FAIL', eventTime: '2026-11-01T10:02:00Z', run: { runId: two, facets: { processing_engine: { name: 'spark', version: '3.5' } } }, inputs: undefined, outputs: undefined });
+  const plan = planOpenLineageEvent(failTwo);
+  // The FAIL names no datasets: the outputs come from the job's state, read in a second step.
+  expect(plan.followUp?.(state).locks).toEqual([ds('out')]);
+  apply(state, failTwo);
+  const io = state.get(stateKey(job, 'dataJobInputOutput'));
+  expect(io.inputDatasetEdges.map((e: { destinationUrn: string }) => e.destinationUrn).sort()).toEqual([ds('a'), ds('shared')]);
+  const fine = state.get(stateKey(ds('out'), 'upstreamLineage')).fineGrainedLineages.map((f: { upstreams: string[]; downstreams: string[] }) => [f.downstreams[0], f.upstreams]);
+  expect(fine).toEqual([[field('out', 'id'), [field('a', 'id')]], [field('out', 'k'), [field('shared', 'k')]]]);
+  // A late START of the failed run adds nothing.
+  apply(state, run(two, 'START', '2026-11-01T10:00:30Z', ['late'], { late: ['late'] }));
+  expect(state.get(stateKey(job, 'dataJobInputOutput')).inputDatasetEdges.map((e: { destinationUrn: string }) => e.destinationUrn)).not.toContain(ds('late'));
+  expect(JSON.stringify(state.get(stateKey(ds('out'), 'upstreamLineage')))).not.toContain('late');
+});
+
+test('transformations become transformOperation: TYPE:SUBTYPE, distinct, sorted ignoring case, TYPE alone without a subtype', () => {
+  const e = event({
+    outputs: [{ namespace: pg, name: 'out', facets: { columnLineage: { fields: { id: { inputFields: [
+      { namespace: pg, name: 'a', field: 'id', transformations: [{ type: 'INDIRECT', subtype: 'JOIN' }, { type: 'DIRECT', subtype: 'IDENTITY' }] },
+      { namespace: pg, name: 'b', field: 'id', transformations: [{ type: 'direct', subtype: 'Transformation' }, { type: 'INDIRECT', subtype: 'JOIN' }, { type: 'MASKED' }] },
+    ] } } } } }],
+  });
+  const up = find(writes(new Map(), e), ds('out'), 'upstreamLineage') as { fineGrainedLineages: Array<{ transformOperation?: string }> };
+  expect(up.fineGrainedLineages.map((f) => f.transformOperation)).toEqual(['DIRECT:IDENTITY,direct:Transformation,INDIRECT:JOIN,MASKED']);
+  // None given: no transformOperation.
+  const plain = find(writes(), ds('out'), 'upstreamLineage') as { fineGrainedLineages: Array<Record<string, unknown>> };
+  expect(plain.fineGrainedLineages[0]).not.toHaveProperty('transformOperation');
+});

@@ -8,7 +8,8 @@
 // - what an event describes (a job's info, a run's state, a dataset's schema or documentation, a
 //   facet) is that of the newest event that described it;
 // - a job's inputs and outputs are those of its newest COMPLETE (or JobEvent) plus what the
-//   START/RUNNING/OTHER events newer than it added, as applying the events in time order gives;
+//   START/RUNNING/OTHER events newer than it added, as applying the events in time order gives —
+//   except what a run that FAILed or ABORTed added: a failed run changes no lineage;
 // - column lineage is the same, per (job, output column);
 // - first and last seen stamps are the minimum and maximum times reported.
 // The openLineage aspect of each entity keeps what this needs (event keys, the newest authoritative
@@ -43,21 +44,35 @@ export interface EventPlan {
   locks: string[];
   /** The stored aspects `writes` merges with. */
   reads: Array<{ urn: string; aspect: string }>;
+  /**
+   * More entities to lock and aspects to read, named by what `reads` found: a run's FAIL withdraws
+   * column lineage from the outputs its earlier events added to, which only the job's stored
+   * state names. Read after `reads`, before `writes`.
+   */
+  followUp?(state: StoredAspects): { locks: string[]; reads: Array<{ urn: string; aspect: string }> };
   /** The aspects to write, given those stored values; in the order the write path must see them. */
   writes(state: StoredAspects, actor: string): AspectWrite[];
 }
 
-type LineageMode = 'add' | 'set' | 'none';
+/**
+ * What an event does to lineage: a COMPLETE or JobEvent sets it, START/RUNNING/OTHER add to it on
+ * behalf of their run, a FAIL or ABORT withdraws what its run added (docs/lineage-model.md
+ * §OpenLineage, Lineage).
+ */
+type LineageMode = 'add' | 'set' | 'withdraw' | 'none';
 
 function lineageModeOf(e: OpenLineageEvent): LineageMode {
   if (e.kind === 'job') return 'set';
   if (e.kind !== 'run') return 'none';
   switch (e.eventType) {
     case 'COMPLETE': return 'set';
-    case 'FAIL': case 'ABORT': return 'none';
+    case 'FAIL': case 'ABORT': return 'withdraw';
     default: return 'add';
   }
 }
+
+/** The run an event's additions are kept under ('' for a JobEvent, which only sets). */
+const runOf = (e: OpenLineageEvent) => (e.kind === 'run' ? e.runId : '');
 
 // ---------------------------------------------------------------------------------------------
 // Event keys
@@ -209,8 +224,11 @@ interface DatasetFacts {
   kept: JsonRecord;
   schema?: readonly SchemaFacetField[];
   description?: string;
-  /** Output column → its upstream columns (schemaField urns), from the columnLineage facet. */
-  columns?: Map<string, string[]>;
+  /**
+   * Output column → its upstream columns (schemaField urns) → how each makes it (the input
+   * field's `transformations` as `TYPE:SUBTYPE`), from the columnLineage facet.
+   */
+  columns?: Map<string, Map<string, string[]>>;
   /** The datasets those upstream columns belong to (this dataset left out). */
   columnInputs?: string[];
 }
@@ -239,18 +257,41 @@ function datasetFacts(d: OlDataset, resolve: NameResolver): DatasetFacts {
   const description = facetOf(d.facets, 'documentation')?.description;
   const lineage = facetOf(d.facets, 'columnLineage');
   if (!lineage) return { urn, kept, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}) };
-  const columns = new Map<string, string[]>();
+  const columns = new Map<string, Map<string, string[]>>();
   const columnInputs = new Set<string>();
   for (const [column, f] of Object.entries(lineage.fields)) {
-    const ups = new Set<string>();
+    const ups = new Map<string, string[]>();
     for (const i of f.inputFields) {
       const upstream = resolve(i.namespace, i.name);
       if (upstream !== urn) columnInputs.add(upstream);
-      ups.add(fieldUrnOf(upstream, i.field));
+      const fieldUrn = fieldUrnOf(upstream, i.field);
+      ups.set(fieldUrn, sortedOps([...(ups.get(fieldUrn) ?? []), ...transformationsOf(i.transformations)]));
     }
-    columns.set(column, [...ups]);
+    columns.set(column, ups);
   }
   return { urn, kept, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}), columns, columnInputs: [...columnInputs] };
+}
+
+/**
+ * An input field's `transformations` as DataHub's OpenLineage converter writes them into a
+ * fine-grained entry's transformOperation: `TYPE:SUBTYPE` (`DIRECT:AGGREGATION`), `TYPE` alone
+ * when there is no subtype.
+ */
+function transformationsOf(v: unknown): string[] {
+  return records(v).flatMap((t) => {
+    const type = str(t.type);
+    if (!type) return [];
+    const subtype = str(t.subtype);
+    return [subtype ? `${type}:${subtype}` : type];
+  });
+}
+
+/** Distinct, sorted ignoring case (as DataHub's converter sorts them). */
+function sortedOps(ops: Iterable<string>): string[] {
+  return [...new Set(ops)].sort((a, b) => {
+    const x = a.toLowerCase(), y = b.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  });
 }
 
 /** Merges datasets named twice in one event (as input and output, or twice as input): facets union. */
@@ -288,13 +329,23 @@ const EDGE_FIELD: Record<Direction, string> = { inputs: 'inputDatasetEdges', out
 
 /**
  * A job's lineage state: the newest authoritative report (`set`: a COMPLETE or JobEvent), the
- * datasets START/RUNNING/OTHER events newer than it added (with the newest key that added each),
- * and when each dataset was first and last reported.
+ * datasets START/RUNNING/OTHER events newer than it added — per dataset, per run, the newest key
+ * that added it, so that a run's FAIL can take back what that run added — when each dataset was
+ * first and last reported, and per run not yet ended the outputs whose column lineage it added to
+ * (`columnRuns`: where its FAIL must withdraw them).
  */
+type RunKeys = Record<string, string>;
 interface JobLineage {
   set?: { key: string; inputs: string[]; outputs: string[] };
-  added: Record<Direction, Record<string, string>>;
+  added: Record<Direction, Record<string, RunKeys>>;
   seen: Record<Direction, Record<string, { first: Seen; last: Seen }>>;
+  columnRuns: Record<string, string[]>;
+}
+
+/** A stored `added` entry: per run its key; one written before runs were kept is a key alone (run ''). */
+function runKeysOf(v: unknown): RunKeys {
+  if (typeof v === 'string') return { '': v };
+  return Object.fromEntries(Object.entries(asRecord(v) ?? {}).filter((x): x is [string, string] => typeof x[1] === 'string'));
 }
 
 function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): JobLineage {
@@ -308,15 +359,17 @@ function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): JobLineag
       const last = seenOf(asRecord(v)?.last);
       return first && last ? [[u, { first, last }]] : [];
     }));
+    const addedIn = (d: Direction) => Object.fromEntries(Object.entries(asRecord(added[d]) ?? {}).map(([u, v]) => [u, runKeysOf(v)]));
     return {
       ...(set && typeof set.key === 'string' ? { set: { key: set.key, inputs: strings(set.inputs), outputs: strings(set.outputs) } } : {}),
-      added: { inputs: { ...(asRecord(added.inputs) as Record<string, string> ?? {}) }, outputs: { ...(asRecord(added.outputs) as Record<string, string> ?? {}) } },
+      added: { inputs: addedIn('inputs'), outputs: addedIn('outputs') },
       seen: { inputs: seenIn('inputs'), outputs: seenIn('outputs') },
+      columnRuns: Object.fromEntries(Object.entries(asRecord(l.columnRuns) ?? {}).map(([r, v]) => [r, strings(v)])),
     };
   }
   // Written before this state was kept: the stored edges, as set by the last authoritative event.
   const lineageTime = num(stored.lineageEventTime);
-  const result: JobLineage = { added: { inputs: {}, outputs: {} }, seen: { inputs: {}, outputs: {} } };
+  const result: JobLineage = { added: { inputs: {}, outputs: {} }, seen: { inputs: {}, outputs: {} }, columnRuns: {} };
   if (!io) return result;
   const lists = { inputs: [] as string[], outputs: [] as string[] };
   for (const d of DIRECTIONS) {
@@ -331,28 +384,48 @@ function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): JobLineag
   return { ...result, set: { key: lineageTime !== undefined ? timeText(lineageTime) : '', ...lists } };
 }
 
-/** The job's lineage state after an event reporting `reported` with `mode`, keyed `key`. */
-function nextJobLineage(l: JobLineage, reported: Record<Direction, string[]>, mode: 'add' | 'set', key: string, s: Seen): JobLineage {
+/** `added` with each dataset's run entries filtered; datasets left with none dropped. */
+function filterAdded(added: Record<string, RunKeys>, keep: (run: string, key: string) => boolean): Record<string, RunKeys> {
+  return Object.fromEntries(Object.entries(added).flatMap(([u, runs]) => {
+    const left = Object.fromEntries(Object.entries(runs).filter(([r, k]) => keep(r, k)));
+    return Object.keys(left).length ? [[u, left]] : [];
+  }));
+}
+
+/**
+ * The job's lineage state after an event of `run` reporting `reported`: `set` replaces (what older
+ * additions said is superseded), `add` adds on behalf of the run, `withdraw` (the run failed) takes
+ * back everything the run added, `seen` (an event of a run that already failed) only stamps.
+ */
+function nextJobLineage(l: JobLineage, reported: Record<Direction, string[]>, mode: 'add' | 'set' | 'withdraw' | 'seen', key: string, s: Seen, run: string, columnOutputs: readonly string[] = []): JobLineage {
+  // A run that ends (completes or fails) has no column additions left to withdraw.
+  const { [run]: columnsOfRun, ...otherRuns } = l.columnRuns;
+  if (mode === 'withdraw') {
+    return { ...l, added: { inputs: filterAdded(l.added.inputs, (r) => r !== run), outputs: filterAdded(l.added.outputs, (r) => r !== run) }, columnRuns: otherRuns };
+  }
   const seen = { inputs: { ...l.seen.inputs }, outputs: { ...l.seen.outputs } };
   for (const d of DIRECTIONS) {
     for (const u of reported[d]) seen[d][u] = { first: earlier(seen[d][u]?.first, s), last: later(seen[d][u]?.last, s) };
   }
   const newer = l.set === undefined || key > l.set.key;
-  if (!newer) return { ...l, seen };
   if (mode === 'set') {
+    if (!newer) return { ...l, seen, columnRuns: otherRuns };
     // What older additions said is superseded by this report.
-    const keep = (r: Record<string, string>) => Object.fromEntries(Object.entries(r).filter(([, k]) => k > key));
-    return { set: { key, inputs: [...new Set(reported.inputs)], outputs: [...new Set(reported.outputs)] }, added: { inputs: keep(l.added.inputs), outputs: keep(l.added.outputs) }, seen };
+    const keep = (_r: string, k: string) => k > key;
+    return { set: { key, inputs: [...new Set(reported.inputs)], outputs: [...new Set(reported.outputs)] }, added: { inputs: filterAdded(l.added.inputs, keep), outputs: filterAdded(l.added.outputs, keep) }, seen, columnRuns: otherRuns };
   }
+  if (!newer || mode === 'seen') return { ...l, seen };
   const added = { inputs: { ...l.added.inputs }, outputs: { ...l.added.outputs } };
-  for (const d of DIRECTIONS) for (const u of reported[d]) added[d][u] = maxKey(added[d][u], key);
-  return { ...(l.set ? { set: l.set } : {}), added, seen };
+  for (const d of DIRECTIONS) for (const u of reported[d]) added[d][u] = { ...added[d][u], [run]: maxKey(added[d][u]?.[run], key) };
+  const columnRuns = columnOutputs.length ? { ...l.columnRuns, [run]: sorted([...(columnsOfRun ?? []), ...columnOutputs]) } : l.columnRuns;
+  return { ...l, added, seen, columnRuns };
 }
 
 const jobLineageJson = (l: JobLineage): JsonRecord => ({
   ...(l.set ? { set: l.set } : {}),
-  added: { inputs: sortedRecord(l.added.inputs), outputs: sortedRecord(l.added.outputs) },
+  added: { inputs: sortedRecord(Object.fromEntries(Object.entries(l.added.inputs).map(([u, r]) => [u, sortedRecord(r)]))), outputs: sortedRecord(Object.fromEntries(Object.entries(l.added.outputs).map(([u, r]) => [u, sortedRecord(r)]))) },
   seen: { inputs: sortedRecord(l.seen.inputs), outputs: sortedRecord(l.seen.outputs) },
+  ...(Object.keys(l.columnRuns).length ? { columnRuns: sortedRecord(Object.fromEntries(Object.entries(l.columnRuns).map(([r, us]) => [r, sorted(us)]))) } : {}),
 });
 
 /** The job's dataJobInputOutput as its lineage state says: the report's datasets, then those added after it. */
@@ -374,12 +447,24 @@ const JOB_PROPERTY = 'openlineage.job';
 
 /**
  * Column lineage of one output, per job and column: the newest authoritative report of the column
- * (`set`) and the upstream columns START/RUNNING/OTHER events newer than it added. Kept in the
- * output's openLineage aspect (`columnLineage`).
+ * (`set`: its upstream columns and, per upstream column, how it makes the column) and the upstream
+ * columns START/RUNNING/OTHER events newer than it added, per run. Kept in the output's
+ * openLineage aspect (`columnLineage`).
  */
-type Reported = Seen;
-interface ColumnState { set?: Reported & { upstreams: string[] }; added: Record<string, Reported> }
+type Reported = Seen & { ops?: string[] };
+interface ColumnState {
+  set?: Seen & { upstreams: string[]; ops?: Record<string, string[]> };
+  /** Upstream column → run → the newest report of that run adding it. */
+  added: Record<string, Record<string, Reported>>;
+}
 type ColumnLineage = Record<string, Record<string, ColumnState>>;
+
+function reportedOf(v: unknown): Reported | undefined {
+  const r = asRecord(v);
+  if (typeof r?.key !== 'string') return undefined;
+  const ops = strings(r.ops);
+  return { key: r.key, actor: str(r.actor) ?? '', ...(ops.length ? { ops } : {}) };
+}
 
 function columnLineageOf(stored: JsonRecord): ColumnLineage {
   const out: ColumnLineage = {};
@@ -387,13 +472,19 @@ function columnLineageOf(stored: JsonRecord): ColumnLineage {
     out[job] = {};
     for (const [column, c] of Object.entries(asRecord(columns) ?? {})) {
       const set = asRecord(asRecord(c)?.set);
-      const added: Record<string, Reported> = {};
-      for (const [f, r] of Object.entries(asRecord(asRecord(c)?.added) ?? {})) {
-        const rr = asRecord(r);
-        if (typeof rr?.key === 'string') added[f] = { key: rr.key, actor: str(rr.actor) ?? '' };
+      const added: Record<string, Record<string, Reported>> = {};
+      for (const [f, v] of Object.entries(asRecord(asRecord(c)?.added) ?? {})) {
+        // Written before runs were kept: one report (run '').
+        const legacy = reportedOf(v);
+        const runs = legacy ? { '': legacy } : Object.fromEntries(Object.entries(asRecord(v) ?? {}).flatMap(([run, r]) => {
+          const rep = reportedOf(r);
+          return rep ? [[run, rep]] : [];
+        }));
+        if (Object.keys(runs).length) added[f] = runs;
       }
+      const setOps = Object.fromEntries(Object.entries(asRecord(set?.ops) ?? {}).flatMap(([f, o]) => (strings(o).length ? [[f, strings(o)] as const] : [])));
       out[job][column] = {
-        ...(set && typeof set.key === 'string' ? { set: { key: set.key, actor: str(set.actor) ?? '', upstreams: strings(set.upstreams) } } : {}),
+        ...(set && typeof set.key === 'string' ? { set: { key: set.key, actor: str(set.actor) ?? '', upstreams: strings(set.upstreams), ...(Object.keys(setOps).length ? { ops: setOps } : {}) } } : {}),
         added,
       };
     }
@@ -401,37 +492,75 @@ function columnLineageOf(stored: JsonRecord): ColumnLineage {
   return out;
 }
 
-function nextColumnLineage(cl: ColumnLineage, jobUrn: string, columns: Map<string, string[]>, mode: 'add' | 'set', r: Reported): ColumnLineage {
+function nextColumnLineage(cl: ColumnLineage, jobUrn: string, columns: Map<string, Map<string, string[]>>, mode: 'add' | 'set', r: Seen, run: string): ColumnLineage {
   const job: Record<string, ColumnState> = { ...(cl[jobUrn] ?? {}) };
   for (const [column, ups] of columns) {
     const c = job[column] ?? { added: {} };
     if (c.set !== undefined && r.key <= c.set.key) continue;
     if (mode === 'set') {
-      job[column] = { set: { ...r, upstreams: sorted(ups) }, added: Object.fromEntries(Object.entries(c.added).filter(([, a]) => a.key > r.key)) };
+      const ops = Object.fromEntries(sorted(ups.keys()).flatMap((f) => (ups.get(f)!.length ? [[f, ups.get(f)!]] : [])));
+      const added = Object.fromEntries(Object.entries(c.added).flatMap(([f, runs]) => {
+        const left = Object.fromEntries(Object.entries(runs).filter(([, a]) => a.key > r.key));
+        return Object.keys(left).length ? [[f, left]] : [];
+      }));
+      job[column] = { set: { ...r, upstreams: sorted(ups.keys()), ...(Object.keys(ops).length ? { ops } : {}) }, added };
     } else {
       const added = { ...c.added };
-      for (const f of ups) if (added[f] === undefined || r.key > added[f].key) added[f] = r;
+      for (const [f, ops] of ups) {
+        const had = added[f]?.[run];
+        if (had === undefined || r.key > had.key) added[f] = { ...added[f], [run]: { ...r, ...(ops.length ? { ops } : {}) } };
+      }
       job[column] = { ...c, added };
     }
   }
   return { ...cl, [jobUrn]: job };
 }
 
+/** The column state without what `run` added to the job's columns (the run failed). */
+function withdrawColumnLineage(cl: ColumnLineage, jobUrn: string, run: string): ColumnLineage {
+  const job = cl[jobUrn];
+  if (!job) return cl;
+  const next: Record<string, ColumnState> = {};
+  for (const [column, c] of Object.entries(job)) {
+    const added = Object.fromEntries(Object.entries(c.added).flatMap(([f, runs]) => {
+      const { [run]: _gone, ...left } = runs;
+      return Object.keys(left).length ? [[f, left]] : [];
+    }));
+    // A column only this run reported is gone, as if the run had never reported it.
+    if (c.set || Object.keys(added).length) next[column] = { ...c, added };
+  }
+  const { [jobUrn]: _job, ...others } = cl;
+  return Object.keys(next).length ? { ...cl, [jobUrn]: next } : others;
+}
+
 const columnLineageJson = (cl: ColumnLineage): JsonRecord => sortedRecord(Object.fromEntries(Object.entries(cl).map(([job, columns]) => [job, sortedRecord(
-  Object.fromEntries(Object.entries(columns).map(([column, c]) => [column, { ...(c.set ? { set: c.set } : {}), added: sortedRecord(c.added) }])),
+  Object.fromEntries(Object.entries(columns).map(([column, c]) => [column, {
+    ...(c.set ? { set: c.set } : {}),
+    added: sortedRecord(Object.fromEntries(Object.entries(c.added).map(([f, runs]) => [f, sortedRecord(runs)]))),
+  }])),
 )])));
 
-/** What the column state derives: one FIELD_SET → FIELD entry per (job, column), and per upstream dataset its stamps. */
+/**
+ * What the column state derives: one FIELD_SET → FIELD entry per (job, column), its
+ * transformOperation the transformations of its upstream columns, and per upstream dataset its stamps.
+ */
 function derivedColumnLineage(outputUrn: string, cl: ColumnLineage) {
   const fine = new Map<string, JsonRecord>();
   const datasets = new Map<string, { job: string; first: Seen; last: Seen }>();
   for (const job of sorted(Object.keys(cl))) {
     for (const column of sorted(Object.keys(cl[job]!))) {
       const c = cl[job]![column]!;
-      const reports: Array<[string, Reported]> = [...(c.set ? c.set.upstreams.map((f) => [f, c.set!] as [string, Reported]) : []), ...Object.entries(c.added)];
+      const reports: Array<[string, Reported]> = [
+        ...(c.set ? c.set.upstreams.map((f) => [f, { key: c.set!.key, actor: c.set!.actor, ...(c.set!.ops?.[f] ? { ops: c.set!.ops[f] } : {}) }] as [string, Reported]) : []),
+        ...Object.entries(c.added).flatMap(([f, runs]) => Object.values(runs).map((r) => [f, r] as [string, Reported])),
+      ];
       const ups = sorted(reports.map(([f]) => f));
       if (ups.length === 0) continue;
-      const entry = { upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: [fieldUrnOf(outputUrn, column)], confidenceScore: 1 };
+      const ops = sortedOps(reports.flatMap(([, r]) => r.ops ?? []));
+      const entry = {
+        upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: [fieldUrnOf(outputUrn, column)], confidenceScore: 1,
+        ...(ops.length ? { transformOperation: ops.join(',') } : {}),
+      };
       fine.set(JSON.stringify(entry), entry);
       for (const [f, rep] of reports) {
         const dataset = parseUrn(f).parts[0]!;
@@ -501,8 +630,10 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   const columnOnly = [...new Set(withColumns.flatMap((d) => d.columnInputs ?? []))].filter((u) => !inputs.some((d) => d.urn === u) && !outputs.some((d) => d.urn === u));
   const datasets = mergeDatasets([...inputs, ...outputs]);
   const mode = lineageModeOf(e);
+  const run = runOf(e);
   const t = e.eventTime;
   const key = eventKeyOf(e);
+  const storedJobLineage = (state: StoredAspects) => jobLineageOf(entityState(state, jobUrn).stored, state.get(stateKey(jobUrn, 'dataJobInputOutput')));
 
   const described = (d: DatasetFacts) => d.schema !== undefined || d.description !== undefined || Object.keys(d.kept).length > 0 || d.columns !== undefined;
   const locks = [jobUrn, ...(runUrn ? [runUrn] : []), ...datasets.filter(described).map((d) => d.urn)];
@@ -517,13 +648,19 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
   ];
   const urns = [
     flowUrn, jobUrn, ...(runUrn ? [runUrn] : []), ...(parentUrn ? [parentUrn] : []), ...datasets.map((d) => d.urn), ...columnOnly,
-    ...withColumns.flatMap((d) => [...d.columns!].flatMap(([column, ups]) => [fieldUrnOf(d.urn, column), ...ups])),
+    ...withColumns.flatMap((d) => [...d.columns!].flatMap(([column, ups]) => [fieldUrnOf(d.urn, column), ...ups.keys()])),
   ];
 
   return {
     urns,
     locks,
     reads,
+    ...(mode === 'withdraw' ? {
+      followUp(state: StoredAspects) {
+        const outputsOfRun = storedJobLineage(state).columnRuns[run] ?? [];
+        return { locks: outputsOfRun, reads: outputsOfRun.flatMap((urn) => [{ urn, aspect: OPENLINEAGE_ASPECT }, { urn, aspect: 'upstreamLineage' }]) };
+      },
+    } : {}),
     writes(state, actor) {
       const out: AspectWrite[] = [];
       const write = (urn: string, aspectName: string, value: JsonRecord) => out.push({ urn, aspectName, value });
@@ -549,30 +686,55 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
         });
       }
 
+      // A run that failed changes no lineage: its FAIL took back what it had added, and an event
+      // of it that arrives after the FAIL adds nothing (it is only stamped as seen).
+      const runFailed = runUrn ? str(entityState(state, runUrn).stored.failed) : undefined;
+      const effective = mode === 'add' && runFailed !== undefined ? 'seen' : mode;
+      const jobLineageBefore = storedJobLineage(state);
+
       const columnStates = new Map<string, { before: ColumnLineage; after: ColumnLineage }>();
-      for (const d of withColumns) {
-        if (mode === 'none') continue;
-        const before = columnLineageOf(entityState(state, d.urn).stored);
-        columnStates.set(d.urn, { before, after: nextColumnLineage(before, jobUrn, d.columns!, mode, { key, actor }) });
+      if (effective === 'add' || effective === 'set') {
+        for (const d of withColumns) {
+          const before = columnLineageOf(entityState(state, d.urn).stored);
+          columnStates.set(d.urn, { before, after: nextColumnLineage(before, jobUrn, d.columns!, effective, { key, actor }, run) });
+        }
+      } else if (effective === 'withdraw') {
+        // The outputs this run added column lineage to (followUp read them).
+        for (const urn of jobLineageBefore.columnRuns[run] ?? []) {
+          const stored = state.get(stateKey(urn, OPENLINEAGE_ASPECT));
+          if (!stored) continue;
+          const before = columnLineageOf(stored);
+          const after = withdrawColumnLineage(before, jobUrn, run);
+          if (JSON.stringify(columnLineageJson(after)) !== JSON.stringify(columnLineageJson(before))) columnStates.set(urn, { before, after });
+        }
       }
 
       for (const d of datasets) writeDataset(state, d, key, t, write, columnStates.get(d.urn)?.after);
       for (const urn of columnOnly) ensureDataset(state, urn, write);
+      for (const [urn, c] of columnStates) {
+        if (datasets.some((d) => d.urn === urn)) continue;
+        write(urn, OPENLINEAGE_ASPECT, { ...(state.get(stateKey(urn, OPENLINEAGE_ASPECT)) ?? {}), columnLineage: columnLineageJson(c.after) });
+      }
 
       // Lineage. An event without inputs and outputs says nothing of them; an empty list says "none".
       let lineage: JsonRecord | undefined = asRecord(jobState.stored.lineage) ?? undefined;
-      if (mode !== 'none' && e.reportsDatasets) {
-        const next = nextJobLineage(jobLineageOf(jobState.stored, state.get(stateKey(jobUrn, 'dataJobInputOutput'))),
-          { inputs: inputs.map((d) => d.urn), outputs: outputs.map((d) => d.urn) }, mode, key, seen);
+      if (effective === 'withdraw') {
+        const next = nextJobLineage(jobLineageBefore, { inputs: [], outputs: [] }, 'withdraw', key, seen, run);
+        if (JSON.stringify(jobLineageJson(next)) !== JSON.stringify(jobLineageJson(jobLineageBefore))) {
+          write(jobUrn, 'dataJobInputOutput', jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), next));
+          lineage = jobLineageJson(next);
+        }
+      } else if (effective !== 'none' && e.reportsDatasets) {
+        const next = nextJobLineage(jobLineageBefore, { inputs: inputs.map((d) => d.urn), outputs: outputs.map((d) => d.urn) }, effective, key, seen, run,
+          effective === 'add' ? withColumns.map((d) => d.urn) : []);
         write(jobUrn, 'dataJobInputOutput', jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), next));
         lineage = jobLineageJson(next);
       }
-      for (const d of withColumns) {
-        const c = columnStates.get(d.urn);
-        if (!c) continue;
-        const legacy = mode === 'set' && entityState(state, d.urn).stored.columnLineage === undefined
-          ? new Set([...d.columns!.keys()].map((column) => fieldUrnOf(d.urn, column))) : undefined;
-        write(d.urn, 'upstreamLineage', outputUpstreamLineage(state.get(stateKey(d.urn, 'upstreamLineage')), d.urn, c.before, c.after, legacy));
+      for (const [urn, c] of columnStates) {
+        const d = withColumns.find((x) => x.urn === urn);
+        const legacy = effective === 'set' && d && entityState(state, urn).stored.columnLineage === undefined
+          ? new Set([...d.columns!.keys()].map((column) => fieldUrnOf(urn, column))) : undefined;
+        write(urn, 'upstreamLineage', outputUpstreamLineage(state.get(stateKey(urn, 'upstreamLineage')), urn, c.before, c.after, legacy));
       }
       const { lineageEventTime: _legacy, ...jobStored } = jobState.stored;
       write(jobUrn, OPENLINEAGE_ASPECT, nextEntityState({ ...jobState, stored: jobStored }, key, t, keptFacets(e.job.facets ?? {}, e.job.unread), [],
@@ -581,7 +743,9 @@ export function planOpenLineageEvent(e: OpenLineageEvent): EventPlan {
       if (runUrn && eventType && e.kind === 'run') {
         const runState = entityState(state, runUrn);
         const runKey = str(runState.stored.eventKey) ?? legacyRunKey(state, runUrn);
-        const runAspect = nextEntityState(runState, key, t, keptFacets(runFacets, e.runUnread, RUN_PROPERTY_FACETS), []);
+        // The key of the run's (first) FAIL or ABORT: the run failed, whatever order its events come in.
+        const failed = mode === 'withdraw' && (runFailed === undefined || key < runFailed) ? key : runFailed;
+        const runAspect = nextEntityState(runState, key, t, keptFacets(runFacets, e.runUnread, RUN_PROPERTY_FACETS), [], failed !== undefined ? { failed } : {});
         const merged = asRecord(runAspect.facets) ?? {};
         const props = state.get(stateKey(runUrn, 'dataProcessInstanceProperties'));
         const createdBefore = num(asRecord(props?.created)?.time);
@@ -624,7 +788,7 @@ function writeDataset(state: StoredAspects, d: DatasetFacts, key: string, t: num
     write(d.urn, 'datasetProperties', { ...(state.get(stateKey(d.urn, 'datasetProperties')) ?? {}), description: d.description });
   }
   // Only what the event says of it needs a key to be kept against older events.
-  if (d.schema || d.description !== undefined || Object.keys(d.kept).length > 0 || columns) {
+  if (d.schema || d.description !== undefined || Object.keys(d.kept).length > 0 || d.columns || columns) {
     const marks = [...(d.schema ? ['schema'] : []), ...(d.description !== undefined ? ['documentation'] : [])];
     write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, key, t, d.kept, marks, columns ? { columnLineage: columnLineageJson(columns) } : {}));
   }
