@@ -2,10 +2,11 @@
 // generated secrets (created once, kept in the data dir, never in the repo) and its Neo4j address.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 
-export const dataDir = join(repoRoot, '.data');
+/** `LINEAGE_DATA_DIR` moves it (another disk, or a second embedded catalog beside the first). */
+export const dataDir = process.env.LINEAGE_DATA_DIR ? resolve(process.env.LINEAGE_DATA_DIR) : join(repoRoot, '.data');
 export const neo4jHome = join(dataDir, 'neo4j');
 export const defaultBoltPort = Number(process.env.NEO4J_BOLT_PORT ?? 7687);
 const secretsFile = join(dataDir, 'secrets.json');

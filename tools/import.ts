@@ -8,7 +8,8 @@
 // where). A bad record stops the import with its index and what is wrong; the store then holds
 // exactly the records before the checkpoint's position. Exit 0 done, 2 usage error or failure.
 import { createReadStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { dataDir } from './embedded.ts';
 import { createGunzip } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
@@ -38,7 +39,7 @@ try {
       'batch-size': { type: 'string' },
       strict: { type: 'boolean', default: false },
       resume: { type: 'boolean', default: false },
-      checkpoint: { type: 'string', default: '.data/import-checkpoint.json' },
+      checkpoint: { type: 'string', default: join(dataDir, 'import-checkpoint.json') },
       actor: { type: 'string', default: 'urn:li:corpuser:datahub' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },

@@ -9,7 +9,8 @@
 // so --resume continues after a crash. --dry-run writes nothing, prints the drift report and exits
 // 1 when anything differs (for monitoring). Exit 2 = bad usage or failure.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { dataDir } from './embedded.ts';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { storeFromEnv } from './store-from-env.ts';
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
         resume: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         clean: { type: 'boolean', default: false },
-        checkpoint: { type: 'string', default: '.data/restore-checkpoint.json' },
+        checkpoint: { type: 'string', default: join(dataDir, 'restore-checkpoint.json') },
         help: { type: 'boolean', default: false },
       },
       strict: true,

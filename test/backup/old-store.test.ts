@@ -131,6 +131,45 @@ describe('a store written by commit 9830f0d', () => {
     expect(again.code).toBe(0);
   }, SLOW);
 
+  test('`npm start` migrates its embedded store by itself: an old store in LINEAGE_DATA_DIR comes up at the current version', async () => {
+    const dataDir = join(tmp, 'embedded');
+    const loaded = loadDatabase(join(dataDir, 'neo4j'), fixture, false);
+    if (loaded.status !== 0) throw new Error(`loading the fixture failed: ${loaded.output}`);
+    const bolt = await freePort();
+    const env: Record<string, string> = {
+      LINEAGE_DATA_DIR: dataDir, NEO4J_BOLT_PORT: String(bolt), HOST: '127.0.0.1',
+      INGESTION_PORT: String(await freePort()), LINEAGE_PORT: String(await freePort()), GATEWAY_PORT: String(await freePort()),
+    };
+    // The embedded default is used only when no NEO4J_URI names a server (the test runner sets one).
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k !== 'NEO4J_URI' && v !== undefined)) as Record<string, string>;
+    const child = spawn(process.execPath, [join(repoRoot, 'tools/start.ts')], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    const running = new Promise<void>((resolve, reject) => {
+      const seen = (d: Buffer) => {
+        out += d;
+        if (out.includes('Lineage catalog is running')) resolve();
+      };
+      child.stdout!.on('data', seen);
+      child.stderr!.on('data', seen);
+      child.on('exit', (code) => reject(new Error(`npm start exited (${code}) before it ran:\n${out}`)));
+    });
+    const embedded = createStore({ uri: `bolt://127.0.0.1:${bolt}`, database: 'neo4j' });
+    try {
+      await running;
+      expect(out).toContain(`Store migrated from schema version 1 to ${SCHEMA_VERSION}.`);
+      const stamp = await cypher<{ v: number }>(embedded, "MATCH (v:SchemaVersion {name: 'catalog'}) RETURN v.version AS v");
+      expect(stamp).toEqual([{ v: SCHEMA_VERSION }]);
+      expect(await rows(embedded)).toEqual(await rows(old));
+    } finally {
+      await embedded.close();
+      const exited = new Promise((r) => child.once('exit', r));
+      try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
+      const killer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 45_000);
+      await exited;
+      clearTimeout(killer);
+    }
+  }, SLOW);
+
   test('stamped newer than this catalog: the ingestion service refuses to start and migrate fails, both naming the two versions', async () => {
     await old.stampSchemaVersion(SCHEMA_VERSION + 1, 'a newer catalog');
     const both = `The store is at schema version ${SCHEMA_VERSION + 1}, newer than this catalog knows (${SCHEMA_VERSION})`;
