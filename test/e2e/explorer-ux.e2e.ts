@@ -341,7 +341,7 @@ test('column mode: the type filter keeps the columns whose parent has a ticked t
   const filtered = await rows(charts.length);
   assert.deepEqual(filtered, charts);
   assert.match(await page.locator('#impact-summary').innerText(), new RegExp(`^${charts.length} result`));
-  await h.shot('ux-14-column-mode-type-filter');
+  await h.shot('ux-15-column-mode-type-filter');
   await page.locator('#type-filter input[value="CHART"]').uncheck();
   assert.equal((await rows(all.length)).length, all.length);
   await page.locator(`g.col[data-col="${columnKey(cols.orders, 'amount')}"]`).click();
@@ -404,6 +404,64 @@ test('keyboard: skip link past the graph, the graph one Tab stop with arrow keys
   assert.equal(await page.evaluate('document.activeElement.id'), 'time-to');
   await page.locator('#controls-toggle').click();
   h.step({ step: 'keyboard', tabStops: stops.join(' → ') });
+});
+
+test('the impact list breaks a long name between words, not inside one, and its Path column is not clipped', async () => {
+  await fresh();
+  const source = dataset(platform, 'impact_words_source');
+  const long = dataset(platform, 'impact_words_target');
+  const longName = 'daily revenue by customer segment, region and sales channel (restated)';
+  await post('/api/gms/aspects?action=ingestProposalBatch', { proposals: [
+    proposal(source, 'datasetProperties', { name: 'impact_words_source', customProperties: {} }),
+    proposal(long, 'datasetProperties', { name: longName, customProperties: {} }),
+  ] });
+  await post('/api/gms/aspects?action=ingestProposalBatch', { proposals: [
+    proposal(long, 'upstreamLineage', { upstreams: [{ auditStamp: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }, dataset: source, type: 'TRANSFORMED' }] }),
+  ] });
+  await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(source)}`);
+  await centreIs(source);
+  await page.locator('#impact-toggle').click();
+  const row = page.locator(`#impact-rows tr[data-urn="${long}"]`);
+  await row.waitFor();
+  await row.locator('.impact-path-toggle').click();
+  await page.locator('#impact-rows tr.impact-path-row:not([hidden]) ol.impact-paths').waitFor();
+  // A word is split over two lines only when it is wider than its cell by itself.
+  const splitWords = await page.evaluate(`(() => {
+    const out = [];
+    for (const b of document.querySelectorAll('#impact-rows .impact-name')) {
+      const t = b.firstChild;
+      if (!t) continue;
+      const re = /\\S+/g;
+      let m;
+      while ((m = re.exec(t.textContent))) {
+        const r = document.createRange();
+        r.setStart(t, m.index);
+        r.setEnd(t, m.index + m[0].length);
+        const rects = [...r.getClientRects()];
+        const lines = new Set(rects.map((x) => Math.round(x.top))).size;
+        const width = rects.reduce((w, x) => w + x.width, 0);
+        if (lines > 1 && width <= b.parentElement.clientWidth) out.push(m[0]);
+      }
+    }
+    return out;
+  })()`) as string[];
+  assert.deepEqual(splitWords, [], 'no word that fits its cell is broken across lines');
+  // Nothing of the table, the Path button or the opened path is cut off by the panel.
+  const clipped = await page.evaluate(`(() => {
+    const panel = document.querySelector('#impact').getBoundingClientRect();
+    const out = [];
+    for (const el of document.querySelectorAll('#impact-rows .impact-path-toggle, #impact-rows .impact-paths li')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > panel.right + 1 || el.scrollWidth > el.clientWidth + 1) out.push(el.className || el.tagName);
+    }
+    const table = document.querySelector('#impact-rows').closest('table');
+    if (table.getBoundingClientRect().right > panel.right + 1) out.push('table');
+    return out;
+  })()`) as string[];
+  assert.deepEqual(clipped, [], 'the Path column and the opened path fit the panel');
+  await h.shot('ux-16-impact-list-long-name');
+  await page.locator('#impact-toggle').click();
+  h.step({ step: 'impact list: long names and paths', splitWords: splitWords.length, clipped: clipped.length });
 });
 
 test('never a false answer: a failed load shows an error in place of the graph and the list, not "no lineage"', async () => {
