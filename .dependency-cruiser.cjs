@@ -32,6 +32,8 @@ module.exports = {
       { path: '^(service-kit|ingestion-service|lineage-service|gateway|explorer)/' }),
     forbid('services-use-catalog-entries', 'Services import the catalog through its package entry points only.',
       { path: '^(service-kit|ingestion-service|lineage-service|gateway)/' }, { path: '^catalog/src/', pathNot: ENTRY }),
+    forbid('doors-call-the-domain', 'A door reads and writes through the domain (read, write, operations); of the store it may hold the handle\'s type, never run Cypher itself.',
+      { path: '^(ingestion-service|lineage-service|gateway)/', pathNot: '\\.test\\.ts$' }, { path: '^catalog/src/store/', dependencyTypesNot: ['type-only'] }),
     forbid('service-kit-below-services', 'The shared HTTP/GraphQL plumbing knows no service.', { path: '^service-kit/' },
       { path: '^(ingestion-service|lineage-service|gateway|explorer)/' }),
     forbid('services-use-service-kit-entry', 'Services import service-kit through its entry point.',

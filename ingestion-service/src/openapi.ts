@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
 import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthProblem, InvalidUrnError, isJsonRecord, parseUrn, type JsonRecord, type Urn, assertCan, authorizeWrite, getAspectDenied } from '@lineage/catalog/model';
+import { getLatestAspectsOf } from '@lineage/catalog/read';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { rawBody, type RestState } from './restli.ts';
@@ -215,17 +216,18 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
       ctx.body = [];
       return;
     }
-    type Row = { urn: string; name: string; value: string; systemMetadata: string; createdOn: number | null; createdBy: string | null };
-    const rows = await store.read((tx) => tx.run<Row>('aspects/fetch-entity-latest', { urns: [...wanted.keys()] }));
+    const stored = await getLatestAspectsOf(store, [...wanted.keys()]);
     const byUrn = new Map<string, JsonRecord>();
-    for (const r of rows) {
-      const names = wanted.get(r.urn)?.names;
-      if (names && !names.has(r.name)) continue;
-      let aspects = byUrn.get(r.urn);
-      if (!aspects) byUrn.set(r.urn, (aspects = {}));
-      aspects[r.name] = withSystemMetadata
-        ? { value: JSON.parse(r.value), systemMetadata: JSON.parse(r.systemMetadata), auditStamp: { time: r.createdOn ?? 0, actor: r.createdBy ?? 'urn:li:corpuser:unknown' } }
-        : { value: JSON.parse(r.value) };
+    for (const [urn, rows] of stored) {
+      const names = wanted.get(urn)?.names;
+      for (const r of rows.values()) {
+        if (names && !names.has(r.name)) continue;
+        let aspects = byUrn.get(urn);
+        if (!aspects) byUrn.set(urn, (aspects = {}));
+        aspects[r.name] = withSystemMetadata
+          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
+          : { value: r.value };
+      }
     }
     // Request order; urns with none of the asked aspects are left out, as DataHub does.
     ctx.body = [...wanted.keys()].filter((u) => byUrn.has(u)).map((urn) => ({ urn, ...byUrn.get(urn) }));

@@ -2,7 +2,7 @@
 // batch the reads many entity fields share (latest aspects, existence), so a page of results costs
 // one query per kind of data, not one per entity.
 import DataLoader from 'dataloader';
-import { entityExistence, type LineageLimits } from '@lineage/catalog/read';
+import { entityExistence, getLatestAspectsOf, type LineageLimits } from '@lineage/catalog/read';
 import { type TokenSecrets } from '@lineage/catalog/operations';
 import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
 import type { Existence, Store } from '@lineage/catalog/store';
@@ -32,11 +32,8 @@ export function createRequestContext(services: ResolverServices, actor: Actor): 
     ...services,
     actor,
     aspects: new DataLoader(async (urns) => {
-      const rows = await store.read((tx) =>
-        tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-entity-latest', { urns: [...urns] }));
-      const byUrn = new Map<string, Map<string, LatestAspect>>(urns.map((u) => [u, new Map()]));
-      for (const r of rows) byUrn.get(r.urn)?.set(r.name, { name: r.name, value: JSON.parse(r.value) as Record<string, unknown> });
-      return urns.map((u) => byUrn.get(u)!);
+      const stored = await getLatestAspectsOf(store, urns);
+      return urns.map((u) => new Map<string, LatestAspect>([...stored.get(u)?.values() ?? []].map((r) => [r.name, { name: r.name, value: r.value }])));
     }),
     existence: new DataLoader(async (urns) => {
       const found = await entityExistence(store, urns.map((u) => parseUrn(u)));

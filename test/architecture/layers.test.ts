@@ -41,6 +41,13 @@ test('a clean tree passes', () => {
   expect(cruise('catalog')).toMatchObject({ ok: true });
 });
 
+test('a door may hold the store handle\'s type', () => {
+  file('lineage-service/src/typed.ts', "import type { store } from '../../catalog/src/store/store.ts';\nexport type X = typeof store;\n");
+  const result = cruise('lineage-service/src/typed.ts');
+  expect(result.output).not.toContain('doors-call-the-domain');
+  rmSync(join(dir, 'lineage-service/src/typed.ts'));
+});
+
 test.each([
   ['model-is-pure', 'catalog/src/model/leak.ts', "import { store } from '../store/store.ts';\nexport const x = store;\n"],
   ['write-beside-read', 'catalog/src/write/reads.ts', "import { reader } from '../read/reader.ts';\nexport const x = reader;\n"],
@@ -48,6 +55,7 @@ test.each([
   ['page-has-no-node', 'explorer/src/page.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
   ['browser-set-has-no-node', 'catalog/src/model/errors.ts', "import { createHash } from 'node:crypto';\nexport const x = createHash;\n"],
   ['catalog-below-services', 'catalog/src/read/door.ts', "import { app } from '../../../gateway/src/app.ts';\nexport const y = app;\n"],
+  ['doors-call-the-domain', 'ingestion-service/src/cypher-door.ts', "import { store } from '../../catalog/src/store/store.ts';\nexport const x = store;\n"],
 ])('%s is reported', (rule, path, text) => {
   file(path, text);
   const result = cruise(path);

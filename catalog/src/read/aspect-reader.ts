@@ -55,6 +55,19 @@ export async function getLatestAspects(store: Store, urn: Urn, names?: readonly 
   return new Map(rows.filter((r) => !wanted || wanted.has(r.name)).map((r) => [r.name, toRow(r.name, 0, r)]));
 }
 
+/** Latest rows of several entities: urn → aspect name → row (an entity with none is absent). */
+export async function getLatestAspectsOf(store: Store, urns: readonly string[]): Promise<Map<string, Map<string, AspectRow>>> {
+  const out = new Map<string, Map<string, AspectRow>>();
+  if (!urns.length) return out;
+  const rows = await store.read((tx) => tx.run<RawRow & { urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...urns] }));
+  for (const r of rows) {
+    let aspects = out.get(r.urn);
+    if (!aspects) out.set(r.urn, (aspects = new Map()));
+    aspects.set(r.name, toRow(r.name, 0, r));
+  }
+  return out;
+}
+
 /** Existence of each urn (docs/lineage-model.md §Existence), in a read transaction of its own. */
 export function entityExistence(store: Store, urns: readonly Urn[]): Promise<Map<string, Existence>> {
   return store.read((tx) => existenceOf(tx, urns));

@@ -9,3 +9,4 @@ export * from './lineage/service.ts';
 export * from './lineage/traverse.ts';
 export * from './entity-details.ts';
 export * from './entity-documents.ts';
+export * from './relationships.ts';

@@ -2,8 +2,7 @@
 // concrete type. Key-derived fields come from the urn; descriptive ones from the latest aspects.
 import { Kind, type DocumentNode } from 'graphql';
 import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type JsonRecord, type Urn } from '@lineage/catalog/model';
-import { getAspect } from '@lineage/catalog/read';
-import { int } from '@lineage/catalog/store';
+import { getAspect, relatedEntities } from '@lineage/catalog/read';
 import { requireRead, type RequestContext } from '../context.ts';
 import { parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { lineageField } from './lineage.ts';
@@ -38,17 +37,13 @@ export interface RelationshipsInput {
 export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: RelationshipsInput) {
   const start = pageArgument('start', input.start, 0);
   const count = pageArgument('count', input.count, DEFAULT_RELATIONSHIP_COUNT, MAX_PAGE_SIZE);
-  // LINEAGE is the derived traversal edge, not a DataHub relationship; HAS_ASPECT never ends at an Entity.
-  const types = input.types.filter((t) => t !== 'LINEAGE');
-  const statement = input.direction === 'INCOMING' ? 'relationships/related-incoming' : 'relationships/related-outgoing';
-  const [result] = await ctx.store.read((tx) =>
-    tx.run<{ total: number; rows: Array<{ type: string; urn: string; createdOn: number | null; createdActor: string | null }> }>(
-      statement, { urn: urn.text, types, includeRemoved: input.includeSoftDelete !== false, start: int(start), count: int(count) }));
-  const rows = result?.rows ?? [];
+  const { total, rows } = await relatedEntities(ctx.store, urn, {
+    direction: input.direction, types: input.types, includeRemoved: input.includeSoftDelete !== false, start, count,
+  });
   return {
     start,
     count: rows.length,
-    total: result?.total ?? 0,
+    total,
     relationships: rows.map((r) => ({
       type: r.type,
       direction: input.direction,
