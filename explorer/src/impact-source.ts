@@ -50,10 +50,12 @@ export function impactQueryOf(state: ExplorerState, direction: Direction): Impac
   return { mode: 'entity', urn: centre, label, direction, filter };
 }
 
+/** What decides a query's rows, as one comparable text. */
+const queryKey = (q: ImpactQuery) => JSON.stringify([q.mode, q.urn, q.direction, q.filter.degrees, [...q.filter.types].sort(), [...q.filter.platforms].sort(), q.filter.timeWindow ?? null]);
+
 /** Two queries ask for the same rows. */
 export function sameImpactQuery(a: ImpactQuery | null, b: ImpactQuery | null): boolean {
-  const key = (q: ImpactQuery | null) => q && JSON.stringify([q.mode, q.urn, q.direction, q.filter.degrees, [...q.filter.types].sort(), [...q.filter.platforms].sort(), q.filter.timeWindow ?? null]);
-  return key(a) === key(b);
+  return (a && queryKey(a)) === (b && queryKey(b));
 }
 
 /** Reached columns asked for per request, and at most in all, while the page applies a type filter. */
@@ -72,7 +74,7 @@ let typedColumns: { key: string; rows: Promise<{ rows: ImpactRow[]; partial: boo
  * agree with each other.
  */
 function typedColumnRows(q: ImpactQuery, withPaths: boolean): Promise<{ rows: ImpactRow[]; partial: boolean }> {
-  const key = JSON.stringify([withPaths, q.urn, q.direction, q.filter.degrees, [...q.filter.types].sort(), [...q.filter.platforms].sort(), q.filter.timeWindow ?? null]);
+  const key = `${withPaths}\u0000${queryKey(q)}`;
   if (typedColumns?.key === key) return typedColumns.rows;
   const rows = (async () => {
     const kept: ImpactRow[] = [];

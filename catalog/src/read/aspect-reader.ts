@@ -50,9 +50,10 @@ export async function getAspectVersions(store: Store, urn: Urn, aspectName: stri
 
 /** Latest rows of an entity, by aspect name. */
 export async function getLatestAspects(store: Store, urn: Urn, names?: readonly string[]): Promise<Map<string, AspectRow>> {
-  const rows = await store.read((tx) => tx.run<RawRow & { name: string }>('aspects/fetch-entity-latest', { urns: [urn.text] }));
-  const wanted = names ? new Set(names) : undefined;
-  return new Map(rows.filter((r) => !wanted || wanted.has(r.name)).map((r) => [r.name, toRow(r.name, 0, r)]));
+  const rows = (await getLatestAspectsOf(store, [urn.text])).get(urn.text) ?? new Map<string, AspectRow>();
+  if (!names) return rows;
+  const wanted = new Set(names);
+  return new Map([...rows].filter(([name]) => wanted.has(name)));
 }
 
 /** Latest rows of several entities: urn → aspect name → row (an entity with none is absent). */
