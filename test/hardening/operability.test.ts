@@ -262,53 +262,86 @@ describe('the real processes (npm start\'s launcher)', () => {
     expect(gms.status).toBe(200);
     await gms.text();
 
-    // A batch big enough to still be running when the processes get SIGTERM.
-    const urns = Array.from({ length: 3000 }, (_, i) => ns.dataset(`drain_${i}`));
+    // The batch is held in flight by a Neo4j lock, not by its size: a test transaction locks the
+    // first entity the batch writes (as the write path's own lock-entities does) and lets go only
+    // once the ingestion service has logged that it is draining. A big batch raced the machine's
+    // load: under load it outlived the 8 s grace and the gateway cut the client's connection.
+    const urns = Array.from({ length: 200 }, (_, i) => ns.dataset(`drain_${String(i).padStart(3, '0')}`));
     const proposals = urns.map((u) => ({ entityType: 'dataset', entityUrn: u, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: u }), contentType: 'application/json' } }));
-    const batch = fetch(`${gatewayUrl}/api/gms/aspects?action=ingestProposalBatch`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ proposals }),
-    }).then(async (res) => ({ status: res.status, body: await res.text() }));
-    // Wait until the ingestion service is serving it (this scrape is the other request in flight).
-    for (let i = 0; i < 100; i++) {
-      const m = await (await fetch(`${ingestionUrl}/metrics`)).text();
-      if (/^http_requests_in_flight\{service="ingestion-service"\} 2$/m.test(m)) break;
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    // The launcher deletes its temp dir (logs included) on stop: keep the files open to read them after.
-    const logFds = new Map(['gateway', 'lineage-service', 'ingestion-service'].map((n) => [n, openSync(join(logDir!, `${n}.log`), 'r')]));
-    const t0 = Date.now();
-    const stopping = stack.stop();
-    stack = undefined;
-    const answered = await batch;
-    await stopping;
-    expect(answered).toEqual({ status: 200, body: '{"value":"success"}' });
-    // Stopped without the launcher's SIGKILL (10 s): every service drained and closed its driver.
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    const store = testStore();
+    const lockStore = testStore();
+    let lockHeld!: () => void;
+    let releaseLock!: () => void;
+    const held = new Promise<void>((r) => { lockHeld = r; });
+    const released = new Promise<void>((r) => { releaseLock = r; });
+    const holder = lockStore.write(async (tx) => {
+      await tx.run('aspects/lock-entities', { rows: [{ urn: urns[0], entityType: 'dataset', label: 'Dataset' }] });
+      lockHeld();
+      await released;
+    });
+    const logFds = new Map<string, number>();
     try {
-      expect((await getAspect(store, parseUrn(urns.at(-1)!), 'datasetProperties'))?.value).toEqual({ name: urns.at(-1) });
+      await held;
+      const batch = fetch(`${gatewayUrl}/api/gms/aspects?action=ingestProposalBatch`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ proposals }),
+      }).then(async (res) => ({ status: res.status, body: await res.text() }));
+      // Wait until the ingestion service is serving it (this scrape is the other request in flight).
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const m = await (await fetch(`${ingestionUrl}/metrics`)).text();
+        if (/^http_requests_in_flight\{service="ingestion-service"\} 2$/m.test(m)) break;
+        if (Date.now() > deadline) throw new Error('the batch never reached the ingestion service');
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      // The launcher deletes its temp dir (logs included) on stop: keep the files open to read them after.
+      for (const n of ['gateway', 'lineage-service', 'ingestion-service']) logFds.set(n, openSync(join(logDir!, `${n}.log`), 'r'));
+      const t0 = Date.now();
+      const stopping = stack.stop();
+      stack = undefined;
+      // The processes cannot exit while the batch waits on the lock, so the log is still there.
+      const ingestionLog = join(logDir!, 'ingestion-service.log');
+      while (!readFileSync(ingestionLog, 'utf8').includes('"msg":"draining requests"')) {
+        if (Date.now() - t0 > 8_000) throw new Error('the ingestion service did not start draining');
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      releaseLock();
+      await holder;
+      const answered = await batch;
+      await stopping;
+      expect(answered).toEqual({ status: 200, body: '{"value":"success"}' });
+      // Stopped without the launcher's SIGKILL (10 s): every service drained and closed its driver.
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      const store = testStore();
+      try {
+        expect((await getAspect(store, parseUrn(urns.at(-1)!), 'datasetProperties'))?.value).toEqual({ name: urns.at(-1) });
+      } finally {
+        await store.close();
+      }
+      const logs = new Map([...logFds].map(([n, fd]) => {
+        const text = readFileSync(fd, 'utf8');
+        closeSync(fd);
+        logFds.delete(n);
+        return [n, text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine)];
+      }));
+      const logOf = (name: string) => logs.get(name)!;
+      const timeOf = (name: string, msg: string) => logOf(name).find((l) => l.msg === msg)?.time as number | undefined;
+      for (const name of ['gateway', 'lineage-service', 'ingestion-service']) {
+        expect([name, timeOf(name, 'draining requests') !== undefined, timeOf(name, 'stopped') !== undefined]).toEqual([name, true, true]);
+      }
+      // The batch was in flight when SIGTERM arrived and finished before the service stopped.
+      const served = logOf('ingestion-service').find((l) => l.route === '/aspects?action=ingestProposalBatch')!;
+      expect(served.status).toBe(200);
+      expect(served.time).toBeGreaterThanOrEqual(timeOf('ingestion-service', 'draining requests')!);
+      expect(served.time).toBeLessThanOrEqual(timeOf('ingestion-service', 'stopped')!);
+      expect(logOf('ingestion-service').find((l) => l.msg === 'draining requests')!.inFlight).toBe(1);
+      expect(logOf('gateway').some((l) => l.requestId === id && l.route === '/api/graphql')).toBe(true);
+      expect(logOf('lineage-service').some((l) => l.requestId === id && l.route === '/graphql')).toBe(true);
+      expect(logOf('ingestion-service').some((l) => l.requestId === `${id}-gms` && l.route === '/config')).toBe(true);
+      expect(logOf('ingestion-service').some((l) => l.route === '/aspects?action=ingestProposalBatch' && l.status === 200)).toBe(true);
     } finally {
-      await store.close();
+      releaseLock();
+      await holder.catch(() => undefined);
+      await lockStore.close();
+      for (const fd of logFds.values()) closeSync(fd);
     }
-    const logs = new Map([...logFds].map(([n, fd]) => {
-      const text = readFileSync(fd, 'utf8');
-      closeSync(fd);
-      return [n, text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine)];
-    }));
-    const logOf = (name: string) => logs.get(name)!;
-    const timeOf = (name: string, msg: string) => logOf(name).find((l) => l.msg === msg)?.time as number | undefined;
-    for (const name of ['gateway', 'lineage-service', 'ingestion-service']) {
-      expect([name, timeOf(name, 'draining requests') !== undefined, timeOf(name, 'stopped') !== undefined]).toEqual([name, true, true]);
-    }
-    // The batch was in flight when SIGTERM arrived and finished before the service stopped.
-    const served = logOf('ingestion-service').find((l) => l.route === '/aspects?action=ingestProposalBatch')!;
-    expect(served.status).toBe(200);
-    expect(served.time).toBeGreaterThanOrEqual(timeOf('ingestion-service', 'draining requests')!);
-    expect(served.time).toBeLessThanOrEqual(timeOf('ingestion-service', 'stopped')!);
-    expect(logOf('ingestion-service').find((l) => l.msg === 'draining requests')!.inFlight).toBe(1);
-    expect(logOf('gateway').some((l) => l.requestId === id && l.route === '/api/graphql')).toBe(true);
-    expect(logOf('lineage-service').some((l) => l.requestId === id && l.route === '/graphql')).toBe(true);
-    expect(logOf('ingestion-service').some((l) => l.requestId === `${id}-gms` && l.route === '/config')).toBe(true);
-    expect(logOf('ingestion-service').some((l) => l.route === '/aspects?action=ingestProposalBatch' && l.status === 200)).toBe(true);
   }, 120_000);
 });
