@@ -124,10 +124,14 @@ try {
   const end = Date.now();
   const seconds = Math.max((end - t0) / 1000, 0.001);
   const recordsSeconds = ((recordsDoneAt ?? end) - t0) / 1000;
-  process.stdout.write(`${result.records} records imported (${result.rows} backup rows, ${result.changes} proposals through the write path` +
+  // Batches derive their own rows; only a checkpoint from an older import has a separate pass.
+  const phases = result.needsDerive
+    ? `; records phase ${recordsSeconds.toFixed(1)} s, derived state ${((end - (recordsDoneAt ?? end)) / 1000).toFixed(1)} s`
+    : '';
+  process.stdout.write(`${result.records} records imported (${result.rows} backup rows with their derived state, ` +
+    `${result.changes} proposals through the write path` +
     `${result.needsDerive ? `, derived state rebuilt from ${result.deriveRows ?? 0} rows` : ''}) in ${seconds.toFixed(1)} s ` +
-    `(${Math.round((result.records - startRecords) / seconds)} records/s; records phase ${recordsSeconds.toFixed(1)} s, ` +
-    `derived state ${((end - (recordsDoneAt ?? end)) / 1000).toFixed(1)} s)\n`);
+    `(${Math.round((result.records - startRecords) / seconds)} records/s${phases})\n`);
 } catch (e) {
   if (!values.quiet) bar.stop();
   process.stderr.write(`import failed: ${(e as Error).message}\n`);

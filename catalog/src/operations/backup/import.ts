@@ -1,9 +1,10 @@
 // The logical import (docs/operations.md §Import): a file in DataHub's format into this catalog, in
 // bounded transactions, resumable. Backup records (with our headers) are stored as the rows they
-// were — same versions, stamps and writers — and derived state (edges, :LINEAGE, search fields) is
-// rebuilt afterwards by restoreIndices, which derives exactly what the write path would (one
-// derivation, docs/lineage-model.md §Restore). Foreign records (DataHub proposals and MCEs) go
-// through the write path, which derives as it writes.
+// were — same versions, stamps and writers — and, in the same transaction, their derived state
+// (edges, :LINEAGE, search fields) is made to match them by restoreIndices' own reconciliation,
+// which derives exactly what the write path would (one derivation, docs/lineage-model.md §Restore).
+// Foreign records (DataHub proposals and MCEs) go through the write path, which derives as it
+// writes. Either way a committed batch is complete: no second pass over the store.
 //
 // Every record is checked before its batch is written, and a batch is one transaction: after a
 // failure the store holds exactly the batches before it, which is what the checkpoint says.
@@ -13,7 +14,7 @@ import { int, type Store, type Tx } from '../../store/store.ts';
 import { lockRows, rowKey } from '../../store/rows.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
-import { restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
+import { deriveStoredRows, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
 
@@ -28,7 +29,10 @@ export interface ImportProgress {
   rows: number;
   /** Foreign changes written through the write path. */
   changes: number;
-  /** Backup rows were stored: derived state must be rebuilt (phase derive). */
+  /**
+   * Derived state must be rebuilt by a restoreIndices pass (phase derive). Only a checkpoint written
+   * before batches derived their own rows sets it; it is kept so such an import still resumes.
+   */
   needsDerive: boolean;
   /** restoreIndices' cursor in phase derive. */
   deriveCursor?: RestoreCursor | undefined;
@@ -52,8 +56,11 @@ interface Batch {
   count: number;
 }
 
-/** Backup rows: lock their entities as writers do, then store the rows as they are. */
-async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn }>): Promise<void> {
+/**
+ * Backup rows: lock their entities as writers do, store the rows as they are, then make the derived
+ * state of the latest ones match them (a row that cannot be derived fails the batch, naming it).
+ */
+async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: number }>): Promise<void> {
   await tx.run('aspects/lock-entities', { rows: lockRows(rows.map((r) => r.urn)) });
   await tx.run('backup/put-rows', {
     rows: rows.map(({ row }) => ({
@@ -62,6 +69,14 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn }>): Promi
       createdOn: row.createdOn === null ? null : int(row.createdOn), createdBy: row.createdBy,
     })),
   });
+  // A row written twice in one run is derived once, from what the later record stored.
+  const latest = [...new Map(rows.filter(({ row }) => row.version === 0).map((r) => [rowKey(r.row.urn, r.row.name), r])).values()];
+  const derived = await deriveStoredRows(tx, latest.map(({ row }) => ({ urn: row.urn, name: row.name })));
+  const bad = derived.ignoredRows[0];
+  if (bad) {
+    const index = latest.find(({ row }) => row.urn === bad.urn && row.name === bad.aspect)?.index;
+    throw badRequest(`${index === undefined ? '' : `record ${index}: `}${bad.urn} ${bad.aspect} cannot be derived: ${bad.reason}`);
+  }
 }
 
 /** One batch in one transaction, in file order (a later record may overwrite an earlier one). */
@@ -69,7 +84,7 @@ async function writeBatch(store: Store, batch: Batch, options: ImportOptions): P
   return store.write(async (tx) => {
     let rows = 0;
     let changes = 0;
-    let run: Array<{ row: BackupRow; urn: Urn }> = [];
+    let run: Array<{ row: BackupRow; urn: Urn; index: number }> = [];
     let pending: AspectChange[] = [];
     const flushRows = async () => {
       if (!run.length) return;
@@ -83,10 +98,10 @@ async function writeBatch(store: Store, batch: Batch, options: ImportOptions): P
       changes += pending.length;
       pending = [];
     };
-    for (const { item } of batch.items) {
+    for (const { item, index } of batch.items) {
       if (item.kind === 'row') {
         await flushChanges();
-        run.push({ row: item.row, urn: item.urn });
+        run.push({ row: item.row, urn: item.urn, index });
       } else {
         await flushRows();
         pending.push(...item.changes);
@@ -117,7 +132,6 @@ export async function importRecords(store: Store, records: AsyncIterable<RawReco
         const done = await writeBatch(store, batch, options);
         progress.rows += done.rows;
         progress.changes += done.changes;
-        if (done.rows) progress.needsDerive = true;
       } catch (e) {
         const which = `records ${batch.first}..${batch.first + batch.count - 1}`;
         if (e instanceof CatalogError && e.kind !== 'unavailable' && e.kind !== 'deadline') throw badRequest(`${which}: ${e.message}`);

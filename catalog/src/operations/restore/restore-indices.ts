@@ -286,7 +286,33 @@ async function restoreRowBatch(
   }));
   if (!keys.length) return { outcome: o, last: null };
   o.scanned = keys.length;
+  await reconcileRows(tx, keys, { write, lock: write }, o);
+  return { outcome: o, last: keys[keys.length - 1]! };
+}
 
+/** What deriving some just-stored rows did (the import's in-transaction derivation). */
+export interface DerivedRowsOutcome {
+  ignoredRows: Array<{ urn: string; aspect: string; reason: string }>;
+  edgesAdded: number;
+  fieldsRewritten: number;
+}
+
+/**
+ * The derived state of some latest rows (urn, aspect), made to match them inside the caller's
+ * transaction, which already holds their entities' locks: what the import runs right after storing
+ * a batch of rows, so the batch commits with its edges and search fields (no second pass).
+ */
+export async function deriveStoredRows(tx: Tx, keys: ReadonlyArray<{ urn: string; name: string }>): Promise<DerivedRowsOutcome> {
+  const o = emptyOutcome();
+  if (keys.length) await reconcileRows(tx, keys, { write: true, lock: false }, o);
+  return { ignoredRows: o.ignoredRows, edgesAdded: o.edgesAdded, fieldsRewritten: o.fieldsRewritten };
+}
+
+/** Re-reads the latest rows of some (urn, aspect) keys and reconciles their edges and search fields. */
+async function reconcileRows(
+  tx: Tx, keys: ReadonlyArray<{ urn: string; name: string }>, mode: { write: boolean; lock: boolean }, o: BatchOutcome,
+): Promise<void> {
+  const { write } = mode;
   const urns = new Map<string, Urn>();
   const bad = new Map<string, string>();
   for (const k of keys) {
@@ -295,7 +321,7 @@ async function restoreRowBatch(
     if (c.ok) urns.set(k.urn, c.urn);
     else bad.set(k.urn, c.reason);
   }
-  if (write && urns.size) await tx.run('aspects/lock-entities', { rows: lockRows(urns.values()) });
+  if (mode.lock && urns.size) await tx.run('aspects/lock-entities', { rows: lockRows(urns.values()) });
 
   // Re-read after locking: what a concurrent writer committed before us is what we restore.
   const wanted = new Set<string>();
@@ -336,8 +362,6 @@ async function restoreRowBatch(
   }
   await reconcileEdges(tx, owners, derived, write, o);
   await reconcileFields(tx, [...urns.values()], rowsByKey, write, o);
-  const last = keys[keys.length - 1]!;
-  return { outcome: o, last };
 }
 
 /**
