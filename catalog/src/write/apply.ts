@@ -5,7 +5,7 @@ import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
 import { preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
-import { applyPatch } from '../model/patch.ts';
+import { applyPatch } from '../model/patch/index.ts';
 import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
