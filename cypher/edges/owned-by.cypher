@@ -1,10 +1,11 @@
 // Purpose: every edge (typed and LINEAGE) owned by some (owner, aspect) pairs, found through the
 // per-type owner indexes — also the edges no stored row justifies (drift, bogus writes). One
-// branch per relationship type of the derivation registry (catalog/src/model/relationships.ts); a unit
-// test checks the list matches. $aspect null = every aspect of the owner (hard delete).
+// branch per relationship type of RELATIONSHIP_TYPES (catalog/src/model/entity-types.ts), plus
+// LINEAGE; test/cypher/statements.test.ts checks the list matches. $aspect null = every aspect of
+// the owner (hard delete).
 // Params: $rows: [{owner: string, aspect: string|null}]
 // Returns: owner, aspect, type, key, source, destination, createdOn, createdActor, updatedOn,
-//          updatedActor, properties, via, manual
+//          updatedActor, properties, via, manual, lineageType
 UNWIND $rows AS row
 CALL (row) {
   MATCH (a)-[r:DownstreamOf {owner: row.owner}]->(b) RETURN r, a, b

@@ -13,7 +13,7 @@ import {
 import { entityExistence, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument } from '@lineage/catalog/read';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { decodePathUrn, type RestState } from './restli.ts';
+import { actorOf, decodePathUrn } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
 
@@ -23,7 +23,6 @@ export interface OpenApiEntityDeps {
   ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
 }
 
-const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
 const readEntitiesDenied = (actorUrn: string) => `${actorUrn} is unauthorized to READ entities.`;
 const existsDenied = (actorUrn: string) => `${actorUrn} is unauthorized to EXISTS entities.`;
 const relationshipsDenied = (actorUrn: string) => `${actorUrn} is unauthorized to get relationships.`;

@@ -10,7 +10,7 @@ import { keyAspectNameOf, badRequest, CatalogError, validationFailed, jsonDepthP
 import { getLatestAspectsOf } from '@lineage/catalog/read';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { rawBody, type RestState } from './restli.ts';
+import { actorOf, rawBody } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
 import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
@@ -21,7 +21,6 @@ export interface OpenApiDeps {
   ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
   writeOptions(ctx: Context): WriteOptions;
 }
-
 
 /** A urn from a request: grammar failures are 400 here, as DataHub's OpenAPI answers InvalidUrnException. */
 export function requestUrn(text: unknown, where: string): Urn {
@@ -157,8 +156,6 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
 }
 
 const echoList = (echo: Map<string, JsonRecord>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
-
-const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
 
 export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): void {
   const { store, config } = deps;

@@ -12,7 +12,7 @@ import {
 } from '@lineage/catalog/read';
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import type { RestState } from './restli.ts';
+import { actorOf } from './restli.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
 
 /** Page sizes above this are clamped: the client pages on, by the count it got. */
@@ -77,8 +77,6 @@ async function lineageScrollPage(store: Store, q: LineageEdgeQuery): Promise<{ s
 
 // ---------------------------------------------------------------------------------------------
 // Routes
-
-const actorOf = (ctx: Context) => (ctx.state as RestState).actor;
 
 /** DataHub's RelationshipsController denial. */
 const relationshipsDenied = (actorUrn: string) => `${actorUrn} is unauthorized to get relationships.`;

@@ -2,14 +2,53 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { BOOKMARK_HEADER, isOpenLineagePath, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
+import { BOOKMARK_HEADER, formatBookmarkHeader, isOpenLineagePath, parseBookmarkHeader, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
-import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
-import type { Logger } from '@lineage/catalog/runtime';
+import { CatalogError, badRequest, isCatalogError, notFound, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
+import { REQUEST_ID_HEADER, requestIdFrom, runCausally, type Logger } from '@lineage/catalog/runtime';
 
 export interface RestState {
   actor: Actor;
   requestId: string;
+}
+
+/** The authenticated caller (authMiddleware set it). */
+export const actorOf = (ctx: Context): Actor => (ctx.state as RestState).actor;
+
+/** The request id, answered as X-Request-Id. */
+export function requestIdMiddleware() {
+  return async (ctx: Context, next: Next) => {
+    // Behind service-runtime the header already holds the vetted id; a bare app (tests) vets it here.
+    (ctx.state as Partial<RestState>).requestId = requestIdFrom(ctx.get(REQUEST_ID_HEADER) || undefined);
+    ctx.set('X-Request-Id', (ctx.state as RestState).requestId);
+    await next();
+  };
+}
+
+/**
+ * Read-your-writes (docs/wire-contract.md §Read-your-writes): every read of the request, the
+ * token check included, waits for the bookmarks presented; a request that committed a write
+ * answers its bookmark — also when it then fails, since what committed stays committed.
+ */
+export function readYourWritesMiddleware() {
+  return async (ctx: Context, next: Next) => {
+    const presented = parseBookmarkHeader(ctx.req.headers[BOOKMARK_HEADER]);
+    if ('problem' in presented) throw badRequest(presented.problem);
+    await runCausally(presented.bookmarks, async (chain) => {
+      try {
+        await next();
+      } finally {
+        if (chain.wrote) ctx.set(BOOKMARK_HEADER, formatBookmarkHeader(chain.bookmarks));
+      }
+    });
+  };
+}
+
+/** Unknown routes: a Rest.li 404 rather than Koa's plain text. */
+export function unknownRouteMiddleware() {
+  return async (ctx: Context) => {
+    if (ctx.status === 404 && ctx.body === undefined) throw notFound(`No resource at ${ctx.method} ${ctx.path}`);
+  };
 }
 
 const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';

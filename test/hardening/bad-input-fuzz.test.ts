@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CatalogError, restStatusOf } from '../../catalog/src/model/errors.ts';
 import { validateAspect } from '../../catalog/src/model/aspects/index.ts';
-import { applyPatch } from '../../catalog/src/model/patch.ts';
+import { applyPatch } from '../../catalog/src/model/patch/index.ts';
 import { proposalToChange, snapshotToChanges } from '../../ingestion-service/src/proposals.ts';
 import { invalidUrns } from './corpus/fixtures.ts';
 

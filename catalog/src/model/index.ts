@@ -7,7 +7,7 @@ export * from './filters.ts';
 export * from './json.ts';
 export * from './json-depth.ts';
 export * from './openlineage/events.ts';
-export * from './patch.ts';
+export { applyPatch, SYSTEM_ACTOR, type PatchInput } from './patch/index.ts';
 export * from './privileges.ts';
 export * from './relationships.ts';
 export * from './search-fields.ts';

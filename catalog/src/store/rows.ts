@@ -17,17 +17,33 @@ export interface DerivableRow {
   createdBy: string;
 }
 
+/** A row's value and systemMetadata as objects: what the write path holds before it stringifies them. */
+export interface ParsedRow {
+  value: unknown;
+  systemMetadata: { lastObserved?: unknown };
+  createdBy: string;
+}
+
 /**
  * Edges derived from one row. Provenance fallbacks use only what the row stores (its
  * systemMetadata.lastObserved and the actor who wrote it), so a restore derives the same edges.
  */
 export function edgesOfRow(urn: Urn, aspect: string, row: DerivableRow): DerivedEdge[] {
-  const sm = JSON.parse(row.systemMetadata) as { lastObserved?: unknown };
+  const systemMetadata = JSON.parse(row.systemMetadata) as { lastObserved?: unknown };
+  return edgesOfParsedRow(urn, aspect, { systemMetadata, value: JSON.parse(row.value), createdBy: row.createdBy });
+}
+
+/**
+ * {@link edgesOfRow} of a row not stringified yet. Derivation reads only strings, arrays, records and
+ * finite numbers, which JSON text keeps as they are, so the edges are those of the row's text.
+ */
+export function edgesOfParsedRow(urn: Urn, aspect: string, row: ParsedRow): DerivedEdge[] {
+  const sm = row.systemMetadata;
   return deriveEdges({
     urn: urn.text,
     entityType: urn.entityType,
     aspectName: aspect,
-    value: JSON.parse(row.value),
+    value: row.value,
     writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
     actor: row.createdBy,
   });

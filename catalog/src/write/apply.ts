@@ -5,7 +5,7 @@ import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
 import { preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
-import { applyPatch } from '../model/patch.ts';
+import { applyPatch } from '../model/patch/index.ts';
 import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
@@ -34,9 +34,11 @@ export async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOpt
   const exists: Existence = new Map();
   for (const s of plan.slots.values()) if (s.isKey) exists.set(s.urn.text, s.stored !== undefined);
   if (options.existenceMode === 'strict') {
-    const referenced = plan.changes.flatMap(({ change: c, lineage }) =>
-      lineage && c.value !== undefined ? referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text).map(existenceSubject) : []);
-    await lookupExistence(tx, referenced, exists);
+    for (const pc of plan.changes) {
+      const c = pc.change;
+      if (pc.lineage && c.value !== undefined) pc.referenced = referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text).map(existenceSubject);
+    }
+    await lookupExistence(tx, plan.changes.flatMap((pc) => pc.referenced ?? []), exists);
   }
   return exists;
 }
@@ -75,7 +77,10 @@ async function missingLineageReferences(
   tx: Tx, pc: PlannedChange, value: unknown, exists: Existence, written: ReadonlySet<string>, hardDeleted: ReadonlySet<string>,
 ): Promise<string[]> {
   const { urn, aspectName } = pc.change;
-  const refs = referencedLineageUrns(urn.entityType, aspectName, value, urn.text).map(existenceSubject);
+  // The value as given was read by existenceBefore; a patched or replaced one is read here.
+  const refs = value === pc.change.value && pc.referenced !== undefined
+    ? pc.referenced
+    : referencedLineageUrns(urn.entityType, aspectName, value, urn.text).map(existenceSubject);
   await lookupExistence(tx, refs, exists);
   const present = (u: string) => exists.get(u) === true || (written.has(u) && !hardDeleted.has(u));
   const missing: string[] = [];
@@ -185,18 +190,21 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
       if (missing.length) problems.push({ index, source: c.source, urn: c.urn.text, aspect: c.aspectName, missing });
     }
 
-    const systemMetadata = JSON.stringify(normalizeSystemMetadata(c.systemMetadata, now));
+    const sm = normalizeSystemMetadata(c.systemMetadata, now);
+    const systemMetadata = JSON.stringify(sm);
     // Any accepted write creates the entity's key aspect first.
     if (!entityExists && c.aspectName !== pc.keyAspect) {
       const key = keyAspectOf(c.urn);
-      plan.slotOf(c.urn, key.aspectName).next = { value: JSON.stringify(key.value), systemMetadata, createdBy: options.actor };
+      plan.slotOf(c.urn, key.aspectName).next = {
+        value: JSON.stringify(key.value), systemMetadata, createdBy: options.actor, parsed: { value: key.value, systemMetadata: sm },
+      };
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
     // Identical, key order aside (clients and merges reorder keys): nothing to write.
     const current = currentValue(slot);
     if (current !== undefined && sameJsonText(current, text)) continue;
-    slot.next = { value: text, systemMetadata, createdBy: options.actor };
+    slot.next = { value: text, systemMetadata, createdBy: options.actor, parsed: { value, systemMetadata: sm } };
   }
   if (problems.length) throw existenceError(problems, options.existenceHint);
   return hardDeleted;

@@ -6,7 +6,7 @@ import type { DerivedEdge } from '../model/relationships.ts';
 import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { int, type Tx } from '../store/store.ts';
-import { edgeRows, edgesOfRow, nodeRows, rowKey } from '../store/rows.ts';
+import { edgeRows, edgesOfParsedRow, edgesOfRow, nodeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
 import type { Existence } from './apply.ts';
 import type { WriteResult } from './changes.ts';
@@ -29,14 +29,18 @@ function finalRow(s: Slot, hardDeleted: ReadonlySet<string>) {
 /** Slots whose derived state may change: rows written or removed, and restated ones. */
 const isChanged = (s: Slot) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined));
 
-/** The edges the changed slots' old rows declared, and those their final rows declare. */
+/**
+ * The edges the changed slots' old rows declared, and those their final rows declare: a new row's
+ * from the values apply.ts stringified, a kept one's (RESTATE) are its old ones.
+ */
 function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge>; after: Map<string, DerivedEdge> } {
   const before = new Map<string, DerivedEdge>();
   const after = new Map<string, DerivedEdge>();
   for (const s of changed) {
-    if (s.stored) for (const e of edgesOfRow(s.urn, s.aspect, s.stored)) before.set(e.key, e);
-    const next = s.next === undefined ? s.stored : s.next;
-    if (next) for (const e of edgesOfRow(s.urn, s.aspect, next)) after.set(e.key, e);
+    const old = s.stored ? edgesOfRow(s.urn, s.aspect, s.stored) : [];
+    for (const e of old) before.set(e.key, e);
+    const next = s.next === undefined ? old : s.next === null ? [] : edgesOfParsedRow(s.urn, s.aspect, { ...s.next.parsed, createdBy: s.next.createdBy });
+    for (const e of next) after.set(e.key, e);
   }
   return { before, after };
 }

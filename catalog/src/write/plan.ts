@@ -7,7 +7,7 @@ import { descriptiveAspectOf, searchAspectsOf, type StoredFields } from '../mode
 import { parseUrn, type Urn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
-import type { AspectChange } from './changes.ts';
+import type { AspectChange, SystemMetadata } from './changes.ts';
 
 /** One change with the registry's answers about it. */
 export interface PlannedChange {
@@ -20,6 +20,11 @@ export interface PlannedChange {
   lineage: boolean;
   /** Its aspect is its type's descriptive aspect, which creates the entity in strict mode too. */
   creates: boolean;
+  /**
+   * Strict mode: the entities its own value names as lineage neighbours (existence subjects), found
+   * once by existenceBefore and reused by the existence rule while the value is that one.
+   */
+  referenced?: string[];
 }
 
 export interface StoredRow {
@@ -33,6 +38,8 @@ export interface NextRow {
   value: string;
   systemMetadata: string;
   createdBy: string;
+  /** value and systemMetadata as they were before being stringified: edges derive from these. */
+  parsed: { value: unknown; systemMetadata: SystemMetadata };
 }
 
 /** One (urn, aspect) as this transaction sees it: stored state plus the request's changes. */

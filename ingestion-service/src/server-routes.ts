@@ -1,0 +1,50 @@
+// The routes about the server rather than the catalog: GET /config (what DataHub's clients probe
+// before they ingest), GET /health, and the GraphQL relay DataHub GMS's clients post to.
+import type Router from '@koa/router';
+import type { Config } from '@lineage/catalog/runtime';
+import type { IngestionContext } from './context.ts';
+import { graphqlRelay, methodNotAllowed } from './restli.ts';
+
+/**
+ * The front door's GraphQL endpoint as seen from this service: GATEWAY_URL when set (compose sets the
+ * gateway container's address), else loopback + GATEWAY_PORT, right for `npm start` and the interop
+ * stack. A `graphqlUrl` passed in the deps overrides both.
+ */
+export function defaultGraphqlUrl(config: Config): string {
+  return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
+}
+
+export function registerServerRoutes(router: Router, deps: IngestionContext): void {
+  const { store, config } = deps;
+  router.get('/config', (ctx) => {
+    ctx.body = {
+      noCode: 'true',
+      retention: 'true',
+      statefulIngestionCapable: true,
+      patchCapable: true,
+      timeZone: 'UTC',
+      supportsImpactAnalysis: true,
+      versions: { 'acryldata/datahub': { version: deps.serverVersion ?? 'v0.15.0', commit: 'lineage-catalog' } },
+      ...(config.PUBLIC_BASE_URL ? { baseUrl: config.PUBLIC_BASE_URL } : {}),
+      telemetry: { enabledCli: false, enabledIngestion: false },
+      managedIngestion: { enabled: false, defaultCliVersion: '0.15.0' },
+      datahub: { serverType: 'quickstart' },
+      datasetUrnNameCasing: false,
+      models: {},
+    };
+  });
+
+  router.get('/health', async (ctx) => {
+    const ok = await store.ping();
+    ctx.status = ok ? 200 : 503;
+    if (!ok) ctx.set('Retry-After', '5');
+    ctx.body = { status: ok ? 'ok' : 'unavailable' };
+  });
+
+  // The Python client's execute_graphql posts to <gms>/api/graphql, where DataHub GMS serves GraphQL.
+  const relay = graphqlRelay(deps.graphqlUrl ?? defaultGraphqlUrl(config), config.MAX_BODY_BYTES, config.LINEAGE_DEADLINE_MS + 5_000);
+  for (const path of ['/api/graphql', '/api/v2/graphql']) {
+    router.post(path, relay);
+    router.all(path, methodNotAllowed(['POST']));
+  }
+}
