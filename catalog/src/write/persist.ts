@@ -47,8 +47,7 @@ function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge
 
 /** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
 async function removeStaleEdges(tx: Tx, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, hardDeleted: ReadonlySet<string>): Promise<void> {
-  const stale = [...before.values()].filter((e) => !after.has(e.key));
-  if (stale.length) await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+  await deleteStaleEdges(tx, before, after);
   if (!hardDeleted.size) return;
   // Edges no stored row explained any more (drift, bogus writes) go with their owner too.
   const owned = await tx.run<{ source: string; destination: string; key: string }>(
@@ -85,9 +84,23 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
  * to be there (the locked owners, urns whose key row was found) need no MERGE.
  */
 async function mergeEdges(tx: Tx, after: Map<string, DerivedEdge>, o: Outcome): Promise<void> {
+  await mergeDerivedEdges(tx, after, (u) => o.storedFields.has(u) || o.exists.get(u) === true);
+}
+
+/**
+ * Step 4a's core: the edges old rows declared that the new rows do not. With {@link mergeDerivedEdges},
+ * what a caller that stores rows its own way (the import keeps versions and stamps) runs to keep the
+ * derived state as the write path keeps it.
+ */
+export async function deleteStaleEdges(tx: Tx, before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>): Promise<void> {
+  const stale = [...before.values()].filter((e) => !after.has(e.key));
+  if (stale.length) await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+}
+
+/** Step 5's core: merge edges, with ghost nodes for the endpoints not known to be present. */
+export async function mergeDerivedEdges(tx: Tx, after: ReadonlyMap<string, DerivedEdge>, present: (urn: string) => boolean): Promise<void> {
   if (!after.size) return;
   const edges = [...after.values()];
-  const present = (u: string) => o.storedFields.has(u) || o.exists.get(u) === true;
   const missing = edges.flatMap((e) => [e.source, e.destination]).filter((u) => !present(u));
   if (missing.length) await tx.run('entities/merge-nodes', { rows: nodeRows(missing) });
   await tx.run('edges/merge', { rows: edgeRows(edges) });

@@ -11,10 +11,13 @@
 import { CatalogError, badRequest } from '../../model/errors.ts';
 import type { Urn } from '../../model/urn.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
-import { lockRows, rowKey } from '../../store/rows.ts';
+import { edgesOfRow, lockRows, rowKey } from '../../store/rows.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
-import { deriveStoredRows, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
+import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
+import { checkRow } from '../restore/diff.ts';
+import { deleteStaleEdges, mergeDerivedEdges } from '../../write/persist.ts';
+import type { DerivedEdge } from '../../model/relationships.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
 
@@ -56,12 +59,31 @@ interface Batch {
   count: number;
 }
 
+/** A stored row as aspects/fetch-latest returns it. */
+interface StoredRow {
+  urn: string;
+  name: string;
+  value: string;
+  systemMetadata: string;
+  createdBy: string | null;
+}
+
+/** The writer recorded for a row that has none (as restore derives it). */
+const UNKNOWN_WRITER = 'urn:li:corpuser:unknown';
+
 /**
- * Backup rows: lock their entities as writers do, store the rows as they are, then make the derived
- * state of the latest ones match them (a row that cannot be derived fails the batch, naming it).
+ * Backup rows: lock their entities as writers do, store the rows as they are, and keep the derived
+ * state as the write path keeps it — the edges the replaced latest rows declared give way to those
+ * the new ones declare, and the entities' search fields follow their rows. A row that cannot be
+ * derived fails the batch, naming its record.
  */
 async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: number }>): Promise<void> {
   await tx.run('aspects/lock-entities', { rows: lockRows(rows.map((r) => r.urn)) });
+  // A row written twice in one run is derived once, from what the later record stores.
+  const latest = [...new Map(rows.filter(({ row }) => row.version === 0).map((r) => [rowKey(r.row.urn, r.row.name), r])).values()];
+  const replaced = latest.length
+    ? await tx.run<StoredRow>('aspects/fetch-latest', { keys: latest.map(({ row }) => rowKey(row.urn, row.name)) })
+    : [];
   await tx.run('backup/put-rows', {
     rows: rows.map(({ row }) => ({
       urn: row.urn, name: row.name, key: rowKey(row.urn, row.name, row.version), version: int(row.version),
@@ -69,14 +91,22 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
       createdOn: row.createdOn === null ? null : int(row.createdOn), createdBy: row.createdBy,
     })),
   });
-  // A row written twice in one run is derived once, from what the later record stored.
-  const latest = [...new Map(rows.filter(({ row }) => row.version === 0).map((r) => [rowKey(r.row.urn, r.row.name), r])).values()];
-  const derived = await deriveStoredRows(tx, latest.map(({ row }) => ({ urn: row.urn, name: row.name })));
-  const bad = derived.ignoredRows[0];
-  if (bad) {
-    const index = latest.find(({ row }) => row.urn === bad.urn && row.name === bad.aspect)?.index;
-    throw badRequest(`${index === undefined ? '' : `record ${index}: `}${bad.urn} ${bad.aspect} cannot be derived: ${bad.reason}`);
+  const before = new Map<string, DerivedEdge>();
+  for (const r of replaced) {
+    const check = checkRow(r.urn, r.name, r.value);
+    if (!check.ok) continue; // a stored row that cannot be derived declared no edge
+    for (const e of edgesOfRow(check.urn, r.name, { ...r, createdBy: r.createdBy ?? UNKNOWN_WRITER })) before.set(e.key, e);
   }
+  const after = new Map<string, DerivedEdge>();
+  for (const { row, index } of latest) {
+    const check = checkRow(row.urn, row.name, row.value);
+    if (!check.ok) throw badRequest(`record ${index}: ${row.urn} ${row.name} cannot be derived: ${check.reason}`);
+    for (const e of edgesOfRow(check.urn, row.name, { ...row, createdBy: row.createdBy ?? UNKNOWN_WRITER })) after.set(e.key, e);
+  }
+  await deleteStaleEdges(tx, before, after);
+  const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
+  await mergeDerivedEdges(tx, after, (u) => owners.has(u));
+  await reconcileSearchFieldsOf(tx, [...owners.values()]);
 }
 
 /** One batch in one transaction, in file order (a later record may overwrite an earlier one). */

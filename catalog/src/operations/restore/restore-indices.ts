@@ -290,22 +290,17 @@ async function restoreRowBatch(
   return { outcome: o, last: keys[keys.length - 1]! };
 }
 
-/** What deriving some just-stored rows did (the import's in-transaction derivation). */
-export interface DerivedRowsOutcome {
-  ignoredRows: Array<{ urn: string; aspect: string; reason: string }>;
-  edgesAdded: number;
-  fieldsRewritten: number;
-}
-
 /**
- * The derived state of some latest rows (urn, aspect), made to match them inside the caller's
- * transaction, which already holds their entities' locks: what the import runs right after storing
- * a batch of rows, so the batch commits with its edges and search fields (no second pass).
+ * Search fields of some entities made to match their stored rows, inside the caller's transaction,
+ * which holds their locks (the import, after it stored a batch of rows). Returns how many were rewritten.
  */
-export async function deriveStoredRows(tx: Tx, keys: ReadonlyArray<{ urn: string; name: string }>): Promise<DerivedRowsOutcome> {
+export async function reconcileSearchFieldsOf(tx: Tx, urns: readonly Urn[]): Promise<number> {
+  if (!urns.length) return 0;
   const o = emptyOutcome();
-  if (keys.length) await reconcileRows(tx, keys, { write: true, lock: false }, o);
-  return { ignoredRows: o.ignoredRows, edgesAdded: o.edgesAdded, fieldsRewritten: o.fieldsRewritten };
+  const keys = urns.flatMap((u) => [keyAspectNameOf(u.entityType), ...searchAspectsOf(u.entityType)].map((a) => rowKey(u.text, a)));
+  const rows = await tx.run<RowRead>('aspects/fetch-latest', { keys });
+  await reconcileFields(tx, [...urns], new Map(rows.map((r) => [r.key, r])), true, o);
+  return o.fieldsRewritten;
 }
 
 /** Re-reads the latest rows of some (urn, aspect) keys and reconciles their edges and search fields. */
