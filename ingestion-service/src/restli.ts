@@ -2,9 +2,9 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { BOOKMARK_HEADER, isOpenLineagePath, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
+import { BOOKMARK_HEADER, isOpenLineagePath, readBodyText, restStatusOf, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
-import { CatalogError, badRequest, isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
+import { CatalogError, badRequest, isCatalogError, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
 
 export interface RestState {
