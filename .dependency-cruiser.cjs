@@ -8,6 +8,7 @@
 //   service-kit → catalog entry points; services → catalog and service-kit entry points;
 //   gateway → the lineage subgraph's entry and the explorer's server; the explorer page → the
 //   model's browser entry only, and nothing of Node.
+//   explorer/, bench/, tools/: no import circles; tools use of the bench only its helpers (bench/lib).
 const LAYER = (name) => `^catalog/src/${name}/`;
 const ENTRY = '^catalog/src/[a-z]+/index\\.ts$';
 // What the page bundles: model/browser.ts and the pure modules it reaches.
@@ -50,6 +51,10 @@ module.exports = {
     forbid('browser-set-has-no-node', 'What the page bundles of the model uses no Node API.', { path: BROWSER_SET }, { dependencyTypes: ['core'] }),
     forbid('browser-set-is-closed', 'What the page bundles of the model imports only itself.', { path: BROWSER_SET },
       { path: '^catalog/src/', pathNot: BROWSER_SET }),
+    forbid('no-circular', 'No import circle in the page, the benchmarks or the tools: each module can be read after the ones it imports. Type-only imports count too (a type belongs with the module that holds the value).',
+      { path: '^(explorer|bench|tools)/' }, { circular: true }),
+    forbid('tools-use-bench-lib', 'A tool may share the benchmarks\' helpers (bench/lib), never a runner or generator.', { path: '^tools/' },
+      { path: '^bench/', pathNot: '^bench/lib/' }),
     forbid('product-without-test-code', 'Product code never imports tests, tools or benchmarks.', { path: PRODUCT, pathNot: '\\.test\\.ts$' },
       { path: '^(test|tools|bench)/' }),
   ],

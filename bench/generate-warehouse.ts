@@ -7,7 +7,8 @@
 // for; tiles are independent, as separate dbt projects of one company are. The degree
 // distributions are drawn, not copied: `node bench/generate-warehouse.ts --size 100k` prints the
 // measured shape beside the target, and bench/README.md keeps both.
-import { adjacency, bfs, COLUMNS, datasetUrn, materialise, rng, SIZES, type Entity, type Graph } from './generate.ts';
+import { adjacency, bfs, COLUMNS, datasetUrn, materialise, SIZES, type Entity, type Graph } from './generate.ts';
+import { rng } from './lib/rng.ts';
 
 /** One tile's node and edge budget: the measured warehouse. */
 const TILE_NODES = 11_500;

@@ -10,6 +10,7 @@
 // except through the hubs: a few source hubs feed, via staging datasets, every root of a range of
 // domains (≥ 10% of the edge count in downstream nodes: ≥100k at 1M), and a sink hub consumes the
 // leaves of a range of domains (a large UPSTREAM reach). Reach from an ordinary node stays local.
+import { rng } from './lib/rng.ts';
 
 export type Kind = 'dataset' | 'dataJob' | 'dataFlow' | 'chart' | 'dashboard' | 'mlPrimaryKey' | 'mlFeature';
 
@@ -51,18 +52,6 @@ export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '
 export const COLUMNS = 4;
 const ACTOR = 'urn:li:corpuser:bench';
 export const BASE_TIME = 1_700_000_000_000;
-
-/** mulberry32: tiny, fast, and the same sequence on every machine. */
-export function rng(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pad = (n: number, w = 6) => String(n).padStart(w, '0');
 export const datasetUrn = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;

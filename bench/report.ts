@@ -3,12 +3,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fmtInt, fmtMs, type Summary } from './lib/stats.ts';
 import type { QueryCase, ShapeCase } from './workloads/query.ts';
-import type { BenchResult } from './run.ts';
+import type { BenchResult, TargetCheck } from './result.ts';
 
 const ms = (s: Summary | null | undefined) => (s ? fmtMs(s.p50) : '–');
 const trio = (s: Summary | null | undefined) => (s ? `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / ${fmtMs(s.max)}` : '–');
-
-export interface TargetCheck { target: string; measured: string; met: boolean | null; note?: string }
 
 export function checkTargets(r: BenchResult): TargetCheck[] {
   const out: TargetCheck[] = [];

@@ -20,32 +20,15 @@ import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/traverse.ts
 import { loadConfig } from '../catalog/src/runtime/config.ts';
 import { generateWarehouse, shapeOf } from './generate-warehouse.ts';
 import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';
-import { childPids, watchMemory, type WatchedProcess, type WorkloadMemory } from './lib/memory.ts';
-import { ingestRaw, ingestViaApi, dropRaw, type IngestResult } from './workloads/ingest.ts';
-import { runQueries, type QueryCase, type ShapeCase } from './workloads/query.ts';
-import { restoreFull, restoreWindows, type RestoreRun, type RestoreWindows } from './workloads/restore.ts';
-import { ingestOpenLineageWorkload, type OpenLineageResult } from './workloads/openlineage.ts';
+import { childPids, watchMemory, type WatchedProcess } from './lib/memory.ts';
+import { ingestRaw, ingestViaApi, dropRaw } from './workloads/ingest.ts';
+import { runQueries } from './workloads/query.ts';
+import { restoreFull, restoreWindows } from './workloads/restore.ts';
+import { ingestOpenLineageWorkload } from './workloads/openlineage.ts';
 import { updateReadme, checkTargets } from './report.ts';
+import type { BenchResult } from './result.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-export interface BenchResult {
-  file: string;
-  startedAt: string;
-  totalMs: number;
-  size: { label: string; edges: number };
-  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; serviceNodeOptions?: string };
-  machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
-  graph: Record<string, number>;
-  hubReach: number;
-  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number };
-  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
-  query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
-  restore?: { full?: RestoreRun; windows?: RestoreWindows };
-  openlineage?: OpenLineageResult;
-  memory: Record<string, WorkloadMemory>;
-  targets?: ReturnType<typeof checkTargets>;
-}
 
 interface State {
   key: string;

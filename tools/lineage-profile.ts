@@ -14,8 +14,8 @@ import { parseUrn } from '../catalog/src/model/urn.ts';
 import { scrollLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../catalog/src/read/lineage/query.ts';
 import { reachByHops } from '../catalog/src/read/lineage/traverse.ts';
-// The bench's generator (mulberry32): the same graph on every machine.
-import { rng } from '../bench/generate.ts';
+// The bench's seeded random source (mulberry32): the same graph on every machine.
+import { rng } from '../bench/lib/rng.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -5,7 +5,7 @@
 // ingestProposalBatch: what the door costs over the MCP path for the same result.
 import { parseOpenLineageEvent } from '../../catalog/src/model/openlineage/events.ts';
 import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/mapping.ts';
-import { rng } from '../generate.ts';
+import { rng } from '../lib/rng.ts';
 import { summarize, type Summary } from '../lib/stats.ts';
 
 export interface OpenLineageResult {

@@ -8,24 +8,12 @@ import { columnKeyOfUrn, schemaFieldUrnOf, splitColumnKey, type ColumnEdge } fro
 import type { Drawing } from './drawing.ts';
 import type { Messages } from './messages.ts';
 import { urnTail, type Direction } from './model.ts';
-import { DIRECTIONS, type ExplorerState } from './state.ts';
+import { DIRECTIONS, type ColumnTrace, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
 import type { ViewEvents } from './view-events.ts';
 
 /** Results per direction the graph highlights; the impact list pages through any number. */
 const TRACE_LIMIT = 2_000;
-
-export interface ColumnTrace {
-  /** The selected column's key (columns.ts columnKey). */
-  key: string;
-  /** Column keys reached upstream and downstream. */
-  upstream: Set<string>;
-  downstream: Set<string>;
-  /** Column → column steps of the reached columns' paths, in data-flow order. */
-  edges: ColumnEdge[];
-  /** Some direction reached more than TRACE_LIMIT columns: only the nearest are highlighted. */
-  partial: boolean;
-}
 
 /** The reached column keys and path steps of one direction's page (pure; tested in column-trace.test.ts). */
 export function traceOf(page: Pick<ColumnImpactPage, 'searchResults'>, direction: Direction): { reached: Set<string>; edges: ColumnEdge[] } {

@@ -3,8 +3,9 @@
 // so memory holds text rather than result objects; the awaits between pages hand the main thread
 // back to the page, so a 100,000-row export leaves it responsive and can be cancelled part-way.
 import { csvHeaderOf, csvRecordOf, exportFileName } from './impact-rows.ts';
-import { fetchExportPage, type ImpactQuery } from './impact-source.ts';
+import { fetchExportPage } from './impact-source.ts';
 import type { ImpactCursor } from './impact-rows.ts';
+import type { ImpactQuery } from './state.ts';
 
 /** Rows per request: few requests for a big reach, each still a small reply (~1 MB of JSON). */
 export const EXPORT_PAGE_SIZE = 2_000;

@@ -6,11 +6,11 @@
 import type { Elements } from './elements.ts';
 import { downloadFile, exportImpactCsv } from './impact-export.ts';
 import { sortRows, stepName, type ImpactRow, type SortKey } from './impact-rows.ts';
-import { fetchListPage, impactQueryOf, sameImpactQuery, type ImpactQuery } from './impact-source.ts';
+import { fetchListPage, impactQueryOf, sameImpactQuery } from './impact-source.ts';
 import type { Messages } from './messages.ts';
 import { typeLabel, type Direction } from './model.ts';
 import { escapeXml } from './render.ts';
-import { createImpactListState, type ExplorerState } from './state.ts';
+import { createImpactListState, type ExplorerState, type ImpactQuery } from './state.ts';
 
 /** Rows per "Load more": a screenful or two, each row with its paths. */
 export const LIST_PAGE_SIZE = 100;

@@ -1,21 +1,11 @@
 // What the impact list and its export ask the catalog for: the traced entity or column, a direction
-// and the graph's filters (ImpactQuery), and one page of rows at a time — with paths and first-page
+// and the graph's filters (state.ts ImpactQuery), and one page of rows at a time — with paths and first-page
 // facets for the list, without them for the export.
 import { columnImpact, exportColumnImpactPage, exportLineagePage, scrollLineage, type LineageFilter } from './catalog-requests.ts';
 import { schemaFieldUrnOf, splitColumnKey } from './columns.ts';
 import { urnTail, type Direction } from './model.ts';
-import { facetCountsOf, impactRowsOf, type FacetCounts, type ImpactCursor, type ImpactMode, type ImpactRow } from './impact-rows.ts';
-import { degreeFilterValues, type ExplorerState } from './state.ts';
-
-export interface ImpactQuery {
-  mode: ImpactMode;
-  /** The traced entity, or the traced column's schemaField urn. */
-  urn: string;
-  /** How the list's heading and the file name call it: the entity's name, or `parent.column`. */
-  label: string;
-  direction: Direction;
-  filter: LineageFilter;
-}
+import { facetCountsOf, impactRowsOf, type FacetCounts, type ImpactCursor, type ImpactRow } from './impact-rows.ts';
+import { degreeFilterValues, type ExplorerState, type ImpactQuery } from './state.ts';
 
 export interface ImpactPage {
   rows: ImpactRow[];

@@ -1,10 +1,11 @@
 // The page's one mutable state object and its types. Every module that reads or changes page state
 // is handed this object by main.ts; nothing else keeps state between events.
-import type { ColumnGraph, DatasetColumnsInput } from './columns.ts';
-import type { ColumnTrace } from './column-trace.ts';
+// The types it holds are declared here, not in the modules that fill them, so that every module
+// may import the state and the state imports none of them back.
+import type { LineageFilter } from './catalog-requests.ts';
+import type { ColumnEdge, ColumnGraph, DatasetColumnsInput } from './columns.ts';
 import type { Direction, EntitySummary, Neighbourhood } from './model.ts';
-import type { FacetCounts, ImpactCursor, ImpactRow, ImpactSort } from './impact-rows.ts';
-import type { ImpactQuery } from './impact-source.ts';
+import type { FacetCounts, ImpactCursor, ImpactMode, ImpactRow, ImpactSort } from './impact-rows.ts';
 
 export type Degree = '1' | '2' | '3+';
 
@@ -44,6 +45,19 @@ export interface TimeWindow {
 export interface PlatformOption {
   label: string;
   count: number;
+}
+
+/** The catalog's column walk from the selected column, as column-trace.ts loads it. */
+export interface ColumnTrace {
+  /** The selected column's key (columns.ts columnKey). */
+  key: string;
+  /** Column keys reached upstream and downstream. */
+  upstream: Set<string>;
+  downstream: Set<string>;
+  /** Column → column steps of the reached columns' paths, in data-flow order. */
+  edges: ColumnEdge[];
+  /** Some direction reached more than column-trace.ts's TRACE_LIMIT columns: only the nearest are highlighted. */
+  partial: boolean;
 }
 
 export interface ExplorerState {
@@ -121,6 +135,17 @@ export function createState(): ExplorerState {
     expandedGroups: new Set(),
     refocusCentre: false,
   };
+}
+
+/** What the impact list and its export trace (impact-source.ts asks the catalog for it). */
+export interface ImpactQuery {
+  mode: ImpactMode;
+  /** The traced entity, or the traced column's schemaField urn. */
+  urn: string;
+  /** How the list's heading and the file name call it: the entity's name, or `parent.column`. */
+  label: string;
+  direction: Direction;
+  filter: LineageFilter;
 }
 
 /** The impact list: what it traces, the rows loaded so far and how they are shown. */

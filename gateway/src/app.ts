@@ -11,7 +11,7 @@ import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@
 import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, withoutGmsPrefix,
+  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
@@ -236,7 +236,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const path = url.split('?')[0]!;
     const fail = (e: unknown) => {
       logger.error({ err: e, url }, 'front door request failed');
-      sendPlain(res, 500, 'An unknown error occurred.');
+      sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);
     };
     if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);

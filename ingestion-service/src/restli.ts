@@ -2,9 +2,9 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { BOOKMARK_HEADER, formatBookmarkHeader, isOpenLineagePath, parseBookmarkHeader, readBodyText, withoutGmsPrefix } from '@lineage/service-kit';
+import { BOOKMARK_HEADER, formatBookmarkHeader, isOpenLineagePath, parseBookmarkHeader, readBodyText, restStatusOf, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix } from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
-import { CatalogError, badRequest, isCatalogError, notFound, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
+import { CatalogError, badRequest, isCatalogError, notFound, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import { REQUEST_ID_HEADER, requestIdFrom, runCausally, type Logger } from '@lineage/catalog/runtime';
 
 export interface RestState {

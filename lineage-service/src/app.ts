@@ -11,7 +11,7 @@ import { lineageLimitsFromConfig } from '@lineage/catalog/read';
 import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
-import { createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH } from '@lineage/service-kit';
+import { createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
 import { loadTypeDefs, subgraphTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
@@ -86,7 +86,7 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     if (path === GRAPHQL_PATH) {
       graphql(req, res).catch((e: unknown) => {
         logger.error({ err: e }, 'GraphQL request failed');
-        sendPlain(res, 500, 'An unknown error occurred.');
+        sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);
       });
     } else if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
       store.ping().then((up) => {

@@ -7,8 +7,9 @@
 import { Kind, type DocumentNode, type FieldNode, type GraphQLFormattedError, type SelectionSetNode, type SourceLocation } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from '@apollo/server';
-import { graphqlCodeOf, isCatalogError, UNKNOWN_ERROR_MESSAGE } from '@lineage/catalog/model';
+import { isCatalogError } from '@lineage/catalog/model';
 import type { Logger } from '@lineage/catalog/runtime';
+import { graphqlCodeOf, UNKNOWN_ERROR_MESSAGE } from './error-codes.ts';
 
 export interface DataHubErrorExtensions {
   code?: number;

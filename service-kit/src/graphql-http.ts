@@ -7,9 +7,10 @@
 // bookmark (docs/wire-contract.md §Read-your-writes).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
-import { isCatalogError, restStatusOf, UNKNOWN_ERROR_MESSAGE, jsonDepthProblem } from '@lineage/catalog/model';
+import { isCatalogError, jsonDepthProblem } from '@lineage/catalog/model';
 import { runCausally, type Logger } from '@lineage/catalog/runtime';
 import { BOOKMARK_HEADER, formatBookmarkHeader, mergeBookmarkHeaders, parseBookmarkHeader } from './bookmarks.ts';
+import { restStatusOf, UNKNOWN_ERROR_MESSAGE } from './error-codes.ts';
 import { restliErrorBody } from './graphql-envelope.ts';
 import { readBodyText } from './request-body.ts';
 import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';

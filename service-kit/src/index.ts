@@ -1,5 +1,6 @@
 // What the services share over HTTP (docs/CONTRIBUTING.md §Layers).
 export * from './bookmarks.ts';
+export * from './error-codes.ts';
 export * from './gms-prefix.ts';
 export * from './gms-routes.ts';
 export * from './graphql-envelope.ts';

@@ -33,6 +33,8 @@ beforeAll(() => {
   file('catalog/src/model/index.ts', "export * from './urn.ts';\n");
   file('catalog/src/read/reader.ts', 'export const reader = 1;\n');
   file('gateway/src/app.ts', 'export const app = 1;\n');
+  file('bench/generate.ts', 'export const generate = 1;\n');
+  file('bench/lib/rng.ts', 'export const rng = 1;\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,6 +50,25 @@ test('a door may hold the store handle\'s type', () => {
   rmSync(join(dir, 'lineage-service/src/typed.ts'));
 });
 
+test('a tool may share the bench\'s helpers', () => {
+  file('tools/profile.ts', "import { rng } from '../bench/lib/rng.ts';\nexport const x = rng;\n");
+  const result = cruise('tools/profile.ts');
+  expect(result).toMatchObject({ ok: true });
+  rmSync(join(dir, 'tools/profile.ts'));
+});
+
+// The circle the explorer had: a state module that imports, for a type, a module that imports it back.
+test.each(['explorer/src', 'bench', 'tools'])('no-circular is reported for a circle in %s, a type-only import included', (folder) => {
+  file(`${folder}/state.ts`, "import type { Trace } from './trace.ts';\nexport const DIRECTIONS = ['UP'];\nexport type State = { trace: Trace };\n");
+  file(`${folder}/trace.ts`, "import { DIRECTIONS } from './state.ts';\nexport type Trace = { sides: typeof DIRECTIONS };\n");
+  const result = cruise(folder);
+  expect(result.ok).toBe(false);
+  expect(result.output).toContain('no-circular');
+  expect(result.output).toContain(`${folder}/state.ts`);
+  rmSync(join(dir, folder, 'state.ts'));
+  rmSync(join(dir, folder, 'trace.ts'));
+});
+
 test.each([
   ['model-is-pure', 'catalog/src/model/leak.ts', "import { store } from '../store/store.ts';\nexport const x = store;\n"],
   ['write-beside-read', 'catalog/src/write/reads.ts', "import { reader } from '../read/reader.ts';\nexport const x = reader;\n"],
@@ -56,6 +77,7 @@ test.each([
   ['browser-set-has-no-node', 'catalog/src/model/errors.ts', "import { createHash } from 'node:crypto';\nexport const x = createHash;\n"],
   ['catalog-below-services', 'catalog/src/read/door.ts', "import { app } from '../../../gateway/src/app.ts';\nexport const y = app;\n"],
   ['doors-call-the-domain', 'ingestion-service/src/cypher-door.ts', "import { store } from '../../catalog/src/store/store.ts';\nexport const x = store;\n"],
+  ['tools-use-bench-lib', 'tools/profile.ts', "import { generate } from '../bench/generate.ts';\nexport const x = generate;\n"],
 ])('%s is reported', (rule, path, text) => {
   file(path, text);
   const result = cruise(path);

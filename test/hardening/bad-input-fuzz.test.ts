@@ -5,7 +5,8 @@
 // never a TypeError, RangeError or anything the service would have to mask as a 500.
 // (The urn parser and the aspect validators have their own properties beside their code.)
 import fc from 'fast-check';
-import { CatalogError, restStatusOf } from '../../catalog/src/model/errors.ts';
+import { CatalogError } from '../../catalog/src/model/errors.ts';
+import { restStatusOf } from '../../service-kit/src/error-codes.ts';
 import { validateAspect } from '../../catalog/src/model/aspects/index.ts';
 import { applyPatch } from '../../catalog/src/model/patch/index.ts';
 import { proposalToChange, snapshotToChanges } from '../../ingestion-service/src/proposals.ts';

@@ -1,6 +1,7 @@
-// One error taxonomy for the whole catalog. Domain code throws CatalogError with a kind; the
-// ingestion service renders it as a Rest.li error body and the lineage service as a GraphQL error
-// (DataHub's codes). Anything that is not a CatalogError is unexpected: logged and masked.
+// One error taxonomy for the whole catalog. Domain code throws CatalogError with a kind; the doors
+// render it — the ingestion service as a Rest.li error body, the GraphQL doors as DataHub's codes —
+// from the tables in service-kit/src/error-codes.ts. Anything that is not a CatalogError is
+// unexpected: logged and masked.
 
 export type ErrorKind =
   | 'badRequest' //        malformed request: bad JSON, bad query parameter, missing action parameter
@@ -41,33 +42,3 @@ export const deadlineExceeded = (message: string) => new CatalogError('deadline'
 export function isCatalogError(e: unknown): e is CatalogError {
   return e instanceof CatalogError;
 }
-
-/** HTTP status of each kind on the Rest.li surface. */
-export const restStatusOf: Record<ErrorKind, number> = {
-  badRequest: 400,
-  validation: 422,
-  notFound: 404,
-  conflict: 409,
-  precondition: 412,
-  unauthenticated: 401,
-  forbidden: 403,
-  payloadTooLarge: 413,
-  unavailable: 503,
-  deadline: 504,
-};
-
-/** DataHub's GraphQL error code and type for each kind (docs/wire-contract.md §Errors). */
-export const graphqlCodeOf: Record<ErrorKind, { code: number; type: string }> = {
-  badRequest: { code: 400, type: 'BAD_REQUEST' },
-  validation: { code: 400, type: 'BAD_REQUEST' },
-  notFound: { code: 404, type: 'NOT_FOUND' },
-  conflict: { code: 409, type: 'CONFLICT' },
-  precondition: { code: 412, type: 'PRECONDITION_FAILED' },
-  unauthenticated: { code: 401, type: 'UNAUTHORIZED' },
-  forbidden: { code: 403, type: 'UNAUTHORIZED' },
-  payloadTooLarge: { code: 400, type: 'BAD_REQUEST' },
-  unavailable: { code: 503, type: 'SERVICE_UNAVAILABLE' },
-  deadline: { code: 504, type: 'DEADLINE_EXCEEDED' },
-};
-
-export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred.';
