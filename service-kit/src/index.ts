@@ -1,14 +1,28 @@
-// What the services share over HTTP (docs/CONTRIBUTING.md §Layers).
-export * from './bookmarks.ts';
-export * from './error-codes.ts';
-export * from './gms-prefix.ts';
-export * from './gms-routes.ts';
-export * from './graphql-envelope.ts';
-export * from './graphql-http.ts';
-export * from './graphql-limits.ts';
-export * from './graphql-metrics.ts';
-export * from './http-options.ts';
-export * from './metrics.ts';
-export * from './openlineage-paths.ts';
-export * from './request-body.ts';
-export * from './service-runtime.ts';
+// What the services share over HTTP (docs/CONTRIBUTING.md §Layers), exported by name: what the
+// services import, and nothing else.
+// Read-your-writes bookmarks on the wire (front door and Rest.li).
+export { BOOKMARK_HEADER, formatBookmarkHeader, mergeBookmarkHeaders, parseBookmarkHeader } from './bookmarks.ts';
+// Domain errors rendered as REST status and body.
+export { restStatusOf, UNKNOWN_ERROR_MESSAGE } from './error-codes.ts';
+// GMS's optional /gms path prefix.
+export { GMS_PREFIX, withoutGmsPrefix } from './gms-prefix.ts';
+// GMS routes as metric labels.
+export { gmsRouteTemplate } from './gms-routes.ts';
+// DataHub's GraphQL error envelope.
+export { createFormatError, dataHubEnvelopePlugin } from './graphql-envelope.ts';
+// Apollo over plain node:http, for the subgraph and the gateway.
+export { closeApolloHttp, GRAPHQL_PATH, graphqlHandler, sendPlain } from './graphql-http.ts';
+// GraphQL depth/cost limits and the operation-resolution plugin.
+export { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from './graphql-limits.ts';
+// GraphQL operation metrics.
+export { graphqlMetricsPlugin } from './graphql-metrics.ts';
+// The HTTP servers' shared receive timeouts.
+export { httpServerOptions } from './http-options.ts';
+// The process metrics registry.
+export { processMetrics } from './metrics.ts';
+// The OpenLineage door's paths, for the ingestion routes and the front door.
+export { isOpenLineagePath, OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
+// Request bodies read one way by every door.
+export { gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
+// The process runtime: ops endpoints, graceful shutdown.
+export { opsRouteTemplate, runService } from './service-runtime.ts';

@@ -1,14 +1,25 @@
-// The public face of the model layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
-export * from './aspects/index.ts';
-export * from './entity-registry.ts';
-export * from './entity-types.ts';
-export * from './errors.ts';
-export * from './filters.ts';
-export * from './json.ts';
-export * from './json-depth.ts';
-export * from './openlineage/events.ts';
-export { applyPatch, SYSTEM_ACTOR, type PatchInput } from './patch/index.ts';
-export * from './privileges.ts';
-export * from './relationships.ts';
-export * from './search-fields.ts';
-export * from './urn.ts';
+// The public face of the model layer (docs/CONTRIBUTING.md §Layers): what other layers and services
+// import, by name. A name another package needs is added here; the rest stays inside the layer.
+// Aspect names and snapshot classes, for the Rest.li wire (snapshots, restore, FQCN-keyed aspects).
+export { ASPECT_NAME, aspectFqcn, aspectNameOfFqcn, snapshotEntityType } from './aspects/index.ts';
+// The entity registry: key aspects, names and platforms, GraphQL type names, urn keys.
+export { entityTypeToGraphql, keyAspectNameOf, nameOf, platformOf, registeredEntityTypes, validateUrnKey } from './entity-registry.ts';
+// The descriptors themselves, for the subgraph's per-type resolvers and schema.
+export { descriptorOf, entityTypeDescriptors, type EntityTypeDescriptor } from './entity-types.ts';
+// The error taxonomy the doors render (REST status, GraphQL code).
+export { badRequest, CatalogError, forbidden, isCatalogError, notFound, validationFailed, type ErrorKind } from './errors.ts';
+// Search filters of DataHub's search and lineage inputs.
+export { orFiltersOf, type OrFilters, type RawFilter } from './filters.ts';
+// JSON objects as the doors receive them.
+export { isJsonRecord, type JsonRecord } from './json.ts';
+// The shared JSON nesting limit on request bodies.
+export { jsonDepthProblem } from './json-depth.ts';
+// OpenLineage events as the OpenLineage door parses them.
+export { parseOpenLineageEvent, type OpenLineageEvent } from './openlineage/events.ts';
+// Who may do what: the privilege checks every door runs before calling the domain.
+export {
+  assertCan, authorizeWrite, can, exportCatalogDenied, getAspectDenied, getCountsDenied, graphqlDenied,
+  openLineageDenied, privilegesOf, restoreIndicesDenied, ROLE_URNS, updateEntitiesDenied, type Actor,
+} from './privileges.ts';
+// Urn parsing.
+export { InvalidUrnError, parseUrn, parseUrnOrThrow, type Urn } from './urn.ts';

@@ -1,7 +1,14 @@
-// The public face of the operations layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
-export * from './auth/access-tokens.ts';
-export * from './auth/authenticate.ts';
-export * from './auth/tokens.ts';
-export * from './restore/diff.ts';
-export * from './restore/restore-indices.ts';
-export * from './backup/index.ts';
+// The public face of the operations layer (docs/CONTRIBUTING.md §Layers): what other layers and services
+// import, by name.
+// Access tokens: the store of issued tokens and the GraphQL token mutations.
+export {
+  accessTokenInfo, createTokenStore, issueAccessToken, revokeAccessToken, type IssuedToken, type TokenSecrets,
+} from './auth/access-tokens.ts';
+// Authentication of a request at every door.
+export { authConfigOf, authenticate, type AuthConfig, type TokenStore } from './auth/authenticate.ts';
+// Token durations as the GraphQL token input names them.
+export { type AccessTokenDuration } from './auth/tokens.ts';
+// Rest.li restoreIndices and its progress metrics.
+export { restoreIndices, type RestoreArgs, type RestoreProgress, type RestoreResult } from './restore/restore-indices.ts';
+// The catalog export served by the ingestion service.
+export { prepareExport } from './backup/index.ts';

@@ -1,12 +1,27 @@
-// The public face of the read layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
-export * from './aspect-reader.ts';
-export * from './entity-search.ts';
-export * from './lineage/counts.ts';
-export * from './lineage/query.ts';
-export * from './lineage/results.ts';
-export * from './lineage/select.ts';
-export * from './lineage/service.ts';
-export * from './lineage/traverse.ts';
-export * from './entity-details.ts';
-export * from './entity-documents.ts';
-export * from './relationships.ts';
+// The public face of the read layer (docs/CONTRIBUTING.md §Layers): what other layers and services
+// import, by name.
+// Aspects and existence, for the Rest.li, OpenAPI and GraphQL entity reads.
+export { countLatest, entityExistence, getAspect, getLatestAspects, getLatestAspectsOf, syntheticKeyAspect } from './aspect-reader.ts';
+// Catalogue search (GraphQL search / searchAcrossEntities).
+export { searchEntities, type EntitySearchInput } from './entity-search.ts';
+// Lineage counts per direction (GraphQL lineage counts).
+export { countLineage, type LineageCountQuery } from './lineage/counts.ts';
+// The shape of a lineage query, as the resolvers build it.
+export { type AndFilter, type FacetFilter, type LineageDirection, type LineageFlags, type LineageQuery } from './lineage/query.ts';
+// The shape of lineage results: hits and facets.
+export { type Facet, type LineageHit } from './lineage/results.ts';
+// Impact analysis: multi-hop scroll/search and one-hop neighbours.
+export { lineageNeighbours, scrollLineage, searchLineage, type LineagePage } from './lineage/service.ts';
+// The traversal's limits, from the process config.
+export { lineageLimitsFromConfig, type LineageLimits } from './lineage/traverse.ts';
+// The explorer's start page and details sheet.
+export { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from './entity-details.ts';
+// Entities as the OpenAPI v3 doors answer them, and the offset cursor search pages share.
+export {
+  decodeOffset, encodeOffset, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument,
+} from './entity-documents.ts';
+// Typed relationship edges, for every door that asks about them.
+export {
+  lineageEdgePage, relatedEntities, relationshipTypesOf, type LineageEdge, type LineageEdgeKey, type LineageEdgeQuery,
+  type LineageScrollDirection, type RelationshipDirection,
+} from './relationships.ts';

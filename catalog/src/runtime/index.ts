@@ -1,5 +1,10 @@
-// The public face of the runtime layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
-export * from './config.ts';
-export * from './logger.ts';
-export * from './request-context.ts';
-export * from './causality.ts';
+// The public face of the runtime layer (docs/CONTRIBUTING.md §Layers): what other layers and services
+// import, by name.
+// The process config, loaded and validated once at start.
+export { ConfigError, loadConfig, type Config } from './config.ts';
+// The process logger.
+export { createLogger, type Logger } from './logger.ts';
+// Request ids, carried through a request.
+export { currentRequestId, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from './request-context.ts';
+// Read-your-writes across processes (Neo4j bookmarks).
+export { BOOKMARK_HEADER, runCausally } from './causality.ts';

@@ -1,8 +1,8 @@
-// The public face of the store layer (docs/CONTRIBUTING.md §Layers): what other layers and services may import.
-export * from './cypher.ts';
-export * from './existence.ts';
-export * from './like-pattern.ts';
-export * from './store.ts';
-export * from './write-generation.ts';
-export * from './rows.ts';
-export * from './schema-version.ts';
+// The public face of the store layer (docs/CONTRIBUTING.md §Layers): what other layers and services
+// import, by name. Doors hold the store's handle and types; they never run Cypher themselves.
+// Existence as the store records it, for the subgraph's per-request existence cache.
+export { type Existence } from './existence.ts';
+// The store handle: built once per process, passed to the domain; query events feed the metrics.
+export { createStore, type QueryEvent, type Store } from './store.ts';
+// Aspect row keys, for the benchmark's ingest workload.
+export { rowKey } from './rows.ts';
