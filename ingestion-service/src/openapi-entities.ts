@@ -15,7 +15,7 @@ import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, decodePathUrn } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
-import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
+import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
 
 export interface OpenApiEntityDeps {
   store: Store;

@@ -8,7 +8,7 @@ import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from '@lineage/service-kit';
-import { jsonValueBody } from './openapi.ts';
+import { jsonValueBody } from './request-params.ts';
 import type { RestState } from './restli.ts';
 
 export interface OpenLineageDeps {

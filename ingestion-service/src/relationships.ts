@@ -13,7 +13,7 @@ import {
 import type { Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
-import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './openapi.ts';
+import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
 
 /** Page sizes above this are clamped: the client pages on, by the count it got. */
 const MAX_COUNT = 10_000;
