@@ -164,7 +164,7 @@ function canonicalOrNull(v: unknown): string | null {
 // Provenance (§Derivation: stamps and provenance)
 
 /** Pegasus' default AuditStamp actor: a placeholder, not an assertion about who did it. */
-const UNKNOWN_ACTOR = 'urn:li:corpuser:unknown';
+export const UNKNOWN_ACTOR = 'urn:li:corpuser:unknown';
 
 interface Stamps {
   createdOn: number | null;

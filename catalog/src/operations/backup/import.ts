@@ -1,9 +1,8 @@
 // The logical import (docs/operations.md §Import): a file in DataHub's format into this catalog, in
 // bounded transactions, resumable. Backup records (with our headers) are stored as the rows they
 // were — same versions, stamps and writers — and, in the same transaction, their derived state
-// (edges, :LINEAGE, search fields) is made to match them by restoreIndices' own reconciliation,
-// which derives exactly what the write path would (one derivation, docs/lineage-model.md §Restore).
-// Foreign records (DataHub proposals and MCEs) go through the write path, which derives as it
+// (edges, :LINEAGE, search fields) is kept as the write path keeps it, with its derivation (one
+// derivation, docs/lineage-model.md §Restore). Foreign records (DataHub proposals and MCEs) go through the write path, which derives as it
 // writes. Either way a committed batch is complete: no second pass over the store.
 //
 // Every record is checked before its batch is written, and a batch is one transaction: after a
@@ -11,13 +10,13 @@
 import { CatalogError, badRequest } from '../../model/errors.ts';
 import type { Urn } from '../../model/urn.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
-import { edgesOfRow, lockRows, rowKey } from '../../store/rows.ts';
+import { edgesOfParsedRow, edgesOfRow, lockRows, rowKey } from '../../store/rows.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
 import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
 import { checkRow } from '../restore/diff.ts';
 import { deleteStaleEdges, mergeDerivedEdges } from '../../write/persist.ts';
-import type { DerivedEdge } from '../../model/relationships.ts';
+import { UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
 
@@ -68,9 +67,6 @@ interface StoredRow {
   createdBy: string | null;
 }
 
-/** The writer recorded for a row that has none (as restore derives it). */
-const UNKNOWN_WRITER = 'urn:li:corpuser:unknown';
-
 /**
  * Backup rows: lock their entities as writers do, store the rows as they are, and keep the derived
  * state as the write path keeps it — the edges the replaced latest rows declared give way to those
@@ -95,13 +91,15 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   for (const r of replaced) {
     const check = checkRow(r.urn, r.name, r.value);
     if (!check.ok) continue; // a stored row that cannot be derived declared no edge
-    for (const e of edgesOfRow(check.urn, r.name, { ...r, createdBy: r.createdBy ?? UNKNOWN_WRITER })) before.set(e.key, e);
+    for (const e of edgesOfRow(check.urn, r.name, { ...r, createdBy: r.createdBy ?? UNKNOWN_ACTOR })) before.set(e.key, e);
   }
   const after = new Map<string, DerivedEdge>();
   for (const { row, index } of latest) {
     const check = checkRow(row.urn, row.name, row.value);
     if (!check.ok) throw badRequest(`record ${index}: ${row.urn} ${row.name} cannot be derived: ${check.reason}`);
-    for (const e of edgesOfRow(check.urn, row.name, { ...row, createdBy: row.createdBy ?? UNKNOWN_WRITER })) after.set(e.key, e);
+    // checkRow parsed the value already: derive from it rather than from the text again.
+    const parsed = { value: check.value, systemMetadata: JSON.parse(row.systemMetadata) as { lastObserved?: unknown }, createdBy: row.createdBy ?? UNKNOWN_ACTOR };
+    for (const e of edgesOfParsedRow(check.urn, row.name, parsed)) after.set(e.key, e);
   }
   await deleteStaleEdges(tx, before, after);
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));

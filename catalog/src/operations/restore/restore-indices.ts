@@ -286,28 +286,7 @@ async function restoreRowBatch(
   }));
   if (!keys.length) return { outcome: o, last: null };
   o.scanned = keys.length;
-  await reconcileRows(tx, keys, { write, lock: write }, o);
-  return { outcome: o, last: keys[keys.length - 1]! };
-}
 
-/**
- * Search fields of some entities made to match their stored rows, inside the caller's transaction,
- * which holds their locks (the import, after it stored a batch of rows). Returns how many were rewritten.
- */
-export async function reconcileSearchFieldsOf(tx: Tx, urns: readonly Urn[]): Promise<number> {
-  if (!urns.length) return 0;
-  const o = emptyOutcome();
-  const keys = urns.flatMap((u) => [keyAspectNameOf(u.entityType), ...searchAspectsOf(u.entityType)].map((a) => rowKey(u.text, a)));
-  const rows = await tx.run<RowRead>('aspects/fetch-latest', { keys });
-  await reconcileFields(tx, [...urns], new Map(rows.map((r) => [r.key, r])), true, o);
-  return o.fieldsRewritten;
-}
-
-/** Re-reads the latest rows of some (urn, aspect) keys and reconciles their edges and search fields. */
-async function reconcileRows(
-  tx: Tx, keys: ReadonlyArray<{ urn: string; name: string }>, mode: { write: boolean; lock: boolean }, o: BatchOutcome,
-): Promise<void> {
-  const { write } = mode;
   const urns = new Map<string, Urn>();
   const bad = new Map<string, string>();
   for (const k of keys) {
@@ -316,7 +295,7 @@ async function reconcileRows(
     if (c.ok) urns.set(k.urn, c.urn);
     else bad.set(k.urn, c.reason);
   }
-  if (mode.lock && urns.size) await tx.run('aspects/lock-entities', { rows: lockRows(urns.values()) });
+  if (write && urns.size) await tx.run('aspects/lock-entities', { rows: lockRows(urns.values()) });
 
   // Re-read after locking: what a concurrent writer committed before us is what we restore.
   const wanted = new Set<string>();
@@ -357,6 +336,21 @@ async function reconcileRows(
   }
   await reconcileEdges(tx, owners, derived, write, o);
   await reconcileFields(tx, [...urns.values()], rowsByKey, write, o);
+  const last = keys[keys.length - 1]!;
+  return { outcome: o, last };
+}
+
+/**
+ * Search fields of some entities made to match their stored rows, inside the caller's transaction,
+ * which holds their locks (the import, after it stored a batch of rows). Returns how many were rewritten.
+ */
+export async function reconcileSearchFieldsOf(tx: Tx, urns: readonly Urn[]): Promise<number> {
+  if (!urns.length) return 0;
+  const o = emptyOutcome();
+  const keys = urns.flatMap((u) => [keyAspectNameOf(u.entityType), ...searchAspectsOf(u.entityType)].map((a) => rowKey(u.text, a)));
+  const rows = await tx.run<RowRead>('aspects/fetch-latest', { keys });
+  await reconcileFields(tx, [...urns], new Map(rows.map((r) => [r.key, r])), true, o);
+  return o.fieldsRewritten;
 }
 
 /**
