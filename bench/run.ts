@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from '../tools/stack.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
-import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/traverse.ts';
+import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/query.ts';
 import { loadConfig } from '../catalog/src/runtime/config.ts';
 import { generateWarehouse, shapeOf } from './generate-warehouse.ts';
 import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';

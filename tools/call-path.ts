@@ -2,7 +2,7 @@
 // back to a file it had already left. Issues 25 and 29 ask that the write and read paths "return to
 // files they already left fewer times"; this is the count they are measured by.
 //
-//   node tools/call-path.ts <entry> [<entry> ...] [--project tsconfig.json] [--trace]
+//   node tools/call-path.ts <entry> [<entry> ...] [--only DIR ...] [--project tsconfig.json] [--trace] [--timeline]
 //
 // An entry is `file#name` (a function, or a `const name = (…) => …`) or `file:line` (the innermost
 // function containing that line: a route handler has no name). Several entries are read one after
@@ -16,14 +16,21 @@
 // their body). Reading the callee enters its file; finishing it comes back to the caller's file.
 // The timeline is that sequence of files with repeats collapsed; a "return" is an entry into a file
 // that appears earlier in the timeline. It is a static reading, not a runtime trace: both branches
-// of an `if` are read.
+// of an `if` are read. `--only DIR` (repeatable) keeps only the files under those folders in the
+// timeline — the path's own layer, say, without the model's leaf helpers (urn parsing, errors) —
+// while still following calls through the others.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
 
 const { values: options, positionals: entries } = parseArgs({
   allowPositionals: true,
-  options: { project: { type: 'string', default: 'tsconfig.json' }, trace: { type: 'boolean', default: false } },
+  options: {
+    project: { type: 'string', default: 'tsconfig.json' },
+    trace: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true, default: [] },
+  },
 });
 if (entries.length === 0) {
   console.error('usage: node tools/call-path.ts <file#function | file:line> ... [--project tsconfig.json] [--trace]');
@@ -85,8 +92,10 @@ const read = new Set<FunctionLike>();
 const timeline: string[] = [];
 const trace: string[] = [];
 
+const kept = (file: string) => options.only.length === 0 || options.only.some((dir) => file.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
+
 function enter(file: string): void {
-  if (timeline.at(-1) !== file) timeline.push(file);
+  if (kept(file) && timeline.at(-1) !== file) timeline.push(file);
 }
 
 function nameOf(fn: FunctionLike): string {
@@ -167,6 +176,7 @@ for (const file of timeline) {
 }
 
 if (options.trace) console.log(trace.join('\n'));
+if (options.timeline) console.log(timeline.join('\n'));
 console.log(`functions read: ${read.size}`);
 console.log(`files: ${seen.size}`);
 console.log(`file changes: ${timeline.length - 1}`);

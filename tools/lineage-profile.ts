@@ -11,7 +11,7 @@ import { createStore, int, type Store } from '../catalog/src/store/store.ts';
 import { writeAspects, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
 import { entityExistence } from '../catalog/src/read/aspect-reader.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
-import { scrollLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
+import { scrollLineage, type LineagePage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../catalog/src/read/lineage/query.ts';
 import { reachByHops } from '../catalog/src/read/lineage/traverse.ts';
 // The bench's seeded random source (mulberry32): the same graph on every machine.
@@ -109,6 +109,11 @@ async function timeIt(label: string, fn: () => Promise<string>): Promise<void> {
   console.log(`${label.padEnd(58)} median=${median(times).toFixed(1).padStart(7)} ms  ${info}`);
 }
 
+/** What answered a page and the plan's first reason: why it came from Neo4j, or was streamed. */
+function answeredBy(p: LineagePage): string {
+  return `total=${p.total} by=${p.strategy}${p.isPartial ? ' partial' : ''} — ${p.plan.reasons[0] ?? ''}`;
+}
+
 // The in-database alternative to paging in the service: reachable set, facets, total and one
 // keyset page in one statement. Kept here (not in cypher/) because measurement rejected it.
 const IN_DB_PAGE = `
@@ -160,15 +165,15 @@ async function main(): Promise<void> {
     console.log('');
     await timeIt('scrollLineage first page (count 10), end to end', async () => {
       const p = await scrollLineage(store, q, { count: 10 }, limits);
-      return `total=${p.total}`;
+      return answeredBy(p);
     });
     await timeIt('scrollLineage first page with paths', async () => {
       const p = await scrollLineage(store, { ...q, includePaths: true }, { count: 10 }, limits);
-      return `total=${p.total}`;
+      return answeredBy(p);
     });
     await timeIt('scrollLineage, degree filter "1"', async () => {
       const p = await scrollLineage(store, { ...q, orFilters: [{ and: [{ field: 'degree', values: ['1'] }] }] }, { count: 10 }, limits);
-      return `total=${p.total}`;
+      return answeredBy(p);
     });
     await timeIt('hop-by-hop (fallback / per-hop limits), whole reach', async () => {
       const r = await reachByHops(store, normalizeQuery(q, Date.now()), limits, Date.now() + 30_000);
@@ -176,7 +181,7 @@ async function main(): Promise<void> {
     });
     await timeIt('hop-by-hop with entitiesExploredPerHopLimit 3', async () => {
       const p = await scrollLineage(store, { ...q, lineageFlags: { entitiesExploredPerHopLimit: 3 } }, { count: 10 }, limits);
-      return `total=${p.total} partial=${p.isPartial}`;
+      return answeredBy(p);
     });
   } finally {
     await store.close();

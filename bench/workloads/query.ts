@@ -10,7 +10,9 @@ import type { Store } from '../../catalog/src/store/store.ts';
 import { scrollLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { normalizeQuery } from '../../catalog/src/read/lineage/query.ts';
 import { graphqlToEntityType } from '../../catalog/src/model/entity-registry.ts';
-import { reachFast, reachStatement, type LineageLimits } from '../../catalog/src/read/lineage/traverse.ts';
+import { reachFast } from '../../catalog/src/read/lineage/traverse.ts';
+import { reachStatement } from '../../catalog/src/read/lineage/plan.ts';
+import type { LineageLimits } from '../../catalog/src/read/lineage/query.ts';
 import { adjacency, BASE_TIME, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
 
@@ -385,7 +387,7 @@ interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageC
 
 /** PROFILE of the fast-path statement from the hub: where the time of the big case goes. */
 async function profileHub(o: QueryOptions, urn: string) {
-  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max', null)];
+  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max', false)];
   const params = { urn, maxHops: neo4j.int(1000), includeSoftDeleted: false, limit: neo4j.int(o.limits.maxResults + 1) };
   const session = o.store.driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {

@@ -12,6 +12,7 @@ import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
   gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
+  asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSubgraphResponse, type PlanCarrier,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
@@ -50,6 +51,10 @@ export interface GatewayContext {
   bookmarks?: string;
   /** X-Lineage-Bookmark of each subgraph response of this operation, answered to the caller. */
   receivedBookmarks: string[];
+  /** The caller sent X-Lineage-Plan: true (forwarded; the subgraph's plans are relayed). */
+  explainLineage: PlanCarrier['explainLineage'];
+  /** Lineage plans of the subgraph responses of this operation (lineagePlanPlugin). */
+  lineagePlans: PlanCarrier['lineagePlans'];
 }
 
 /**
@@ -113,12 +118,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         if (context.authorization) request.http?.headers.set('authorization', context.authorization);
         if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
         if (context.bookmarks) request.http?.headers.set(BOOKMARK_HEADER, context.bookmarks);
+        if (context.explainLineage) request.http?.headers.set(LINEAGE_PLAN_HEADER, 'true');
       },
       didReceiveResponse({ response, context }) {
         const bookmarks = response.http?.headers.get(BOOKMARK_HEADER);
         // Every operation's context holds the list (built below); `?.` only keeps a request Apollo
         // might make on its own behalf from failing on a missing one.
         if (bookmarks) context.receivedBookmarks?.push(bookmarks);
+        context.lineagePlans?.push(...plansOfSubgraphResponse(response.extensions));
         return response;
       },
     }),
@@ -134,7 +141,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
     plugins: [
       dataHubEnvelopePlugin<GatewayContext>(), graphqlMetricsPlugin<GatewayContext>('gateway'), operationResolutionPlugin<GatewayContext>(),
-      bookmarkRelayPlugin(),
+      bookmarkRelayPlugin(), lineagePlanPlugin<GatewayContext>(),
     ],
   });
   await apollo.start();
@@ -156,6 +163,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       return {
         ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(requestId ? { requestId } : {}),
         ...(bookmarks?.trim() ? { bookmarks } : {}), receivedBookmarks: [],
+        explainLineage: asksForLineagePlans(req), lineagePlans: [],
       };
     },
   });

@@ -11,7 +11,7 @@ import { lineageLimitsFromConfig } from '@lineage/catalog/read';
 import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
-import { createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
+import { asksForLineagePlans, lineagePlanPlugin, createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
 import { loadTypeDefs, subgraphTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
@@ -62,7 +62,8 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     introspection: true,
     validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
     // No federated tracing: nothing reports usage, and ftv1 would ride along in every response.
-    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled(), graphqlMetricsPlugin<RequestContext>('subgraph'), operationResolutionPlugin<RequestContext>()],
+    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled(), graphqlMetricsPlugin<RequestContext>('subgraph'), operationResolutionPlugin<RequestContext>(),
+      lineagePlanPlugin<RequestContext>(logger)],
   });
   await apollo.start();
 
@@ -78,7 +79,7 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     maxBodyBytes: config.MAX_BODY_BYTES,
     logger,
     limits: graphqlLimitsFromConfig(config),
-    context: async (req) => createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore)),
+    context: async (req) => createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore), asksForLineagePlans(req)),
   });
 
   const httpServer = createServer(httpServerOptions(config), (req, res) => {

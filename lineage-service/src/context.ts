@@ -6,6 +6,7 @@ import { entityExistence, getLatestAspectsOf, type LineageLimits } from '@lineag
 import { type TokenSecrets } from '@lineage/catalog/operations';
 import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
 import type { Existence, Store } from '@lineage/catalog/store';
+import type { PlanCarrier } from '@lineage/service-kit';
 
 export interface LatestAspect {
   name: string;
@@ -19,18 +20,20 @@ export interface ResolverServices {
   tokenSecrets: TokenSecrets;
 }
 
-export interface RequestContext extends ResolverServices {
+export interface RequestContext extends ResolverServices, PlanCarrier {
   actor: Actor;
   /** Latest aspects of an entity by name; empty map when nothing is stored. */
   aspects: DataLoader<string, Map<string, LatestAspect>>;
   existence: DataLoader<string, Existence>;
 }
 
-export function createRequestContext(services: ResolverServices, actor: Actor): RequestContext {
+export function createRequestContext(services: ResolverServices, actor: Actor, explainLineage = false): RequestContext {
   const { store } = services;
   return {
     ...services,
     actor,
+    explainLineage,
+    lineagePlans: [],
     aspects: new DataLoader(async (urns) => {
       const stored = await getLatestAspectsOf(store, urns);
       return urns.map((u) => new Map<string, LatestAspect>([...stored.get(u)?.values() ?? []].map((r) => [r.name, { name: r.name, value: r.value }])));

@@ -14,6 +14,8 @@ export { createFormatError, dataHubEnvelopePlugin } from './graphql-envelope.ts'
 export { closeApolloHttp, GRAPHQL_PATH, graphqlHandler, sendPlain } from './graphql-http.ts';
 // GraphQL depth/cost limits and the operation-resolution plugin.
 export { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from './graphql-limits.ts';
+// Lineage plans shown on request (X-Lineage-Plan) and logged at debug.
+export { asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSubgraphResponse, type PlanCarrier } from './lineage-plans.ts';
 // GraphQL operation metrics.
 export { graphqlMetricsPlugin } from './graphql-metrics.ts';
 // The HTTP servers' shared receive timeouts.

@@ -50,6 +50,27 @@ describe('transport', () => {
     }
   });
 
+  test('X-Lineage-Plan: true shows each lineage field\'s plan in extensions, through the gateway; without it extensions stay {}', async () => {
+    const query = `{ a: scrollAcrossLineage(input: { urn: "${ghost}", direction: DOWNSTREAM, count: 5 }) { total }
+      b: searchAcrossLineage(input: { urn: "${ghost}", direction: UPSTREAM, query: "x", count: 5,
+        lineageFlags: { entitiesExploredPerHopLimit: 3 } }) { total } }`;
+    const ask = (headers: Record<string, string>) => fetch(`${stack.gatewayUrl}/api/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, ...headers }, body: JSON.stringify({ query }),
+    }).then(async (res) => ({ status: res.status, body: await res.json() as { data: unknown; extensions: { lineagePlans?: any[] } } }));
+    const shown = await ask({ 'x-lineage-plan': 'true' });
+    expect(shown.status).toBe(200);
+    const plans = shown.body.extensions.lineagePlans!;
+    expect(plans.map((p) => p.field).sort()).toEqual(['a', 'b']);
+    const byField = Object.fromEntries(plans.map((p) => [p.field, p]));
+    expect(byField.a.plan).toMatchObject({ streamed: 'fast-then-hops', database: { counts: 'lineage/select-counts-down-max' } });
+    expect(byField.b.plan).toMatchObject({ streamed: 'hops', database: { counts: 'lineage/select-counts-judged-up-max', fanout: 'lineage/fanout-up-max' } });
+    expect(byField.b.plan.reasons.join('\n')).toMatch(/per-hop limit 3/);
+    expect(typeof byField.a.strategy).toBe('string');
+    const plain = await ask({});
+    expect(plain.body.extensions).toEqual({});
+    expect(plain.body.data).toEqual(shown.body.data);
+  });
+
   test('health is open', async () => {
     for (const path of ['/health', '/api/health']) {
       const res = await fetch(`${stack.gatewayUrl}${path}`);

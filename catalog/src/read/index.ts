@@ -11,9 +11,10 @@ export { type AndFilter, type FacetFilter, type LineageDirection, type LineageFl
 // The shape of lineage results: hits and facets.
 export { type Facet, type LineageHit } from './lineage/results.ts';
 // Impact analysis: multi-hop scroll/search and one-hop neighbours.
-export { lineageNeighbours, scrollLineage, searchLineage, type LineagePage } from './lineage/service.ts';
+export { scrollLineage, searchLineage, type LineagePage, type LineagePlan } from './lineage/service.ts';
+export { lineageNeighbours } from './lineage/neighbours.ts';
 // The traversal's limits, from the process config.
-export { lineageLimitsFromConfig, type LineageLimits } from './lineage/traverse.ts';
+export { lineageLimitsFromConfig, type LineageLimits } from './lineage/query.ts';
 // The explorer's start page and details sheet.
 export { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from './entity-details.ts';
 // Entities as the OpenAPI v3 doors answer them, and the offset cursor search pages share.

@@ -166,6 +166,7 @@ export const lineageResolvers = {
       requireRead(ctx);
       const count = pageSize(input.count);
       const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
+      ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { nextScrollId: page.nextCursor, ...renderPage(page, count) };
     },
     searchAcrossLineageCounts: async (_: unknown, { input }: { input: LineageCountQuery }, ctx: RequestContext) => {
@@ -177,6 +178,7 @@ export const lineageResolvers = {
       const start = pageArgument('start', input.start, 0);
       const count = pageSize(input.count);
       const page = await searchLineage(ctx.store, lineageQuery(input, info, liftsFields(input.searchFlags)), { start, count }, ctx.limits);
+      ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { start, ...renderPage(page, count), lineageSearchPath: null };
     },
   },

@@ -13,8 +13,9 @@ import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import { parseUrn, tryParseUrn } from '../../model/urn.ts';
-import { normalizeQuery, type LineageQuery } from './query.ts';
-import { reach, type LineageLimits, type ReachRow } from './traverse.ts';
+import { normalizeQuery, type LineageLimits, type LineageQuery } from './query.ts';
+import { planLineageRead } from './plan.ts';
+import { reach, type ReachRow } from './traverse.ts';
 import { countInDatabase } from './select.ts';
 
 export const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
@@ -82,14 +83,16 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   if (!hasLineage(source.entityType)) return 0;
   // A materialized count is what a search would total, without its text query: counted in Neo4j
   // when the search's selection could be (a reach without columns), else from streamed rows.
-  const counted = fromGraph ? null : await countInDatabase(store, { ...nq, urn: source.text, queryTokens: [] }, limits, startedAt);
+  const walked = { ...nq, urn: source.text };
+  const counting = { ...walked, queryTokens: [] };
+  const counted = fromGraph ? null : await countInDatabase(store, counting, planLineageRead(counting, limits).database, limits, startedAt);
   if (counted !== null) return counted;
   // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.
   let count = 0;
   let columns: ReachRow[] = [];
   const kept = (r: ReachRow) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree))
     && (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed))) && clausesMatch(subjectOf(r), nq.clauses);
-  await reach(store, { ...nq, urn: source.text }, limits, startedAt, {
+  await reach(store, walked, planLineageRead(walked, limits), limits, startedAt, {
     reset: () => { count = 0; columns = []; },
     add: (r) => {
       if (!kept(r)) return;

@@ -3,11 +3,13 @@
 // from degree filters, the time window, per-entity filter evaluation, and the opaque scroll cursor
 // bound to a query fingerprint.
 import { createHash } from 'node:crypto';
-import { validationFailed } from '../../model/errors.ts';
+import { badRequest, validationFailed } from '../../model/errors.ts';
+import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import { graphqlToEntityType } from '../../model/entity-registry.ts';
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
 import { graphqlEntityTypes } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
+import { int } from '../../store/store.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 
@@ -283,4 +285,50 @@ export function decodeCursor(scrollId: string, fingerprint: string): CursorPosit
 /** (degree, urn) order of results: JS string comparison is UTF-16 code-unit order, like Neo4j's. */
 export function compareHits(a: CursorPosition, b: CursorPosition): number {
   return a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0);
+}
+
+// What the service's configuration bounds every read by; the plan (plan.ts) and every step read it.
+export interface LineageLimits {
+  /** LINEAGE_MAX_HOPS: "unlimited" depth (≤ 1000, the literal bound of reach-*-max). */
+  maxHops: number;
+  /** LINEAGE_MAX_RESULTS: entities kept (fast path) / visited (hop-by-hop) before cutting. */
+  maxResults: number;
+  /** LINEAGE_DEADLINE_MS: wall-clock budget of one request. */
+  deadlineMs: number;
+  /** Transaction timeout of the fast path; the rest of the deadline is left for the fallback. Default deadlineMs / 2. */
+  fastPathTimeoutMs?: number;
+  /**
+   * Select and count in Neo4j when the request allows it (select.ts); false = always ship the
+   * reach and select here (tests compare the two; the bench measures both). Default true.
+   */
+  selectInDatabase?: boolean;
+  /** Hits a streamed selection holds beyond the page (service.ts STREAM_WINDOW); tests make it small. */
+  streamWindow?: number;
+  /** Hits a scroll's snapshot grows to (service.ts MAX_HELD_HITS); tests make it small. */
+  maxHeldHits?: number;
+}
+
+export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {
+  return { maxHops: config.LINEAGE_MAX_HOPS, maxResults: config.LINEAGE_MAX_RESULTS, deadlineMs: config.LINEAGE_DEADLINE_MS };
+}
+
+
+/** The time window as statement parameters: every lineage statement's edge test reads these. */
+export function windowParams(window: TimeWindow | null) {
+  return window
+    ? { unwindowed: false, start: int(window.start), end: int(window.end) }
+    : { unwindowed: true, start: int(0), end: int(0) };
+}
+
+/** Whether the walk goes on from this node within the hop that found it (docs/lineage-model.md §Traversal). */
+export function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform: string | null }): boolean {
+  return nq.ignoreAsHops.some((h) => h.entityType === row.entityType && (h.platforms.size === 0 || (row.platform !== null && h.platforms.has(row.platform))));
+}
+
+/** The source urn of a lineage read: required and well-formed (400 otherwise). */
+export function parseSource(urn: string | null | undefined): Urn {
+  if (typeof urn !== 'string' || urn === '') throw badRequest('urn is required');
+  const u = tryParseUrn(urn);
+  if (!u) throw badRequest(`Invalid urn: ${urn}`);
+  return u;
 }

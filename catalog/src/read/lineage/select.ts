@@ -1,5 +1,5 @@
-// The in-database path of impact analysis (docs/lineage-model.md §Results): for a request whose per-hop
-// control changes nothing (below) — in a time window or not, with free text or not, with filters on what a node's
+// The in-database step of impact analysis (docs/lineage-model.md §Results), for the requests plan.ts
+// sends here: those whose per-hop control changes nothing (below) — in a time window or not, with free text or not, with filters on what a node's
 // facetKey stands for (entity type, platform, origin, soft deletion) or on what the node itself holds
 // (urn, name, description, parent; every condition), negated or not, in any orFilters groups —
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
@@ -20,49 +20,19 @@ import { entityTypeToGraphql } from '../../model/entity-registry.ts';
 import { isCatalogError } from '../../model/errors.ts';
 import type { LRUCache } from 'lru-cache';
 import { int, type Store } from '../../store/store.ts';
-import { boundedStatement, type StatementName } from '../../store/cypher.ts';
+import type { StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
-import { criterionMatches, numberOf, type Criterion, type FilterField } from '../../model/filters.ts';
-import { walkDirectionOf, type CursorPosition, type NormalizedQuery } from './query.ts';
+import { criterionMatches, numberOf, type Criterion } from '../../model/filters.ts';
+import { isIgnoredAsHop, windowParams, type CursorPosition, type LineageLimits, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
-import { isIgnoredAsHop, maxDepthOf, windowParams, type LineageLimits } from './traverse.ts';
+import { firstStepBudget, NODE_PROPERTY, nodeCriteriaOf, type DatabaseStep } from './plan.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
 
-/** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
-const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
-/**
- * The node property each of the other lineage filter fields reads (search-fields.ts names a
- * schemaField's parent parentUrn): the statements judge those per node, every condition as
- * filters.ts judges it.
- */
-const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
-/** A node criterion is one bit of an integer mask. */
-const MAX_NODE_CRITERIA = 24;
-
-/** The request's criteria judged per node, in the order of their mask bits (the first one highest). */
-function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
-  return [...new Set((nq.clauses ?? []).flat().filter((c) => !FACET_KEY_FIELDS.has(c.field)))];
-}
-
-/**
- * Requests the in-database path may answer exactly; the rest stream rows. Per-hop control is the
- * breadth-first walk itself when it changes nothing — no node of the reach is ignored as a hop, no
- * node has as many neighbours as the per-hop limit —, which the counts and the fanout statement tell.
- */
-export function canSelectInDatabase(nq: NormalizedQuery): boolean {
-  const criteria = nodeCriteriaOf(nq);
-  return !nq.exploresNothing && criteria.length <= MAX_NODE_CRITERIA && criteria.every((c) => NODE_PROPERTY[c.field] !== undefined);
-}
-
 /** The node criteria as statement parameters. */
 function criteriaParam(criteria: readonly Criterion[]) {
   return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf) }));
-}
-
-function statement(family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/fanout', nq: NormalizedQuery): StatementName {
-  return boundedStatement(family, walkDirectionOf(nq.direction), nq.depth, nq.window !== null);
 }
 
 interface FacetValues {
@@ -109,7 +79,7 @@ interface PageRow {
 export async function selectPage(
   store: Store,
   nq: NormalizedQuery,
-  limits: LineageLimits,
+  step: DatabaseStep,
   after: CursorPosition | null,
   limit: number,
   timeoutMs: number,
@@ -119,10 +89,10 @@ export async function selectPage(
   const criteria = nodeCriteriaOf(nq);
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
-    (tx) => tx.run<PageRow>(statement('lineage/select-page', nq), {
+    (tx) => tx.run<PageRow>(step.page, {
       urn: nq.urn,
       ...windowParams(nq.window),
-      maxHops: int(maxDepthOf(nq.depth, limits)),
+      maxHops: int(step.maxDepth),
       d1: accepts(1), d2: accepts(2), d3: accepts(3),
       afterDegree: int(after?.degree ?? 0),
       afterUrn: after?.urn ?? '',
@@ -196,17 +166,16 @@ function knownMatching(store: Store, nq: NormalizedQuery, criteria: readonly Cri
 async function selectCounts(
   store: Store,
   nq: NormalizedQuery,
+  step: DatabaseStep,
   limits: LineageLimits,
   timeoutMs: number,
 ): Promise<{ total: number; facets: Selection['facets']; matching: Matching; reachKeys: number[] } | null> {
   const criteria = nodeCriteriaOf(nq);
-  // Judging text or node criteria reads more of every node than the facetKey: only when asked.
-  const judged = criteria.length > 0 || nq.queryTokens.length > 0;
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(statement(judged ? 'lineage/select-counts-judged' : 'lineage/select-counts', nq), {
+    (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(step.counts, {
       urn: nq.urn,
       ...windowParams(nq.window),
-      maxHops: int(maxDepthOf(nq.depth, limits)),
+      maxHops: int(step.maxDepth),
       tokens: nq.queryTokens,
       criteria: criteriaParam(criteria),
     }),
@@ -247,10 +216,10 @@ async function selectCounts(
 }
 
 /** The most lineage edges a node the walk expands has (lineage/fanout): a per-hop limit above it cuts nothing. */
-async function maxFanout(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<number> {
+async function maxFanout(store: Store, nq: NormalizedQuery, step: DatabaseStep, fanout: StatementName, timeoutMs: number): Promise<number> {
   const rows = await store.read(
-    (tx) => tx.run<{ source: number; reach: number | null }>(statement('lineage/fanout', nq), {
-      urn: nq.urn, ...windowParams(nq.window), maxHops: int(maxDepthOf(nq.depth, limits)),
+    (tx) => tx.run<{ source: number; reach: number | null }>(fanout, {
+      urn: nq.urn, ...windowParams(nq.window), maxHops: int(step.maxDepth),
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'fanout' } },
   );
@@ -258,10 +227,10 @@ async function maxFanout(store: Store, nq: NormalizedQuery, limits: LineageLimit
 }
 
 /** The counts, when the walk is the breadth-first one: with a per-hop limit, the fanout beside them says so. */
-async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number) {
+async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, step: DatabaseStep, limits: LineageLimits, timeoutMs: number) {
   const [counts, fanout] = await Promise.all([
-    selectCounts(store, nq, limits, timeoutMs),
-    nq.perHopLimit === null ? 0 : maxFanout(store, nq, limits, timeoutMs),
+    selectCounts(store, nq, step, limits, timeoutMs),
+    step.fanout === null ? 0 : maxFanout(store, nq, step, step.fanout, timeoutMs),
   ]);
   return nq.perHopLimit !== null && fanout >= nq.perHopLimit ? null : counts;
 }
@@ -270,11 +239,11 @@ async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, limits: Line
  * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
  * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
  */
-export async function countInDatabase(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number): Promise<number | null> {
-  if (limits.selectInDatabase === false || !canSelectInDatabase(nq)) return null;
-  const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, startedAt + limits.deadlineMs - Date.now());
+export async function countInDatabase(store: Store, nq: NormalizedQuery, step: DatabaseStep | null, limits: LineageLimits, startedAt: number): Promise<number | null> {
+  if (!step) return null;
+  const budget = firstStepBudget(limits, startedAt + limits.deadlineMs);
   try {
-    return budget > 0 ? (await countsOfPlainWalk(store, nq, limits, Math.floor(budget)))?.total ?? null : null;
+    return budget > 0 ? (await countsOfPlainWalk(store, nq, step, limits, Math.floor(budget)))?.total ?? null : null;
   } catch (e) {
     if (isCatalogError(e) && e.kind === 'deadline') return null;
     throw e;
@@ -291,6 +260,7 @@ export async function countInDatabase(store: Store, nq: NormalizedQuery, limits:
 export async function selectInDatabase(
   store: Store,
   nq: NormalizedQuery,
+  step: DatabaseStep,
   limits: LineageLimits,
   want: number,
   timeoutMs: number,
@@ -298,11 +268,11 @@ export async function selectInDatabase(
   const limit = want + READ_AHEAD;
   const guess = knownMatching(store, nq, nodeCriteriaOf(nq));
   const [counts, page] = await Promise.all([
-    countsOfPlainWalk(store, nq, limits, timeoutMs),
-    guess && guess.known.size > 0 ? selectPage(store, nq, limits, null, limit, timeoutMs, guess.matching) : null,
+    countsOfPlainWalk(store, nq, step, limits, timeoutMs),
+    guess && guess.known.size > 0 ? selectPage(store, nq, step, null, limit, timeoutMs, guess.matching) : null,
   ]);
   if (!counts) return null;
   const covered = page !== null && counts.reachKeys.every((k) => guess!.known.has(k - (k % 4)));
-  const hits = covered ? page : await selectPage(store, nq, limits, null, limit, timeoutMs, counts.matching);
+  const hits = covered ? page : await selectPage(store, nq, step, null, limit, timeoutMs, counts.matching);
   return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };
 }

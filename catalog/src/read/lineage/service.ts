@@ -1,22 +1,24 @@
 // Impact analysis, the domain API the GraphQL resolvers call (docs/wire-contract.md §Lineage search,
 // docs/lineage-model.md §Traversal): scrollLineage / searchLineage (multi-hop), lineageNeighbours (one hop,
 // for `lineage(input)`) and lineagePaths (for a page only). No GraphQL types here.
-import { badRequest, isCatalogError } from '../../model/errors.ts';
+import { isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { hasLineage } from '../../model/relationships.ts';
-import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import type { LRUCache } from 'lru-cache';
-import { directedStatement } from '../../store/cypher.ts';
-import { compareHits, decodeCursor, encodeCursor, normalizeQuery, resolveWindow, walkDirectionOf, type CursorPosition, type LineageDirection, type LineageQuery, type NormalizedQuery, type TimeWindow } from './query.ts';
+import { compareHits, decodeCursor, encodeCursor, normalizeQuery, parseSource, type CursorPosition, type LineageLimits, type LineageQuery, type NormalizedQuery } from './query.ts';
 import { selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
-import { maxDepthOf, reach, windowParams, type LineageLimits } from './traverse.ts';
-import { canSelectInDatabase, READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
+import { reach } from './traverse.ts';
+import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
+import { firstStepBudget, planLineageRead, type LineagePlan } from './plan.ts';
+import { lineagePaths } from './paths.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
 
-export type { LineageQuery, LineageDirection } from './query.ts';
+export type { LineageQuery, LineageDirection, LineageLimits } from './query.ts';
 export type { LineageHit, Facet, FacetAggregation } from './results.ts';
-export type { LineageLimits } from './traverse.ts';
-export { lineageLimitsFromConfig } from './traverse.ts';
+export type { LineagePlan } from './plan.ts';
+export { lineageLimitsFromConfig } from './query.ts';
+export { lineagePaths } from './paths.ts';
+export { lineageNeighbours } from './neighbours.ts';
 
 export interface LineagePage {
   /** The page, in (degree, urn) order. */
@@ -35,12 +37,12 @@ export interface LineagePage {
    * needed; snapshot = reused from the page before (no write committed since).
    */
   strategy: Strategy;
+  /** The plan the page was answered by (plan.ts): what was tried, in which order, and why. */
+  plan: LineagePlan;
 }
 
 type Walked = 'database' | 'fast' | 'hops';
 type Strategy = Walked | 'none' | 'snapshot';
-
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Hits a streamed selection holds beyond the page asked for: the pages after it come from the
@@ -49,15 +51,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const STREAM_WINDOW = 5_000;
 
-function parseSource(urn: string | null | undefined): Urn {
-  if (typeof urn !== 'string' || urn === '') throw badRequest('urn is required');
-  const u = tryParseUrn(urn);
-  if (!u) throw badRequest(`Invalid urn: ${urn}`);
-  return u;
-}
-
-function emptyPage(nq: NormalizedQuery): LineagePage {
-  return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none' };
+function emptyPage(nq: NormalizedQuery, plan: LineagePlan): LineagePage {
+  return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none', plan };
 }
 
 // Snapshot cache (docs/lineage-model.md §Snapshots): the ordered selection behind a first page,
@@ -99,18 +94,19 @@ function generationBy(store: Store, deadline: number): Promise<string> {
 }
 
 /**
- * The walk: in Neo4j when the request allows it (select.ts), else the reach shipped here and
- * selected by results.ts. `want` = hits the caller needs from the first one on.
+ * The walk, as the plan says: in Neo4j first when it may (select.ts), else — or when that declines
+ * or runs out of time — the reach shipped here and selected by results.ts. `want` = hits the caller
+ * needs from the first one on.
  */
-async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number, generation: string, want: number) {
+async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number, generation: string, want: number) {
   const deadline = startedAt + limits.deadlineMs;
-  if (limits.selectInDatabase !== false && canSelectInDatabase(nq)) {
-    const budget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
+  if (plan.database) {
+    const budget = firstStepBudget(limits, deadline);
     try {
       // Counts and page are two transactions: a write committing between them could make them
       // disagree, so a changed generation means one more try, then the answer as it stands.
       for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
-        const selected = await selectInDatabase(store, nq, limits, want, Math.max(1, Math.floor(budget)));
+        const selected = await selectInDatabase(store, nq, plan.database, limits, want, Math.max(1, Math.floor(budget)));
         if (!selected) break;
         if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: false, strategy: 'database' as const };
       }
@@ -120,7 +116,7 @@ async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, st
     }
   }
   const builder = new SelectionBuilder(nq, { hold: want + (limits.streamWindow ?? STREAM_WINDOW) });
-  const walked = await reach(store, nq, limits, startedAt, builder);
+  const walked = await reach(store, nq, plan, limits, startedAt, builder);
   return { selected: builder.finish(), isPartial: walked.isPartial, strategy: walked.strategy };
 }
 
@@ -128,10 +124,10 @@ async function walk(store: Store, nq: NormalizedQuery, limits: LineageLimits, st
  * The `limit` hits after `after` (null = from the first): selected again in Neo4j, or the reach
  * streamed again holding only those.
  */
-async function hitsAfter(store: Store, nq: NormalizedQuery, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
-  if (strategy === 'database') return selectPage(store, nq, limits, after, limit, limits.deadlineMs, selected.matching!);
+async function hitsAfter(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
+  if (strategy === 'database' && plan.database) return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!);
   const builder = new SelectionBuilder(nq, { hold: limit, after });
-  await reach(store, nq, limits, Date.now(), builder);
+  await reach(store, nq, plan, limits, Date.now(), builder);
   return builder.finish().hits;
 }
 
@@ -143,8 +139,9 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const startedAt = Date.now();
   const source = parseSource(q.urn);
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
+  const plan = planLineageRead(nq, limits);
   // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
-  if (!hasLineage(source.entityType)) return { nq, selected: null, isPartial: false, strategy: 'none' as const, walkedBy: 'hops' as const };
+  if (!hasLineage(source.entityType)) return { nq, plan, selected: null, isPartial: false, strategy: 'none' as const, walkedBy: 'hops' as const };
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
   const generation = await generationBy(store, startedAt + limits.deadlineMs);
@@ -152,11 +149,11 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const key = snapshotKey(nq);
   const snap = snapshots.get(key);
   if (snap && snap.generation === generation && continuation) {
-    return { nq, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const, walkedBy: snap.strategy };
+    return { nq, plan, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const, walkedBy: snap.strategy };
   }
-  const walked: Omit<Snapshot, 'generation'> = await walk(store, nq, limits, startedAt, generation, want);
+  const walked: Omit<Snapshot, 'generation'> = await walk(store, nq, plan, limits, startedAt, generation, want);
   snapshots.set(key, { generation, ...walked });
-  return { nq, ...walked, walkedBy: walked.strategy };
+  return { nq, plan, ...walked, walkedBy: walked.strategy };
 }
 
 /**
@@ -164,11 +161,11 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
  * hit, plus a window (READ_AHEAD in the database, STREAM_WINDOW streamed). The prefix stays
  * ordered and gap-free.
  */
-async function extendPrefix(store: Store, nq: NormalizedQuery, selected: Selection, strategy: Walked, upto: number, limits: LineageLimits): Promise<void> {
+async function extendPrefix(store: Store, nq: NormalizedQuery, plan: LineagePlan, selected: Selection, strategy: Walked, upto: number, limits: LineageLimits): Promise<void> {
   if (selected.complete || selected.hits.length >= upto) return;
   const last = selected.hits.at(-1) ?? null;
   const limit = upto - selected.hits.length + (strategy === 'database' ? READ_AHEAD : limits.streamWindow ?? STREAM_WINDOW);
-  const more = await hitsAfter(store, nq, limits, strategy, selected, last, limit);
+  const more = await hitsAfter(store, nq, plan, limits, strategy, selected, last, limit);
   selected.hits.push(...more);
   if (more.length < limit) selected.complete = true;
   // Weigh the snapshot again (the cache weighs an entry when it is set, and only a new object).
@@ -191,8 +188,8 @@ async function withPaths(store: Store, q: LineageQuery, nq: NormalizedQuery, hit
 }
 
 /** Whether the walk went on from a hit: every hit closer than the walk's depth bound (DataHub's `explored`). */
-function withExplored(nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): LineageHit[] {
-  const bound = maxDepthOf(nq.depth, limits);
+function withExplored(plan: LineagePlan, hits: LineageHit[]): LineageHit[] {
+  const bound = plan.maxDepth;
   return hits.map((h) => ({ ...h, explored: h.degree < bound }));
 }
 
@@ -204,10 +201,10 @@ export async function scrollLineage(
   limits: LineageLimits,
 ): Promise<LineagePage> {
   const count = Math.max(0, Math.floor(page.count));
-  const { nq, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, count, Boolean(page.scrollId));
+  const { nq, plan, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, count, Boolean(page.scrollId));
   // Checked even for an empty result: a foreign cursor is a client error either way.
   const after = page.scrollId ? decodeCursor(page.scrollId, nq.fingerprint) : null;
-  if (!selected) return emptyPage(nq);
+  if (!selected) return emptyPage(nq, plan);
   let hits: LineageHit[];
   let more: boolean;
   const firstAfter = (all: LineageHit[]) => {
@@ -226,16 +223,16 @@ export async function scrollLineage(
   if (after && !selected.complete && (pastPrefix || prefixFull)) {
     // A cursor past the held prefix (the snapshot was taken after that page was served), or a
     // prefix that would grow past MAX_HELD_HITS: fetch the page right after the cursor instead.
-    const fetched = await hitsAfter(store, nq, limits, walkedBy, selected, after, count + 1);
+    const fetched = await hitsAfter(store, nq, plan, limits, walkedBy, selected, after, count + 1);
     hits = fetched.slice(0, count);
     more = fetched.length > count;
   } else {
-    await extendPrefix(store, nq, selected, walkedBy, from + count + 1, limits);
+    await extendPrefix(store, nq, plan, selected, walkedBy, from + count + 1, limits);
     hits = selected.hits.slice(from, from + count);
     more = from + count < selected.hits.length;
   }
   const last = hits.at(-1);
-  const withP = await withPaths(store, q, nq, withExplored(nq, hits, limits), limits);
+  const withP = await withPaths(store, q, nq, withExplored(plan, hits), limits);
   return {
     hits: withP.hits,
     total: selected.total,
@@ -243,6 +240,7 @@ export async function scrollLineage(
     nextCursor: last && more ? encodeCursor(nq.fingerprint, last) : null,
     isPartial: isPartial || withP.cut,
     strategy,
+    plan,
   };
 }
 
@@ -255,139 +253,10 @@ export async function searchLineage(
 ): Promise<LineagePage> {
   const start = Math.max(0, Math.floor(page.start));
   const count = Math.max(0, Math.floor(page.count));
-  const { nq, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, start + count, start > 0);
-  if (!selected) return emptyPage(nq);
-  await extendPrefix(store, nq, selected, walkedBy, start + count, limits);
-  const hits = withExplored(nq, selected.hits.slice(start, start + count), limits);
+  const { nq, plan, selected, isPartial, strategy, walkedBy } = await selection(store, q, limits, start + count, start > 0);
+  if (!selected) return emptyPage(nq, plan);
+  await extendPrefix(store, nq, plan, selected, walkedBy, start + count, limits);
+  const hits = withExplored(plan, selected.hits.slice(start, start + count));
   const withP = await withPaths(store, q, nq, hits, limits);
-  return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Paths
-
-/** A path's nodes with the via of each edge between its two ends (docs/lineage-model.md §Paths). */
-function interleave(nodes: readonly string[], vias: ReadonlyArray<string | null>): string[] {
-  const out: string[] = [nodes[0]!];
-  for (let i = 1; i < nodes.length; i++) {
-    const via = vias[i - 1];
-    if (via) out.push(via);
-    out.push(nodes[i]!);
-  }
-  return out;
-}
-
-/**
- * Paths, source first, for a page of hits: one shortest path per node the walk reached for the
- * hit (a parent lifted from several fields gets one per field, in field urns), with the via of
- * each edge between its ends; a via entity's path is its parent's path followed by itself.
- */
-export async function lineagePaths(
-  store: Store,
-  source: string,
-  direction: LineageDirection,
-  hits: ReadonlyArray<Pick<LineageHit, 'urn' | 'walkUrns' | 'viaParent'>>,
-  opts: { window?: TimeWindow | null; timeoutMs?: number } = {},
-): Promise<Map<string, string[][]>> {
-  const result = new Map<string, string[][]>();
-  if (hits.length === 0) return result;
-  const targets = new Set<string>();
-  for (const h of hits) for (const t of h.viaParent ? [h.viaParent] : h.walkUrns) if (t !== source) targets.add(t);
-  const rows = targets.size === 0 ? [] : await store.read(
-    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(directedStatement('lineage/paths', walkDirectionOf(direction)), {
-      urn: source,
-      targets: [...targets],
-      ...windowParams(opts.window ?? null),
-    }),
-    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
-  );
-  const pathTo = new Map<string, string[]>([[source, [source]]]);
-  for (const r of rows) if (!pathTo.has(r.target)) pathTo.set(r.target, interleave(r.path, r.vias ?? []));
-  for (const h of hits) {
-    if (h.viaParent) {
-      const base = pathTo.get(h.viaParent);
-      result.set(h.urn, base ? [[...base, h.urn]] : []);
-    } else {
-      result.set(h.urn, h.walkUrns.flatMap((w) => (pathTo.has(w) ? [pathTo.get(w)!] : [])));
-    }
-  }
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// One hop: `lineage(input)`
-
-export interface NeighbourOptions {
-  start?: number | null | undefined;
-  count?: number | null | undefined;
-  startTimeMillis?: number | null | undefined;
-  endTimeMillis?: number | null | undefined;
-  /** Also return ghost and soft-deleted neighbours (then `filtered` is 0). */
-  includeGhostEntities?: boolean | null | undefined;
-  /** Transaction timeout; default 30 s (LINEAGE_DEADLINE_MS's default). */
-  timeoutMs?: number | undefined;
-}
-
-export interface NeighbourRelationship {
-  /** DataHub relationship name of the typed edge (DownstreamOf, Consumes, Produces, …). */
-  type: string;
-  urn: string;
-  entityType: string;
-  degree: 1;
-  createdOn: number | null;
-  createdActor: string | null;
-  updatedOn: number | null;
-  updatedActor: string | null;
-  isManual: boolean;
-}
-
-export interface NeighbourPage {
-  start: number;
-  count: number;
-  /** Relationships after ghost/soft-deleted filtering. */
-  total: number;
-  /** Relationships left out because their neighbour is a ghost or soft-deleted. */
-  filtered: number;
-  relationships: NeighbourRelationship[];
-}
-
-interface NeighbourRow extends Omit<NeighbourRelationship, 'degree' | 'isManual'> {
-  exists: boolean;
-  removed: boolean;
-  manual: boolean;
-}
-
-export async function lineageNeighbours(
-  store: Store,
-  urn: string,
-  direction: LineageDirection,
-  opts: NeighbourOptions = {},
-): Promise<NeighbourPage> {
-  const source = parseSource(urn);
-  const start = Math.max(0, Math.floor(opts.start ?? 0));
-  const count = Math.max(0, Math.floor(opts.count ?? 100));
-  if (!hasLineage(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
-  const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
-  const rows = await store.read(
-    (tx) => tx.run<NeighbourRow>(directedStatement('lineage/neighbours', walkDirectionOf(direction)), {
-      urn: source.text,
-      ...windowParams(window),
-    }),
-    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'neighbours' } },
-  );
-  // One relationship per (type, neighbour): parallel typed edges from several owners are one fact here.
-  const seen = new Set<string>();
-  const unique = rows.filter((r) => {
-    const k = `${r.type}\u0000${r.urn}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-  const kept = opts.includeGhostEntities ? unique : unique.filter((r) => r.exists && !r.removed);
-  const relationships = kept.slice(start, start + count).map((r): NeighbourRelationship => ({
-    type: r.type, urn: r.urn, entityType: r.entityType, degree: 1, createdOn: r.createdOn ?? null,
-    createdActor: r.createdActor ?? null, updatedOn: r.updatedOn ?? null, updatedActor: r.updatedActor ?? null,
-    isManual: r.manual === true,
-  }));
-  return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };
+  return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy, plan };
 }

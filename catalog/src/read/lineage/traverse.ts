@@ -8,9 +8,9 @@
 // walked through but never returned); filtering, facets and paging happen over them in results.ts.
 import { deadlineExceeded, isCatalogError } from '../../model/errors.ts';
 import { int, type Store } from '../../store/store.ts';
-import { boundedStatement, directedStatement, MAX_DEPTH_LITERAL, type StatementName } from '../../store/cypher.ts';
-import { walkDirectionOf, type DepthBound, type NormalizedQuery, type TimeWindow } from './query.ts';
-import { tryParseUrn } from '../../model/urn.ts';
+import type { StatementName } from '../../store/cypher.ts';
+import { isIgnoredAsHop, windowParams, type LineageLimits, type NormalizedQuery } from './query.ts';
+import { firstStepBudget, planLineageRead, type LineagePlan } from './plan.ts';
 
 export interface ParentFields {
   urn: string;
@@ -50,47 +50,7 @@ export interface Reach {
   strategy: 'fast' | 'hops';
 }
 
-export interface LineageLimits {
-  /** LINEAGE_MAX_HOPS: "unlimited" depth (≤ 1000, the literal bound of reach-*-max). */
-  maxHops: number;
-  /** LINEAGE_MAX_RESULTS: entities kept (fast path) / visited (hop-by-hop) before cutting. */
-  maxResults: number;
-  /** LINEAGE_DEADLINE_MS: wall-clock budget of one request. */
-  deadlineMs: number;
-  /** Transaction timeout of the fast path; the rest of the deadline is left for the fallback. Default deadlineMs / 2. */
-  fastPathTimeoutMs?: number;
-  /**
-   * Select and count in Neo4j when the request allows it (select.ts); false = always ship the
-   * reach and select here (tests compare the two; the bench measures both). Default true.
-   */
-  selectInDatabase?: boolean;
-  /** Hits a streamed selection holds beyond the page (service.ts STREAM_WINDOW); tests make it small. */
-  streamWindow?: number;
-  /** Hits a scroll's snapshot grows to (service.ts MAX_HELD_HITS); tests make it small. */
-  maxHeldHits?: number;
-}
-
-export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {
-  return { maxHops: config.LINEAGE_MAX_HOPS, maxResults: config.LINEAGE_MAX_RESULTS, deadlineMs: config.LINEAGE_DEADLINE_MS };
-}
-
-
-export function windowParams(window: TimeWindow | null) {
-  return window
-    ? { unwindowed: false, start: int(window.start), end: int(window.end) }
-    : { unwindowed: true, start: int(0), end: int(0) };
-}
-
-export function reachStatement(direction: NormalizedQuery['direction'], depth: DepthBound, window: TimeWindow | null): StatementName {
-  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth, window !== null);
-}
-
 const isDeadline = (e: unknown) => isCatalogError(e) && e.kind === 'deadline';
-
-/** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
-export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
-  return depth === 'max' ? Math.min(limits.maxHops, MAX_DEPTH_LITERAL) : Math.min(depth, limits.maxHops);
-}
 
 type FastRow = Omit<ReachRow, 'ignoredAsHop' | 'truncatedChildren' | 'viaParent'>;
 
@@ -113,16 +73,16 @@ export function collectRows(): ReachSink & { rows: ReachRow[] } {
 type Walk = Omit<Reach, 'rows'>;
 
 /** The fast path, streamed: rows go to the sink as Neo4j sends them, none are held here. */
-async function streamFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number, sink: ReachSink): Promise<Walk> {
+async function streamFast(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, timeoutMs: number, sink: ReachSink): Promise<Walk> {
   const isPartial = await store.read(
     async (tx) => {
       sink.reset();
       let kept = 0;
       let cut = false;
-      await tx.each<FastRow>(reachStatement(nq.direction, nq.depth, nq.window), {
+      await tx.each<FastRow>(plan.reach, {
         urn: nq.urn,
         ...windowParams(nq.window),
-        maxHops: int(maxDepthOf(nq.depth, limits)),
+        maxHops: int(plan.maxDepth),
         includeSoftDeleted: nq.includeSoftDeleted,
         includeGhosts: nq.includeGhosts,
         limit: int(limits.maxResults + 1),
@@ -139,17 +99,12 @@ async function streamFast(store: Store, nq: NormalizedQuery, limits: LineageLimi
 
 export async function reachFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<Reach> {
   const sink = collectRows();
-  return { ...await streamFast(store, nq, limits, timeoutMs, sink), rows: sink.rows };
+  return { ...await streamFast(store, nq, planLineageRead(nq, limits), limits, timeoutMs, sink), rows: sink.rows };
 }
 
 interface HopRow extends FastRow {
   from: string;
   returnable: boolean;
-}
-
-/** Whether the walk goes on from this node within the hop that found it (docs/lineage-model.md §Traversal). */
-export function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform: string | null }): boolean {
-  return nq.ignoreAsHops.some((h) => h.entityType === row.entityType && (h.platforms.size === 0 || (row.platform !== null && h.platforms.has(row.platform))));
 }
 
 /**
@@ -158,9 +113,9 @@ export function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; p
  * contributes at most perHopLimit not-yet-visited children, also in urn order; as in DataHub, the
  * children of a parent that reached the limit are marked truncatedChildren.
  */
-async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
-  const statement = directedStatement('lineage/hop', walkDirectionOf(nq.direction));
-  const maxDepth = maxDepthOf(nq.depth, limits);
+async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
+  const statement = plan.hop;
+  const maxDepth = plan.maxDepth;
   const visited = new Set<string>([nq.urn]);
   let isPartial = false;
   let emitted = 0;
@@ -238,20 +193,20 @@ async function streamByHops(store: Store, nq: NormalizedQuery, limits: LineageLi
 
 export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
   const sink = collectRows();
-  const walked = await streamByHops(store, nq, limits, deadline, sink);
+  const walked = await streamByHops(store, nq, planLineageRead(nq, limits), limits, deadline, sink);
   return { ...walked, rows: sink.rows.sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)) };
 }
 
-/** Fast path unless the request needs per-hop control; a fast path out of time or memory falls back. */
-async function walkReach(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
-  if (nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null) return streamByHops(store, nq, limits, deadline, sink);
-  const fastBudget = Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
+/** The plan's streamed walk: one statement, falling back to hop by hop when out of time; or hop by hop. */
+async function walkReach(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
+  if (plan.streamed === 'hops') return streamByHops(store, nq, plan, limits, deadline, sink);
+  const fastBudget = firstStepBudget(limits, deadline);
   try {
     if (fastBudget <= 0) throw deadlineExceeded('no time left for the fast path');
-    return await streamFast(store, nq, limits, fastBudget, sink);
+    return await streamFast(store, nq, plan, limits, fastBudget, sink);
   } catch (e) {
     if (!isDeadline(e)) throw e;
-    return streamByHops(store, nq, limits, deadline, sink);
+    return streamByHops(store, nq, plan, limits, deadline, sink);
   }
 }
 
@@ -268,11 +223,10 @@ interface ViaRow extends ParentFields {
  * once (its smallest such degree; then the smallest parent urn). Queries are vias too, but only
  * shown inside paths.
  */
-async function viaRowsOf(store: Store, nq: NormalizedQuery, degreeOf: ReadonlyMap<string, number>, limits: LineageLimits, deadline: number): Promise<ReachRow[]> {
-  const maxDepth = maxDepthOf(nq.depth, limits);
+async function viaRowsOf(store: Store, nq: NormalizedQuery, vias: StatementName, maxDepth: number, degreeOf: ReadonlyMap<string, number>, deadline: number): Promise<ReachRow[]> {
   const parents = [...degreeOf].filter(([, d]) => d < maxDepth).map(([urn]) => urn);
   const found = await store.read(
-    (tx) => tx.run<ViaRow>(directedStatement('lineage/vias', walkDirectionOf(nq.direction)), {
+    (tx) => tx.run<ViaRow>(vias, {
       parents, ...windowParams(nq.window), includeSoftDeleted: nq.includeSoftDeleted,
     }),
     { timeoutMs: Math.max(1, Math.floor(deadline - Date.now())), metadata: { app: 'lineage', op: 'vias' } },
@@ -299,19 +253,20 @@ async function viaRowsOf(store: Store, nq: NormalizedQuery, degreeOf: ReadonlyMa
  * then the via entities of the edges it took (which needs each walked urn's degree: a map of urns,
  * not of rows). Nothing at all when the request explores nothing.
  */
-export async function reach(store: Store, nq: NormalizedQuery, limits: LineageLimits, startedAt: number, sink: ReachSink): Promise<Walk> {
+export async function reach(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number, sink: ReachSink): Promise<Walk> {
   const deadline = startedAt + limits.deadlineMs;
   sink.reset();
-  if (nq.exploresNothing) return { isPartial: false, strategy: 'hops' };
-  if (tryParseUrn(nq.urn)?.entityType !== 'schemaField') return walkReach(store, nq, limits, deadline, sink);
+  if (plan.exploresNothing) return { isPartial: false, strategy: 'hops' };
+  const vias = plan.vias;
+  if (vias === null) return walkReach(store, nq, plan, limits, deadline, sink);
   let degreeOf = new Map<string, number>();
-  const walked = await walkReach(store, nq, limits, deadline, {
+  const walked = await walkReach(store, nq, plan, limits, deadline, {
     reset: () => { degreeOf = new Map([[nq.urn, 0]]); sink.reset(); },
     add: (r) => { degreeOf.set(r.urn, r.degree); sink.add(r); },
   });
   if (degreeOf.size <= 1) return walked;
   try {
-    for (const via of await viaRowsOf(store, nq, degreeOf, limits, deadline)) sink.add(via);
+    for (const via of await viaRowsOf(store, nq, vias, plan.maxDepth, degreeOf, deadline)) sink.add(via);
     return walked;
   } catch (e) {
     // Out of time: the columns stand; their jobs are missing, so the answer is partial.

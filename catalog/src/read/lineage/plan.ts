@@ -1,0 +1,142 @@
+// The plan of a lineage read (docs/lineage-model.md §Traversal): which statements answer a request,
+// in which order they are tried, and why. A pure function of the normalized request and the limits;
+// service.ts, select.ts, traverse.ts and counts.ts execute what it says and decide nothing more.
+// "Why did this page come from Neo4j?" is answered here: the plan's `reasons` say it in words,
+// and the page carries the plan (LineagePage.plan) to the logs, GraphQL extensions and
+// tools/lineage-profile.ts.
+//
+// The steps, in order:
+// 1. database — select the page and count total and facets inside Neo4j (select.ts). Taken when the
+//    request's filters can be judged there. At run time it may still decline (the reach holds
+//    schemaFields, nodes without facetKey, more than LINEAGE_MAX_RESULTS, a node ignored as a hop,
+//    a node with as many edges as the per-hop limit) or run out of its share of the deadline;
+//    then step 2 answers.
+// 2. streamed — the reach shipped here and selected by results.ts (traverse.ts): one statement
+//    (fast) unless the request needs per-hop control, which only the hop-by-hop walk gives; a fast
+//    walk out of time falls back to hop by hop.
+// 3. vias — a column walk then fetches the dataJobs whose column lineage made the edges it took.
+import { MAX_DEPTH_LITERAL, boundedStatement, directedStatement, type StatementName } from '../../store/cypher.ts';
+import type { Criterion, FilterField } from '../../model/filters.ts';
+import { tryParseUrn } from '../../model/urn.ts';
+import { walkDirectionOf, type DepthBound, type LineageDirection, type LineageLimits, type NormalizedQuery } from './query.ts';
+
+/** The in-database step's statements (select.ts). */
+export interface DatabaseStep {
+  /** Total and facets, grouped by (facetKey, degree); `-judged` when text or node criteria are judged per node. */
+  counts: StatementName;
+  /** The page in (degree, urn) order. */
+  page: StatementName;
+  /** With a per-hop limit: the most edges a node of the walk has (a limit above it cuts nothing). */
+  fanout: StatementName | null;
+  /** The walk's depth bound (LineagePlan.maxDepth). */
+  maxDepth: number;
+}
+
+export type StreamedWalk = 'fast-then-hops' | 'hops';
+
+export interface LineagePlan {
+  /** Nothing to walk (entitiesExploredPerHopLimit 0): an empty answer without a query. */
+  exploresNothing: boolean;
+  /** Step 1, or null when the request cannot be answered in the database. */
+  database: DatabaseStep | null;
+  /** Step 2: how the reach is streamed when step 1 is not taken or declines. */
+  streamed: StreamedWalk;
+  /** The statements of step 2: the one-statement walk and the per-hop expansion. */
+  reach: StatementName;
+  hop: StatementName;
+  /** Step 3: a column walk's via entities (lineage/vias-<dir>). */
+  vias: StatementName | null;
+  /** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
+  maxDepth: number;
+  /** Why, in words, one line per choice. */
+  reasons: string[];
+}
+
+/** Filter fields a facetKey decides: the values it hashes and its soft-deletion flag. */
+const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'removed']);
+/**
+ * The node property each of the other lineage filter fields reads (search-fields.ts names a
+ * schemaField's parent parentUrn): the statements judge those per node, every condition as
+ * filters.ts judges it.
+ */
+export const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
+/** A node criterion is one bit of an integer mask. */
+const MAX_NODE_CRITERIA = 24;
+
+/** The request's criteria judged per node, in the order of their mask bits (the first one highest). */
+export function nodeCriteriaOf(nq: NormalizedQuery): Criterion[] {
+  return [...new Set((nq.clauses ?? []).flat().filter((c) => !FACET_KEY_FIELDS.has(c.field)))];
+}
+
+/** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
+export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
+  return depth === 'max' ? Math.min(limits.maxHops, MAX_DEPTH_LITERAL) : Math.min(depth, limits.maxHops);
+}
+
+/**
+ * The time a first step (the in-database selection, the one-statement walk) may take: its share of
+ * the deadline (LineageLimits.fastPathTimeoutMs, default half), never more than is left, so the
+ * fallback has the rest.
+ */
+export function firstStepBudget(limits: LineageLimits, deadline: number): number {
+  return Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
+}
+
+/** Why the in-database step cannot answer this request; null = it may. */
+function databaseDeclines(nq: NormalizedQuery, limits: LineageLimits): string | null {
+  if (limits.selectInDatabase === false) return 'in-database selection turned off (limits.selectInDatabase)';
+  const criteria = nodeCriteriaOf(nq);
+  if (criteria.length > MAX_NODE_CRITERIA) return `${criteria.length} node criteria, more than the ${MAX_NODE_CRITERIA} a mask holds`;
+  const unjudged = criteria.find((c) => NODE_PROPERTY[c.field] === undefined);
+  if (unjudged) return `the filter on ${unjudged.field} is judged on streamed rows only`;
+  return null;
+}
+
+/** The one-statement walk of a direction and bound (also what the bench times on its own). */
+export function reachStatement(direction: LineageDirection, depth: DepthBound, windowed: boolean): StatementName {
+  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth, windowed);
+}
+
+/** The plan of one lineage read. */
+export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): LineagePlan {
+  const dir = walkDirectionOf(nq.direction);
+  const windowed = nq.window !== null;
+  const bounded = (family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/fanout') =>
+    boundedStatement(family, dir, nq.depth, windowed);
+  const maxDepth = maxDepthOf(nq.depth, limits);
+  const reasons: string[] = [];
+  const columnWalk = tryParseUrn(nq.urn)?.entityType === 'schemaField';
+  const hopControl = nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null;
+  const base = {
+    reach: reachStatement(nq.direction, nq.depth, windowed),
+    hop: directedStatement('lineage/hop', dir),
+    vias: columnWalk ? directedStatement('lineage/vias', dir) : null,
+    maxDepth,
+  };
+
+  if (nq.exploresNothing) {
+    return { ...base, exploresNothing: true, database: null, streamed: 'hops', vias: null, reasons: ['entitiesExploredPerHopLimit 0: nothing is explored, the answer is empty'] };
+  }
+  const declines = databaseDeclines(nq, limits);
+  let database: DatabaseStep | null = null;
+  if (declines) {
+    reasons.push(`streamed: ${declines}`);
+  } else {
+    const judged = nodeCriteriaOf(nq).length > 0 || nq.queryTokens.length > 0;
+    database = {
+      counts: bounded(judged ? 'lineage/select-counts-judged' : 'lineage/select-counts'),
+      page: bounded('lineage/select-page'),
+      fanout: nq.perHopLimit !== null ? bounded('lineage/fanout') : null,
+      maxDepth,
+    };
+    reasons.push(`database first: every filter is judged in Neo4j${judged ? ' (per node: text or node criteria)' : ' (by facetKey)'}; streamed only if the reach declines at run time or the step runs out of time`);
+    if (nq.perHopLimit !== null) reasons.push(`per-hop limit ${nq.perHopLimit}: the fanout statement tells whether it cuts anything; if it does, the walk is streamed hop by hop`);
+    if (nq.ignoreAsHops.length > 0) reasons.push('ignoreAsHops: in the database only if no node of the reach is ignored as a hop');
+  }
+  const streamed: StreamedWalk = hopControl ? 'hops' : 'fast-then-hops';
+  reasons.push(hopControl
+    ? `streamed hop by hop: ${nq.ignoreAsHops.length > 0 ? 'ignoreAsHops' : 'a per-hop limit'} needs per-hop control`
+    : 'streamed in one statement, hop by hop if that runs out of its share of the deadline');
+  if (columnWalk) reasons.push('column walk: then the dataJobs whose column lineage made the edges taken (vias)');
+  return { ...base, exploresNothing: false, database, streamed, reasons };
+}
