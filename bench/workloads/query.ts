@@ -387,7 +387,7 @@ interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageC
 
 /** PROFILE of the fast-path statement from the hub: where the time of the big case goes. */
 async function profileHub(o: QueryOptions, urn: string) {
-  const text = o.store.statements[reachStatement('DOWNSTREAM', 'max', false)];
+  const text = o.store.statements[reachStatement('down', 'max', false)];
   const params = { urn, maxHops: neo4j.int(1000), includeSoftDeleted: false, limit: neo4j.int(o.limits.maxResults + 1) };
   const session = o.store.driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   try {

@@ -235,7 +235,7 @@ test.each([
   const upstream = (extra as { direction?: string }).direction === 'UPSTREAM';
   const q = { urn: upstream ? deep[1]! : src, direction: 'DOWNSTREAM', ...extra } as LineageCountQuery;
   const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
-  const inDb = await countInDatabase(store, nq, planLineageRead(nq, limits).database, limits, Date.now());
+  const inDb = await countInDatabase(store, nq, planLineageRead(nq, limits), limits, Date.now());
   expect(inDb).toBeGreaterThan(0);
   expect(await countLineage(store, q, limits)).toBe(inDb);
   expect(await countLineage(store, q, shipping)).toBe(inDb);
@@ -256,7 +256,7 @@ test.each([
   expect(r.strategy).toBe(strategy);
   expect(r.total).toBeGreaterThan(100);
   const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
-  expect(await countInDatabase(store, nq, planLineageRead(nq, limits).database, limits, Date.now())).toBe(strategy === 'database' ? r.total : null);
+  expect(await countInDatabase(store, nq, planLineageRead(nq, limits), limits, Date.now())).toBe(strategy === 'database' ? r.total : null);
 });
 
 // What the database cannot select is streamed: the service holds a page plus a window of hits,

@@ -85,7 +85,7 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   // when the search's selection could be (a reach without columns), else from streamed rows.
   const walked = { ...nq, urn: source.text };
   const counting = { ...walked, queryTokens: [] };
-  const counted = fromGraph ? null : await countInDatabase(store, counting, planLineageRead(counting, limits).database, limits, startedAt);
+  const counted = fromGraph ? null : await countInDatabase(store, counting, planLineageRead(counting, limits), limits, startedAt);
   if (counted !== null) return counted;
   // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.
   let count = 0;

@@ -15,10 +15,10 @@
 //    (fast) unless the request needs per-hop control, which only the hop-by-hop walk gives; a fast
 //    walk out of time falls back to hop by hop.
 // 3. vias — a column walk then fetches the dataJobs whose column lineage made the edges it took.
-import { MAX_DEPTH_LITERAL, boundedStatement, directedStatement, type StatementName } from '../../store/cypher.ts';
+import { MAX_DEPTH_LITERAL, boundedStatement, directedStatement, type StatementName, type WalkDirection } from '../../store/cypher.ts';
 import type { Criterion, FilterField } from '../../model/filters.ts';
 import { tryParseUrn } from '../../model/urn.ts';
-import { walkDirectionOf, type DepthBound, type LineageDirection, type LineageLimits, type NormalizedQuery } from './query.ts';
+import type { DepthBound, LineageLimits, NormalizedQuery } from './query.ts';
 
 /** The in-database step's statements (select.ts). */
 export interface DatabaseStep {
@@ -48,6 +48,12 @@ export interface LineagePlan {
   vias: StatementName | null;
   /** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
   maxDepth: number;
+  /**
+   * The time a first step (the in-database selection, the one-statement walk) may take: its share
+   * of the deadline (LineageLimits.fastPathTimeoutMs, default half), so the fallback has the rest.
+   * It never gets more than is left of the deadline when it starts.
+   */
+  firstStepMs: number;
   /** Why, in words, one line per choice. */
   reasons: string[];
 }
@@ -73,15 +79,6 @@ export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
   return depth === 'max' ? Math.min(limits.maxHops, MAX_DEPTH_LITERAL) : Math.min(depth, limits.maxHops);
 }
 
-/**
- * The time a first step (the in-database selection, the one-statement walk) may take: its share of
- * the deadline (LineageLimits.fastPathTimeoutMs, default half), never more than is left, so the
- * fallback has the rest.
- */
-export function firstStepBudget(limits: LineageLimits, deadline: number): number {
-  return Math.min(limits.fastPathTimeoutMs ?? limits.deadlineMs / 2, deadline - Date.now());
-}
-
 /** Why the in-database step cannot answer this request; null = it may. */
 function databaseDeclines(nq: NormalizedQuery, limits: LineageLimits): string | null {
   if (limits.selectInDatabase === false) return 'in-database selection turned off (limits.selectInDatabase)';
@@ -93,13 +90,13 @@ function databaseDeclines(nq: NormalizedQuery, limits: LineageLimits): string | 
 }
 
 /** The one-statement walk of a direction and bound (also what the bench times on its own). */
-export function reachStatement(direction: LineageDirection, depth: DepthBound, windowed: boolean): StatementName {
-  return boundedStatement('lineage/reach', walkDirectionOf(direction), depth, windowed);
+export function reachStatement(direction: WalkDirection, depth: DepthBound, windowed: boolean): StatementName {
+  return boundedStatement('lineage/reach', direction, depth, windowed);
 }
 
 /** The plan of one lineage read. */
 export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): LineagePlan {
-  const dir = walkDirectionOf(nq.direction);
+  const dir = nq.walkDirection;
   const windowed = nq.window !== null;
   const bounded = (family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/fanout') =>
     boundedStatement(family, dir, nq.depth, windowed);
@@ -108,10 +105,11 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
   const columnWalk = tryParseUrn(nq.urn)?.entityType === 'schemaField';
   const hopControl = nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null;
   const base = {
-    reach: reachStatement(nq.direction, nq.depth, windowed),
+    reach: reachStatement(dir, nq.depth, windowed),
     hop: directedStatement('lineage/hop', dir),
     vias: columnWalk ? directedStatement('lineage/vias', dir) : null,
     maxDepth,
+    firstStepMs: limits.fastPathTimeoutMs ?? limits.deadlineMs / 2,
   };
 
   if (nq.exploresNothing) {

@@ -92,6 +92,8 @@ export interface TimeWindow {
 export interface NormalizedQuery {
   urn: string;
   direction: LineageDirection;
+  /** The arrow the walk follows, as the statements name it (walkDirectionOf). */
+  walkDirection: WalkDirection;
   /** DataHub entity names the results may have (after lifting). */
   resultTypes: ReadonlySet<string>;
   /** A field walk returns the fields themselves instead of lifting them onto their parents. */
@@ -227,6 +229,7 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
   return {
     urn: q.urn,
     direction: q.direction,
+    walkDirection: walkDirectionOf(q.direction),
     resultTypes: resultTypesOf(q.types),
     keepFields: q.liftFields === false,
     queryTokens: text === '' || text === '*' ? [] : text.toLowerCase().split(/\s+/).filter((t) => t.length > 0 && t !== '*'),

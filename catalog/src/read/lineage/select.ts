@@ -25,7 +25,7 @@ import { facetFlagsOf } from '../../model/search-fields.ts';
 import { criterionMatches, numberOf, type Criterion } from '../../model/filters.ts';
 import { isIgnoredAsHop, windowParams, type CursorPosition, type LineageLimits, type NormalizedQuery } from './query.ts';
 import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
-import { firstStepBudget, NODE_PROPERTY, nodeCriteriaOf, type DatabaseStep } from './plan.ts';
+import { NODE_PROPERTY, nodeCriteriaOf, type DatabaseStep, type LineagePlan } from './plan.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
@@ -239,9 +239,10 @@ async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, step: Databa
  * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
  * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
  */
-export async function countInDatabase(store: Store, nq: NormalizedQuery, step: DatabaseStep | null, limits: LineageLimits, startedAt: number): Promise<number | null> {
+export async function countInDatabase(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number): Promise<number | null> {
+  const step = plan.database;
   if (!step) return null;
-  const budget = firstStepBudget(limits, startedAt + limits.deadlineMs);
+  const budget = Math.min(plan.firstStepMs, startedAt + limits.deadlineMs - Date.now());
   try {
     return budget > 0 ? (await countsOfPlainWalk(store, nq, step, limits, Math.floor(budget)))?.total ?? null : null;
   } catch (e) {

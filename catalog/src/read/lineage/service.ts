@@ -9,7 +9,7 @@ import { compareHits, decodeCursor, encodeCursor, normalizeQuery, parseSource, t
 import { selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
 import { reach } from './traverse.ts';
 import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
-import { firstStepBudget, planLineageRead, type LineagePlan } from './plan.ts';
+import { planLineageRead, type LineagePlan } from './plan.ts';
 import { lineagePaths } from './paths.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
 
@@ -101,7 +101,7 @@ function generationBy(store: Store, deadline: number): Promise<string> {
 async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number, generation: string, want: number) {
   const deadline = startedAt + limits.deadlineMs;
   if (plan.database) {
-    const budget = firstStepBudget(limits, deadline);
+    const budget = Math.min(plan.firstStepMs, deadline - Date.now());
     try {
       // Counts and page are two transactions: a write committing between them could make them
       // disagree, so a changed generation means one more try, then the answer as it stands.

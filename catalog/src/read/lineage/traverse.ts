@@ -10,7 +10,7 @@ import { deadlineExceeded, isCatalogError } from '../../model/errors.ts';
 import { int, type Store } from '../../store/store.ts';
 import type { StatementName } from '../../store/cypher.ts';
 import { isIgnoredAsHop, windowParams, type LineageLimits, type NormalizedQuery } from './query.ts';
-import { firstStepBudget, planLineageRead, type LineagePlan } from './plan.ts';
+import { planLineageRead, type LineagePlan } from './plan.ts';
 
 export interface ParentFields {
   urn: string;
@@ -200,7 +200,7 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
 /** The plan's streamed walk: one statement, falling back to hop by hop when out of time; or hop by hop. */
 async function walkReach(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
   if (plan.streamed === 'hops') return streamByHops(store, nq, plan, limits, deadline, sink);
-  const fastBudget = firstStepBudget(limits, deadline);
+  const fastBudget = Math.min(plan.firstStepMs, deadline - Date.now());
   try {
     if (fastBudget <= 0) throw deadlineExceeded('no time left for the fast path');
     return await streamFast(store, nq, plan, limits, fastBudget, sink);
