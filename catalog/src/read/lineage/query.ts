@@ -4,9 +4,8 @@
 // bound to a query fingerprint.
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../../model/errors.ts';
-import { graphqlToEntityType } from '../../model/entity-registry.ts';
+import { graphqlEntityTypes, graphqlToEntityType } from '../../model/entity-registry.ts';
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
-import { graphqlEntityTypes } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
