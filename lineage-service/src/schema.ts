@@ -1,5 +1,5 @@
 // The subgraph's SDL: the .graphql files beside the resolvers, parsed once, plus the SDL of entity
-// types registered at start-up (their descriptors carry it). The gateway composes the supergraph
+// types of the process's registry (their descriptors carry it). The gateway composes the supergraph
 // from the same documents, so what is served and what is composed cannot drift.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search', 'details'] as const;
 export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'registered';
 
-/** The SDL of the entity types registered at start-up (registerEntityType), as one document. */
+/** The SDL the process registry's descriptors carry (an installed registry's extra types), as one document. */
 function registeredTypeDefs(): DocumentNode {
   const docs = entityTypeDescriptors().flatMap((d) => (d.graphqlSdl ? [parse(d.graphqlSdl)] : []));
   return { kind: Kind.DOCUMENT, definitions: docs.flatMap((d) => d.definitions) };

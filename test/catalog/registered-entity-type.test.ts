@@ -1,9 +1,10 @@
 // Adding a modelled entity type is one descriptor plus its SDL (docs/CONTRIBUTING.md §Add an entity
-// type). This file registers a fictional `widget` — a platform's named artefact derived from
-// datasets — before any service is built, and follows it through every door on a real Neo4j: REST
+// type). This file builds a registry of the built-in types plus a fictional `widget` — a platform's
+// named artefact derived from datasets — and installs it before anything reads the registry, and follows it through every door on a real Neo4j: REST
 // ingestion with its key checked, the GraphQL `entity` and `widget` getters, lineage both ways,
 // the Neo4j label analysts query, and restoreIndices rebuilding its edges.
-import { registerEntityType, type EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
+import { buildEntityRegistry, installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
+import { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from '../graphql/stack.ts';
@@ -48,7 +49,7 @@ const WIDGET: EntityTypeDescriptor = {
   `,
 };
 
-registerEntityType(WIDGET);
+installEntityRegistry(buildEntityRegistry([...BUILT_IN_ENTITY_TYPES, WIDGET]));
 
 let stack: Stack;
 let admin: string;

@@ -4,7 +4,8 @@
 import { buildSchema, isEnumType, isObjectType, type GraphQLSchema } from 'graphql';
 import { composeSupergraph } from '../../gateway/src/app.ts';
 import { buildLineageSchema } from '../../lineage-service/src/app.ts';
-import { entityTypeDescriptors, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-types.ts';
+import { entityTypeDescriptors } from '../../catalog/src/model/entity-registry.ts';
+import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-types.ts';
 
 const RENDERED_TYPENAMES = entityTypeDescriptors().flatMap((d) => (d.graphqlTypename ? [d.graphqlTypename] : []));
 

@@ -8,7 +8,7 @@
 // write (updateLineage) cannot reach these aspects at all. Then the two attacks the issue reports,
 // end to end: an Editor making itself Admin, and a revoked token brought back by re-writing its key.
 import { tokenId } from '../../catalog/src/operations/auth/tokens.ts';
-import { descriptorOf } from '../../catalog/src/model/entity-types.ts';
+import { descriptorOf } from '../../catalog/src/model/entity-registry.ts';
 import { aspectFqcn } from '../../catalog/src/model/aspects/index.ts';
 import { SYSTEM_ASPECT_PRIVILEGES, SYSTEM_ENTITY_PRIVILEGES } from '../../catalog/src/model/privileges.ts';
 import { namespace } from '../support/context.ts';

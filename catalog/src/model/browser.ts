@@ -3,7 +3,7 @@
 import { nameOf, platformOf } from './entity-registry.ts';
 import { tryParseUrn } from './urn.ts';
 
-export { colouredTypes, displayColourOf, displayLabelOf } from './entity-types.ts';
+export { colouredTypes, displayColourOf, displayLabelOf } from './entity-registry.ts';
 export { UNIT_SEPARATOR } from './urn.ts';
 
 /**

@@ -1,5 +1,8 @@
 import {
+  buildEntityRegistry,
+  descriptorOf,
   entityLabels,
+  entityRegistry,
   entityTypeSpec,
   entityTypeToGraphql,
   graphqlToEntityType,
@@ -9,9 +12,10 @@ import {
   nameOf,
   originOf,
   parentOf,
+  installEntityRegistry,
   platformOf,
 } from './entity-registry.ts';
-import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from './entity-types.ts';
+import { BUILT_IN_ENTITY_TYPES, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
 import { CatalogError } from './errors.ts';
 import { parseUrn } from './urn.ts';
 
@@ -273,5 +277,62 @@ describe('search fields from the key', () => {
     );
     expect(parentOf(u('urn:li:schemaField:(urn:li:chart:(looker,c1),revenue)'))?.text).toBe('urn:li:chart:(looker,c1)');
     expect(parentOf(u('urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)'))).toBeUndefined();
+  });
+});
+
+describe('the registry value', () => {
+  // A fictional type whose lineage points from datasets: its own label, EntityType value, snapshot
+  // class and entity-specific aspect, so every table built from the descriptors has a row of it.
+  const GADGET: EntityTypeDescriptor = {
+    name: 'gadget',
+    keyAspect: 'gadgetKey',
+    key: [{ name: 'id', kind: 'string' }],
+    graphqlType: 'GADGET',
+    snapshot: 'GadgetSnapshot',
+    modelled: { label: 'Gadget', displayLabel: 'Gadget', namePart: 'id', colour: '#123456' },
+    aspects: { gadgetInfo: { edges: [{ field: 'inputs', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'upstream' }] } },
+  };
+  const withGadget = buildEntityRegistry([...BUILT_IN_ENTITY_TYPES, GADGET]);
+
+  test('a registry built with an extra type derives every table of it', () => {
+    expect(withGadget.byName.get('gadget')).toBe(GADGET);
+    expect(withGadget.graphqlTypes).toContain('GADGET');
+    expect(withGadget.nameOfGraphql.get('GADGET')).toBe('gadget');
+    expect(withGadget.specs.get('gadget')).toMatchObject({ tier: 'modelled', keyAspect: 'gadgetKey', label: 'Gadget' });
+    expect(withGadget.entityLabels).toContain('Gadget');
+    expect(withGadget.keyAspectOwner.get('gadgetKey')).toBe('gadget');
+    expect(withGadget.aspectOwners.get('gadgetInfo')).toEqual(['gadget']);
+    expect(withGadget.snapshotFqcns.get('gadget')).toBe('com.linkedin.metadata.snapshot.GadgetSnapshot');
+    expect(withGadget.lineageTriples).toContainEqual({ sourceType: 'gadget', type: 'DerivedFrom', destinationType: 'dataset', destinationIs: 'upstream' });
+    expect(withGadget.lineageAspects.has('gadgetInfo')).toBe(true);
+    expect(withGadget.pageLooks.get('GADGET')).toEqual({ label: 'Gadget', colour: '#123456' });
+  });
+
+  test('building one leaves the process registry as it was: the built-in types', () => {
+    expect(descriptorOf('gadget')).toBeUndefined();
+    expect(entityTypeToGraphql('gadget')).toBe('OTHER');
+    expect(entityRegistry().descriptors).toEqual(BUILT_IN_ENTITY_TYPES);
+  });
+
+  test('it is frozen', () => {
+    expect(Object.isFrozen(withGadget)).toBe(true);
+    expect(Object.isFrozen(withGadget.descriptors)).toBe(true);
+    expect(Object.isFrozen(withGadget.lineageTriples)).toBe(true);
+    expect(Object.isFrozen(withGadget.specs.get('gadget'))).toBe(true);
+  });
+
+  test('two descriptors of one name, or edge rules disagreeing on a direction, are refused', () => {
+    expect(() => buildEntityRegistry([...BUILT_IN_ENTITY_TYPES, GADGET, GADGET])).toThrow('Entity type gadget is described twice');
+    const backwards: EntityTypeDescriptor = {
+      ...GADGET,
+      aspects: { ...GADGET.aspects, gadgetOutputs: { edges: [{ field: 'outputs', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'downstream' }] } },
+    };
+    expect(() => buildEntityRegistry([backwards])).toThrow('Entity types disagree on the lineage direction of gadget -[DerivedFrom]-> dataset');
+  });
+
+  test('installing a registry once the process has read one throws, naming the problem', () => {
+    entityRegistry();
+    expect(() => installEntityRegistry(withGadget)).toThrow(/already in use \(first read .*\); install one registry, once, at start-up before anything reads it/);
+    expect(descriptorOf('gadget')).toBeUndefined();
   });
 });

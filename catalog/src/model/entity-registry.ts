@@ -14,10 +14,15 @@
 //   `<type>Key` = `{"id": <whole key text>}`.
 // Generic entities share the label `Generic` (labels come from this whitelist, never from input),
 // take no part in lineage, and map to their GraphQL EntityType when DataHub has one, else OTHER.
+//
+// The registry is one immutable value built from a list of descriptors (buildEntityRegistry): every
+// table below is computed once when it is built. The process reads one registry (entityRegistry):
+// the built-in types, unless start-up installs another before anything reads it (a test that needs
+// an extra type does; installing later throws, so import order can never silently matter).
 import { validationFailed } from './errors.ts';
 import {
-  derived, descriptorOf, FABRIC_TYPES, graphqlEntityTypes, GRAPHQL_TYPE_OF_UNREGISTERED,
-  type EntityTypeDescriptor, type FabricType, type KeyPart,
+  BUILT_IN_ENTITY_TYPES, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, GRAPHQL_TYPE_OF_UNREGISTERED,
+  type EntityTypeDescriptor, type FabricType, type KeyPart, type OwnedAspect, type RelationshipType,
 } from './entity-types.ts';
 import { InvalidUrnError, parseUrn, type Urn } from './urn.ts';
 
@@ -27,32 +32,224 @@ export function isFabricType(value: string): value is FabricType {
   return FABRIC_SET.has(value);
 }
 
-const graphqlValues = derived(() => new Set(graphqlEntityTypes()));
+// ---------------------------------------------------------------------------------------------
+// The registry value
+
+export type LineageEnd = 'upstream' | 'downstream';
+
+/** A (source type, relationship, destination type) triple that is lineage (DataHub's LineageRegistry). */
+export interface LineageTriple {
+  readonly sourceType: string;
+  readonly type: RelationshipType;
+  readonly destinationType: string;
+  readonly destinationIs: LineageEnd;
+}
+
+/** What the page shows of a type. */
+export interface PageLook {
+  readonly label: string;
+  readonly colour?: string;
+}
+
+/** Every table the catalog derives from the descriptors, computed once by buildEntityRegistry. */
+export interface EntityRegistry {
+  /** Every descriptor, in the order given (the built-in types first). */
+  readonly descriptors: readonly EntityTypeDescriptor[];
+  readonly byName: ReadonlyMap<string, EntityTypeDescriptor>;
+  /** Every EntityType value: DataHub's, in DataHub's order, then those the descriptors add. */
+  readonly graphqlTypes: readonly string[];
+  readonly graphqlTypeSet: ReadonlySet<string>;
+  /** GraphQL EntityType by entity name, and back (OTHER names many types, so maps back to none). */
+  readonly graphqlOfName: ReadonlyMap<string, string>;
+  readonly nameOfGraphql: ReadonlyMap<string, string>;
+  readonly specs: ReadonlyMap<string, EntityTypeSpec>;
+  readonly modelledEntityTypes: readonly string[];
+  readonly registeredEntityTypes: readonly string[];
+  readonly entityLabels: readonly string[];
+  readonly keyAspectOwner: ReadonlyMap<string, string>;
+  /** Entity-specific aspects (a descriptor's own aspects not marked shared) → the types that own them. */
+  readonly aspectOwners: ReadonlyMap<string, readonly string[]>;
+  /** MetadataChangeEvent Snapshot class FQCN → entity name, and back. */
+  readonly snapshotEntityTypes: ReadonlyMap<string, string>;
+  readonly snapshotFqcns: ReadonlyMap<string, string>;
+  /** Every lineage triple: the edge rules marked lineage, plus schemaField→schemaField column lineage. */
+  readonly lineageTriples: readonly LineageTriple[];
+  /** tripleKey(source, type, destination) → which end the destination is. */
+  readonly lineageDirections: ReadonlyMap<string, LineageEnd>;
+  readonly lineageEntityTypes: ReadonlySet<string>;
+  readonly lineageAspects: ReadonlySet<string>;
+  /** By GraphQL EntityType value; OTHER names several types, so it gets none of theirs. */
+  readonly pageLooks: ReadonlyMap<string, PageLook>;
+}
+
+export function tripleKey(sourceType: string, type: string, destinationType: string): string {
+  return `${sourceType}\u0000${type}\u0000${destinationType}`;
+}
+
+const SNAPSHOT_PACKAGE = 'com.linkedin.metadata.snapshot.';
+
+const makesFieldLineage = (a: OwnedAspect) => a.fineGrained !== undefined || a.inputFieldEdges === true;
+
+function lineageTables(descriptors: readonly EntityTypeDescriptor[]) {
+  const triples = new Map<string, LineageTriple>();
+  const add = (t: LineageTriple) => {
+    const key = tripleKey(t.sourceType, t.type, t.destinationType);
+    const existing = triples.get(key);
+    if (existing && existing.destinationIs !== t.destinationIs) {
+      throw new Error(`Entity types disagree on the lineage direction of ${t.sourceType} -[${t.type}]-> ${t.destinationType}`);
+    }
+    triples.set(key, t);
+  };
+  const aspects = new Set<string>();
+  for (const d of descriptors) {
+    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
+      for (const rule of aspect.edges ?? []) {
+        if (!rule.lineage) continue;
+        aspects.add(aspectName);
+        for (const to of rule.to) add({ sourceType: d.name, type: rule.type, destinationType: to, destinationIs: rule.lineage });
+      }
+      if (makesFieldLineage(aspect)) aspects.add(aspectName);
+    }
+  }
+  // Column lineage (fineGrainedLineages, inputFields) is schemaField -[DownstreamOf]-> schemaField,
+  // hard-coded in DataHub's registry too.
+  if (descriptors.some((d) => Object.values(d.aspects ?? {}).some(makesFieldLineage))) {
+    add({ sourceType: 'schemaField', type: 'DownstreamOf', destinationType: 'schemaField', destinationIs: 'upstream' });
+  }
+  const list = Object.freeze([...triples.values()].map((t) => Object.freeze(t)));
+  return {
+    lineageTriples: list,
+    lineageDirections: new Map([...triples].map(([k, t]) => [k, t.destinationIs])),
+    lineageEntityTypes: new Set(list.flatMap((t) => [t.sourceType, t.destinationType])),
+    lineageAspects: aspects,
+  };
+}
+
+/**
+ * The registry of these entity types, every table computed here and never again. Throws when two
+ * descriptors share a name, or their edge rules disagree on a lineage direction.
+ */
+export function buildEntityRegistry(descriptors: readonly EntityTypeDescriptor[]): EntityRegistry {
+  const list = Object.freeze([...descriptors]);
+  const byName = new Map<string, EntityTypeDescriptor>();
+  for (const d of list) {
+    if (byName.has(d.name)) throw new Error(`Entity type ${d.name} is described twice`);
+    byName.set(d.name, d);
+  }
+  const graphqlTypes = Object.freeze([...new Set<string>([...GRAPHQL_ENTITY_TYPES, ...list.map((d) => d.graphqlType)])]);
+  const graphqlOfName = new Map<string, string>(list.map((d) => [d.name, d.graphqlType]));
+  for (const [name, value] of Object.entries(GRAPHQL_TYPE_OF_UNREGISTERED)) graphqlOfName.set(name, value);
+  const aspectOwners = new Map<string, string[]>();
+  for (const d of list) {
+    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
+      if (aspect.shared || aspectName === d.keyAspect) continue;
+      aspectOwners.set(aspectName, [...(aspectOwners.get(aspectName) ?? []), d.name]);
+    }
+  }
+  const withSnapshot = list.filter((d) => d.snapshot !== undefined);
+  return Object.freeze({
+    descriptors: list,
+    byName,
+    graphqlTypes,
+    graphqlTypeSet: new Set(graphqlTypes),
+    graphqlOfName,
+    nameOfGraphql: new Map([...graphqlOfName].filter(([, v]) => v !== 'OTHER').map(([n, v]) => [v, n])),
+    specs: new Map<string, EntityTypeSpec>(list.map((d) => [d.name, Object.freeze<EntityTypeSpec>({
+      name: d.name,
+      tier: d.modelled ? 'modelled' : 'knownGeneric',
+      keyAspect: d.keyAspect,
+      keyFields: d.key,
+      graphqlType: d.graphqlType,
+      label: d.modelled?.label ?? GENERIC_LABEL,
+      descriptor: d.modelled ? d : undefined,
+    })])),
+    modelledEntityTypes: Object.freeze(list.filter((d) => d.modelled).map((d) => d.name)),
+    registeredEntityTypes: Object.freeze(list.map((d) => d.name)),
+    entityLabels: Object.freeze([...list.flatMap((d) => (d.modelled ? [d.modelled.label] : [])), GENERIC_LABEL]),
+    keyAspectOwner: new Map(list.map((d) => [d.keyAspect, d.name])),
+    aspectOwners,
+    snapshotEntityTypes: new Map(withSnapshot.map((d) => [SNAPSHOT_PACKAGE + d.snapshot!, d.name])),
+    snapshotFqcns: new Map(withSnapshot.map((d) => [d.name, SNAPSHOT_PACKAGE + d.snapshot!])),
+    ...lineageTables(list),
+    pageLooks: new Map<string, PageLook>(list.flatMap((d) =>
+      d.modelled && d.graphqlType !== 'OTHER' ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const] : [])),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process registry: set at most once, before its first read
+
+let installed: EntityRegistry | undefined;
+/** Where the registry was first read, for the error a late install gets. */
+let firstReadAt: string | undefined;
+
+/**
+ * Makes `registry` the one the whole process reads (entity types with their SDL, urn keys, aspect
+ * placement, lineage triples, …). Only at start-up, before anything reads the registry: the default
+ * is then never built into a table a running server holds. Throws when called twice or too late.
+ */
+export function installEntityRegistry(registry: EntityRegistry): void {
+  if (installed !== undefined) {
+    throw new Error(`installEntityRegistry: an entity registry is already ${firstReadAt ? `in use (first read ${firstReadAt})` : 'installed'}; install one registry, once, at start-up before anything reads it`);
+  }
+  installed = registry;
+}
+
+/** The process's registry: the one installed at start-up, else the built-in types. */
+export function entityRegistry(): EntityRegistry {
+  if (firstReadAt === undefined) {
+    firstReadAt = new Error().stack?.split('\n').slice(2, 5).map((l) => l.trim()).join(' < ') ?? 'earlier';
+    installed ??= buildEntityRegistry(BUILT_IN_ENTITY_TYPES);
+  }
+  return installed!;
+}
+
+/** Every descriptor of the process's registry. */
+export function entityTypeDescriptors(): readonly EntityTypeDescriptor[] {
+  return entityRegistry().descriptors;
+}
+
+/** The descriptor of a registered entity type; undefined for any other name. */
+export function descriptorOf(entityType: string): EntityTypeDescriptor | undefined {
+  return entityRegistry().byName.get(entityType);
+}
+
+/** Every EntityType value: DataHub's, in DataHub's order, then those registered types added. */
+export function graphqlEntityTypes(): readonly string[] {
+  return entityRegistry().graphqlTypes;
+}
 
 /** Whether a value is an EntityType value: DataHub's, or one a registered type added. */
 export function isGraphqlEntityType(value: string): boolean {
-  return graphqlValues().has(value);
+  return entityRegistry().graphqlTypeSet.has(value);
+}
+
+/** What the page calls an entity type, by its GraphQL EntityType value (`DATA_JOB` → "Data job"). */
+export function displayLabelOf(graphqlType: string): string {
+  return entityRegistry().pageLooks.get(graphqlType)?.label ?? graphqlType.toLowerCase().replaceAll('_', ' ');
+}
+
+/** The colour the page draws an entity type in, by its GraphQL EntityType value; undefined = neutral. */
+export function displayColourOf(graphqlType: string): string | undefined {
+  return entityRegistry().pageLooks.get(graphqlType)?.colour;
+}
+
+/** The GraphQL EntityType values that have a colour of their own: the page's legend. */
+export function colouredTypes(): string[] {
+  return [...entityRegistry().pageLooks].flatMap(([type, look]) => (look.colour ? [type] : []));
 }
 
 // ---------------------------------------------------------------------------------------------
 // GraphQL EntityType
 
-const graphqlTables = derived((ds) => {
-  const byName = new Map<string, string>(ds.map((d) => [d.name, d.graphqlType]));
-  for (const [name, value] of Object.entries(GRAPHQL_TYPE_OF_UNREGISTERED)) byName.set(name, value);
-  // OTHER stands for many types, so it maps back to none.
-  const toName = new Map<string, string>([...byName].filter(([, v]) => v !== 'OTHER').map(([n, v]) => [v, n]));
-  return { byName, toName };
-});
-
 /** GraphQL EntityType of a DataHub entity name; OTHER for names DataHub's enum has no value for. */
 export function entityTypeToGraphql(entityType: string): string {
-  return graphqlTables().byName.get(entityType) ?? 'OTHER';
+  return entityRegistry().graphqlOfName.get(entityType) ?? 'OTHER';
 }
 
 /** DataHub entity name of a GraphQL EntityType; undefined for OTHER and unknown values. */
 export function graphqlToEntityType(value: string): string | undefined {
-  return isGraphqlEntityType(value) ? graphqlTables().toName.get(value) : undefined;
+  return isGraphqlEntityType(value) ? entityRegistry().nameOfGraphql.get(value) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,24 +278,20 @@ export const GENERIC_LABEL = 'Generic';
 
 const ENTITY_TYPE_NAME = /^[a-z][A-Za-z0-9_]*$/;
 
-const specs = derived((ds) => new Map<string, EntityTypeSpec>(ds.map((d) => [d.name, {
-  name: d.name,
-  tier: d.modelled ? 'modelled' : 'knownGeneric',
-  keyAspect: d.keyAspect,
-  keyFields: d.key,
-  graphqlType: d.graphqlType,
-  label: d.modelled?.label ?? GENERIC_LABEL,
-  descriptor: d.modelled ? d : undefined,
-}])));
-
 /** The modelled entity types, in registry order. */
-export const modelledEntityTypes = derived((ds) => ds.filter((d) => d.modelled).map((d) => d.name));
+export function modelledEntityTypes(): readonly string[] {
+  return entityRegistry().modelledEntityTypes;
+}
 
 /** Modelled and known-generic entity types: those with a key aspect spec of their own. */
-export const registeredEntityTypes = derived((ds) => ds.map((d) => d.name));
+export function registeredEntityTypes(): readonly string[] {
+  return entityRegistry().registeredEntityTypes;
+}
 
 /** Every Neo4j type label the catalog may write: one per modelled type, plus `Generic`. */
-export const entityLabels = derived((ds) => [...ds.flatMap((d) => (d.modelled ? [d.modelled.label] : [])), GENERIC_LABEL]);
+export function entityLabels(): readonly string[] {
+  return entityRegistry().entityLabels;
+}
 
 export function isModelledEntityType(entityType: string): boolean {
   return descriptorOf(entityType)?.modelled !== undefined;
@@ -106,7 +299,7 @@ export function isModelledEntityType(entityType: string): boolean {
 
 /** Spec of any syntactically valid entity type; unknown types get the generic `{id}` spec. */
 export function entityTypeSpec(entityType: string): EntityTypeSpec {
-  const known = specs().get(entityType);
+  const known = entityRegistry().specs.get(entityType);
   if (known) return known;
   if (!ENTITY_TYPE_NAME.test(entityType)) throw validationFailed(`Invalid entity type '${entityType}'`);
   return {
@@ -125,14 +318,12 @@ export function keyAspectNameOf(entityType: string): string {
   return entityTypeSpec(entityType).keyAspect;
 }
 
-const keyAspectOwner = derived((ds) => new Map(ds.map((d) => [d.keyAspect, d.name])));
-
 /**
  * Entity type whose key aspect is `aspectName`, for registered types only: `fooKey` of an unknown
  * type `foo` is a key aspect only on `foo` urns, which the caller checks with keyAspectNameOf.
  */
 export function entityTypeOfKeyAspect(aspectName: string): string | undefined {
-  return keyAspectOwner().get(aspectName);
+  return entityRegistry().keyAspectOwner.get(aspectName);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 //
 // Pure and browser-safe: the explorer imports this module as `@lineage/catalog/entity-types`.
 //
-// Adding a modelled type = a descriptor here (or registerEntityType at start-up) + its GraphQL SDL
-// (docs/CONTRIBUTING.md §Add an entity type).
+// Adding a modelled type = a descriptor here (or in a registry built at start-up, entity-registry.ts)
+// + its GraphQL SDL (docs/CONTRIBUTING.md §Add an entity type).
 
 /** DataHub's EntityType enum in DataHub's order, then the values added since. */
 export const GRAPHQL_ENTITY_TYPES = [
@@ -485,74 +485,7 @@ export const KNOWN_GENERIC_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
 export const GRAPHQL_TYPE_OF_UNREGISTERED: Readonly<Record<string, GraphqlEntityType>> = { restricted: 'RESTRICTED' };
 
 // ---------------------------------------------------------------------------------------------
-// The registry: the built-in types and those registered at start-up
+// The built-in types: what the process registry (entity-registry.ts) is built from unless start-up
+// installs one of its own (a test that needs an extra type builds `[...BUILT_IN_ENTITY_TYPES, extra]`).
 
-const registered: EntityTypeDescriptor[] = [...MODELLED_ENTITY_TYPES, ...KNOWN_GENERIC_ENTITY_TYPES];
-const listeners: Array<() => void> = [];
-
-/** Every descriptor: the built-in types, then any registered. */
-export function entityTypeDescriptors(): readonly EntityTypeDescriptor[] {
-  return registered;
-}
-
-/**
- * Adds a modelled entity type — the one extension point (docs/CONTRIBUTING.md §Add an entity type).
- * Call it before anything serves requests: every table derived from the descriptors is rebuilt,
- * but a running server's GraphQL schema needs the type's SDL at build time.
- */
-export function registerEntityType(descriptor: EntityTypeDescriptor): void {
-  if (registered.some((d) => d.name === descriptor.name)) throw new Error(`Entity type ${descriptor.name} is already registered`);
-  registered.push(descriptor);
-  for (const l of listeners) l();
-}
-
-/**
- * A value computed from the descriptors, recomputed when a type is registered. The tables other
- * modules derive (label whitelist, derivation rules, aspect owners, …) are all made this way.
- */
-export function derived<T>(compute: (descriptors: readonly EntityTypeDescriptor[]) => T): () => T {
-  let value: T | undefined;
-  let valid = false;
-  listeners.push(() => { valid = false; });
-  return () => {
-    if (!valid) {
-      value = compute(registered);
-      valid = true;
-    }
-    return value as T;
-  };
-}
-
-const byName = derived((ds) => new Map(ds.map((d) => [d.name, d])));
-
-const ALL_GRAPHQL_TYPES = derived((ds) => [...new Set<string>([...GRAPHQL_ENTITY_TYPES, ...ds.map((d) => d.graphqlType)])]);
-
-/** Every EntityType value: DataHub's, in DataHub's order, then those registered types added. */
-export function graphqlEntityTypes(): readonly string[] {
-  return ALL_GRAPHQL_TYPES();
-}
-
-/** The descriptor of a registered entity type; undefined for any other name. */
-export function descriptorOf(entityType: string): EntityTypeDescriptor | undefined {
-  return byName().get(entityType);
-}
-
-// What the page shows of a type, by its GraphQL EntityType value (the value the API's results and
-// filters carry). OTHER names several types, so it gets none of theirs.
-const PAGE_LOOK = derived((ds) => new Map<string, { label: string; colour?: string }>(ds.flatMap((d) =>
-  d.modelled && d.graphqlType !== 'OTHER' ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const] : [])));
-
-/** What the page calls an entity type, by its GraphQL EntityType value (`DATA_JOB` → "Data job"). */
-export function displayLabelOf(graphqlType: string): string {
-  return PAGE_LOOK().get(graphqlType)?.label ?? graphqlType.toLowerCase().replaceAll('_', ' ');
-}
-
-/** The colour the page draws an entity type in, by its GraphQL EntityType value; undefined = neutral. */
-export function displayColourOf(graphqlType: string): string | undefined {
-  return PAGE_LOOK().get(graphqlType)?.colour;
-}
-
-/** The GraphQL EntityType values that have a colour of their own: the page's legend. */
-export function colouredTypes(): string[] {
-  return [...PAGE_LOOK()].flatMap(([type, look]) => (look.colour ? [type] : []));
-}
+export const BUILT_IN_ENTITY_TYPES: readonly EntityTypeDescriptor[] = Object.freeze([...MODELLED_ENTITY_TYPES, ...KNOWN_GENERIC_ENTITY_TYPES]);

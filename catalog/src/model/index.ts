@@ -4,8 +4,12 @@
 export { ASPECT_NAME, aspectFqcn, aspectNameOfFqcn, snapshotEntityType } from './aspects/index.ts';
 // The entity registry: key aspects, names and platforms, GraphQL type names, urn keys.
 export { entityTypeToGraphql, keyAspectNameOf, nameOf, platformOf, registeredEntityTypes, validateUrnKey } from './entity-registry.ts';
-// The descriptors themselves, for the subgraph's per-type resolvers and schema.
-export { descriptorOf, entityTypeDescriptors, type EntityTypeDescriptor } from './entity-types.ts';
+// The registry value: the process reads one, the built-in types unless start-up installs another;
+// and the descriptors it holds, for the subgraph's per-type resolvers and schema.
+export {
+  buildEntityRegistry, descriptorOf, entityRegistry, entityTypeDescriptors, installEntityRegistry, type EntityRegistry,
+} from './entity-registry.ts';
+export { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
 // The error taxonomy the doors render (REST status, GraphQL code).
 export { badRequest, CatalogError, forbidden, isCatalogError, notFound, validationFailed, type ErrorKind } from './errors.ts';
 // Search filters of DataHub's search and lineage inputs.

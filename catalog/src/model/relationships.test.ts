@@ -10,7 +10,7 @@ import {
   type DerivedEdge,
   type LineageEnd,
 } from './relationships.ts';
-import { entityTypeDescriptors } from './entity-types.ts';
+import { entityTypeDescriptors } from './entity-registry.ts';
 
 const WRITE_TIME = 1700000000000;
 const WRITER = 'urn:li:corpuser:ingestion';

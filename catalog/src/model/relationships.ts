@@ -5,12 +5,13 @@
 // restated old row (or an aspect of a registered type without a schema) can never throw here.
 import { createHash } from 'node:crypto';
 import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
-import { schemaFieldUrnOf } from './entity-registry.ts';
-import { COMMON_ASPECTS, FIELD_PARENT_TYPES, derived, descriptorOf, type EdgeRule, type OwnedAspect, type RelationshipType } from './entity-types.ts';
+import { descriptorOf, entityRegistry, schemaFieldUrnOf, tripleKey, type LineageEnd, type LineageTriple } from './entity-registry.ts';
+import { COMMON_ASPECTS, FIELD_PARENT_TYPES, type EdgeRule, type OwnedAspect, type RelationshipType } from './entity-types.ts';
 import { validationFailed } from './errors.ts';
 import { asRecord, type JsonRecord } from './json.ts';
 
 export { RELATIONSHIP_TYPES, type RelationshipType } from './entity-types.ts';
+export type { LineageEnd, LineageTriple } from './entity-registry.ts';
 
 export interface DerivedEdge {
   /** sha1 hex of [source, type, destination, owner, aspect]: the identity of the stored edge. */
@@ -45,20 +46,8 @@ export interface DeriveEdgesInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lineage registry, derived from the descriptors' edge rules (DataHub's LineageRegistry)
-
-export type LineageEnd = 'upstream' | 'downstream';
-
-export interface LineageTriple {
-  sourceType: string;
-  type: RelationshipType;
-  destinationType: string;
-  destinationIs: LineageEnd;
-}
-
-function tripleKey(sourceType: string, type: string, destinationType: string): string {
-  return `${sourceType}\u0000${type}\u0000${destinationType}`;
-}
+// The lineage registry: the triples the process registry derived from the descriptors' edge rules
+// (DataHub's LineageRegistry, entity-registry.ts)
 
 /**
  * The rules an aspect follows on an entity type: the type's own (its descriptor), else the common
@@ -70,61 +59,24 @@ function rulesOf(entityType: string, aspectName: string): OwnedAspect | undefine
   return Object.hasOwn(COMMON_ASPECTS, aspectName) ? COMMON_ASPECTS[aspectName] : undefined;
 }
 
-const makesFieldLineage = (a: OwnedAspect) => a.fineGrained !== undefined || a.inputFieldEdges === true;
-
-const registry = derived((descriptors) => {
-  const triples = new Map<string, LineageTriple>();
-  const add = (t: LineageTriple) => {
-    const key = tripleKey(t.sourceType, t.type, t.destinationType);
-    const existing = triples.get(key);
-    if (existing && existing.destinationIs !== t.destinationIs) {
-      throw new Error(`Entity types disagree on the lineage direction of ${t.sourceType} -[${t.type}]-> ${t.destinationType}`);
-    }
-    triples.set(key, t);
-  };
-  const aspects = new Set<string>();
-  for (const d of descriptors) {
-    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
-      for (const rule of aspect.edges ?? []) {
-        if (!rule.lineage) continue;
-        aspects.add(aspectName);
-        for (const to of rule.to) add({ sourceType: d.name, type: rule.type, destinationType: to, destinationIs: rule.lineage });
-      }
-      if (makesFieldLineage(aspect)) aspects.add(aspectName);
-    }
-  }
-  // Column lineage (fineGrainedLineages, inputFields) is schemaField -[DownstreamOf]-> schemaField,
-  // hard-coded in DataHub's registry too.
-  if (descriptors.some((d) => Object.values(d.aspects ?? {}).some(makesFieldLineage))) {
-    add({ sourceType: 'schemaField', type: 'DownstreamOf', destinationType: 'schemaField', destinationIs: 'upstream' });
-  }
-  const list = Object.freeze([...triples.values()].map((t) => Object.freeze(t)));
-  return {
-    triples: list,
-    direction: new Map([...triples].map(([k, t]) => [k, t.destinationIs])),
-    entityTypes: new Set(list.flatMap((t) => [t.sourceType, t.destinationType])),
-    aspects,
-  };
-});
-
 /** Every lineage triple: the edge rules marked lineage, plus schemaField→schemaField column lineage. */
 export function lineageTriples(): readonly LineageTriple[] {
-  return registry().triples;
+  return entityRegistry().lineageTriples;
 }
 
 /** Whether the destination of such a typed edge is its upstream or downstream end; null = not lineage. */
 export function lineageDirectionOf(sourceType: string, type: RelationshipType, destinationType: string): LineageEnd | null {
-  return registry().direction.get(tripleKey(sourceType, type, destinationType)) ?? null;
+  return entityRegistry().lineageDirections.get(tripleKey(sourceType, type, destinationType)) ?? null;
 }
 
 /** Whether an entity type takes part in some lineage triple; lineage from any other type is empty. */
 export function hasLineage(entityType: string): boolean {
-  return registry().entityTypes.has(entityType);
+  return entityRegistry().lineageEntityTypes.has(entityType);
 }
 
 /** Whether an aspect can derive a lineage edge on some entity type (the existence rule checks its urns). */
 export function isLineageAspect(aspectName: string): boolean {
-  return registry().aspects.has(aspectName);
+  return entityRegistry().lineageAspects.has(aspectName);
 }
 
 // ---------------------------------------------------------------------------------------------

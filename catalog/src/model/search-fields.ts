@@ -2,8 +2,7 @@
 // derived from the urn, the entity's status aspect and its one descriptive aspect. Together with
 // the derived edges they are the "indices" restoreIndices rebuilds.
 import { createHash } from 'node:crypto';
-import { nameOf, originOf, parentOf, platformOf } from './entity-registry.ts';
-import { descriptorOf } from './entity-types.ts';
+import { descriptorOf, nameOf, originOf, parentOf, platformOf } from './entity-registry.ts';
 import { searchTextOf } from './search-analyzer.ts';
 import type { Urn } from './urn.ts';
 

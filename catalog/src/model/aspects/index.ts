@@ -3,8 +3,8 @@
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf } from '../entity-registry.ts';
-import { derived, FABRIC_TYPES, type KeyPart } from '../entity-types.ts';
+import { descriptorOf, entityRegistry, entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf } from '../entity-registry.ts';
+import { FABRIC_TYPES, type EntityTypeDescriptor, type KeyPart } from '../entity-types.ts';
 import { validationFailed } from '../errors.ts';
 import { isJsonRecord } from '../json.ts';
 import type { Urn } from '../urn.ts';
@@ -104,35 +104,30 @@ function keyPartSchema(field: KeyPart): z.ZodType {
 const FQCN_BY_NAME: ReadonlyMap<string, string> = new Map(Object.entries(DATAHUB_ASPECT_FQCNS));
 const NAME_BY_FQCN: ReadonlyMap<string, string> = new Map([...FQCN_BY_NAME].map(([n, f]) => [f, n]));
 
+const VALUE_SCHEMA_OF: ReadonlyMap<string, z.ZodType> = new Map(VALUE_SCHEMAS);
+
 // Key aspects of registered entity types, from their descriptors: `<type>Key` of an unknown type
-// has no shape beyond {id}, and is checked by equality with the urn in validateAspect.
-const schemas = derived((descriptors): ReadonlyMap<string, z.ZodType> => new Map([
-  ...VALUE_SCHEMAS,
-  ...descriptors.map((d) => [d.keyAspect, z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])))] as const),
-]));
+// has no shape beyond {id}, and is checked by equality with the urn in validateAspect. Built when
+// asked (a handful of zod nodes), so they follow whichever registry the process reads.
+function keyAspectSchema(d: EntityTypeDescriptor): z.ZodType {
+  return z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])));
+}
+
+/** The schema of a modelled aspect, key aspects of registered entity types included. */
+function schemaOf(aspectName: string): z.ZodType | undefined {
+  const owner = entityTypeOfKeyAspect(aspectName);
+  const d = owner === undefined ? undefined : descriptorOf(owner);
+  return d ? keyAspectSchema(d) : VALUE_SCHEMA_OF.get(aspectName);
+}
 
 /** Schema of every modelled aspect, key aspects of registered entity types included. */
 export function aspectSchemas(): ReadonlyMap<string, z.ZodType> {
-  return schemas();
+  return new Map([...VALUE_SCHEMAS, ...entityRegistry().descriptors.map((d) => [d.keyAspect, keyAspectSchema(d)] as const)]);
 }
 
 export function isModelledAspect(aspectName: string): boolean {
-  return schemas().has(aspectName);
+  return VALUE_SCHEMA_OF.has(aspectName) || entityTypeOfKeyAspect(aspectName) !== undefined;
 }
-
-// Entity-specific aspects (a descriptor's own aspects not marked shared): written on another entity
-// type they would be stored but never derived from, so they are rejected like DataHub rejects
-// aspects missing from an entity's spec.
-const aspectOwners = derived((descriptors) => {
-  const owners = new Map<string, string[]>();
-  for (const d of descriptors) {
-    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
-      if (aspect.shared || aspectName === d.keyAspect) continue;
-      owners.set(aspectName, [...(owners.get(aspectName) ?? []), d.name]);
-    }
-  }
-  return owners;
-});
 
 // ---------------------------------------------------------------------------------------------
 // Error messages. Clients show `message` to users, and the Python client reads one particular
@@ -206,7 +201,7 @@ export function checkAspectPlacement(aspectName: string, urn: Urn): void {
   if (keyOwner !== undefined) {
     throw validationFailed(`Aspect ${aspectName} is the key aspect of ${keyOwner}, not of ${urn.entityType} (${urn.text})`);
   }
-  const owners = aspectOwners().get(aspectName);
+  const owners = entityRegistry().aspectOwners.get(aspectName);
   if (owners && !owners.includes(urn.entityType)) {
     throw validationFailed(`Aspect ${aspectName} is not supported for entity type ${urn.entityType} (${urn.text})`);
   }
@@ -220,7 +215,7 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
   }
 
   if (aspectName === keyAspectNameOf(urn.entityType)) {
-    const schema = schemas().get(aspectName);
+    const schema = schemaOf(aspectName);
     const shape = schema?.safeParse(value, { reportInput: true });
     if (shape && !shape.success) throw validationFailed(formatIssues(aspectName, shape.error.issues));
     if (!isDeepStrictEqual(value, key.value)) {
@@ -230,7 +225,7 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
     }
     return value;
   }
-  const schema = schemas().get(aspectName);
+  const schema = schemaOf(aspectName);
   if (schema) {
     const result = schema.safeParse(value, { reportInput: true });
     if (!result.success) throw validationFailed(formatIssues(aspectName, result.error.issues));
@@ -256,21 +251,13 @@ export function aspectNameOfFqcn(fqcn: string): string | undefined {
 }
 
 // The Snapshot union members of MetadataChangeEvent: the descriptors' snapshot classes.
-const SNAPSHOT_PACKAGE = 'com.linkedin.metadata.snapshot.';
-const snapshots = derived((descriptors) => {
-  const withSnapshot = descriptors.filter((d) => d.snapshot !== undefined);
-  return {
-    entityTypeOf: new Map(withSnapshot.map((d) => [SNAPSHOT_PACKAGE + d.snapshot!, d.name])),
-    fqcnOf: new Map(withSnapshot.map((d) => [d.name, SNAPSHOT_PACKAGE + d.snapshot!])),
-  };
-});
 
 /** `com.linkedin.metadata.snapshot.DatasetSnapshot` → `dataset`; undefined when unknown. */
 export function snapshotEntityType(snapshotFqcn: string): string | undefined {
-  return snapshots().entityTypeOf.get(snapshotFqcn);
+  return entityRegistry().snapshotEntityTypes.get(snapshotFqcn);
 }
 
 /** `dataset` → `com.linkedin.metadata.snapshot.DatasetSnapshot`; undefined when DataHub has none. */
 export function snapshotFqcnOf(entityType: string): string | undefined {
-  return snapshots().fqcnOf.get(entityType);
+  return entityRegistry().snapshotFqcns.get(entityType);
 }

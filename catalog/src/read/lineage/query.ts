@@ -5,9 +5,8 @@
 import { createHash } from 'node:crypto';
 import { badRequest, validationFailed } from '../../model/errors.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
-import { graphqlToEntityType } from '../../model/entity-registry.ts';
+import { graphqlEntityTypes, graphqlToEntityType } from '../../model/entity-registry.ts';
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
-import { graphqlEntityTypes } from '../../model/entity-types.ts';
 import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 import { int } from '../../store/store.ts';
 
