@@ -31,7 +31,8 @@ export type FabricType = (typeof FABRIC_TYPES)[number];
 
 /**
  * DataHub's relationship names the derivation can emit: each is a Neo4j relationship type, with an
- * owner index (cypher/schema/schema.cypher) and a branch of cypher/edges/owned-by.cypher.
+ * owner index (cypher/schema/schema.cypher) and a branch of cypher/edges/owned-by.cypher, both
+ * expanded from this list by the Cypher loader (catalog/src/store/cypher.ts, listing templates).
  */
 export const RELATIONSHIP_TYPES = [
   'DownstreamOf', 'Consumes', 'Produces', 'IsPartOf', 'Contains', 'DashboardContainsDashboard', 'DerivedFrom',
