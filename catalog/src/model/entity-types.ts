@@ -72,6 +72,31 @@ export interface EdgeRule {
   readonly lineage?: 'upstream' | 'downstream';
 }
 
+/**
+ * How PATCH sees one keyed array of an aspect, as DataHub's AspectTemplateEngine does: a map from
+ * key to entry (model/patch/template-views.ts), so a client addresses an entry by its urn.
+ */
+export type KeyedKind =
+  | { readonly kind: 'record'; readonly keyField: string } // Upstream, keyed by `dataset`
+  | { readonly kind: 'edge' } //                              Edge, keyed by `destinationUrn`
+  | { readonly kind: 'urn' } //                               Urn[], keyed by the urn itself
+  | { readonly kind: 'chartInput' } //                        ChartDataSourceType[]: {"string": urn}
+  | { readonly kind: 'owner' } //                             Owner[], keyed by owner urn, then ownership type
+  | { readonly kind: 'fineGrained' }; //                      fineGrainedLineages: operation/downstream/query/upstream
+
+/** An audit stamp as PATCH defaults carry it. */
+export interface PatchStamp { readonly time: number; readonly actor: string }
+
+/**
+ * An aspect's PATCH template (DataHub's `<Aspect>Template`; model/patch/templates.ts applies it):
+ * which of its arrays are keyed and how, and the value an absent aspect starts from.
+ */
+export interface PatchTemplate {
+  readonly fields: Readonly<Record<string, KeyedKind>>;
+  /** `stamp()` is a fresh audit stamp of the patch (its time, the system actor). */
+  readonly defaultValue: (stamp: () => PatchStamp) => Record<string, unknown>;
+}
+
 /** An aspect an entity type owns: only this type may hold it, and what it derives. */
 export interface OwnedAspect {
   /** Other entity types may hold it too (this type only says what it derives here). */
@@ -81,6 +106,8 @@ export interface OwnedAspect {
   readonly fineGrained?: 'query' | 'owner';
   /** inputFields make the owner's own fields downstream of their inputs (charts, dashboards). */
   readonly inputFieldEdges?: true;
+  /** Its PATCH template, when DataHub's SDK patches it through one; absent = plain JSON Patch. */
+  readonly patch?: PatchTemplate;
 }
 
 export interface EntityTypeDescriptor {
@@ -152,11 +179,29 @@ export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
 const DPI = 'dataProcessInstance';
 const ML_JOBS = ['dataJob', DPI] as const;
 
-/** Aspects any entity type may hold that derive edges: tags, terms, owners (not lineage). */
+// PATCH templates' keyed kinds (KeyedKind).
+const EDGE: KeyedKind = { kind: 'edge' };
+const URN: KeyedKind = { kind: 'urn' };
+const FINE: KeyedKind = { kind: 'fineGrained' };
+
+/**
+ * Aspects any entity type may hold that derive edges: tags, terms, owners (not lineage). Their PATCH
+ * templates address them as the Python client's builders do (/tags/<urn>, /terms/<urn>,
+ * /owners/<urn>/<type>), with DataHub's template defaults.
+ */
 export const COMMON_ASPECTS: Readonly<Record<string, OwnedAspect>> = {
-  globalTags: { edges: [edge('tags/*/tag', 'path', 'TaggedWith', ['tag'])] },
-  glossaryTerms: { edges: [edge('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])] },
-  ownership: { edges: [edge('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])] },
+  globalTags: {
+    edges: [edge('tags/*/tag', 'path', 'TaggedWith', ['tag'])],
+    patch: { fields: { tags: { kind: 'record', keyField: 'tag' } }, defaultValue: () => ({ tags: [] }) },
+  },
+  glossaryTerms: {
+    edges: [edge('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])],
+    patch: { fields: { terms: { kind: 'record', keyField: 'urn' } }, defaultValue: (stamp) => ({ terms: [], auditStamp: stamp() }) },
+  },
+  ownership: {
+    edges: [edge('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])],
+    patch: { fields: { owners: { kind: 'owner' } }, defaultValue: (stamp) => ({ owners: [], ownerTypes: {}, lastModified: stamp() }) },
+  },
 };
 
 /** An aspect that names no edge but belongs to one type (others may not hold it). */
@@ -175,11 +220,15 @@ type Look = { label: string; displayLabel: string; colour: string };
 
 /**
  * Charts and dashboards have the same shape: a (dashboardTool, <name>Id) key, a `<name>Info` aspect
- * that titles and describes them and names their inputs, and inputFields for their columns.
+ * that titles and describes them and names their inputs, and inputFields for their columns. PATCH
+ * keys the info's input arrays (`keyed`); an absent info starts titled '' with `arrays` empty.
  */
-function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[]): EntityTypeDescriptor {
+function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[], keyed: Readonly<Record<string, KeyedKind>>, arrays: readonly string[]): EntityTypeDescriptor {
   const id = `${names.name}Id`;
   const info = `${names.name}Info`;
+  const defaultValue = (stamp: () => PatchStamp) => ({
+    title: '', description: '', lastModified: { created: stamp(), lastModified: stamp() }, ...Object.fromEntries(arrays.map((a) => [a, []])),
+  });
   return {
     ...names,
     keyAspect: `${names.name}Key`,
@@ -188,7 +237,7 @@ function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[]): E
       ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties',
       descriptive: { aspect: info, name: ['title'], description: ['description'] },
     },
-    aspects: { [info]: { edges: inputs }, inputFields: INPUT_FIELDS },
+    aspects: { [info]: { edges: inputs, patch: { fields: keyed, defaultValue } }, inputFields: INPUT_FIELDS },
   };
 }
 
@@ -244,7 +293,14 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
-      upstreamLineage: { edges: [edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up)], fineGrained: 'query' },
+      upstreamLineage: {
+        edges: [edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up)],
+        fineGrained: 'query',
+        patch: {
+          fields: { upstreams: { kind: 'record', keyField: 'dataset' }, fineGrainedLineages: FINE },
+          defaultValue: () => ({ upstreams: [], fineGrainedLineages: [] }),
+        },
+      },
       datasetProperties: OWN,
       schemaMetadata: {
         shared: true,
@@ -282,6 +338,16 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
           edge('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
         ],
         fineGrained: 'owner',
+        patch: {
+          fields: {
+            inputDatasetEdges: EDGE, outputDatasetEdges: EDGE, inputDatajobEdges: EDGE,
+            inputDatasetFields: URN, outputDatasetFields: URN, fineGrainedLineages: FINE,
+          },
+          defaultValue: () => ({
+            inputDatasets: [], outputDatasets: [], inputDatajobs: [], inputDatasetEdges: [], outputDatasetEdges: [],
+            inputDatajobEdges: [], inputDatasetFields: [], outputDatasetFields: [], fineGrainedLineages: [],
+          }),
+        },
       },
     },
   },
@@ -296,7 +362,8 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   },
   visualisation({ name: 'chart', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot' },
     { label: 'Chart', displayLabel: 'Chart', colour: '#15803d' },
-    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)]),
+    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)],
+    { inputEdges: EDGE, inputs: { kind: 'chartInput' } }, ['inputs', 'inputEdges']),
   visualisation({ name: 'dashboard', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot' },
     { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e' },
     [
@@ -305,7 +372,9 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
       edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
       edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
-    ]),
+    ],
+    // `dashboards` (dashboard → dashboard edges) is keyed too, as in DataHub's DashboardInfoTemplate.
+    { charts: URN, chartEdges: EDGE, datasets: URN, datasetEdges: EDGE, dashboards: EDGE }, ['charts', 'chartEdges', 'datasets', 'datasetEdges']),
   featureLike({ name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
     { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' }),
   featureLike({ name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
