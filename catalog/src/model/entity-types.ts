@@ -153,6 +153,11 @@ export interface EntityTypeDescriptor {
     readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[] };
     /** GraphQL: the descriptive aspect as `properties {name description …}`, or only as `description`. */
     readonly graphqlDescriptive?: 'properties' | 'description';
+    /**
+     * Its GraphQL type implements `EntityWithRelationships` (relationships, lineage): the page draws
+     * it and asks for its name and platform (model/browser.ts `pageEntityFragment`).
+     */
+    readonly relationships?: true;
   };
   /** MetadataChangeEvent snapshot class (`DatasetSnapshot`) when DataHub has one. */
   readonly snapshot?: string;
@@ -234,7 +239,7 @@ function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[], ke
     keyAspect: `${names.name}Key`,
     key: [str('dashboardTool', 'tool'), str(id, id)],
     modelled: {
-      ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties',
+      ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties', relationships: true,
       descriptive: { aspect: info, name: ['title'], description: ['description'] },
     },
     aspects: { [info]: { edges: inputs, patch: { fields: keyed, defaultValue } }, inputFields: INPUT_FIELDS },
@@ -256,7 +261,7 @@ function modelLike(names: Names, look: Look, edges: readonly EdgeRule[]): Entity
     keyAspect: `${names.name}Key`,
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description',
+      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description', relationships: true,
       descriptive: { aspect: properties, name: ['name'], description: ['description'] },
     },
     aspects: { [properties]: { edges } },
@@ -274,7 +279,7 @@ function featureLike(names: Names, look: Look): EntityTypeDescriptor {
     keyAspect: `${names.name}Key`,
     key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
     modelled: {
-      ...look, namePart: 'name', graphqlDescriptive: 'description',
+      ...look, namePart: 'name', graphqlDescriptive: 'description', relationships: true,
       descriptive: { aspect: properties, name: [], description: ['description'] },
     },
     aspects: { [properties]: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
@@ -289,7 +294,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataset', keyAspect: 'datasetKey', graphqlType: 'DATASET', graphqlTypename: 'Dataset', snapshot: 'DatasetSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin', relationships: true,
       descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -314,13 +319,13 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   {
     name: 'schemaField', keyAspect: 'schemaFieldKey', graphqlType: 'SCHEMA_FIELD', graphqlTypename: 'SchemaFieldEntity', snapshot: 'SchemaFieldSnapshot',
     key: [urnPart('parent', FIELD_PARENT_TYPES, 'parent'), str('fieldPath', 'fieldPath')],
-    modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent' },
+    modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent', relationships: true },
   },
   {
     name: 'dataJob', keyAspect: 'dataJobKey', graphqlType: 'DATA_JOB', graphqlTypename: 'DataJob', snapshot: 'DataJobSnapshot',
     key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
     modelled: {
-      label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow',
+      label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow', relationships: true,
       descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: {
@@ -355,7 +360,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataFlow', keyAspect: 'dataFlowKey', graphqlType: 'DATA_FLOW', graphqlTypename: 'DataFlow', snapshot: 'DataFlowSnapshot',
     key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
     modelled: {
-      label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator',
+      label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator', relationships: true,
       descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: { dataFlowInfo: OWN },
@@ -383,7 +388,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],
     modelled: {
-      label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform',
+      label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform', relationships: true,
       descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: {
@@ -435,7 +440,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   {
     name: DPI, keyAspect: 'dataProcessInstanceKey', graphqlType: 'DATA_PROCESS_INSTANCE', graphqlTypename: 'DataProcessInstance',
     key: [str('id')],
-    modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id' },
+    modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id', relationships: true },
     aspects: {
       dataProcessInstanceInput: {
         edges: [
