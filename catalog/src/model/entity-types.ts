@@ -70,6 +70,12 @@ export interface EdgeRule {
   readonly to: readonly string[];
   /** Whether the destination is the upstream or the downstream end of lineage; absent = not lineage. */
   readonly lineage?: 'upstream' | 'downstream';
+  /**
+   * GraphQL updateLineage writes an edge between the owner and a `to` type here (an `edges` or
+   * `upstreams` field; docs/wire-contract.md §GraphQL). `legacy`: the older urn list of the same
+   * aspect holding the same edges, which counts as listing them and loses them on removal.
+   */
+  readonly updateLineage?: { readonly legacy?: string };
 }
 
 /**
@@ -108,6 +114,11 @@ export interface OwnedAspect {
   readonly inputFieldEdges?: true;
   /** Its PATCH template, when DataHub's SDK patches it through one; absent = plain JSON Patch. */
   readonly patch?: PatchTemplate;
+  /**
+   * The (empty) arrays it starts with when updateLineage adds an edge to an owner that lacks it;
+   * absent = updateLineage needs it to exist (a chart's or dashboard's info).
+   */
+  readonly updateLineageStart?: readonly string[];
 }
 
 export interface EntityTypeDescriptor {
@@ -158,6 +169,11 @@ export interface EntityTypeDescriptor {
      * it and asks for its name and platform (model/browser.ts `pageEntityFragment`).
      */
     readonly relationships?: true;
+    /**
+     * DataHub's updateLineage message when an upstream of this type is not one it accepts, `{urn}`
+     * standing for that upstream (DataHub's texts, typos included); absent = "Unsupported lineage edge".
+     */
+    readonly updateLineageRejection?: string;
   };
   /** MetadataChangeEvent snapshot class (`DatasetSnapshot`) when DataHub has one. */
   readonly snapshot?: string;
@@ -177,6 +193,8 @@ const edge = (field: string, shape: FieldShape, type: RelationshipType, to: read
   ({ field, shape, type, to, ...(lineage ? { lineage } : {}) });
 const up = 'upstream' as const;
 const down = 'downstream' as const;
+/** An edge rule GraphQL updateLineage edits, with the legacy urn list of the same edges. */
+const editable = (rule: EdgeRule, legacy?: string): EdgeRule => ({ ...rule, updateLineage: legacy ? { legacy } : {} });
 
 /** Entity types whose columns can be schemaFields (docs/lineage-model.md §Columns). */
 export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
@@ -221,7 +239,7 @@ const INPUT_FIELDS: OwnedAspect = {
 
 /** The names and look every descriptor built by a helper below is given. */
 type Names = { name: string; graphqlType: GraphqlEntityType; graphqlTypename: string; snapshot: string };
-type Look = { label: string; displayLabel: string; colour: string };
+type Look = { label: string; displayLabel: string; colour: string; updateLineageRejection?: string };
 
 /**
  * Charts and dashboards have the same shape: a (dashboardTool, <name>Id) key, a `<name>Info` aspect
@@ -296,11 +314,13 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     modelled: {
       label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin', relationships: true,
       descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+      updateLineageRejection: 'Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: {urn}',
     },
     aspects: {
       upstreamLineage: {
-        edges: [edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up)],
+        edges: [editable(edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up))],
         fineGrained: 'query',
+        updateLineageStart: ['upstreams'],
         patch: {
           fields: { upstreams: { kind: 'record', keyField: 'dataset' }, fineGrainedLineages: FINE },
           defaultValue: () => ({ upstreams: [], fineGrainedLineages: [] }),
@@ -327,6 +347,8 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     modelled: {
       label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow', relationships: true,
       descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+      // "datJob" (sic) is DataHub's text.
+      updateLineageRejection: "Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: {urn}",
     },
     aspects: {
       dataJobKey: { edges: [edge('flow', 'urn', 'IsPartOf', ['dataFlow'])] },
@@ -334,15 +356,16 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       dataJobInputOutput: {
         edges: [
           edge('inputDatasets', 'urnList', 'Consumes', ['dataset'], up),
-          edge('inputDatasetEdges', 'edges', 'Consumes', ['dataset'], up),
+          editable(edge('inputDatasetEdges', 'edges', 'Consumes', ['dataset'], up), 'inputDatasets'),
           edge('outputDatasets', 'urnList', 'Produces', ['dataset'], down),
-          edge('outputDatasetEdges', 'edges', 'Produces', ['dataset'], down),
+          editable(edge('outputDatasetEdges', 'edges', 'Produces', ['dataset'], down), 'outputDatasets'),
           edge('inputDatajobs', 'urnList', 'DownstreamOf', ['dataJob'], up),
-          edge('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob'], up),
+          editable(edge('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob'], up), 'inputDatajobs'),
           edge('inputDatasetFields', 'urnList', 'Consumes', ['schemaField']),
           edge('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
         ],
         fineGrained: 'owner',
+        updateLineageStart: ['inputDatasets', 'outputDatasets'],
         patch: {
           fields: {
             inputDatasetEdges: EDGE, outputDatasetEdges: EDGE, inputDatajobEdges: EDGE,
@@ -366,16 +389,16 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     aspects: { dataFlowInfo: OWN },
   },
   visualisation({ name: 'chart', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot' },
-    { label: 'Chart', displayLabel: 'Chart', colour: '#15803d' },
-    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)],
+    { label: 'Chart', displayLabel: 'Chart', colour: '#15803d', updateLineageRejection: "Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: {urn}" },
+    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), editable(edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up), 'inputs')],
     { inputEdges: EDGE, inputs: { kind: 'chartInput' } }, ['inputs', 'inputEdges']),
   visualisation({ name: 'dashboard', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot' },
-    { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e' },
+    { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e', updateLineageRejection: "Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: {urn}" },
     [
       edge('charts', 'urnList', 'Contains', ['chart'], up),
-      edge('chartEdges', 'edges', 'Contains', ['chart'], up),
+      editable(edge('chartEdges', 'edges', 'Contains', ['chart'], up), 'charts'),
       edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
-      edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
+      editable(edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up), 'datasets'),
       edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
     ],
     // `dashboards` (dashboard → dashboard edges) is keyed too, as in DataHub's DashboardInfoTemplate.
