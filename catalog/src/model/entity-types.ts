@@ -1,7 +1,8 @@
 // What an entity type is, written once (docs/lineage-model.md §Entity types): one descriptor per
 // type, and every table the catalog used to keep per type (key parts, GraphQL type and EntityType,
 // Neo4j label, name / platform / origin / parent, descriptive aspect, MCE snapshot class, the aspects
-// it owns and the edges they derive, the label the page shows) is derived from these.
+// it owns and the edges they derive, their PATCH templates, the fields GraphQL updateLineage writes,
+// the label the page shows and the fields it asks for) is derived from these.
 //
 // Pure and browser-safe: the explorer imports this module as `@lineage/catalog/entity-types`.
 //
