@@ -18,30 +18,11 @@ DROP INDEX entity_search IF EXISTS;
 DROP INDEX entity_search_v2 IF EXISTS;
 CREATE FULLTEXT INDEX entity_search_v3 IF NOT EXISTS FOR (n:Entity) ON EACH [n.searchText]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}};
-// Edges are owned by (owner urn, aspect): restore and hard delete find them through these.
-CREATE INDEX rel_owner_DownstreamOf IF NOT EXISTS FOR ()-[r:DownstreamOf]-() ON (r.owner);
-CREATE INDEX rel_owner_Consumes IF NOT EXISTS FOR ()-[r:Consumes]-() ON (r.owner);
-CREATE INDEX rel_owner_Produces IF NOT EXISTS FOR ()-[r:Produces]-() ON (r.owner);
-CREATE INDEX rel_owner_IsPartOf IF NOT EXISTS FOR ()-[r:IsPartOf]-() ON (r.owner);
-CREATE INDEX rel_owner_Contains IF NOT EXISTS FOR ()-[r:Contains]-() ON (r.owner);
-CREATE INDEX rel_owner_DashboardContainsDashboard IF NOT EXISTS FOR ()-[r:DashboardContainsDashboard]-() ON (r.owner);
-CREATE INDEX rel_owner_DerivedFrom IF NOT EXISTS FOR ()-[r:DerivedFrom]-() ON (r.owner);
-CREATE INDEX rel_owner_KeyedBy IF NOT EXISTS FOR ()-[r:KeyedBy]-() ON (r.owner);
-CREATE INDEX rel_owner_TrainedBy IF NOT EXISTS FOR ()-[r:TrainedBy]-() ON (r.owner);
-CREATE INDEX rel_owner_UsedBy IF NOT EXISTS FOR ()-[r:UsedBy]-() ON (r.owner);
-CREATE INDEX rel_owner_MemberOf IF NOT EXISTS FOR ()-[r:MemberOf]-() ON (r.owner);
-CREATE INDEX rel_owner_DeployedTo IF NOT EXISTS FOR ()-[r:DeployedTo]-() ON (r.owner);
-CREATE INDEX rel_owner_DataProcessInstanceConsumes IF NOT EXISTS FOR ()-[r:DataProcessInstanceConsumes]-() ON (r.owner);
-CREATE INDEX rel_owner_DataProcessInstanceProduces IF NOT EXISTS FOR ()-[r:DataProcessInstanceProduces]-() ON (r.owner);
-CREATE INDEX rel_owner_InstanceOf IF NOT EXISTS FOR ()-[r:InstanceOf]-() ON (r.owner);
-CREATE INDEX rel_owner_ChildOf IF NOT EXISTS FOR ()-[r:ChildOf]-() ON (r.owner);
-CREATE INDEX rel_owner_UpstreamOf IF NOT EXISTS FOR ()-[r:UpstreamOf]-() ON (r.owner);
-CREATE INDEX rel_owner_consumesField IF NOT EXISTS FOR ()-[r:consumesField]-() ON (r.owner);
-CREATE INDEX rel_owner_TaggedWith IF NOT EXISTS FOR ()-[r:TaggedWith]-() ON (r.owner);
-CREATE INDEX rel_owner_TermedWith IF NOT EXISTS FOR ()-[r:TermedWith]-() ON (r.owner);
-CREATE INDEX rel_owner_OwnedBy IF NOT EXISTS FOR ()-[r:OwnedBy]-() ON (r.owner);
-CREATE INDEX rel_owner_SchemaFieldTaggedWith IF NOT EXISTS FOR ()-[r:SchemaFieldTaggedWith]-() ON (r.owner);
-CREATE INDEX rel_owner_SchemaFieldWithGlossaryTerm IF NOT EXISTS FOR ()-[r:SchemaFieldWithGlossaryTerm]-() ON (r.owner);
+// Edges are owned by (owner urn, aspect): restore and hard delete find them through these. One index
+// per relationship type of RELATIONSHIP_TYPES, expanded by the loader (a listing template), and LINEAGE's.
+{{#relationshipTypes}}
+CREATE INDEX rel_owner_{{relationshipType}} IF NOT EXISTS FOR ()-[r:{{relationshipType}}]-() ON (r.owner);
+{{/relationshipTypes}}
 CREATE INDEX rel_owner_LINEAGE IF NOT EXISTS FOR ()-[r:LINEAGE]-() ON (r.owner);
 // The store's schema version (schema/read-version, docs/operations.md §Schema versions): one node.
 CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (s:SchemaVersion) REQUIRE s.name IS UNIQUE;

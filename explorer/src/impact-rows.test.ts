@@ -9,7 +9,7 @@ const entityResults: ImpactResult[] = [
   { degree: 1, entity: { urn: job, type: 'DATA_JOB', jobId: 'aggregate_events', properties: { name: 'aggregate events' }, dataFlow: { orchestrator: 'airflow' } },
     paths: [{ path: [{ urn: ds('logging_events'), type: 'DATASET' }, { urn: job, type: 'DATA_JOB' }] }] },
   { degree: 1, entity: { urn: ds('user_sessions'), type: 'DATASET', name: 'user_sessions', platform: { name: 'hive' } }, paths: null },
-  { degree: 2, entity: { urn: key, type: 'MLPRIMARY_KEY', name: 'session_id', featureNamespace: 'hive' },
+  { degree: 2, entity: { urn: key, type: 'MLPRIMARY_KEY', name: 'session_id' },
     paths: [null, { path: [{ urn: ds('logging_events'), type: 'DATASET' }, null, { urn: ds('user_sessions'), type: 'DATASET' }, { urn: key, type: 'MLPRIMARY_KEY' }] }] },
 ];
 

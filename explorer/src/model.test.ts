@@ -17,6 +17,13 @@ test('summarise prefers properties.name, then key fields; the platform comes fro
     .toEqual({ urn: job, type: 'DATA_JOB', name: 'aggregate_events', platform: 'airflow', exists: true });
   // A path step carries only urn and type.
   expect(summarise({ urn: job, type: 'DATA_JOB' })).toMatchObject({ name: 'aggregate_events', platform: 'airflow' });
+  // A job's flow is its pipeline, named as the flow would be.
+  const flow = 'urn:li:dataFlow:(airflow,tutorial_flow,PROD)';
+  expect(summarise({ urn: job, type: 'DATA_JOB', jobId: 'aggregate_events', dataFlow: { urn: flow, flowId: 'tutorial_flow', orchestrator: 'airflow', properties: { name: 'Tutorial' } } }))
+    .toMatchObject({ platform: 'airflow', pipeline: { urn: flow, name: 'Tutorial' } });
+  expect(summarise({ urn: job, type: 'DATA_JOB', dataFlow: { urn: flow, flowId: 'tutorial_flow' } }).pipeline).toEqual({ urn: flow, name: 'tutorial_flow' });
+  // A chart's platform is its tool.
+  expect(summarise({ urn: 'urn:li:chart:(looker,c1)', type: 'CHART', chartId: 'c1', tool: 'looker' })).toMatchObject({ name: 'c1', platform: 'looker' });
 });
 
 test('mergeResults: paths become edges in data-flow direction; path-only steps are context nodes', () => {

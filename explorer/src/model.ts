@@ -4,12 +4,15 @@
 // entity that only appears on a path (filtered out by type/platform, or beyond the loaded page) is
 // kept as a "context" node so the graph stays connected.
 
-import { displayLabelOf, urnDisplayName, urnPlatformName } from '@lineage/catalog/browser';
+import { displayLabelOf, pageFieldsOf, urnDisplayName, urnPlatformName } from '@lineage/catalog/browser';
 
 export type Direction = 'UPSTREAM' | 'DOWNSTREAM';
 export type Side = 'centre' | 'upstream' | 'downstream';
 
-/** What GraphQL returns for the ENTITY fragment (queries.ts); every field optional by type. */
+/**
+ * What GraphQL returns for the ExplorerEntity fragment (queries.ts, from the descriptors: which of
+ * these fields a type has is `pageFieldsOf` its type); every field optional by type.
+ */
 export interface RawEntity {
   urn: string;
   type: string;
@@ -20,7 +23,6 @@ export interface RawEntity {
   chartId?: string | null;
   dashboardId?: string | null;
   fieldPath?: string | null;
-  featureNamespace?: string | null;
   orchestrator?: string | null;
   tool?: string | null;
   platform?: { urn?: string; name: string; properties?: { displayName?: string | null } | null } | null;
@@ -67,13 +69,27 @@ export interface Neighbourhood {
 /** The name a urn's key gives (`urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)` → `db.t`). */
 export const urnTail = urnDisplayName;
 
+/** A field of a reply, by the name the type's page fields give it, when it holds text. */
+function textOf(reply: object | null | undefined, field: string | undefined): string | null {
+  const value = reply && field !== undefined ? (reply as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Name, platform and pipeline of an entity, from the fields its type's descriptor says name it:
+ * the descriptive name, else the key's name, else the urn's; the platform entity, else the entity
+ * its key names as platform (a job's flow, also drawn as its pipeline), else the key's text, else the urn's.
+ */
 export function summarise(e: RawEntity): EntitySummary {
-  const name = e.properties?.name ?? e.name ?? e.jobId ?? e.flowId ?? e.chartId ?? e.dashboardId ?? e.fieldPath ?? urnTail(e.urn);
-  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? e.dataFlow?.orchestrator ?? e.orchestrator ?? e.tool ?? urnPlatformName(e.urn);
-  const flow = e.dataFlow?.urn;
+  const fields = pageFieldsOf(e.type);
+  const via = fields?.via;
+  const parent = via ? ((e as unknown as Record<string, unknown>)[via.field] as { urn?: string; properties?: { name?: string | null } | null } | null | undefined) : undefined;
+  const name = e.properties?.name ?? textOf(e, fields?.name) ?? urnTail(e.urn);
+  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? textOf(parent, via?.fields.platform) ?? textOf(e, fields?.platform) ?? urnPlatformName(e.urn);
+  const pipeline = parent?.urn;
   return {
     urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null,
-    ...(flow ? { pipeline: { urn: flow, name: e.dataFlow?.properties?.name ?? e.dataFlow?.flowId ?? urnTail(flow) } } : {}),
+    ...(pipeline ? { pipeline: { urn: pipeline, name: parent?.properties?.name ?? textOf(parent, via?.fields.name) ?? urnTail(pipeline) } } : {}),
   };
 }
 

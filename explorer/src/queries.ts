@@ -3,26 +3,13 @@
 // itself a result is drawn from its urn.
 // Only operations of the public API (lineage-service SDL):
 // entity, entities, scrollAcrossLineage, searchAcrossEntities.
+import { describedTypenames, pageEntityFragment } from '@lineage/catalog/browser';
 import type { RawEntity, RawResult } from './model.ts';
 import type { FineGrainedLineage } from './columns.ts';
 
-const ENTITY_FIELDS = `
-fragment ExplorerEntity on Entity {
-  urn
-  type
-  ... on Dataset { exists name platform { urn name properties { displayName } } properties { name } }
-  ... on DataJob { exists jobId properties { name } dataFlow { urn flowId orchestrator properties { name } } }
-  ... on DataFlow { exists flowId orchestrator properties { name } }
-  ... on Chart { exists chartId tool properties { name } }
-  ... on Dashboard { exists dashboardId tool properties { name } }
-  ... on MLFeature { exists name featureNamespace }
-  ... on MLPrimaryKey { exists name featureNamespace }
-  ... on MLFeatureTable { exists name platform { urn name properties { displayName } } }
-  ... on MLModel { exists name platform { urn name properties { displayName } } }
-  ... on MLModelGroup { exists name platform { urn name properties { displayName } } }
-  ... on SchemaFieldEntity { exists fieldPath }
-  ... on DataProcessInstance { exists }
-}`;
+// What names an entity of each type the page draws (its name, platform, whether it exists) follows
+// from the entity type descriptors.
+const ENTITY_FIELDS = pageEntityFragment();
 
 export const ENTITY_QUERY = `query explorerEntity($urn: String!) { entity(urn: $urn) { ...ExplorerEntity } }
 ${ENTITY_FIELDS}`;
@@ -155,7 +142,8 @@ export const DETAIL_ASPECTS = [
   'ownership', 'globalTags', 'glossaryTerms',
 ] as const;
 
-const WITH_ASPECTS = ['Dataset', 'DataJob', 'DataFlow', 'Chart', 'Dashboard', 'MLFeature', 'MLPrimaryKey', 'MLFeatureTable', 'MLModel', 'MLModelGroup'];
+/** The types whose aspects the details sheet reads: those with a descriptive aspect. */
+const WITH_ASPECTS = describedTypenames();
 
 /**
  * The details sheet in one request: the entity and its aspects, and how many entities lie at each

@@ -1,11 +1,12 @@
 // The supergraph composes from the subgraph's own SDL, and the SDL agrees with the domain: a schema
 // change that breaks composition, drops an operation DataHub clients send, or lets an enum drift
 // from the domain's lists fails here.
-import { buildSchema, isEnumType, isObjectType, type GraphQLSchema } from 'graphql';
+import { buildSchema, isEnumType, isObjectType, parse, validate, type GraphQLSchema } from 'graphql';
 import { composeSupergraph } from '../../gateway/src/app.ts';
 import { buildLineageSchema } from '../../lineage-service/src/app.ts';
 import { entityTypeDescriptors } from '../../catalog/src/model/entity-registry.ts';
 import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-types.ts';
+import * as explorerQueries from '../../explorer/src/queries.ts';
 
 const RENDERED_TYPENAMES = entityTypeDescriptors().flatMap((d) => (d.graphqlTypename ? [d.graphqlTypename] : []));
 
@@ -75,4 +76,18 @@ test('every field an entity type declares resolves from its descriptor or a type
   expect(unresolved).toEqual([]);
   const query = schema.getQueryType()!.getFields();
   for (const name of Object.keys(query)) expect([name, query[name]!.resolve !== undefined]).toEqual([name, true]);
+});
+
+test('the types whose descriptor says relationships are exactly those implementing EntityWithRelationships', () => {
+  const implementing = Object.values(supergraph.getTypeMap()).flatMap((t) =>
+    isObjectType(t) && t.getInterfaces().some((i) => i.name === 'EntityWithRelationships') ? [t.name] : []);
+  const flagged = entityTypeDescriptors().flatMap((d) => (d.modelled?.relationships && d.graphqlTypename ? [d.graphqlTypename] : []));
+  expect(flagged.sort()).toEqual(implementing.sort());
+  expect(flagged.length).toBeGreaterThan(10);
+});
+
+test('every document the page sends (its entity fragment derived from the descriptors) is valid against the supergraph', () => {
+  const documents = Object.entries(explorerQueries).filter(([name, v]) => name.endsWith('_QUERY') && typeof v === 'string');
+  expect(documents.length).toBeGreaterThan(8);
+  for (const [name, text] of documents) expect([name, validate(supergraph, parse(text as string)).map((e) => e.message)]).toEqual([name, []]);
 });

@@ -1,7 +1,8 @@
 // What an entity type is, written once (docs/lineage-model.md §Entity types): one descriptor per
 // type, and every table the catalog used to keep per type (key parts, GraphQL type and EntityType,
 // Neo4j label, name / platform / origin / parent, descriptive aspect, MCE snapshot class, the aspects
-// it owns and the edges they derive, the label the page shows) is derived from these.
+// it owns and the edges they derive, their PATCH templates, the fields GraphQL updateLineage writes,
+// the label the page shows and the fields it asks for) is derived from these.
 //
 // Pure and browser-safe: the explorer imports this module as `@lineage/catalog/entity-types`.
 //
@@ -31,7 +32,8 @@ export type FabricType = (typeof FABRIC_TYPES)[number];
 
 /**
  * DataHub's relationship names the derivation can emit: each is a Neo4j relationship type, with an
- * owner index (cypher/schema/schema.cypher) and a branch of cypher/edges/owned-by.cypher.
+ * owner index (cypher/schema/schema.cypher) and a branch of cypher/edges/owned-by.cypher, both
+ * expanded from this list by the Cypher loader (catalog/src/store/cypher.ts, listing templates).
  */
 export const RELATIONSHIP_TYPES = [
   'DownstreamOf', 'Consumes', 'Produces', 'IsPartOf', 'Contains', 'DashboardContainsDashboard', 'DerivedFrom',
@@ -69,6 +71,37 @@ export interface EdgeRule {
   readonly to: readonly string[];
   /** Whether the destination is the upstream or the downstream end of lineage; absent = not lineage. */
   readonly lineage?: 'upstream' | 'downstream';
+  /**
+   * GraphQL updateLineage writes an edge between the owner and a `to` type here (an `edges` or
+   * `upstreams` field; docs/wire-contract.md §GraphQL). `legacy`: the older urn list of the same
+   * aspect holding the same edges, which counts as listing them and loses them on removal.
+   */
+  readonly updateLineage?: { readonly legacy?: string };
+}
+
+/**
+ * How PATCH sees one keyed array of an aspect, as DataHub's AspectTemplateEngine does: a map from
+ * key to entry (model/patch/template-views.ts), so a client addresses an entry by its urn.
+ */
+export type KeyedKind =
+  | { readonly kind: 'record'; readonly keyField: string } // Upstream, keyed by `dataset`
+  | { readonly kind: 'edge' } //                              Edge, keyed by `destinationUrn`
+  | { readonly kind: 'urn' } //                               Urn[], keyed by the urn itself
+  | { readonly kind: 'chartInput' } //                        ChartDataSourceType[]: {"string": urn}
+  | { readonly kind: 'owner' } //                             Owner[], keyed by owner urn, then ownership type
+  | { readonly kind: 'fineGrained' }; //                      fineGrainedLineages: operation/downstream/query/upstream
+
+/** An audit stamp as PATCH defaults carry it. */
+export interface PatchStamp { readonly time: number; readonly actor: string }
+
+/**
+ * An aspect's PATCH template (DataHub's `<Aspect>Template`; model/patch/templates.ts applies it):
+ * which of its arrays are keyed and how, and the value an absent aspect starts from.
+ */
+export interface PatchTemplate {
+  readonly fields: Readonly<Record<string, KeyedKind>>;
+  /** `stamp()` is a fresh audit stamp of the patch (its time, the system actor). */
+  readonly defaultValue: (stamp: () => PatchStamp) => Record<string, unknown>;
 }
 
 /** An aspect an entity type owns: only this type may hold it, and what it derives. */
@@ -80,6 +113,13 @@ export interface OwnedAspect {
   readonly fineGrained?: 'query' | 'owner';
   /** inputFields make the owner's own fields downstream of their inputs (charts, dashboards). */
   readonly inputFieldEdges?: true;
+  /** Its PATCH template, when DataHub's SDK patches it through one; absent = plain JSON Patch. */
+  readonly patch?: PatchTemplate;
+  /**
+   * The (empty) arrays it starts with when updateLineage adds an edge to an owner that lacks it;
+   * absent = updateLineage needs it to exist (a chart's or dashboard's info).
+   */
+  readonly updateLineageStart?: readonly string[];
 }
 
 export interface EntityTypeDescriptor {
@@ -125,6 +165,16 @@ export interface EntityTypeDescriptor {
     readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[] };
     /** GraphQL: the descriptive aspect as `properties {name description …}`, or only as `description`. */
     readonly graphqlDescriptive?: 'properties' | 'description';
+    /**
+     * Its GraphQL type implements `EntityWithRelationships` (relationships, lineage): the page draws
+     * it and asks for its name and platform (model/browser.ts `pageEntityFragment`).
+     */
+    readonly relationships?: true;
+    /**
+     * DataHub's updateLineage message when an upstream of this type is not one it accepts, `{urn}`
+     * standing for that upstream (DataHub's texts, typos included); absent = "Unsupported lineage edge".
+     */
+    readonly updateLineageRejection?: string;
   };
   /** MetadataChangeEvent snapshot class (`DatasetSnapshot`) when DataHub has one. */
   readonly snapshot?: string;
@@ -144,6 +194,8 @@ const edge = (field: string, shape: FieldShape, type: RelationshipType, to: read
   ({ field, shape, type, to, ...(lineage ? { lineage } : {}) });
 const up = 'upstream' as const;
 const down = 'downstream' as const;
+/** An edge rule GraphQL updateLineage edits, with the legacy urn list of the same edges. */
+const editable = (rule: EdgeRule, legacy?: string): EdgeRule => ({ ...rule, updateLineage: legacy ? { legacy } : {} });
 
 /** Entity types whose columns can be schemaFields (docs/lineage-model.md §Columns). */
 export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
@@ -151,11 +203,29 @@ export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
 const DPI = 'dataProcessInstance';
 const ML_JOBS = ['dataJob', DPI] as const;
 
-/** Aspects any entity type may hold that derive edges: tags, terms, owners (not lineage). */
+// PATCH templates' keyed kinds (KeyedKind).
+const EDGE: KeyedKind = { kind: 'edge' };
+const URN: KeyedKind = { kind: 'urn' };
+const FINE: KeyedKind = { kind: 'fineGrained' };
+
+/**
+ * Aspects any entity type may hold that derive edges: tags, terms, owners (not lineage). Their PATCH
+ * templates address them as the Python client's builders do (/tags/<urn>, /terms/<urn>,
+ * /owners/<urn>/<type>), with DataHub's template defaults.
+ */
 export const COMMON_ASPECTS: Readonly<Record<string, OwnedAspect>> = {
-  globalTags: { edges: [edge('tags/*/tag', 'path', 'TaggedWith', ['tag'])] },
-  glossaryTerms: { edges: [edge('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])] },
-  ownership: { edges: [edge('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])] },
+  globalTags: {
+    edges: [edge('tags/*/tag', 'path', 'TaggedWith', ['tag'])],
+    patch: { fields: { tags: { kind: 'record', keyField: 'tag' } }, defaultValue: () => ({ tags: [] }) },
+  },
+  glossaryTerms: {
+    edges: [edge('terms/*/urn', 'path', 'TermedWith', ['glossaryTerm'])],
+    patch: { fields: { terms: { kind: 'record', keyField: 'urn' } }, defaultValue: (stamp) => ({ terms: [], auditStamp: stamp() }) },
+  },
+  ownership: {
+    edges: [edge('owners/*/owner', 'path', 'OwnedBy', ['corpuser', 'corpGroup'])],
+    patch: { fields: { owners: { kind: 'owner' } }, defaultValue: (stamp) => ({ owners: [], ownerTypes: {}, lastModified: stamp() }) },
+  },
 };
 
 /** An aspect that names no edge but belongs to one type (others may not hold it). */
@@ -170,24 +240,28 @@ const INPUT_FIELDS: OwnedAspect = {
 
 /** The names and look every descriptor built by a helper below is given. */
 type Names = { name: string; graphqlType: GraphqlEntityType; graphqlTypename: string; snapshot: string };
-type Look = { label: string; displayLabel: string; colour: string };
+type Look = { label: string; displayLabel: string; colour: string; updateLineageRejection?: string };
 
 /**
  * Charts and dashboards have the same shape: a (dashboardTool, <name>Id) key, a `<name>Info` aspect
- * that titles and describes them and names their inputs, and inputFields for their columns.
+ * that titles and describes them and names their inputs, and inputFields for their columns. PATCH
+ * keys the info's input arrays (`keyed`); an absent info starts titled '' with `arrays` empty.
  */
-function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[]): EntityTypeDescriptor {
+function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[], keyed: Readonly<Record<string, KeyedKind>>, arrays: readonly string[]): EntityTypeDescriptor {
   const id = `${names.name}Id`;
   const info = `${names.name}Info`;
+  const defaultValue = (stamp: () => PatchStamp) => ({
+    title: '', description: '', lastModified: { created: stamp(), lastModified: stamp() }, ...Object.fromEntries(arrays.map((a) => [a, []])),
+  });
   return {
     ...names,
     keyAspect: `${names.name}Key`,
     key: [str('dashboardTool', 'tool'), str(id, id)],
     modelled: {
-      ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties',
+      ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties', relationships: true,
       descriptive: { aspect: info, name: ['title'], description: ['description'] },
     },
-    aspects: { [info]: { edges: inputs }, inputFields: INPUT_FIELDS },
+    aspects: { [info]: { edges: inputs, patch: { fields: keyed, defaultValue } }, inputFields: INPUT_FIELDS },
   };
 }
 
@@ -206,7 +280,7 @@ function modelLike(names: Names, look: Look, edges: readonly EdgeRule[]): Entity
     keyAspect: `${names.name}Key`,
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description',
+      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description', relationships: true,
       descriptive: { aspect: properties, name: ['name'], description: ['description'] },
     },
     aspects: { [properties]: { edges } },
@@ -224,7 +298,7 @@ function featureLike(names: Names, look: Look): EntityTypeDescriptor {
     keyAspect: `${names.name}Key`,
     key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
     modelled: {
-      ...look, namePart: 'name', graphqlDescriptive: 'description',
+      ...look, namePart: 'name', graphqlDescriptive: 'description', relationships: true,
       descriptive: { aspect: properties, name: [], description: ['description'] },
     },
     aspects: { [properties]: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
@@ -239,11 +313,20 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataset', keyAspect: 'datasetKey', graphqlType: 'DATASET', graphqlTypename: 'Dataset', snapshot: 'DatasetSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin',
+      label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin', relationships: true,
       descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+      updateLineageRejection: 'Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: {urn}',
     },
     aspects: {
-      upstreamLineage: { edges: [edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up)], fineGrained: 'query' },
+      upstreamLineage: {
+        edges: [editable(edge('upstreams', 'upstreams', 'DownstreamOf', ['dataset'], up))],
+        fineGrained: 'query',
+        updateLineageStart: ['upstreams'],
+        patch: {
+          fields: { upstreams: { kind: 'record', keyField: 'dataset' }, fineGrainedLineages: FINE },
+          defaultValue: () => ({ upstreams: [], fineGrainedLineages: [] }),
+        },
+      },
       datasetProperties: OWN,
       schemaMetadata: {
         shared: true,
@@ -257,14 +340,16 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   {
     name: 'schemaField', keyAspect: 'schemaFieldKey', graphqlType: 'SCHEMA_FIELD', graphqlTypename: 'SchemaFieldEntity', snapshot: 'SchemaFieldSnapshot',
     key: [urnPart('parent', FIELD_PARENT_TYPES, 'parent'), str('fieldPath', 'fieldPath')],
-    modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent' },
+    modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent', relationships: true },
   },
   {
     name: 'dataJob', keyAspect: 'dataJobKey', graphqlType: 'DATA_JOB', graphqlTypename: 'DataJob', snapshot: 'DataJobSnapshot',
     key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
     modelled: {
-      label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow',
+      label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow', relationships: true,
       descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+      // "datJob" (sic) is DataHub's text.
+      updateLineageRejection: "Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: {urn}",
     },
     aspects: {
       dataJobKey: { edges: [edge('flow', 'urn', 'IsPartOf', ['dataFlow'])] },
@@ -272,15 +357,26 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
       dataJobInputOutput: {
         edges: [
           edge('inputDatasets', 'urnList', 'Consumes', ['dataset'], up),
-          edge('inputDatasetEdges', 'edges', 'Consumes', ['dataset'], up),
+          editable(edge('inputDatasetEdges', 'edges', 'Consumes', ['dataset'], up), 'inputDatasets'),
           edge('outputDatasets', 'urnList', 'Produces', ['dataset'], down),
-          edge('outputDatasetEdges', 'edges', 'Produces', ['dataset'], down),
+          editable(edge('outputDatasetEdges', 'edges', 'Produces', ['dataset'], down), 'outputDatasets'),
           edge('inputDatajobs', 'urnList', 'DownstreamOf', ['dataJob'], up),
-          edge('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob'], up),
+          editable(edge('inputDatajobEdges', 'edges', 'DownstreamOf', ['dataJob'], up), 'inputDatajobs'),
           edge('inputDatasetFields', 'urnList', 'Consumes', ['schemaField']),
           edge('outputDatasetFields', 'urnList', 'Produces', ['schemaField']),
         ],
         fineGrained: 'owner',
+        updateLineageStart: ['inputDatasets', 'outputDatasets'],
+        patch: {
+          fields: {
+            inputDatasetEdges: EDGE, outputDatasetEdges: EDGE, inputDatajobEdges: EDGE,
+            inputDatasetFields: URN, outputDatasetFields: URN, fineGrainedLineages: FINE,
+          },
+          defaultValue: () => ({
+            inputDatasets: [], outputDatasets: [], inputDatajobs: [], inputDatasetEdges: [], outputDatasetEdges: [],
+            inputDatajobEdges: [], inputDatasetFields: [], outputDatasetFields: [], fineGrainedLineages: [],
+          }),
+        },
       },
     },
   },
@@ -288,23 +384,26 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'dataFlow', keyAspect: 'dataFlowKey', graphqlType: 'DATA_FLOW', graphqlTypename: 'DataFlow', snapshot: 'DataFlowSnapshot',
     key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
     modelled: {
-      label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator',
+      label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator', relationships: true,
       descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
     },
     aspects: { dataFlowInfo: OWN },
   },
   visualisation({ name: 'chart', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot' },
-    { label: 'Chart', displayLabel: 'Chart', colour: '#15803d' },
-    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up)]),
+    { label: 'Chart', displayLabel: 'Chart', colour: '#15803d', updateLineageRejection: "Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: {urn}" },
+    [edge('inputs', 'unionList', 'Consumes', ['dataset'], up), editable(edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up), 'inputs')],
+    { inputEdges: EDGE, inputs: { kind: 'chartInput' } }, ['inputs', 'inputEdges']),
   visualisation({ name: 'dashboard', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot' },
-    { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e' },
+    { label: 'Dashboard', displayLabel: 'Dashboard', colour: '#0f766e', updateLineageRejection: "Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: {urn}" },
     [
       edge('charts', 'urnList', 'Contains', ['chart'], up),
-      edge('chartEdges', 'edges', 'Contains', ['chart'], up),
+      editable(edge('chartEdges', 'edges', 'Contains', ['chart'], up), 'charts'),
       edge('datasets', 'urnList', 'Consumes', ['dataset'], up),
-      edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up),
+      editable(edge('datasetEdges', 'edges', 'Consumes', ['dataset'], up), 'datasets'),
       edge('dashboards', 'edges', 'DashboardContainsDashboard', ['dashboard'], up),
-    ]),
+    ],
+    // `dashboards` (dashboard → dashboard edges) is keyed too, as in DataHub's DashboardInfoTemplate.
+    { charts: URN, chartEdges: EDGE, datasets: URN, datasetEdges: EDGE, dashboards: EDGE }, ['charts', 'chartEdges', 'datasets', 'datasetEdges']),
   featureLike({ name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
     { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' }),
   featureLike({ name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
@@ -313,7 +412,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
     name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],
     modelled: {
-      label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform',
+      label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform', relationships: true,
       descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
     },
     aspects: {
@@ -365,7 +464,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   {
     name: DPI, keyAspect: 'dataProcessInstanceKey', graphqlType: 'DATA_PROCESS_INSTANCE', graphqlTypename: 'DataProcessInstance',
     key: [str('id')],
-    modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id' },
+    modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id', relationships: true },
     aspects: {
       dataProcessInstanceInput: {
         edges: [

@@ -1,4 +1,4 @@
-import { boundedStatement, directedStatement, expandTemplate, loadCypher, MAX_DEPTH_LITERAL, statementNames } from './cypher.ts';
+import { boundedStatement, directedStatement, expandListing, expandTemplate, loadCypher, MAX_DEPTH_LITERAL, statementNames } from './cypher.ts';
 
 const statements = loadCypher();
 
@@ -15,6 +15,18 @@ test('a bounded template\'s windowed section is kept in the -windowed expansion 
   expect(boundedStatement('lineage/select-page', 'down', 2, true)).toBe('lineage/select-page-down-2-windowed');
   expect(statements['lineage/reach-down-max']).not.toContain('$start AND');
   expect(statements['lineage/reach-down-max-windowed']).toContain('$start AND');
+});
+
+test('a listing template repeats its section once per relationship type, and takes only plain names', () => {
+  const text = 'CALL {\n{{#relationshipTypes}}\n  MATCH ()-[r:{{relationshipType}}]->() RETURN r\n  UNION ALL\n{{/relationshipTypes}}\n  MATCH ()-[r:LINEAGE]->() RETURN r\n}';
+  expect(expandListing('t', text, ['A', 'B'])).toBe('CALL {\n  MATCH ()-[r:A]->() RETURN r\n  UNION ALL\n  MATCH ()-[r:B]->() RETURN r\n  UNION ALL\n  MATCH ()-[r:LINEAGE]->() RETURN r\n}');
+  expect(expandListing('t', text, [])).toBe('CALL {\n  MATCH ()-[r:LINEAGE]->() RETURN r\n}');
+  expect(() => expandListing('t', text, ['A', 'B]->() DETACH DELETE r //'])).toThrow(/t: not a relationship type name: B\]/);
+  expect(() => expandListing('t', '{{#windowed}}x{{/windowed}}', ['A'])).toThrow(/unknown section \{\{#windowed\}\}/);
+  expect(() => expandListing('t', 'RETURN {{relationshipType}}', ['A'])).toThrow(/unknown placeholder \{\{relationshipType\}\}/);
+  // The loaded statements are the expansions, over the model's list.
+  expect(statements.all.get('edges/owned-by')).not.toContain('{{');
+  expect(statements.all.get('schema/schema')).not.toContain('{{');
 });
 
 test('an unknown placeholder, or a bound in a directed-only template, fails at load', () => {

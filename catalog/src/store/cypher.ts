@@ -1,10 +1,12 @@
 // Every Cypher statement lives in cypher/<area>/<name>.cypher and is run by name. Files are read
 // once at start; a name the code uses that has no file fails at load, not at first use. The lineage
 // walks, which differ per direction and depth bound only in their arrow and literal bound, are one
-// template file per family, expanded here (docs/CONTRIBUTING.md §Add a Cypher statement).
+// template file per family, expanded here; so are the statements that list every relationship type
+// (docs/CONTRIBUTING.md §Add a Cypher statement).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RELATIONSHIP_TYPES } from '../model/entity-types.ts';
 
 export const cypherDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cypher');
 
@@ -104,32 +106,56 @@ export const statementNames: readonly StatementName[] = [
   ...DIRECTED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.map((d) => directedStatement(f, d))),
 ];
 
-const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES]);
+// Listing templates: a `{{#relationshipTypes}}…{{/relationshipTypes}}` section is repeated once per
+// relationship type of RELATIONSHIP_TYPES (the descriptors' list), `{{relationshipType}}` standing
+// for the type in each copy — the owned-edge lookup's UNION branches and the owner indexes. A type
+// is never request text: the list is the model's constant, and each name is checked to be a plain
+// identifier before it is spliced in.
+const LISTING_TEMPLATES = ['edges/owned-by', 'schema/schema'] as const;
+
+const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES, ...LISTING_TEMPLATES]);
+
+/** A section is kept or dropped (boolean), or repeated once per item with `{{<as>}}` set to it. */
+type Section = boolean | { readonly each: readonly string[]; readonly as: string };
+
+function fillTemplate(name: string, text: string, sections: Readonly<Record<string, Section>>, values: Readonly<Record<string, string>>): string {
+  const kept = text.replace(/\{\{#([^}]*)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, key: string, body: string) => {
+    const section = sections[key];
+    if (section === undefined) throw new Error(`Cypher template ${name}: unknown section {{#${key}}}`);
+    if (typeof section === 'boolean') return section ? body : '';
+    return section.each.map((item) => body.replaceAll(`{{${section.as}}}`, item)).join('');
+  });
+  return kept.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
+    return value;
+  });
+}
 
 /**
  * One template's text for one direction (and bound and walk kind: bounded families); throws on a
  * placeholder or section it does not know.
  */
 export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound, windowed?: boolean): string {
-  const sections: Record<string, boolean> = windowed === undefined ? {} : { windowed };
-  const kept = text.replace(/\{\{#([^}]*)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, key: string, body: string) => {
-    const keep = sections[key];
-    if (keep === undefined) throw new Error(`Cypher template ${name}: unknown section {{#${key}}}`);
-    return keep ? body : '';
-  });
-  const values: Record<string, string> = {
+  return fillTemplate(name, text, windowed === undefined ? {} : { windowed }, {
     direction,
     stream: direction === 'down' ? 'downstream' : 'upstream',
     '<': direction === 'up' ? '<' : '',
     '>': direction === 'down' ? '>' : '',
     maxBound: String(MAX_DEPTH_LITERAL),
     ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
-  };
-  return kept.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
-    const value = values[key];
-    if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
-    return value;
   });
+}
+
+/**
+ * A listing template's text: its `{{#relationshipTypes}}` section once per relationship type (the
+ * model's RELATIONSHIP_TYPES unless given); throws on a name that is not a plain identifier, or on a
+ * placeholder or section it does not know.
+ */
+export function expandListing(name: string, text: string, relationshipTypes: readonly string[] = RELATIONSHIP_TYPES): string {
+  const bad = relationshipTypes.filter((t) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(t));
+  if (bad.length) throw new Error(`Cypher template ${name}: not a relationship type name: ${bad.join(', ')}`);
+  return fillTemplate(name, text, { relationshipTypes: { each: relationshipTypes, as: 'relationshipType' } }, {});
 }
 
 export type Statements = Readonly<Record<StatementName, string>> & { readonly all: ReadonlyMap<string, string> };
@@ -152,6 +178,8 @@ export function loadCypher(dir = cypherDir): Statements {
     const text = readFileSync(file, 'utf8');
     if (!TEMPLATE_FAMILIES.has(name)) {
       all.set(name, text);
+    } else if ((LISTING_TEMPLATES as readonly string[]).includes(name)) {
+      all.set(name, expandListing(name, text));
     } else if ((BOUNDED_TEMPLATES as readonly string[]).includes(name)) {
       for (const d of WALK_DIRECTIONS) {
         for (const b of DEPTH_BOUNDS) for (const w of [false, true]) all.set(boundedStatement(name as BoundedFamily, d, b, w), expandTemplate(name, text, d, b, w));

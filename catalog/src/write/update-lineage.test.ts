@@ -15,17 +15,17 @@ function pair(up: string, down: string) {
 
 describe('resolvePair', () => {
   test.each([
-    [ds('a'), ds('b'), 'datasetUpstreams', ds('b'), ds('a')],
-    [ds('a'), chart('c'), 'chartInputs', chart('c'), ds('a')],
-    [chart('x'), chart('c'), 'chartInputs', chart('c'), chart('x')],
-    [chart('x'), dash('d'), 'dashboardCharts', dash('d'), chart('x')],
-    [ds('a'), dash('d'), 'dashboardDatasets', dash('d'), ds('a')],
-    [ds('a'), job('j'), 'jobInputDatasets', job('j'), ds('a')],
-    [job('i'), job('j'), 'jobInputJobs', job('j'), job('i')],
-    [job('j'), ds('b'), 'jobOutputDatasets', job('j'), ds('b')],
+    [ds('a'), ds('b'), 'upstreamLineage.upstreams', ds('b'), ds('a')],
+    [ds('a'), chart('c'), 'chartInfo.inputEdges', chart('c'), ds('a')],
+    [chart('x'), chart('c'), 'chartInfo.inputEdges', chart('c'), chart('x')],
+    [chart('x'), dash('d'), 'dashboardInfo.chartEdges', dash('d'), chart('x')],
+    [ds('a'), dash('d'), 'dashboardInfo.datasetEdges', dash('d'), ds('a')],
+    [ds('a'), job('j'), 'dataJobInputOutput.inputDatasetEdges', job('j'), ds('a')],
+    [job('i'), job('j'), 'dataJobInputOutput.inputDatajobEdges', job('j'), job('i')],
+    [job('j'), ds('b'), 'dataJobInputOutput.outputDatasetEdges', job('j'), ds('b')],
   ])('%s -> %s is written in %s of %s', (up, down, field, owner, other) => {
     const r = pair(up, down);
-    expect(r.ok && { field: r.target.field, owner: r.target.owner.text, other: r.target.other.text }).toEqual({ field, owner, other });
+    expect(r.ok && { field: `${r.target.field.aspect}.${r.target.field.field}`, owner: r.target.owner.text, other: r.target.other.text }).toEqual({ field, owner, other });
   });
 
   test.each([
@@ -50,14 +50,14 @@ describe('applyLineageEdits', () => {
   const remove = (field: LineageEdit['field'], other: string): LineageEdit => ({ op: 'remove', field, other });
 
   test('creates an absent upstreamLineage with a UI-sourced TRANSFORMED upstream', () => {
-    expect(applyLineageEdits('upstreamLineage', undefined, ds('b'), [add('datasetUpstreams', ds('a'))], stamp)).toEqual({
+    expect(applyLineageEdits('upstreamLineage', undefined, ds('b'), [add('upstreams', ds('a'))], stamp)).toEqual({
       upstreams: [{ dataset: ds('a'), type: 'TRANSFORMED', auditStamp: stamp, created: stamp, properties: { source: 'UI' } }],
     });
   });
 
   test('re-adding a listed upstream changes nothing', () => {
     const current = { upstreams: [{ dataset: ds('a'), type: 'COPY' }] };
-    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [add('datasetUpstreams', ds('a'))], stamp)).toBeUndefined();
+    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [add('upstreams', ds('a'))], stamp)).toBeUndefined();
   });
 
   test('remove drops every upstream with that dataset and keeps fine-grained lineage and other fields', () => {
@@ -67,7 +67,7 @@ describe('applyLineageEdits', () => {
       fineGrainedLineages: fgl,
       extra: 1,
     };
-    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [remove('datasetUpstreams', ds('a'))], stamp)).toEqual({
+    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [remove('upstreams', ds('a'))], stamp)).toEqual({
       upstreams: [{ dataset: ds('c'), type: 'VIEW' }],
       fineGrainedLineages: fgl,
       extra: 1,
@@ -75,7 +75,7 @@ describe('applyLineageEdits', () => {
   });
 
   test('adds come before removes: an edge in both lists ends absent, and an absent aspect stays absent', () => {
-    const edits = [remove('datasetUpstreams', ds('a')), add('datasetUpstreams', ds('a'))];
+    const edits = [remove('upstreams', ds('a')), add('upstreams', ds('a'))];
     expect(applyLineageEdits('upstreamLineage', undefined, ds('b'), edits, stamp)).toBeUndefined();
     const current = { upstreams: [{ dataset: ds('a'), type: 'COPY' }] };
     expect(applyLineageEdits('upstreamLineage', current, ds('b'), edits, stamp)).toEqual({ upstreams: [] });
@@ -83,25 +83,25 @@ describe('applyLineageEdits', () => {
 
   test('removing an unlisted edge changes nothing', () => {
     const current = { upstreams: [{ dataset: ds('c'), type: 'COPY' }] };
-    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [remove('datasetUpstreams', ds('a'))], stamp)).toBeUndefined();
-    expect(applyLineageEdits('dataJobInputOutput', undefined, job('j'), [remove('jobInputDatasets', ds('a'))], stamp)).toBeUndefined();
-    expect(applyLineageEdits('chartInfo', undefined, chart('c'), [remove('chartInputs', ds('a'))], stamp)).toBeUndefined();
+    expect(applyLineageEdits('upstreamLineage', current, ds('b'), [remove('upstreams', ds('a'))], stamp)).toBeUndefined();
+    expect(applyLineageEdits('dataJobInputOutput', undefined, job('j'), [remove('inputDatasetEdges', ds('a'))], stamp)).toBeUndefined();
+    expect(applyLineageEdits('chartInfo', undefined, chart('c'), [remove('inputEdges', ds('a'))], stamp)).toBeUndefined();
   });
 
   test('chart: new Edge owned by the chart; legacy inputs count as present and are removed too', () => {
     const info = { title: 't', description: '', lastModified: {}, inputs: [{ string: ds('a') }] };
-    expect(applyLineageEdits('chartInfo', info, chart('c'), [add('chartInputs', ds('a'))], stamp)).toBeUndefined();
-    expect(applyLineageEdits('chartInfo', info, chart('c'), [add('chartInputs', chart('x'))], stamp)).toEqual({
+    expect(applyLineageEdits('chartInfo', info, chart('c'), [add('inputEdges', ds('a'))], stamp)).toBeUndefined();
+    expect(applyLineageEdits('chartInfo', info, chart('c'), [add('inputEdges', chart('x'))], stamp)).toEqual({
       ...info,
       inputEdges: [{ sourceUrn: chart('c'), destinationUrn: chart('x'), created: stamp, lastModified: stamp, properties: { source: 'UI' } }],
     });
-    expect(applyLineageEdits('chartInfo', info, chart('c'), [remove('chartInputs', ds('a'))], stamp)).toEqual({ ...info, inputs: [] });
+    expect(applyLineageEdits('chartInfo', info, chart('c'), [remove('inputEdges', ds('a'))], stamp)).toEqual({ ...info, inputs: [] });
   });
 
   test('dashboard: charts and datasets go to their own Edge lists; removal clears legacy lists', () => {
     const info = { title: 't', description: '', lastModified: {}, charts: [chart('x')], datasets: [ds('a')] };
     const next = applyLineageEdits('dashboardInfo', info, dash('d'),
-      [add('dashboardCharts', chart('y')), add('dashboardDatasets', ds('b')), remove('dashboardCharts', chart('x')), remove('dashboardDatasets', ds('a'))], stamp);
+      [add('chartEdges', chart('y')), add('datasetEdges', ds('b')), remove('chartEdges', chart('x')), remove('datasetEdges', ds('a'))], stamp);
     expect(next).toEqual({
       ...info,
       charts: [],
@@ -113,7 +113,7 @@ describe('applyLineageEdits', () => {
 
   test('dataJobInputOutput: created with the required legacy lists; all three Edge lists', () => {
     const next = applyLineageEdits('dataJobInputOutput', undefined, job('j'),
-      [add('jobInputDatasets', ds('a')), add('jobInputJobs', job('i')), add('jobOutputDatasets', ds('b'))], stamp);
+      [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))], stamp);
     const edge = (d: string) => ({ sourceUrn: job('j'), destinationUrn: d, created: stamp, lastModified: stamp, properties: { source: 'UI' } });
     expect(next).toEqual({
       inputDatasets: [],
@@ -124,9 +124,9 @@ describe('applyLineageEdits', () => {
     });
     const legacy = { inputDatasets: [ds('a')], outputDatasets: [ds('b')], inputDatajobs: [job('i')] };
     expect(applyLineageEdits('dataJobInputOutput', legacy, job('j'),
-      [add('jobInputDatasets', ds('a')), add('jobInputJobs', job('i')), add('jobOutputDatasets', ds('b'))], stamp)).toBeUndefined();
+      [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))], stamp)).toBeUndefined();
     expect(applyLineageEdits('dataJobInputOutput', { ...legacy, ...next }, job('j'),
-      [remove('jobInputDatasets', ds('a')), remove('jobInputJobs', job('i')), remove('jobOutputDatasets', ds('b'))], stamp)).toEqual({
+      [remove('inputDatasetEdges', ds('a')), remove('inputDatajobEdges', job('i')), remove('outputDatasetEdges', ds('b'))], stamp)).toEqual({
       inputDatasets: [],
       outputDatasets: [],
       inputDatajobs: [],

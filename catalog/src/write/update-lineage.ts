@@ -6,6 +6,8 @@ import { writeAspectsInTx, type AspectChange } from './aspect-writer.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
 import { existenceOf } from '../store/existence.ts';
 import { forbidden, validationFailed } from '../model/errors.ts';
+import type { FieldShape } from '../model/entity-types.ts';
+import { descriptorOf } from '../model/entity-registry.ts';
 import type { JsonRecord } from '../model/json.ts';
 import { can, editLineageDenied, type Actor } from '../model/privileges.ts';
 import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
@@ -21,19 +23,38 @@ export interface UpdateLineageInput {
   edgesToRemove: LineageEdgeInput[];
 }
 
-/** The lineage fields updateLineage writes, one per supported (upstream, downstream) pair. */
-export const LINEAGE_FIELDS = {
-  datasetUpstreams: { aspect: 'upstreamLineage', edges: 'upstreams', legacy: null },
-  chartInputs: { aspect: 'chartInfo', edges: 'inputEdges', legacy: 'inputs' },
-  dashboardCharts: { aspect: 'dashboardInfo', edges: 'chartEdges', legacy: 'charts' },
-  dashboardDatasets: { aspect: 'dashboardInfo', edges: 'datasetEdges', legacy: 'datasets' },
-  jobInputDatasets: { aspect: 'dataJobInputOutput', edges: 'inputDatasetEdges', legacy: 'inputDatasets' },
-  jobInputJobs: { aspect: 'dataJobInputOutput', edges: 'inputDatajobEdges', legacy: 'inputDatajobs' },
-  jobOutputDatasets: { aspect: 'dataJobInputOutput', edges: 'outputDatasetEdges', legacy: 'outputDatasets' },
-} as const;
+/**
+ * A field updateLineage writes: an edge rule its owner's descriptor marks `updateLineage`
+ * (entity-types.ts), with the legacy urn list of the same edges.
+ */
+export interface LineageField {
+  aspect: string;
+  /** The Edge[] (or, upstreamLineage, Upstream[]) field new edges go to. */
+  field: string;
+  shape: FieldShape;
+  legacy: { field: string; shape: FieldShape } | null;
+}
 
-export type LineageField = keyof typeof LINEAGE_FIELDS;
-export type LineageAspect = (typeof LINEAGE_FIELDS)[LineageField]['aspect'];
+/** The fields updateLineage may write in one aspect of an entity type's descriptor. */
+function editableFields(entityType: string, aspect: string): LineageField[] {
+  const owned = descriptorOf(entityType)?.aspects;
+  const rules = owned && Object.hasOwn(owned, aspect) ? (owned[aspect]?.edges ?? []) : [];
+  return rules.flatMap((r) => {
+    if (!r.updateLineage) return [];
+    const legacyField = r.updateLineage.legacy;
+    const legacy = legacyField === undefined ? undefined : rules.find((l) => l.field === legacyField);
+    return [{ aspect, field: r.field, shape: r.shape, legacy: legacy ? { field: legacy.field, shape: legacy.shape } : null }];
+  });
+}
+
+/** The field of `owner` an edge to `other` is written in, when the owner's descriptor has one for that end. */
+function fieldFor(owner: string, lineage: 'upstream' | 'downstream', other: string): LineageField | undefined {
+  for (const [aspect, owned] of Object.entries(descriptorOf(owner)?.aspects ?? {})) {
+    const rule = owned.edges?.find((r) => r.updateLineage && r.lineage === lineage && r.to.includes(other));
+    if (rule) return editableFields(owner, aspect).find((f) => f.field === rule.field);
+  }
+  return undefined;
+}
 
 /** Where one edge is recorded: an aspect of `owner`, listing `other`. */
 export interface PairTarget {
@@ -44,39 +65,29 @@ export interface PairTarget {
 
 export type PairResolution = { ok: true; target: PairTarget } | { ok: false; message: string };
 
-const nonDatasetMessage = (urn: string) =>
-  `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${urn}`;
+/** DataHub's rejection when `type` gets an upstream it does not accept, naming `urn`; undefined = none of its own. */
+const rejectionOf = (type: string, urn: string) => descriptorOf(type)?.modelled?.updateLineageRejection?.replace('{urn}', () => urn);
 
-/** updateLineage's pair table (§GraphQL); rejections carry DataHub's texts (its step 4). */
+/**
+ * updateLineage's pair table (§GraphQL), from the descriptors: the edge is written on the downstream
+ * when one of its fields lists upstreams of that type, else on the upstream when one of its fields
+ * lists downstreams of that type (a job's outputs). Rejections carry DataHub's texts (its step 4).
+ */
 export function resolvePair(upstream: Urn, downstream: Urn): PairResolution {
   const u = upstream.entityType;
-  const onDownstream = (field: LineageField): PairResolution => ({ ok: true, target: { field, owner: downstream, other: upstream } });
-  switch (downstream.entityType) {
-    case 'dataset':
-      if (u === 'dataset') return onDownstream('datasetUpstreams');
-      // A job's outputs live on the job, not on the dataset.
-      if (u === 'dataJob') return { ok: true, target: { field: 'jobOutputDatasets', owner: upstream, other: downstream } };
-      return { ok: false, message: nonDatasetMessage(upstream.text) };
-    case 'chart':
-      if (u === 'dataset' || u === 'chart') return onDownstream('chartInputs');
-      return { ok: false, message: `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${upstream.text}` };
-    case 'dashboard':
-      if (u === 'chart') return onDownstream('dashboardCharts');
-      if (u === 'dataset') return onDownstream('dashboardDatasets');
-      return { ok: false, message: `Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: ${upstream.text}` };
-    case 'dataJob':
-      if (u === 'dataset') return onDownstream('jobInputDatasets');
-      if (u === 'dataJob') return onDownstream('jobInputJobs');
-      // "datJob" (sic) is DataHub's text.
-      return { ok: false, message: `Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: ${upstream.text}` };
-    default:
-      // DataHub validates a job's downstreams as datasets and names the downstream (sic).
-      if (u === 'dataJob') return { ok: false, message: nonDatasetMessage(downstream.text) };
-      return {
-        ok: false,
-        message: `Unsupported lineage edge: ${upstream.text} (${upstream.entityType}) -> ${downstream.text} (${downstream.entityType})`,
-      };
-  }
+  const d = downstream.entityType;
+  const onDownstream = fieldFor(d, 'upstream', u);
+  if (onDownstream) return { ok: true, target: { field: onDownstream, owner: downstream, other: upstream } };
+  const onUpstream = fieldFor(u, 'downstream', d);
+  if (onUpstream) return { ok: true, target: { field: onUpstream, owner: upstream, other: downstream } };
+  const rejection = rejectionOf(d, upstream.text);
+  if (rejection) return { ok: false, message: rejection };
+  // DataHub validates an upstream's downstreams as the type its outputs list (a job's: datasets) and
+  // names the downstream (sic).
+  const outputsOf = Object.values(descriptorOf(u)?.aspects ?? {}).flatMap((a) => a.edges ?? []).find((r) => r.updateLineage && r.lineage === 'downstream');
+  const asOutput = outputsOf?.to.length === 1 ? rejectionOf(outputsOf.to[0]!, downstream.text) : undefined;
+  if (asOutput) return { ok: false, message: asOutput };
+  return { ok: false, message: `Unsupported lineage edge: ${upstream.text} (${u}) -> ${downstream.text} (${d})` };
 }
 
 export interface AuditStamp {
@@ -86,7 +97,8 @@ export interface AuditStamp {
 
 export interface LineageEdit {
   op: 'add' | 'remove';
-  field: LineageField;
+  /** The field (of the aspect being edited) the edge is written in: `upstreams`, `inputEdges`, … */
+  field: string;
   /** Canonical urn of the other end. */
   other: string;
 }
@@ -94,28 +106,32 @@ export interface LineageEdit {
 /** Canonical text of a stored urn, so `urn:li:y:(x)` matches `urn:li:y:x`. */
 const canonical = (text: unknown): string | undefined => (typeof text === 'string' ? (tryParseUrn(text)?.text ?? text) : undefined);
 
-/** The aspect value an absent aspect starts from, or undefined when it must already exist. */
-export function emptyAspect(aspect: LineageAspect): JsonRecord | undefined {
-  if (aspect === 'upstreamLineage') return { upstreams: [] };
-  if (aspect === 'dataJobInputOutput') return { inputDatasets: [], outputDatasets: [] };
-  return undefined;
+/** The urn one element of a field names, by the field's shape (entity-types.ts FieldShape). */
+function urnOfElement(shape: FieldShape, x: unknown): string | undefined {
+  const record = x as JsonRecord | null;
+  switch (shape) {
+    case 'upstreams': return canonical(record?.dataset);
+    case 'edges': return canonical(record?.destinationUrn);
+    // chartInfo.inputs holds ChartDataSourceType unions: {"string": urn}.
+    case 'unionList': return canonical(record?.string);
+    default: return canonical(x);
+  }
 }
 
-function listedUrns(field: LineageField, value: JsonRecord): string[] {
-  const spec = LINEAGE_FIELDS[field];
+/** The aspect value an absent aspect starts from, or undefined when it must already exist. */
+export function emptyAspect(entityType: string, aspect: string): JsonRecord | undefined {
+  const owned = descriptorOf(entityType)?.aspects;
+  const start = owned && Object.hasOwn(owned, aspect) ? owned[aspect]?.updateLineageStart : undefined;
+  return start && Object.fromEntries(start.map((a) => [a, []]));
+}
+
+function listedUrns(spec: LineageField, value: JsonRecord): string[] {
   const out: string[] = [];
-  const edges = value[spec.edges];
-  if (Array.isArray(edges)) {
-    for (const e of edges as JsonRecord[]) {
-      const urn = canonical(field === 'datasetUpstreams' ? e?.dataset : e?.destinationUrn);
-      if (urn) out.push(urn);
-    }
-  }
-  const legacy = spec.legacy === null ? undefined : value[spec.legacy];
-  if (Array.isArray(legacy)) {
-    for (const x of legacy as unknown[]) {
-      // chartInfo.inputs holds ChartDataSourceType unions: {"string": urn}.
-      const urn = canonical(field === 'chartInputs' ? (x as JsonRecord | null)?.string : x);
+  for (const [field, shape] of [[spec.field, spec.shape], ...(spec.legacy ? [[spec.legacy.field, spec.legacy.shape] as const] : [])] as const) {
+    const list = value[field];
+    if (!Array.isArray(list)) continue;
+    for (const x of list) {
+      const urn = urnOfElement(shape, x);
       if (urn) out.push(urn);
     }
   }
@@ -129,18 +145,20 @@ function withoutUrn(list: unknown, matches: (item: unknown) => boolean): unknown
 }
 
 /**
- * Applies edits to one aspect value (pure). Adds come before removes, whatever the order given, so
- * an edge both added and removed ends absent. Returns the new value, or undefined when nothing
- * changed (re-adding a listed edge, removing an unlisted one): no new version then.
+ * Applies edits to one aspect value of `owner` (pure). Adds come before removes, whatever the order
+ * given, so an edge both added and removed ends absent. Returns the new value, or undefined when
+ * nothing changed (re-adding a listed edge, removing an unlisted one): no new version then.
  */
 export function applyLineageEdits(
-  aspect: LineageAspect,
+  aspect: string,
   current: JsonRecord | undefined,
   owner: string,
   edits: readonly LineageEdit[],
   stamp: AuditStamp,
 ): JsonRecord | undefined {
-  const start = current ?? emptyAspect(aspect);
+  const ownerType = parseUrn(owner).entityType;
+  const fields = new Map(editableFields(ownerType, aspect).map((f) => [f.field, f]));
+  const start = current ?? emptyAspect(ownerType, aspect);
   if (start === undefined) {
     // chartInfo/dashboardInfo: additions were validated to find one; removals have nothing to remove.
     if (edits.some((e) => e.op === 'add')) throw new Error(`${aspect} of ${owner} is missing`);
@@ -149,27 +167,26 @@ export function applyLineageEdits(
   const before = JSON.stringify(start);
   const value = JSON.parse(before) as JsonRecord;
   for (const e of edits) {
-    if (e.op !== 'add' || LINEAGE_FIELDS[e.field].aspect !== aspect) continue;
-    if (listedUrns(e.field, value).includes(e.other)) continue;
-    const spec = LINEAGE_FIELDS[e.field];
-    const list = Array.isArray(value[spec.edges]) ? (value[spec.edges] as unknown[]) : [];
+    const spec = fields.get(e.field);
+    if (e.op !== 'add' || !spec) continue;
+    if (listedUrns(spec, value).includes(e.other)) continue;
+    const list = Array.isArray(value[spec.field]) ? (value[spec.field] as unknown[]) : [];
     list.push(
-      e.field === 'datasetUpstreams'
+      spec.shape === 'upstreams'
         ? { dataset: e.other, type: 'TRANSFORMED', auditStamp: { ...stamp }, created: { ...stamp }, properties: { source: 'UI' } }
         : { sourceUrn: owner, destinationUrn: e.other, created: { ...stamp }, lastModified: { ...stamp }, properties: { source: 'UI' } },
     );
-    value[spec.edges] = list;
+    value[spec.field] = list;
   }
   for (const e of edits) {
-    if (e.op !== 'remove' || LINEAGE_FIELDS[e.field].aspect !== aspect) continue;
-    const spec = LINEAGE_FIELDS[e.field];
-    const edgeUrn = (x: unknown) => canonical(e.field === 'datasetUpstreams' ? (x as JsonRecord | null)?.dataset : (x as JsonRecord | null)?.destinationUrn);
-    const keptEdges = withoutUrn(value[spec.edges], (x) => edgeUrn(x) === e.other);
-    if (keptEdges) value[spec.edges] = keptEdges;
+    const spec = fields.get(e.field);
+    if (e.op !== 'remove' || !spec) continue;
+    const keptEdges = withoutUrn(value[spec.field], (x) => urnOfElement(spec.shape, x) === e.other);
+    if (keptEdges) value[spec.field] = keptEdges;
     if (spec.legacy !== null) {
-      const legacyUrn = (x: unknown) => canonical(e.field === 'chartInputs' ? (x as JsonRecord | null)?.string : x);
-      const keptLegacy = withoutUrn(value[spec.legacy], (x) => legacyUrn(x) === e.other);
-      if (keptLegacy) value[spec.legacy] = keptLegacy;
+      const legacy = spec.legacy;
+      const keptLegacy = withoutUrn(value[legacy.field], (x) => urnOfElement(legacy.shape, x) === e.other);
+      if (keptLegacy) value[legacy.field] = keptLegacy;
     }
   }
   return JSON.stringify(value) === before ? undefined : value;
@@ -246,13 +263,13 @@ export async function updateLineage(store: Store, input: UpdateLineageInput, act
   if (!edges.length) return true;
 
   // Group the edits by the aspect that records them, keeping input order inside each group.
-  const groups = new Map<string, { owner: Urn; aspect: LineageAspect; edits: LineageEdit[] }>();
+  const groups = new Map<string, { owner: Urn; aspect: string; edits: LineageEdit[] }>();
   for (const e of edges) {
-    const aspect = LINEAGE_FIELDS[e.target.field].aspect;
+    const aspect = e.target.field.aspect;
     const key = rowKey(e.target.owner.text, aspect);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { owner: e.target.owner, aspect, edits: [] }));
-    g.edits.push({ op: e.op, field: e.target.field, other: e.target.other.text });
+    g.edits.push({ op: e.op, field: e.target.field.field, other: e.target.other.text });
   }
 
   await store.write(async (tx: Tx) => {
@@ -267,8 +284,8 @@ export async function updateLineage(store: Store, input: UpdateLineageInput, act
 
     // 6. Additions onto a chart/dashboard need its info aspect. Checked under the lock, before any write.
     for (const [key, g] of groups) {
-      if (emptyAspect(g.aspect) !== undefined || stored.has(key) || !g.edits.some((e) => e.op === 'add')) continue;
-      const kind = g.aspect === 'chartInfo' ? 'chart' : 'dashboard';
+      if (emptyAspect(g.owner.entityType, g.aspect) !== undefined || stored.has(key) || !g.edits.some((e) => e.op === 'add')) continue;
+      const kind = g.owner.entityType;
       throw validationFailed(`Failed to update ${kind} lineage for urn ${g.owner.text} as ${kind} info doesn't exist`);
     }
 

@@ -18,15 +18,8 @@
 // - Duplicate keys in a stored keyed array collapse to one entry (the last one, at the first one's
 //   position) once that array is patched — DataHub merges them the same way.
 import { validationFailed } from '../errors.ts';
+import type { KeyedKind } from '../entity-types.ts';
 import { applyPlainOp, deepEqual, isObject, toPointer, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
-
-export type KeyedKind =
-  | { kind: 'record'; keyField: string } // Upstream, keyed by `dataset`
-  | { kind: 'edge' } //                     Edge, keyed by `destinationUrn`
-  | { kind: 'urn' } //                      Urn[], keyed by the urn itself
-  | { kind: 'chartInput' } //               ChartDataSourceType[]: {"string": urn}
-  | { kind: 'owner' } //                    Owner[], keyed by owner urn, then ownership type
-  | { kind: 'fineGrained' };
 
 export interface View {
   materialize(): Json[];

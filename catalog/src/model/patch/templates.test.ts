@@ -1,4 +1,6 @@
-import { SYSTEM_ACTOR } from './templates.ts';
+import { COMMON_ASPECTS } from '../entity-types.ts';
+import { entityTypeDescriptors } from '../entity-registry.ts';
+import { SYSTEM_ACTOR, templateOf } from './templates.ts';
 import { HIVE_A, HIVE_B, NOW, patch, rejects, upstream } from './test-support.ts';
 
 const S3 = 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/key/file.csv,PROD)';
@@ -432,5 +434,28 @@ describe('tags, terms and owners as the Python builders address them', () => {
     // The 0.13–1.3 builders send the owner urn as the value of a whole-owner remove.
     expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}`, value: jdoe }]).owners)
       .toEqual([{ owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+  });
+});
+
+describe('where templates are declared', () => {
+  // Every aspect a descriptor (or COMMON_ASPECTS) gives a PATCH template, once each.
+  const declared = [
+    ...Object.entries(COMMON_ASPECTS).flatMap(([name, a]) => (a.patch ? [name] : [])),
+    ...entityTypeDescriptors().flatMap((d) => Object.entries(d.aspects ?? {}).flatMap(([name, a]) => (a.patch ? [name] : []))),
+  ];
+
+  test('the templated aspects are the seven DataHub patches through a template, each declared once', () => {
+    expect([...declared].sort()).toEqual(['chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'globalTags', 'glossaryTerms', 'ownership', 'upstreamLineage']);
+    for (const name of declared) expect(templateOf(name)).toBeDefined();
+    expect(templateOf('datasetProperties')).toBeUndefined();
+    expect(templateOf('toString')).toBeUndefined();
+  });
+
+  test('an absent chart or dashboard info starts from DataHub\'s default, stamped by the system actor', () => {
+    const stamp = { time: NOW, actor: SYSTEM_ACTOR };
+    expect(patch('chartInfo', undefined, [])).toEqual({ title: '', description: '', lastModified: { created: stamp, lastModified: stamp }, inputs: [], inputEdges: [] });
+    expect(patch('dashboardInfo', undefined, [])).toEqual({
+      title: '', description: '', lastModified: { created: stamp, lastModified: stamp }, charts: [], chartEdges: [], datasets: [], datasetEdges: [],
+    });
   });
 });

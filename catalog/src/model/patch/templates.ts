@@ -1,85 +1,39 @@
 // Templates, as DataHub's AspectTemplateEngine has them: the lineage aspects (and tags, terms and
 // owners) are patched through a map view of their keyed arrays (template-views.ts); everything else
-// in them is plain JSON Patch (json-patch.ts).
+// in them is plain JSON Patch (json-patch.ts). Which arrays are keyed, and an absent aspect's
+// default, are declared on the aspect in its descriptor (entity-types.ts `patch`).
 //
 // Decisions (beyond the spec):
 // - Only the keyed arrays a patch touches are rebuilt; every other field is returned exactly as
 //   stored, and an optional array the stored value lacks is not added unless the patch addresses it.
 //   An absent aspect starts from the spec's default (which does carry every empty array).
+import { COMMON_ASPECTS, type PatchTemplate } from '../entity-types.ts';
+import { entityTypeDescriptors } from '../entity-registry.ts';
 import { validationFailed } from '../errors.ts';
 import { applyPlainOp, isObject, pointerSegments, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
-import { FineGrainedView, KeyedView, type KeyedKind, type View } from './template-views.ts';
+import { FineGrainedView, KeyedView, type View } from './template-views.ts';
 
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
-export interface Template {
-  fields: Record<string, KeyedKind>;
-  defaultValue: (now: number) => JsonObject;
+/**
+ * The PATCH template of an aspect: declared on the aspect where its descriptor owns it
+ * (entity-types.ts `patch`), or on COMMON_ASPECTS for tags, terms and owners; undefined = none.
+ */
+export function templateOf(aspectName: string): PatchTemplate | undefined {
+  if (Object.hasOwn(COMMON_ASPECTS, aspectName)) return COMMON_ASPECTS[aspectName]?.patch;
+  for (const d of entityTypeDescriptors()) {
+    const owned = d.aspects && Object.hasOwn(d.aspects, aspectName) ? d.aspects[aspectName] : undefined;
+    if (owned?.patch) return owned.patch;
+  }
+  return undefined;
 }
 
-const EDGE: KeyedKind = { kind: 'edge' };
-const URN: KeyedKind = { kind: 'urn' };
-const FINE: KeyedKind = { kind: 'fineGrained' };
-
-function infoDefault(now: number, arrays: readonly string[]): JsonObject {
-  const stamp = () => ({ time: now, actor: SYSTEM_ACTOR });
-  const value: JsonObject = { title: '', description: '', lastModified: { created: stamp(), lastModified: stamp() } };
-  for (const a of arrays) value[a] = [];
-  return value;
+/** The value PATCH starts from when the aspect is absent: the template's default, stamped now by the system actor. */
+export function defaultValueOf(template: PatchTemplate, now: number): JsonObject {
+  return template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject;
 }
 
-export const TEMPLATES: Record<string, Template | undefined> = {
-  upstreamLineage: {
-    fields: { upstreams: { kind: 'record', keyField: 'dataset' }, fineGrainedLineages: FINE },
-    defaultValue: () => ({ upstreams: [], fineGrainedLineages: [] }),
-  },
-  dataJobInputOutput: {
-    fields: {
-      inputDatasetEdges: EDGE,
-      outputDatasetEdges: EDGE,
-      inputDatajobEdges: EDGE,
-      inputDatasetFields: URN,
-      outputDatasetFields: URN,
-      fineGrainedLineages: FINE,
-    },
-    defaultValue: () => ({
-      inputDatasets: [],
-      outputDatasets: [],
-      inputDatajobs: [],
-      inputDatasetEdges: [],
-      outputDatasetEdges: [],
-      inputDatajobEdges: [],
-      inputDatasetFields: [],
-      outputDatasetFields: [],
-      fineGrainedLineages: [],
-    }),
-  },
-  chartInfo: {
-    fields: { inputEdges: EDGE, inputs: { kind: 'chartInput' } },
-    defaultValue: (now) => infoDefault(now, ['inputs', 'inputEdges']),
-  },
-  dashboardInfo: {
-    // `dashboards` (dashboard → dashboard edges) is keyed too, as in DataHub's DashboardInfoTemplate.
-    fields: { charts: URN, chartEdges: EDGE, datasets: URN, datasetEdges: EDGE, dashboards: EDGE },
-    defaultValue: (now) => infoDefault(now, ['charts', 'chartEdges', 'datasets', 'datasetEdges']),
-  },
-  // Tags, terms and owners as the Python client's builders address them (/tags/<urn>,
-  // /terms/<urn>, /owners/<urn>/<type>), with DataHub's template defaults.
-  globalTags: {
-    fields: { tags: { kind: 'record', keyField: 'tag' } },
-    defaultValue: () => ({ tags: [] }),
-  },
-  glossaryTerms: {
-    fields: { terms: { kind: 'record', keyField: 'urn' } },
-    defaultValue: (now) => ({ terms: [], auditStamp: { time: now, actor: SYSTEM_ACTOR } }),
-  },
-  ownership: {
-    fields: { owners: { kind: 'owner' } },
-    defaultValue: (now) => ({ owners: [], ownerTypes: {}, lastModified: { time: now, actor: SYSTEM_ACTOR } }),
-  },
-};
-
-export function applyTemplated(aspectName: string, template: Template, doc0: JsonObject, ops: readonly PatchOp[]): Json {
+export function applyTemplated(aspectName: string, template: PatchTemplate, doc0: JsonObject, ops: readonly PatchOp[]): Json {
   let doc: Json = doc0;
   const views = new Map<string, View>();
   const flush = (field: string) => {
