@@ -14,9 +14,7 @@ MATCH (s:Entity {urn: $urn})
 OPTIONAL CALL (s) {
   MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 {{#windowed}}
-  WHERE all(r IN rs WHERE r.manual
-        OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
-        OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+  WHERE all(r IN rs WHERE {{edgeInWindow:r}})
 {{/windowed}}
   WITH n, min(length(p)) AS degree
   WHERE degree < $maxHops AND n <> s

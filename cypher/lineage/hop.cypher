@@ -1,6 +1,7 @@
 // Purpose: one hop of the application-level BFS (ignoreAsHops, per-hop limits, fallback when the
 // fast path times out): every lineage neighbour, {{stream}}, of a frontier, ghosts included
-// (they are walked through). Parallel edges collapse; an edge passes the time window as in reach-*.
+// (they are walked through). Parallel edges collapse; an edge passes the time window
+// as every lineage statement tests it (lineage/edge-in-window.cypher).
 // Template: catalog/src/store/cypher.ts expands it per direction into lineage/hop-<down|up>.
 // Params: $frontier: [urn], $unwindowed: boolean, $start, $end: epoch ms, $includeSoftDeleted: boolean
 // Returns: from, urn, entityType, platform, origin, name, description, removed, ownExists, parentUrn,
@@ -8,9 +9,7 @@
 //          parent: {urn, entityType, platform, origin, name, description} | null (schemaFields)
 UNWIND $frontier AS u
 MATCH (a:Entity {urn: u}){{<}}-[r:LINEAGE]-{{>}}(n:Entity)
-WHERE n <> a AND ($unwindowed OR r.manual
-      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
-      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+WHERE n <> a AND ($unwindowed OR {{edgeInWindow:r}})
 WITH DISTINCT u, n
 OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})
 WITH u, n, CASE WHEN n.entityType = 'schemaField' THEN parent ELSE n END AS e

@@ -6,9 +6,7 @@
 // Returns: type, urn, entityType, exists, removed (of the existence subject: a schemaField's parent),
 //          createdOn, createdActor, updatedOn, updatedActor, manual
 MATCH (a:Entity {urn: $urn}){{<}}-[l:LINEAGE]-{{>}}(n:Entity)
-WHERE n <> a AND ($unwindowed OR l.manual
-      OR (coalesce(l.createdOn, 0) = 0 AND coalesce(l.updatedOn, 0) = 0)
-      OR (l.createdOn >= $start AND l.createdOn <= $end) OR (l.updatedOn >= $start AND l.updatedOn <= $end))
+WHERE n <> a AND ($unwindowed OR {{edgeInWindow:l}})
 OPTIONAL MATCH (a)-[t]-(n) WHERE t.key = l.key AND type(t) <> 'LINEAGE'
 OPTIONAL MATCH (parent:Entity {urn: n.parentUrn})
 WITH l, t, n, CASE WHEN n.entityType = 'schemaField' THEN parent ELSE n END AS e

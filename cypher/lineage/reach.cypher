@@ -1,7 +1,8 @@
 // Purpose: fast path of impact analysis, {{direction}} from $urn, at most {{bound}} hops (the max
 // family's bound is LINEAGE_MAX_HOPS' largest value: var-length bounds cannot be parameters, $maxHops
 // cuts lower caps). One breadth-first pruning var-expand (VarLengthExpand(Pruning,BFS)): each node is visited once and
-// min(length(p)) is its BFS depth = minimum degree. The time-window test (the -windowed expansions)
+// min(length(p)) is its BFS depth = minimum degree. The time-window test (the -windowed expansions;
+// lineage/edge-in-window.cypher, inlined)
 // must stay INSIDE all(): a test outside the quantifier defeats the BFS rewrite (checked by EXPLAIN in
 // test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through, filtered after.
 // A schemaField's existence is its parent dataset's; field rows carry the parent for lifting.
@@ -17,9 +18,7 @@
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n:Entity)
 {{#windowed}}
-WHERE all(r IN rs WHERE r.manual
-      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
-      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+WHERE all(r IN rs WHERE {{edgeInWindow:r}})
 {{/windowed}}
 WITH n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n.urn <> $urn

@@ -7,15 +7,13 @@
 // criteria on the node itself use select-counts-judged, which reads more of every node.
 // Template: catalog/src/store/cypher.ts expands it per direction, depth bound and walk into
 // lineage/select-counts-<down|up>-<1|2|max>[-windowed].
-// The time-window test is reach.cypher's, inside all() where the BFS rewrite keeps it.
+// The time-window test (lineage/edge-in-window.cypher) is inside all(), where the BFS rewrite keeps it.
 // Params: $urn, $start, $end: epoch ms (the -windowed expansions), $maxHops: int
 // Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), count
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 {{#windowed}}
-WHERE all(r IN rs WHERE r.manual
-      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
-      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+WHERE all(r IN rs WHERE {{edgeInWindow:r}})
 {{/windowed}}
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s

@@ -2,7 +2,7 @@
 // (the in-database path of catalog/src/read/lineage/select.ts; docs/lineage-model.md §Results). The breadth-first
 // pruning var-expand (VarLengthExpand(Pruning,BFS)) yields nodes in degree order, so
 // ORDER BY degree, urn LIMIT plans a PartialTop: Neo4j stops after the degree that fills the page
-// instead of reading the whole reach. The time-window test is reach.cypher's, inside all() where
+// instead of reading the whole reach. The time-window test (lineage/edge-in-window.cypher) is inside all() where
 // the BFS rewrite keeps it (test/lineage/plans.test.ts). Ghosts and soft-deleted nodes are walked through and
 // filtered by their facetKey flags. Every verdict a facetKey decides is in $keys, so the filter reads one
 // integer of most nodes (reading entityType too doubled the page's time on a selective filter at 1M).
@@ -23,9 +23,7 @@
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 {{#windowed}}
-WHERE all(r IN rs WHERE r.manual
-      OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0)
-      OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))
+WHERE all(r IN rs WHERE {{edgeInWindow:r}})
 {{/windowed}}
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s

@@ -29,6 +29,21 @@ test('a listing template repeats its section once per relationship type, and tak
   expect(statements.all.get('schema/schema')).not.toContain('{{');
 });
 
+test('a partial is written once and inlined where a template names it, for the variable it names', () => {
+  const partial = '// what it tests\n({{edge}}.manual OR {{edge}}.createdOn >= $start)\n';
+  const text = 'MATCH (a)-[l:LINEAGE]->(b) WHERE $unwindowed OR {{edgeInWindow:l}} RETURN b';
+  expect(expandTemplate('t', text, 'down', undefined, undefined, { edgeInWindow: partial }))
+    .toBe('MATCH (a)-[l:LINEAGE]->(b) WHERE $unwindowed OR (l.manual OR l.createdOn >= $start) RETURN b');
+  expect(() => expandTemplate('t', text, 'down')).toThrow(/t: unknown partial \{\{edgeInWindow:l\}\}/);
+  expect(() => expandTemplate('t', 'WHERE {{edgeInWindow:l) OR x}}', 'down', undefined, undefined, { edgeInWindow: partial })).toThrow(/needs a variable name/);
+  expect(() => expandTemplate('t', 'WHERE {{nothing:l}}', 'down', undefined, undefined, { edgeInWindow: partial })).toThrow(/unknown partial/);
+  // Every lineage statement with a window carries the one test, inlined; the partial is no statement.
+  expect(statements.all.has('lineage/edge-in-window')).toBe(false);
+  const windowTests = [...statements.all].filter(([, t]) => t.includes('.createdOn >= $start'));
+  expect(windowTests.length).toBeGreaterThan(30);
+  for (const [, t] of windowTests) expect(t).toMatch(/\((\w)\.manual\n OR \(coalesce\(\1\.createdOn, 0\) = 0 AND coalesce\(\1\.updatedOn, 0\) = 0\)/);
+});
+
 test('an unknown placeholder, or a bound in a directed-only template, fails at load', () => {
   expect(() => expandTemplate('lineage/x', 'RETURN {{depth}}', 'down', 1)).toThrow(/lineage\/x: unknown placeholder \{\{depth\}\}/);
   expect(() => expandTemplate('lineage/x', 'MATCH (a)-[*1..{{bound}}]->(b)', 'down')).toThrow(/unknown placeholder \{\{bound\}\}/);

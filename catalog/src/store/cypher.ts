@@ -115,17 +115,32 @@ const LISTING_TEMPLATES = ['edges/owned-by', 'schema/schema'] as const;
 
 const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES, ...LISTING_TEMPLATES]);
 
+// Partials: Cypher written once and inlined into templates, never run by themselves. A template says
+// `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with `{{edge}}` set
+// to that variable — the lineage edge's time-window test is one (lineage/edge-in-window.cypher).
+const PARTIALS = { edgeInWindow: 'lineage/edge-in-window' } as const;
+export type Partials = Readonly<Partial<Record<keyof typeof PARTIALS, string>>>;
+const PARTIAL_FILES: ReadonlySet<string> = new Set(Object.values(PARTIALS));
+
+function inlinePartial(name: string, partials: Partials, key: string, variable: string): string {
+  const text = Object.hasOwn(PARTIALS, key) ? partials[key as keyof typeof PARTIALS] : undefined;
+  if (text === undefined) throw new Error(`Cypher template ${name}: unknown partial {{${key}:${variable}}}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new Error(`Cypher template ${name}: {{${key}:${variable}}} needs a variable name`);
+  return text.replace(/^\s*\/\/.*\n/gm, '').trim().replaceAll('{{edge}}', variable);
+}
+
 /** A section is kept or dropped (boolean), or repeated once per item with `{{<as>}}` set to it. */
 type Section = boolean | { readonly each: readonly string[]; readonly as: string };
 
-function fillTemplate(name: string, text: string, sections: Readonly<Record<string, Section>>, values: Readonly<Record<string, string>>): string {
+function fillTemplate(name: string, text: string, sections: Readonly<Record<string, Section>>, values: Readonly<Record<string, string>>, partials: Partials = {}): string {
   const kept = text.replace(/\{\{#([^}]*)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, key: string, body: string) => {
     const section = sections[key];
     if (section === undefined) throw new Error(`Cypher template ${name}: unknown section {{#${key}}}`);
     if (typeof section === 'boolean') return section ? body : '';
     return section.each.map((item) => body.replaceAll(`{{${section.as}}}`, item)).join('');
   });
-  return kept.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
+  const inlined = kept.replace(/\{\{([A-Za-z]+):([^}]*)\}\}/g, (_, key: string, variable: string) => inlinePartial(name, partials, key, variable));
+  return inlined.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
     return value;
@@ -136,7 +151,7 @@ function fillTemplate(name: string, text: string, sections: Readonly<Record<stri
  * One template's text for one direction (and bound and walk kind: bounded families); throws on a
  * placeholder or section it does not know.
  */
-export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound, windowed?: boolean): string {
+export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound, windowed?: boolean, partials: Partials = {}): string {
   return fillTemplate(name, text, windowed === undefined ? {} : { windowed }, {
     direction,
     stream: direction === 'down' ? 'downstream' : 'upstream',
@@ -144,7 +159,7 @@ export function expandTemplate(name: string, text: string, direction: WalkDirect
     '>': direction === 'down' ? '>' : '',
     maxBound: String(MAX_DEPTH_LITERAL),
     ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
-  });
+  }, partials);
 }
 
 /**
@@ -173,19 +188,21 @@ function walk(dir: string): string[] {
  */
 export function loadCypher(dir = cypherDir): Statements {
   const all = new Map<string, string>();
+  const partials: Partials = Object.fromEntries(Object.entries(PARTIALS).map(([key, file]) => [key, readFileSync(join(dir, `${file}.cypher`), 'utf8')]));
   for (const file of walk(dir)) {
     const name = relative(dir, file).replace(/\.cypher$/, '');
     const text = readFileSync(file, 'utf8');
+    if (PARTIAL_FILES.has(name)) continue;
     if (!TEMPLATE_FAMILIES.has(name)) {
       all.set(name, text);
     } else if ((LISTING_TEMPLATES as readonly string[]).includes(name)) {
       all.set(name, expandListing(name, text));
     } else if ((BOUNDED_TEMPLATES as readonly string[]).includes(name)) {
       for (const d of WALK_DIRECTIONS) {
-        for (const b of DEPTH_BOUNDS) for (const w of [false, true]) all.set(boundedStatement(name as BoundedFamily, d, b, w), expandTemplate(name, text, d, b, w));
+        for (const b of DEPTH_BOUNDS) for (const w of [false, true]) all.set(boundedStatement(name as BoundedFamily, d, b, w), expandTemplate(name, text, d, b, w, partials));
       }
     } else {
-      for (const d of WALK_DIRECTIONS) all.set(`${name}-${d}`, expandTemplate(name, text, d));
+      for (const d of WALK_DIRECTIONS) all.set(`${name}-${d}`, expandTemplate(name, text, d, undefined, undefined, partials));
     }
   }
   const missing = statementNames.filter((n) => !all.has(n));
