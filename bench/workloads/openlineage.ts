@@ -82,7 +82,13 @@ export function nextRunOf(events: ReadonlyArray<Record<string, unknown>>, days: 
 }
 
 async function post(url: string, token: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'X-RestLi-Protocol-Version': '2.0.0' }, body: JSON.stringify(body) });
+  const request = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'X-RestLi-Protocol-Version': '2.0.0' }, body: JSON.stringify(body) });
+  // A kept-alive socket the server closed as it was reused ("other side closed"): sent again once,
+  // as clients do (every write here is idempotent).
+  const res = await request().catch((e: unknown) => {
+    if ((e as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw e;
+    return request();
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 500)}`);
   return text ? JSON.parse(text) : null;
