@@ -112,12 +112,12 @@ describe('OpenLineage', () => {
   const pg = `postgres://${ns.platform}.example.com:5432`;
   const table = (name: string) => ({ namespace: pg, name: `${ns.platform}.${name}` });
   const dsUrn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${ns.platform}.${name},PROD)`;
-  const event = (runId: string, time: number) => parseOpenLineageEvent({
+  const event = (runId: string, time: number, description?: string) => parseOpenLineageEvent({
     eventType: 'COMPLETE', eventTime: new Date(time).toISOString(),
     producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/spark',
     schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
     run: { runId, facets: {} },
-    job: { namespace: ns.platform, name: 'etl.build_out', facets: { jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'JOB' } } },
+    job: { namespace: ns.platform, name: 'etl.build_out', facets: { jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'JOB' }, ...(description ? { documentation: { description } } : {}) } },
     inputs: [table('in_a'), table('in_b')],
     outputs: [{
       ...table('out'),
@@ -133,7 +133,7 @@ describe('OpenLineage', () => {
       { urns }, { database: store.database });
     return Object.fromEntries(r.records.map((x) => [x.get('aspect') as string, Number(x.get('n'))]));
   }
-  const runA = '0190b8a4-1111-7aaa-8bbb-000000000001', runB = '0190b8a4-1111-7aaa-8bbb-000000000002';
+  const runA = '0190b8a4-1111-7aaa-8bbb-000000000001', runB = '0190b8a4-1111-7aaa-8bbb-000000000002', runC = '0190b8a4-1111-7aaa-8bbb-000000000003';
   const T0 = Date.parse('2026-11-01T10:00:00Z');
 
   test('the same event again writes nothing; the next run of the job leaves the job\'s, the flow\'s and the datasets\' descriptions as they were', async () => {
@@ -165,5 +165,9 @@ describe('OpenLineage', () => {
     // ... while the lineage stamps and the run are new.
     expect(next[`${job} dataJobInputOutput`]).toBe(first[`${job} dataJobInputOutput`]! + 1);
     expect(next[`${runUrnB} dataProcessInstanceRunEvent`]).toBe(1);
+
+    // A run that describes the job differently writes the job's info again.
+    ok(await ingestOpenLineage(store, [event(runC, T0 + 2 * 86_400_000, 'now documented')], { ...opts, now: T + 3 }));
+    expect((await versionsNow())[`${job} dataJobInfo`]).toBe(first[`${job} dataJobInfo`]! + 1);
   });
 });
