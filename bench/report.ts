@@ -179,6 +179,8 @@ export function renderMarkdown(r: BenchResult): string {
     L.push('| W-openlineage | items | time (s) | per second | batch p50 / p95 / max (ms) |');
     L.push('|---|---:|---:|---:|---|');
     L.push(`| RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(o.events)} events | ${(o.ms / 1000).toFixed(1)} | ${fmtInt(o.eventsPerSec)} events | ${trio(o.batchMs)} |`);
+    if (o.replay) L.push(`| … the same events posted again (a replay: nothing new to write) | ${fmtInt(o.events)} events | ${(o.replay.ms / 1000).toFixed(1)} | ${fmtInt(o.replay.eventsPerSec)} events | ${trio(o.replay.batchMs)} |`);
+    if (o.rerun) L.push(`| … the next run of the same jobs (new run ids, a day later) | ${fmtInt(o.events)} events | ${(o.rerun.ms / 1000).toFixed(1)} | ${fmtInt(o.rerun.eventsPerSec)} events | ${trio(o.rerun.batchMs)} |`);
     L.push(`| the same writes as MCPs through ingestProposalBatch | ${fmtInt(o.mcpPath.mcps)} MCPs | ${(o.mcpPath.ms / 1000).toFixed(1)} | ${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events) | ${trio(o.mcpPath.batchMs)} |`);
     L.push('');
     L.push(`Each event: a job reading 2 tables and writing 1 with a 4-column schema and column lineage — ${fmtInt(o.lineageEdges)} lineage edges in all, on top of the graph above; the MCP row writes what the door writes for the same events, in a namespace of its own.`);

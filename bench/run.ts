@@ -56,17 +56,21 @@ const { values: args } = parseArgs({
     'no-readme': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false, description: 'keep the Neo4j store in --workdir after a successful run' },
     'service-node-options': { type: 'string', description: 'NODE_OPTIONS for the services, e.g. --max-old-space-size=160' },
+    ports: { type: 'string', description: 'BOLT,FIRST: Neo4j\'s bolt port, and the first of three for the services (default: free ports)' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"]');
+  console.log('npm run bench -- --size 10k|100k|1M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
   process.exit(0);
 }
 const sizeName = args.size === '1m' ? '1M' : args.size!;
 const edges = SIZES[sizeName] ?? Number(sizeName);
 if (args.shape !== 'synthetic' && args.shape !== 'warehouse') throw new Error(`--shape must be synthetic or warehouse, got ${args.shape}`);
 const warehouse = args.shape === 'warehouse';
+/** Fixed ports when several runs share the machine: Neo4j's bolt port, then the services' first of three. */
+const ports = args.ports ? args.ports.split(',').map(Number) : undefined;
+if (ports && (ports.length !== 2 || ports.some((p) => !Number.isInteger(p) || p <= 0))) throw new Error(`--ports takes BOLT,FIRST, got ${args.ports}`);
 /** Names the results file, the README block and the work directory: `100k`, `100k-warehouse`. */
 const sizeLabel = warehouse ? `${sizeName}-warehouse` : sizeName;
 if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M or a number ≥ 1000, got ${args.size}`);
@@ -131,11 +135,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
     log(`starting Neo4j (heap ${heap}, page cache ${pageCache}) in ${workdir}/neo4j …`);
-    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: await freePort(), heap, pageCache });
+    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache });
     log('starting the services (ingestion, lineage subgraph, gateway) …');
     stack = await startStack({
       ephemeral: true, neo4jUri: neo.uri, log: (s) => log(s), serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
-      ...(args['service-node-options'] ? { env: { NODE_OPTIONS: args['service-node-options'] } } : {}),
+      env: {
+        ...(args['service-node-options'] ? { NODE_OPTIONS: args['service-node-options'] } : {}),
+        ...(ports ? { INGESTION_PORT: String(ports[1]), LINEAGE_PORT: String(ports[1]! + 1), GATEWAY_PORT: String(ports[1]! + 2) } : {}),
+      },
     });
     const procs = (): WatchedProcess[] => {
       const list: WatchedProcess[] = [{ name: 'neo4j', pid: neo!.pid }, { name: 'bench runner', pid: process.pid }];

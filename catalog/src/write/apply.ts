@@ -201,7 +201,10 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
-    // Identical, key order aside (clients and merges reorder keys): nothing to write.
+    // Identical, key order aside (clients and merges reorder keys): nothing to write, and the stored
+    // row keeps its system metadata, whose lastObserved its edges' stamps fall back on
+    // (docs/lineage-model.md §Aspect rows). Judged under the entity's lock, after validation and
+    // the existence rule, so the answer is the one a write gets.
     const current = currentValue(slot);
     if (current !== undefined && sameJsonText(current, text)) continue;
     slot.next = { value: text, systemMetadata, createdBy: options.actor, parsed: { value, systemMetadata: sm } };

@@ -4,7 +4,10 @@
 // (persist.ts). Any error rolls back everything (all-or-nothing per request).
 //
 // Edges and search fields are a pure function of the stored latest rows, so restoreIndices can
-// rebuild them exactly. An UPSERT of an identical value writes nothing at all.
+// rebuild them exactly. A change whose value equals the stored latest one (key order and system
+// metadata aside: an UPSERT sent again, a PATCH that changes nothing) writes nothing at all — no
+// version, no edge, no search field, no write generation — and the stored row keeps its system
+// metadata (docs/lineage-model.md §Aspect rows).
 import { keyAspectNameOf } from '../model/entity-registry.ts';
 import type { Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';

@@ -9,9 +9,9 @@
 // take, a value the write path refuses) is that event's failure, reported with its reason; the
 // other events of the batch are written. Only the store failing fails the request.
 import { isCatalogError, validationFailed, type CatalogError } from '../model/errors.ts';
-import { planOpenLineageEvent, stateKey, type EventPlan } from '../model/openlineage/mapping.ts';
+import { planOpenLineageEvent, stateKey, type AspectWrite, type EventPlan } from '../model/openlineage/mapping.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
-import type { JsonRecord } from '../model/json.ts';
+import { sameJsonText, type JsonRecord } from '../model/json.ts';
 import { InvalidUrnError, parseUrn, parseUrnOrThrow } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
@@ -40,15 +40,42 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
       state.set(stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord);
     }
   }
-  const changes: AspectChange[] = [];
-  for (const [i, plan] of plans.entries()) {
-    for (const w of plan.writes(state, options.actor)) {
+  const writes: Array<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }> = [];
+  for (const [event, plan] of plans.entries()) {
+    for (const write of plan.writes(state, options.actor)) {
+      const key = stateKey(write.urn, write.aspectName);
+      writes.push({ event, write, before: state.get(key), read: state.has(key) });
       // The next events merge with what this one leaves, as they would one transaction later.
-      state.set(stateKey(w.urn, w.aspectName), w.value);
-      changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value, source: `events[${i}]` });
+      state.set(key, write.value);
     }
   }
-  await writeAspectsInTx(tx, changes, options);
+  const changes = await changedWrites(tx, writes, new Set([...lockedUrns, ...moreLocks]));
+  if (changes.length) await writeAspectsInTx(tx, changes, options);
+}
+
+/**
+ * The writes that change something. The write path skips a value equal to the stored latest one
+ * (docs/lineage-model.md §Aspect rows); the rows of the entities this door locked were read here
+ * already, under those locks, so the same rule is applied here first: a re-run or a replay then
+ * hands the write path only what changed, and a replay nothing at all (no second lock and read). A
+ * row of a locked entity the plans write without having read it is read here to be compared; the
+ * writes to entities not locked (a flow, a dataset only named, created when missing) go on as they are.
+ */
+async function changedWrites(
+  tx: Tx, writes: ReadonlyArray<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }>, locked: ReadonlySet<string>,
+): Promise<AspectChange[]> {
+  const unread = [...new Set(writes.filter((w) => !w.read && locked.has(w.write.urn)).map((w) => rowKey(w.write.urn, w.write.aspectName)))];
+  const stored = new Map<string, string>();
+  if (unread.length) for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: unread })) stored.set(stateKey(r.urn, r.name), r.value);
+  const changes: AspectChange[] = [];
+  for (const { event, write: w, before, read } of writes) {
+    if (locked.has(w.urn)) {
+      const text = read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(stateKey(w.urn, w.aspectName));
+      if (text !== undefined && sameJsonText(text, JSON.stringify(w.value))) continue;
+    }
+    changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value, source: `events[${event}]` });
+  }
+  return changes;
 }
 
 /** A client's mistake in one event (its names, its values): reported, never retried. */
