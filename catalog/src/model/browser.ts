@@ -79,7 +79,7 @@ function pageFieldsOfDescriptor(d: EntityTypeDescriptor & { graphqlTypename: str
 
 /**
  * The types the page draws (those with relationships and lineage), by GraphQL EntityType value. The
- * page is built with the built-in types: one registered at start-up is drawn by its urn.
+ * page is built with the built-in types: one added at start-up (installEntityRegistry) is drawn by its urn.
  */
 function drawnTypes(): ReadonlyMap<string, PageFields> {
   return new Map(MODELLED_ENTITY_TYPES.flatMap((d) =>

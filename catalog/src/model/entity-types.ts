@@ -129,7 +129,7 @@ export interface EntityTypeDescriptor {
   readonly key: readonly KeyPart[];
   /**
    * The GraphQL EntityType value: DataHub's (OTHER when DataHub's enum has none), or for a type
-   * registered at start-up a new value its SDL adds (`extend enum EntityType { WIDGET }`).
+   * added at start-up (installEntityRegistry) a new value its SDL adds (`extend enum EntityType { WIDGET }`).
    */
   readonly graphqlType: GraphqlEntityType | (string & {});
   /**
@@ -138,7 +138,7 @@ export interface EntityTypeDescriptor {
    */
   readonly graphqlTypename?: string;
   /**
-   * SDL of that object type (and its `Query` getter), for a type registered at start-up; the
+   * SDL of that object type (and its `Query` getter), for a type added at start-up (installEntityRegistry); the
    * built-in types' SDL is lineage-service/src/schema/entities.graphql.
    */
   readonly graphqlSdl?: string;

@@ -5,7 +5,7 @@ import { entityTypeSpec } from '../model/entity-registry.ts';
 import { deriveEdges, type DerivedEdge } from '../model/relationships.ts';
 import { urnFields } from '../model/search-fields.ts';
 import { parseUrn, UNIT_SEPARATOR, type Urn } from '../model/urn.ts';
-import { int } from './store.ts';
+import { int, type Tx } from './store.ts';
 
 /** Key of an aspect row: `<urn>␟<aspect>␟<version>` (docs/lineage-model.md §Graph); version 0 is the latest. */
 export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${UNIT_SEPARATOR}${aspect}${UNIT_SEPARATOR}${version}`;
@@ -50,7 +50,7 @@ export function edgesOfParsedRow(urn: Urn, aspect: string, row: ParsedRow): Deri
 }
 
 /** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */
-export function edgeRows(edges: DerivedEdge[]) {
+function edgeRows(edges: readonly DerivedEdge[]) {
   return edges.map((e) => ({
     key: e.key, type: e.type, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect,
     createdOn: e.createdOn === null ? null : int(e.createdOn), createdActor: e.createdActor,
@@ -64,7 +64,7 @@ export function edgeRows(edges: DerivedEdge[]) {
  * Node rows (ghost-safe MERGE) for every urn an edge set touches, sorted: concurrent batches that
  * create the same ghosts then take their index locks in one order instead of deadlocking.
  */
-export function nodeRows(urns: Iterable<string>) {
+function nodeRows(urns: Iterable<string>) {
   const rows = [];
   for (const text of [...new Set(urns)].sort()) {
     const u = parseUrn(text);
@@ -72,6 +72,18 @@ export function nodeRows(urns: Iterable<string>) {
     rows.push({ ...urnFields(u), entityType: u.entityType, label: spec.label });
   }
   return rows;
+}
+
+/**
+ * Creates or refreshes derived edges (edges/merge), first merging ghost nodes for the endpoints not
+ * known to be present — every endpoint unless `present` says otherwise. The write path, the backup
+ * import and restoreIndices all merge edges through this one function.
+ */
+export async function mergeEdgeRows(tx: Tx, edges: readonly DerivedEdge[], present: (urn: string) => boolean = () => false): Promise<void> {
+  if (!edges.length) return;
+  const missing = edges.flatMap((e) => [e.source, e.destination]).filter((u) => !present(u));
+  if (missing.length) await tx.run('entities/merge-nodes', { rows: nodeRows(missing) });
+  await tx.run('edges/merge', { rows: edgeRows(edges) });
 }
 
 /** Parameter rows of the entity locks (aspects/lock-entities, lock-and-read): de-duplicated and

@@ -6,7 +6,7 @@ import type { DerivedEdge } from '../model/relationships.ts';
 import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { int, type Tx } from '../store/store.ts';
-import { edgeRows, edgesOfParsedRow, edgesOfRow, nodeRows, rowKey } from '../store/rows.ts';
+import { edgesOfParsedRow, edgesOfRow, mergeEdgeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
 import type { Existence } from './apply.ts';
 import type { WriteResult } from './changes.ts';
@@ -84,26 +84,17 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
  * to be there (the locked owners, urns whose key row was found) need no MERGE.
  */
 async function mergeEdges(tx: Tx, after: Map<string, DerivedEdge>, o: Outcome): Promise<void> {
-  await mergeDerivedEdges(tx, after, (u) => o.storedFields.has(u) || o.exists.get(u) === true);
+  await mergeEdgeRows(tx, [...after.values()], (u) => o.storedFields.has(u) || o.exists.get(u) === true);
 }
 
 /**
- * Step 4a's core: the edges old rows declared that the new rows do not. With {@link mergeDerivedEdges},
+ * Step 4a's core: the edges old rows declared that the new rows do not. With store/rows.ts `mergeEdgeRows`,
  * what a caller that stores rows its own way (the import keeps versions and stamps) runs to keep the
  * derived state as the write path keeps it.
  */
 export async function deleteStaleEdges(tx: Tx, before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>): Promise<void> {
   const stale = [...before.values()].filter((e) => !after.has(e.key));
   if (stale.length) await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
-}
-
-/** Step 5's core: merge edges, with ghost nodes for the endpoints not known to be present. */
-export async function mergeDerivedEdges(tx: Tx, after: ReadonlyMap<string, DerivedEdge>, present: (urn: string) => boolean): Promise<void> {
-  if (!after.size) return;
-  const edges = [...after.values()];
-  const missing = edges.flatMap((e) => [e.source, e.destination]).filter((u) => !present(u));
-  if (missing.length) await tx.run('entities/merge-nodes', { rows: nodeRows(missing) });
-  await tx.run('edges/merge', { rows: edgeRows(edges) });
 }
 
 /**

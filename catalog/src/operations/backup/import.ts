@@ -10,12 +10,12 @@
 import { CatalogError, badRequest } from '../../model/errors.ts';
 import type { Urn } from '../../model/urn.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
-import { edgesOfParsedRow, edgesOfRow, lockRows, rowKey } from '../../store/rows.ts';
+import { edgesOfParsedRow, edgesOfRow, lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
 import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
 import { checkRow } from '../restore/diff.ts';
-import { deleteStaleEdges, mergeDerivedEdges } from '../../write/persist.ts';
+import { deleteStaleEdges } from '../../write/persist.ts';
 import { UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
@@ -103,7 +103,7 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   }
   await deleteStaleEdges(tx, before, after);
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
-  await mergeDerivedEdges(tx, after, (u) => owners.has(u));
+  await mergeEdgeRows(tx, [...after.values()], (u) => owners.has(u));
   await reconcileSearchFieldsOf(tx, [...owners.values()]);
 }
 

@@ -12,7 +12,7 @@
 // row any more (scanned per owner through the per-type owner indexes), and nodes without a key
 // row (ghosts: search fields reset to what the urn alone gives; orphans with no row and no
 // relationship dropped, as a hard delete would).
-import { edgeRows, edgesOfRow, lockRows, nodeRows, rowKey } from '../../store/rows.ts';
+import { edgesOfRow, lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
 import { keyAspectNameOf } from '../../model/entity-registry.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
 import { diffFields, searchAspectsOf, searchFieldsOf, type SearchFields, type StoredFields } from '../../model/search-fields.ts';
@@ -264,10 +264,7 @@ async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: str
   o.changed.push(...diff.changed);
   if (!write) return;
   if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
-  if (diff.toMerge.length) {
-    await tx.run('entities/merge-nodes', { rows: nodeRows(diff.toMerge.flatMap((e) => [e.source, e.destination])) });
-    await tx.run('edges/merge', { rows: edgeRows(diff.toMerge) });
-  }
+  await mergeEdgeRows(tx, diff.toMerge);
   o.edgesAdded += diff.missing.length;
   o.edgesRemoved += diff.extra.length;
   o.edgesChanged += diff.changed.length;
