@@ -3,8 +3,8 @@
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { descriptorOf, entityRegistry, entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf } from '../entity-registry.ts';
-import { FABRIC_TYPES, type EntityTypeDescriptor, type KeyPart } from '../entity-types.ts';
+import { entityRegistry, entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf, type EntityRegistry } from '../entity-registry.ts';
+import { FABRIC_TYPES, type KeyPart } from '../entity-types.ts';
 import { validationFailed } from '../errors.ts';
 import { isJsonRecord } from '../json.ts';
 import type { Urn } from '../urn.ts';
@@ -107,22 +107,27 @@ const NAME_BY_FQCN: ReadonlyMap<string, string> = new Map([...FQCN_BY_NAME].map(
 const VALUE_SCHEMA_OF: ReadonlyMap<string, z.ZodType> = new Map(VALUE_SCHEMAS);
 
 // Key aspects of registered entity types, from their descriptors: `<type>Key` of an unknown type
-// has no shape beyond {id}, and is checked by equality with the urn in validateAspect. Built when
-// asked (a handful of zod nodes), so they follow whichever registry the process reads.
-function keyAspectSchema(d: EntityTypeDescriptor): z.ZodType {
-  return z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])));
+// has no shape beyond {id}, and is checked by equality with the urn in validateAspect. A registry
+// never changes, so its key schemas are built once per registry (not per validated write).
+const KEY_SCHEMAS = new WeakMap<EntityRegistry, ReadonlyMap<string, z.ZodType>>();
+
+function keySchemasOf(registry: EntityRegistry): ReadonlyMap<string, z.ZodType> {
+  let schemas = KEY_SCHEMAS.get(registry);
+  if (!schemas) {
+    schemas = new Map(registry.descriptors.map((d) => [d.keyAspect, z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])))] as const));
+    KEY_SCHEMAS.set(registry, schemas);
+  }
+  return schemas;
 }
 
 /** The schema of a modelled aspect, key aspects of registered entity types included. */
 function schemaOf(aspectName: string): z.ZodType | undefined {
-  const owner = entityTypeOfKeyAspect(aspectName);
-  const d = owner === undefined ? undefined : descriptorOf(owner);
-  return d ? keyAspectSchema(d) : VALUE_SCHEMA_OF.get(aspectName);
+  return keySchemasOf(entityRegistry()).get(aspectName) ?? VALUE_SCHEMA_OF.get(aspectName);
 }
 
 /** Schema of every modelled aspect, key aspects of registered entity types included. */
 export function aspectSchemas(): ReadonlyMap<string, z.ZodType> {
-  return new Map([...VALUE_SCHEMAS, ...entityRegistry().descriptors.map((d) => [d.keyAspect, keyAspectSchema(d)] as const)]);
+  return new Map([...VALUE_SCHEMAS, ...keySchemasOf(entityRegistry())]);
 }
 
 export function isModelledAspect(aspectName: string): boolean {
