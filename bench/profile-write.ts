@@ -58,7 +58,7 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
   try {
     await session.executeWrite(async (mtx) => {
       const tx: Tx = {
-        changeLog: false,
+        changeLog: new Set(),
         record: () => {},
         each: () => Promise.reject(new Error('the write path does not stream rows')),
         async run<T>(name: StatementName, params: Record<string, unknown> = {}) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pinoPretty from 'pino-pretty';
 import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
-import { loadConfig } from '../catalog/src/runtime/config.ts';
+import { changeLogTopicsOf, loadConfig } from '../catalog/src/runtime/config.ts';
 import { createStore } from '../catalog/src/store/store.ts';
 import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
 
@@ -262,7 +262,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
       }
     }
 
-    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: config.EVENTS_API_ENABLED });
+    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: changeLogTopicsOf(config) });
     let token: string;
     try {
       token = (await issueAccessToken(store, { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT }, {

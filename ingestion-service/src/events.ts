@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { assertCan, getPlatformEventsDenied, notFound } from '@lineage/catalog/model';
 import { parsePollRequest, pollChanges } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, type Config } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';
 
@@ -23,7 +23,7 @@ export function registerEventRoutes(router: Router, deps: { store: Store; config
     if (!deps.config.EVENTS_API_ENABLED) throw notFound('The Events API is off on this catalog (EVENTS_API_ENABLED=false): no change log is kept.');
     const actor = (ctx.state as RestState).actor;
     assertCan(actor, 'GET_PLATFORM_EVENTS', getPlatformEventsDenied(actor.urn));
-    const request = parsePollRequest(queryOf(ctx));
+    const request = parsePollRequest(queryOf(ctx), changeLogTopicsOf(deps.config));
     // A client that hangs up stops the wait.
     const abort = new AbortController();
     ctx.req.once('close', () => abort.abort());

@@ -16,7 +16,7 @@
 // below tools/stack.ts's 10 s SIGKILL escalation) and are told `Connection: close`, then the rest
 // is cut, the service's own close runs and the driver closes.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { loadConfig, ConfigError, type Config, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, loadConfig, ConfigError, type Config, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
 import { processMetrics, type ServiceMetrics } from './metrics.ts';
 import { createStore, type Store } from '@lineage/catalog/store';
 
@@ -230,7 +230,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const metrics = processMetrics();
   const store = createStore({
     uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE,
-    onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS, changeLog: config.EVENTS_API_ENABLED,
+    onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS, changeLog: changeLogTopicsOf(config),
   });
   if (spec.applySchema) await store.applySchema();
   const built = await spec.build({ config, logger, store, metrics });

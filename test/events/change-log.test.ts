@@ -9,7 +9,7 @@ import { parsePollRequest, pollChanges } from '../../catalog/src/read/change-eve
 import { readLogHead } from '../../catalog/src/store/change-log.ts';
 import { pruneChangeLog } from '../../catalog/src/operations/events/retention.ts';
 import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
-import type { Store } from '../../catalog/src/store/store.ts';
+import { createStore, type Store } from '../../catalog/src/store/store.ts';
 import { namespace, testStore } from '../support/context.ts';
 import { startIngestion, tokenFor, type RunningIngestion } from '../support/services.ts';
 
@@ -97,6 +97,19 @@ test('a job\'s inputs and outputs, column lineage and a hard delete record their
   // The job's output edge: the job is upstream of the dataset it declared it on.
   const output = mine((await drain('PlatformEvent_v1', pe)).values).map(eceOf).find((e) => e.parameters.downstreamUrn === d && e.entityUrn === job)!;
   expect(output).toMatchObject({ modifier: d, parameters: { direction: 'DOWNSTREAM', aspectName: 'dataJobInputOutput' } });
+});
+
+test('a store recording only PlatformEvent_v1 writes lineage events and no MetadataChangeLog', async () => {
+  const lineageOnly = createStore({ uri: process.env.TEST_NEO4J_URI!, database: 'neo4j', changeLog: ['PlatformEvent_v1'] });
+  try {
+    const pe = await headToken('PlatformEvent_v1');
+    const mcl = await headToken('MetadataChangeLog_Versioned_v1');
+    await writeAspects(lineageOnly, [lineage(c, [a])], opts);
+    expect(lineageOf((await drain('PlatformEvent_v1', pe)).values)).toEqual([`REMOVE ${b} -> ${c} @${c}`, `ADD ${a} -> ${c} @${c}`]);
+    expect(mine((await drain('MetadataChangeLog_Versioned_v1', mcl)).values)).toEqual([]);
+  } finally {
+    await lineageOnly.close();
+  }
 });
 
 test('a write that rolls back leaves no event; nothing commits without its events', async () => {
@@ -230,6 +243,19 @@ describe('GET /openapi/v1/events/poll', () => {
   test('limit and timeout above DataHub\'s bounds are clamped, not refused', async () => {
     expect((await poll('topic=MetadataChangeLog_Versioned_v1&limit=999999&pollTimeoutSeconds=0')).status).toBe(200);
     expect(parsePollRequest({ topic: 'PlatformEvent_v1', limit: '999999', pollTimeoutSeconds: '600' })).toMatchObject({ limit: 5000, timeoutMs: 60_000 });
+  });
+
+  test('a topic the catalog does not record (EVENTS_TOPICS) is a 400 naming it', async () => {
+    const lineageOnly = await startIngestion({ EVENTS_TOPICS: 'PlatformEvent_v1' });
+    try {
+      const get = (topic: string) => fetch(`${lineageOnly.baseUrl}/openapi/v1/events/poll?topic=${topic}&pollTimeoutSeconds=0`, { headers: { Authorization: `Bearer ${admin}` } });
+      expect((await get('PlatformEvent_v1')).status).toBe(200);
+      const res = await get('MetadataChangeLog_Versioned_v1');
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('EVENTS_TOPICS');
+    } finally {
+      await lineageOnly.close();
+    }
   });
 
   test('404 when the change log is off', async () => {

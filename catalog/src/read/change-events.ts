@@ -39,14 +39,15 @@ function integerParam(name: string, text: string | undefined): number | undefine
 }
 
 /**
- * The poll's query parameters, checked: an unknown topic, a limit ≤ 0 and a negative timeout are the
+ * The poll's query parameters, checked: an unknown topic (or one the catalog does not record), a limit ≤ 0 and a negative timeout are the
  * client's mistakes and answer 400 naming the parameter (DataHub answers 403, 200, 200); a limit or
  * timeout above DataHub's bound is clamped to it, as DataHub does.
  */
-export function parsePollRequest(query: Record<string, string | undefined>): PollRequest {
+export function parsePollRequest(query: Record<string, string | undefined>, recorded: readonly EventTopic[] = EVENT_TOPICS): PollRequest {
   const topic = query.topic;
-  if (topic === undefined || topic === '') throw badRequest(`Missing topic: one of ${EVENT_TOPICS.join(', ')}`);
-  if (!isEventTopic(topic)) throw badRequest(`Unknown topic '${topic}': this server's topics are ${EVENT_TOPICS.join(', ')}`);
+  if (topic === undefined || topic === '') throw badRequest(`Missing topic: one of ${recorded.join(', ')}`);
+  if (!isEventTopic(topic)) throw badRequest(`Unknown topic '${topic}': this server's topics are ${recorded.join(', ')}`);
+  if (!recorded.includes(topic)) throw badRequest(`Unknown topic '${topic}': this catalog records only ${recorded.join(', ')} (EVENTS_TOPICS)`);
   const limit = integerParam('limit', query.limit) ?? POLL_DEFAULT_LIMIT;
   if (limit <= 0) throw badRequest(`Invalid limit: ${limit}; ask for at least 1 event (at most ${POLL_MAX_LIMIT} are returned)`);
   const timeout = integerParam('pollTimeoutSeconds', query.pollTimeoutSeconds) ?? POLL_DEFAULT_TIMEOUT_SECONDS;

@@ -53,6 +53,16 @@ const envSchema = z.object({
    * writes record no events and the poll route answers 404. Every process writing one store should agree.
    */
   EVENTS_API_ENABLED: booleanString.default(true),
+  /**
+   * The topics the change log records (docs/change-events.md §Cost): LINEAGE change events
+   * (PlatformEvent_v1) and MetadataChangeLogs (MetadataChangeLog_Versioned_v1, which carry every
+   * aspect written with its previous value and cost most of the log's write time and size).
+   */
+  EVENTS_TOPICS: z
+    .string()
+    .default('PlatformEvent_v1,MetadataChangeLog_Versioned_v1')
+    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['PlatformEvent_v1', 'MetadataChangeLog_Versioned_v1'])).min(1, 'name at least one topic, or set EVENTS_API_ENABLED=false')),
   /** Days a change event is kept; older ones are pruned in the background by the ingestion service. */
   EVENTS_RETENTION_DAYS: positiveInt.default(7),
   /** How often the ingestion service prunes expired change events. */
@@ -76,6 +86,10 @@ const envSchema = z.object({
 export type Config = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {}
+
+/** The topics this process's writes record: none when the Events API is off. */
+export const changeLogTopicsOf = (config: Pick<Config, 'EVENTS_API_ENABLED' | 'EVENTS_TOPICS'>): Config['EVENTS_TOPICS'] =>
+  (config.EVENTS_API_ENABLED ? config.EVENTS_TOPICS : []);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Treat empty strings as unset so `${VAR:-}` in docker-compose means "not configured".

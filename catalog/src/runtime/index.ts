@@ -1,7 +1,7 @@
 // The public face of the runtime layer (docs/CONTRIBUTING.md §Layers): what other layers and services
 // import, by name.
 // The process config, loaded and validated once at start.
-export { ConfigError, loadConfig, type Config } from './config.ts';
+export { changeLogTopicsOf, ConfigError, loadConfig, type Config } from './config.ts';
 // The process logger.
 export { createLogger, type Logger } from './logger.ts';
 // Request ids, carried through a request.

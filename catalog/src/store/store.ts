@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
-import type { ChangeRecord } from '../model/change-events.ts';
+import { EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
@@ -24,10 +24,11 @@ export interface StoreOptions {
   /** Longest wait of a request for the bookmarks it presents (BOOKMARK_WAIT_MS); default 30 s. */
   bookmarkWaitMs?: number;
   /**
-   * Whether write transactions record change events (EVENTS_API_ENABLED; docs/change-events.md).
-   * Default on: a store that some process writes without a log would leave consumers a silent gap.
+   * The topics write transactions record change events of (EVENTS_API_ENABLED, EVENTS_TOPICS;
+   * docs/change-events.md); empty = no change log. Default every topic: a store that some process
+   * writes without a log would leave consumers a silent gap.
    */
-  changeLog?: boolean;
+  changeLog?: readonly EventTopic[];
 }
 
 export interface QueryEvent {
@@ -41,8 +42,8 @@ export interface QueryEvent {
 
 /** A transaction handle that only runs named statements. */
 export interface Tx {
-  /** Whether this store's writes record change events (StoreOptions.changeLog). */
-  readonly changeLog: boolean;
+  /** The topics this store's writes record (StoreOptions.changeLog); empty when it keeps no log. */
+  readonly changeLog: ReadonlySet<EventTopic>;
   /**
    * Adds change events to this transaction's part of the change log (docs/change-events.md). They
    * are appended by the store as the transaction's last statement, so that the log's lock is the
@@ -184,13 +185,13 @@ export function createStore(options: StoreOptions): Store {
   const database = options.database;
 
   const onQuery = options.onQuery;
-  const changeLog = options.changeLog ?? true;
+  const changeLog: ReadonlySet<EventTopic> = new Set(options.changeLog ?? EVENT_TOPICS);
   const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>, recorded?: ChangeRecord[]): Tx => ({
     changeLog,
     record(records) {
-      if (!changeLog || !records.length) return;
+      if (!changeLog.size || !records.length) return;
       if (!recorded) throw new Error('change events are recorded only in write transactions');
-      recorded.push(...records);
+      for (const r of records) if (changeLog.has(r.topic)) recorded.push(r);
     },
     async each<T>(name: StatementName, params: Record<string, unknown>, onRow: (row: T) => void) {
       const t0 = performance.now();

@@ -2,7 +2,9 @@
 // of the touched entities — each a function of the rows the request leaves (the slots' final
 // state), which is why restoreIndices can rebuild edges and fields exactly (docs/lineage-model.md
 // §Restore).
-import { lineageChangeEvents, metadataChangeLog, type ChangeRecord, type ChangeStamp } from '../model/change-events.ts';
+import {
+  lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
+} from '../model/change-events.ts';
 import type { DerivedEdge } from '../model/relationships.ts';
 import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
@@ -126,10 +128,13 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
  * Step 7's records (docs/change-events.md): a MetadataChangeLog per aspect row written, removed or
  * restated, then a LINEAGE change event per lineage edge added or removed.
  */
-function changeRecords(slots: readonly Slot[], o: Outcome, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>): ChangeRecord[] {
+function changeRecords(
+  slots: readonly Slot[], o: Outcome, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, topics: ReadonlySet<EventTopic>,
+): ChangeRecord[] {
+  const logs = topics.has(MCL_TOPIC);
   const stamp: ChangeStamp = { actor: o.actor, time: o.now };
   const records: ChangeRecord[] = [];
-  for (const s of slots) {
+  for (const s of logs ? slots : []) {
     const removed = s.stored && (s.next === null || (s.next === undefined && o.hardDeleted.has(s.urn.text)));
     const changeType = s.next ? 'UPSERT' : removed ? 'DELETE' : s.restate ? 'RESTATE' : undefined;
     if (!changeType) continue;
@@ -139,7 +144,7 @@ function changeRecords(slots: readonly Slot[], o: Outcome, before: Map<string, D
       before: s.stored,
     }));
   }
-  records.push(...lineageChangeEvents(before, after, stamp));
+  if (topics.has(PLATFORM_EVENT_TOPIC)) records.push(...lineageChangeEvents(before, after, stamp));
   return records;
 }
 
@@ -157,6 +162,6 @@ export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   await mergeEdges(tx, after, o);
   await refreshSearchFields(tx, slots, o);
   await markWrite(tx);
-  if (tx.changeLog) tx.record(changeRecords(slots, o, before, after));
+  if (tx.changeLog.size) tx.record(changeRecords(slots, o, before, after, tx.changeLog));
   return result;
 }

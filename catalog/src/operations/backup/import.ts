@@ -106,7 +106,7 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
   await mergeEdgeRows(tx, [...after.values()], (u) => owners.has(u));
   await reconcileSearchFieldsOf(tx, [...owners.values()]);
-  if (tx.changeLog) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, actor));
+  if (tx.changeLog.size) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, actor));
 }
 
 /**

@@ -288,7 +288,7 @@ async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: str
   if (!write) return;
   if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
   await mergeEdgeRows(tx, diff.toMerge);
-  if (tx.changeLog) tx.record(restoredLineageChanges(diff, derived, stored));
+  if (tx.changeLog.size) tx.record(restoredLineageChanges(diff, derived, stored));
   o.edgesAdded += diff.missing.length;
   o.edgesRemoved += diff.extra.length;
   o.edgesChanged += diff.changed.length;
