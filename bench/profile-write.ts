@@ -32,6 +32,8 @@ interface Stat { ms: number; calls: number; rows: number }
 
 function timedStore(store: Store, stats: Map<string, Stat>): Store {
   const wrap = (tx: Tx): Tx => ({
+    changeLog: tx.changeLog,
+    record: (records) => tx.record(records),
     each: (name, params, onRow) => tx.each(name, params, onRow),
     async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
       const t = performance.now();
@@ -56,6 +58,8 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
   try {
     await session.executeWrite(async (mtx) => {
       const tx: Tx = {
+        changeLog: false,
+        record: () => {},
         each: () => Promise.reject(new Error('the write path does not stream rows')),
         async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
           const text = store.statements[name];

@@ -26,3 +26,11 @@ CREATE INDEX rel_owner_{{relationshipType}} IF NOT EXISTS FOR ()-[r:{{relationsh
 CREATE INDEX rel_owner_LINEAGE IF NOT EXISTS FOR ()-[r:LINEAGE]-() ON (r.owner);
 // The store's schema version (schema/read-version, docs/operations.md §Schema versions): one node.
 CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (s:SchemaVersion) REQUIRE s.name IS UNIQUE;
+// The change log (docs/change-events.md): one head node whose `next` hands out offsets, events unique
+// by offset (a second event with an offset would fail its commit), polled by (topic, offset) and
+// pruned in offset order.
+CREATE CONSTRAINT change_log_head_name IF NOT EXISTS FOR (h:ChangeLogHead) REQUIRE h.name IS UNIQUE;
+CREATE CONSTRAINT change_log_retention_name IF NOT EXISTS FOR (r:ChangeLogRetention) REQUIRE r.name IS UNIQUE;
+CREATE CONSTRAINT change_event_offset IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.offset IS UNIQUE;
+CREATE INDEX change_event_topic_offset IF NOT EXISTS FOR (e:ChangeEvent) ON (e.topic, e.offset);
+CREATE INDEX change_event_created IF NOT EXISTS FOR (e:ChangeEvent) ON (e.createdOn);

@@ -14,6 +14,7 @@ import { registerOpenApiRelationshipRoutes } from './openapi-entities.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
 import { registerBackupRoutes } from './backup-handler.ts';
+import { registerEventRoutes } from './events.ts';
 
 export type { IngestionDeps } from './context.ts';
 export { defaultGraphqlUrl } from './server-routes.ts';
@@ -30,6 +31,7 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   registerOpenApiRelationshipRoutes(router, context);
   registerOpenLineageRoutes(router, context);
   registerBackupRoutes(router, context);
+  registerEventRoutes(router, deps);
   registerRestliReads(router, context);
 
   const app = new Koa();

@@ -230,7 +230,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const metrics = processMetrics();
   const store = createStore({
     uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE,
-    onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS,
+    onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS, changeLog: config.EVENTS_API_ENABLED,
   });
   if (spec.applySchema) await store.applySchema();
   const built = await spec.build({ config, logger, store, metrics });

@@ -281,6 +281,8 @@ describe('lineageFlags', () => {
         const failing = (name: string) => name !== 'lineage/generation' && fails(name, calls++);
         const timedOut = () => Promise.reject(deadlineExceeded('The operation exceeded its deadline.'));
         return work({
+          changeLog: tx.changeLog,
+          record: (records) => tx.record(records),
           run: (name, params) => (failing(name) ? timedOut() : tx.run(name, params)),
           each: (name, params, onRow) => (failing(name) ? timedOut() : tx.each(name, params, onRow)),
         });

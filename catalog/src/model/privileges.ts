@@ -15,6 +15,8 @@ export const PRIVILEGES = [
   'RESTORE_INDICES_PRIVILEGE',
   'MANAGE_ACCESS_TOKENS',
   'GENERATE_PERSONAL_ACCESS_TOKENS',
+  // Reading the change log (GET /openapi/v1/events/poll), a platform privilege in DataHub too.
+  'GET_PLATFORM_EVENTS',
   // Platform privileges guarding the entities and aspects that grant access (systemPrivilegeOf).
   'MANAGE_USERS_AND_GROUPS',
   'MANAGE_USER_CREDENTIALS',
@@ -91,7 +93,8 @@ export type Operation =
   | 'RESTORE_INDICES'
   | 'EDIT_LINEAGE'
   | 'GENERATE_PERSONAL_ACCESS_TOKEN'
-  | 'MANAGE_ACCESS_TOKENS';
+  | 'MANAGE_ACCESS_TOKENS'
+  | 'GET_PLATFORM_EVENTS';
 
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
@@ -107,6 +110,7 @@ export const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[
   EDIT_LINEAGE: ['EDIT_LINEAGE', 'EDIT_ENTITY'],
   GENERATE_PERSONAL_ACCESS_TOKEN: ['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS'],
   MANAGE_ACCESS_TOKENS: ['MANAGE_ACCESS_TOKENS'],
+  GET_PLATFORM_EVENTS: ['GET_PLATFORM_EVENTS'],
 };
 
 /** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
@@ -144,6 +148,8 @@ export const openLineageDenied = (actorUrn: string) => `User ${actorUrn} is unau
 export const restoreIndicesDenied = () => 'User is unauthorized to restore indices.';
 /** `GET /operations/backup` (the logical export): the privilege of restoreIndices. */
 export const exportCatalogDenied = () => 'User is unauthorized to export the catalog.';
+/** `GET /openapi/v1/events/poll` (DataHub answers an empty 403; we say why). */
+export const getPlatformEventsDenied = (actorUrn: string) => `User ${actorUrn} is unauthorized to read platform events (GET_PLATFORM_EVENTS).`;
 /** `aspects?action=restoreIndices`. */
 export const updateEntitiesDenied = () => 'User is unauthorized to update entities.';
 /** GraphQL updateLineage; entityType is the denied urn's entity type (e.g. "dataset"). */

@@ -12,3 +12,5 @@ export { type AccessTokenDuration } from './auth/tokens.ts';
 export { restoreIndices, type RestoreArgs, type RestoreProgress, type RestoreResult } from './restore/restore-indices.ts';
 // The catalog export served by the ingestion service.
 export { prepareExport } from './backup/index.ts';
+// Change-log retention, run in the background by the ingestion service.
+export { pruneChangeLog, startChangeLogRetention, type PruneResult } from './events/retention.ts';

@@ -26,3 +26,5 @@ export {
   lineageEdgePage, relatedEntities, relationshipTypesOf, type LineageEdge, type LineageEdgeKey, type LineageEdgeQuery,
   type LineageScrollDirection, type RelationshipDirection,
 } from './relationships.ts';
+// The Events API's poll (GET /openapi/v1/events/poll): its parameters, checked, and the long poll.
+export { parsePollRequest, pollChanges, type PollAnswer, type PollRequest } from './change-events.ts';

@@ -48,6 +48,15 @@ const envSchema = z.object({
   BOOKMARK_WAIT_MS: positiveInt.default(30_000),
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
+  /**
+   * The change log and GET /openapi/v1/events/poll (docs/change-events.md), DataHub's variable. Off:
+   * writes record no events and the poll route answers 404. Every process writing one store should agree.
+   */
+  EVENTS_API_ENABLED: booleanString.default(true),
+  /** Days a change event is kept; older ones are pruned in the background by the ingestion service. */
+  EVENTS_RETENTION_DAYS: positiveInt.default(7),
+  /** How often the ingestion service prunes expired change events. */
+  EVENTS_PRUNE_INTERVAL_MS: positiveInt.default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How long SIGTERM waits for in-flight requests before cutting them (below the launcher's 10 s SIGKILL). */
   SHUTDOWN_GRACE_MS: positiveInt.default(8_000),

@@ -57,6 +57,11 @@ const FILE_STATEMENTS = [
   'relationships/lineage-scroll-anchored',
   'relationships/lineage-scroll-all',
   'relationships/scroll',
+  'events/append',
+  'events/head',
+  'events/poll',
+  'events/first-since',
+  'events/prune',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is

@@ -1,8 +1,10 @@
 // The only module that touches the Neo4j driver. It runs named statements in managed transactions
 // (retried by the driver on transient errors such as deadlocks, so work functions must be
 // idempotent), converts integers at the boundary, and maps driver failures onto the error taxonomy.
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
+import type { ChangeRecord } from '../model/change-events.ts';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
@@ -21,6 +23,11 @@ export interface StoreOptions {
   onQuery?: (event: QueryEvent) => void;
   /** Longest wait of a request for the bookmarks it presents (BOOKMARK_WAIT_MS); default 30 s. */
   bookmarkWaitMs?: number;
+  /**
+   * Whether write transactions record change events (EVENTS_API_ENABLED; docs/change-events.md).
+   * Default on: a store that some process writes without a log would leave consumers a silent gap.
+   */
+  changeLog?: boolean;
 }
 
 export interface QueryEvent {
@@ -34,6 +41,14 @@ export interface QueryEvent {
 
 /** A transaction handle that only runs named statements. */
 export interface Tx {
+  /** Whether this store's writes record change events (StoreOptions.changeLog). */
+  readonly changeLog: boolean;
+  /**
+   * Adds change events to this transaction's part of the change log (docs/change-events.md). They
+   * are appended by the store as the transaction's last statement, so that the log's lock is the
+   * last lock it takes and is held only for the commit; a no-op when the store keeps no log.
+   */
+  record(records: readonly ChangeRecord[]): void;
   run<T = Record<string, unknown>>(name: StatementName, params?: Record<string, unknown>): Promise<T[]>;
   /**
    * Runs a statement and hands each row to `onRow` as it arrives, holding none of them: for results
@@ -140,6 +155,18 @@ export function mapDriverError(e: unknown): unknown {
   return e;
 }
 
+/**
+ * Appends a write's change events: the offsets rule (docs/change-events.md §Offsets) lives in
+ * cypher/events/append.cypher, and holds only when this is the transaction's last statement.
+ */
+async function appendChanges(tx: Tx, records: readonly ChangeRecord[]): Promise<void> {
+  await tx.run('events/append', {
+    events: records.map((r) => ({ topic: r.topic, entityUrn: r.entityUrn, value: r.value })),
+    createdOn: int(Date.now()),
+    writer: randomUUID(),
+  });
+}
+
 export function createStore(options: StoreOptions): Store {
   const auth = options.user ? neo4j.auth.basic(options.user, options.password ?? '') : undefined;
   const driver = neo4j.driver(options.uri, auth, {
@@ -157,7 +184,14 @@ export function createStore(options: StoreOptions): Store {
   const database = options.database;
 
   const onQuery = options.onQuery;
-  const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>): Tx => ({
+  const changeLog = options.changeLog ?? true;
+  const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>, recorded?: ChangeRecord[]): Tx => ({
+    changeLog,
+    record(records) {
+      if (!changeLog || !records.length) return;
+      if (!recorded) throw new Error('change events are recorded only in write transactions');
+      recorded.push(...records);
+    },
     async each<T>(name: StatementName, params: Record<string, unknown>, onRow: (row: T) => void) {
       const t0 = performance.now();
       let rows = 0;
@@ -241,7 +275,17 @@ export function createStore(options: StoreOptions): Store {
     });
     try {
       const metadata = metadataOf(o);
-      const fn = (tx: ManagedTransaction) => work(wrapTx(tx, metadata));
+      // A write's change events are appended last (the log's lock is then held only for the commit);
+      // a retried transaction function starts with none.
+      const fn = mode === 'READ'
+        ? (tx: ManagedTransaction) => work(wrapTx(tx, metadata))
+        : async (tx: ManagedTransaction) => {
+          const recorded: ChangeRecord[] = [];
+          const wrapped = wrapTx(tx, metadata, recorded);
+          const result = await work(wrapped);
+          if (recorded.length) await appendChanges(wrapped, recorded);
+          return result;
+        };
       const config = txConfig(o, metadata);
       const result = mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
       if (chain) advanceCausalChain(chain, startedWith, session.lastBookmarks(), mode === 'WRITE');

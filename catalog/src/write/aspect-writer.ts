@@ -37,7 +37,7 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
   const now = options.now ?? Date.now();
   const exists = await existenceBefore(tx, plan, options);
   const hardDeleted = await applyChanges(tx, plan, exists, options, now);
-  return persist(tx, { plan, hardDeleted, exists, storedFields, now });
+  return persist(tx, { plan, hardDeleted, exists, storedFields, now, actor: options.actor });
 }
 
 /** Hard delete of an entity (entities?action=delete): every aspect row and every owned edge. */

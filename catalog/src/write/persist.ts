@@ -2,6 +2,7 @@
 // of the touched entities — each a function of the rows the request leaves (the slots' final
 // state), which is why restoreIndices can rebuild edges and fields exactly (docs/lineage-model.md
 // §Restore).
+import { lineageChangeEvents, metadataChangeLog, type ChangeRecord, type ChangeStamp } from '../model/change-events.ts';
 import type { DerivedEdge } from '../model/relationships.ts';
 import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
@@ -19,6 +20,8 @@ export interface Outcome {
   exists: Existence;
   storedFields: ReadonlyMap<string, StoredFields>;
   now: number;
+  /** Who writes: the change events' audit stamp. */
+  actor: string;
 }
 
 /** The row a slot ends with: its next row, else what is stored (none once its entity is hard deleted). */
@@ -119,7 +122,31 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
   if (gone.length) await tx.run('entities/finish-hard-delete', { urns: gone });
 }
 
-/** Steps 4–6, then the write generation: lineage snapshots taken before this transaction are stale. */
+/**
+ * Step 7's records (docs/change-events.md): a MetadataChangeLog per aspect row written, removed or
+ * restated, then a LINEAGE change event per lineage edge added or removed.
+ */
+function changeRecords(slots: readonly Slot[], o: Outcome, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>): ChangeRecord[] {
+  const stamp: ChangeStamp = { actor: o.actor, time: o.now };
+  const records: ChangeRecord[] = [];
+  for (const s of slots) {
+    const removed = s.stored && (s.next === null || (s.next === undefined && o.hardDeleted.has(s.urn.text)));
+    const changeType = s.next ? 'UPSERT' : removed ? 'DELETE' : s.restate ? 'RESTATE' : undefined;
+    if (!changeType) continue;
+    records.push(metadataChangeLog({
+      entityUrn: s.urn.text, aspectName: s.aspect, changeType, stamp,
+      after: s.next ? s.next : changeType === 'RESTATE' ? s.stored : undefined,
+      before: s.stored,
+    }));
+  }
+  records.push(...lineageChangeEvents(before, after, stamp));
+  return records;
+}
+
+/**
+ * Steps 4–6, then the write generation (lineage snapshots taken before this transaction are stale)
+ * and the change events, which the store appends when the transaction's work is done.
+ */
 export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   const slots = [...o.plan.slots.values()];
   const changed = slots.filter(isChanged);
@@ -130,5 +157,6 @@ export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   await mergeEdges(tx, after, o);
   await refreshSearchFields(tx, slots, o);
   await markWrite(tx);
+  if (tx.changeLog) tx.record(changeRecords(slots, o, before, after));
   return result;
 }

@@ -17,6 +17,7 @@ import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type Resto
 import { checkRow } from '../restore/diff.ts';
 import { deleteStaleEdges } from '../../write/persist.ts';
 import { UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
+import { lineageChangeEvents, metadataChangeLog, type ChangeRecord } from '../../model/change-events.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
 
@@ -73,7 +74,7 @@ interface StoredRow {
  * the new ones declare, and the entities' search fields follow their rows. A row that cannot be
  * derived fails the batch, naming its record.
  */
-async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: number }>): Promise<void> {
+async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: number }>, actor: string): Promise<void> {
   await tx.run('aspects/lock-entities', { rows: lockRows(rows.map((r) => r.urn)) });
   // A row written twice in one run is derived once, from what the later record stores.
   const latest = [...new Map(rows.filter(({ row }) => row.version === 0).map((r) => [rowKey(r.row.urn, r.row.name), r])).values()];
@@ -105,6 +106,22 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
   await mergeEdgeRows(tx, [...after.values()], (u) => owners.has(u));
   await reconcileSearchFieldsOf(tx, [...owners.values()]);
+  if (tx.changeLog) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, actor));
+}
+
+/**
+ * What an import changed, as the write path records it (docs/change-events.md): a MetadataChangeLog
+ * per latest row stored (older versions are history, not changes), then the lineage edges it added
+ * or removed.
+ */
+function importedChanges(latest: readonly BackupRow[], replaced: readonly StoredRow[], before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, actor: string): ChangeRecord[] {
+  const stamp = { actor, time: Date.now() };
+  const previous = new Map(replaced.map((r) => [rowKey(r.urn, r.name), r]));
+  const records = latest.map((row) => metadataChangeLog({
+    entityUrn: row.urn, aspectName: row.name, changeType: 'UPSERT', stamp,
+    after: row, before: previous.get(rowKey(row.urn, row.name)),
+  }));
+  return [...records, ...lineageChangeEvents(before, after, stamp)];
 }
 
 /** One batch in one transaction, in file order (a later record may overwrite an earlier one). */
@@ -116,7 +133,7 @@ async function writeBatch(store: Store, batch: Batch, options: ImportOptions): P
     let pending: AspectChange[] = [];
     const flushRows = async () => {
       if (!run.length) return;
-      await putRows(tx, run);
+      await putRows(tx, run, options.actor);
       rows += run.length;
       run = [];
     };

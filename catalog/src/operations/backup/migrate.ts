@@ -37,6 +37,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     // next to keeping one step per version honest.
     run: applySchemaAndRebuild,
   },
+  {
+    to: 4,
+    what: 'apply the constraints and indexes of the change log (an earlier store has no events: the log starts empty at offset 0)',
+    run: async (store) => { await store.applySchema(); return []; },
+  },
 ];
 
 export interface MigrationResult {

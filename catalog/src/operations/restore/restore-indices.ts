@@ -20,9 +20,11 @@ import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import type { Urn } from '../../model/urn.ts';
 import { badRequest } from '../../model/errors.ts';
+import { lineageChangeEvent, type ChangeRecord } from '../../model/change-events.ts';
+import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
 import {
   checkRow, checkUrn, diffEdges, urnRange,
-  type ChangedEdge, type EdgeRef, type StoredEdge, type UrnRange,
+  type ChangedEdge, type EdgeDiff, type EdgeRef, type StoredEdge, type UrnRange,
 } from './diff.ts';
 
 export interface RestoreArgs {
@@ -254,6 +256,27 @@ async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string, RowRe
   }
 }
 
+/**
+ * The lineage a repair changed, as change events (docs/change-events.md §What is recorded): a
+ * LINEAGE edge the rows justify that was missing is added, one they do not justify is removed.
+ */
+function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[], stored: readonly StoredEdge[]): ChangeRecord[] {
+  // restoreIndices runs as an operation, not for a request's actor: the system actor made the change.
+  const stamp = { actor: SYSTEM_ACTOR_URN, time: Date.now() };
+  const byKey = new Map(derived.map((e) => [e.key, e]));
+  const storedLineage = new Map(stored.filter((e) => e.type === 'LINEAGE').map((e) => [e.key, e]));
+  const records: ChangeRecord[] = [];
+  for (const ref of diff.extra) {
+    const s = ref.type === 'LINEAGE' ? storedLineage.get(ref.key) : undefined;
+    if (s) records.push(lineageChangeEvent({ owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via }, 'REMOVE', stamp));
+  }
+  for (const ref of diff.missing) {
+    const e = ref.type === 'LINEAGE' ? byKey.get(ref.key) : undefined;
+    if (e?.lineage) records.push(lineageChangeEvent({ owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via }, 'ADD', stamp));
+  }
+  return records;
+}
+
 /** Makes the graph match what some (owner, aspect) pairs justify; derived = every edge they justify. */
 async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: string | null }>, derived: DerivedEdge[], write: boolean, o: BatchOutcome): Promise<void> {
   if (!owners.length) return;
@@ -265,6 +288,7 @@ async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: str
   if (!write) return;
   if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
   await mergeEdgeRows(tx, diff.toMerge);
+  if (tx.changeLog) tx.record(restoredLineageChanges(diff, derived, stored));
   o.edgesAdded += diff.missing.length;
   o.edgesRemoved += diff.extra.length;
   o.edgesChanged += diff.changed.length;

@@ -1,0 +1,203 @@
+// What a committed write tells consumers (docs/change-events.md): DataHub's Events API records, built
+// from what the write path already knows — the aspect rows before and after, and the derived edges
+// before and after. Pure: the write path stores what this builds in the same transaction.
+//
+// Two topics, as GMS names them:
+// - `PlatformEvent_v1`: one EntityChangeEvent of category LINEAGE per lineage edge added or removed.
+//   DataHub has no lineage change events (its ChangeCategory has no LINEAGE); the shape is DataHub's
+//   EntityChangeEvent, the parameters are ours (docs/change-events.md §Lineage events).
+// - `MetadataChangeLog_Versioned_v1`: one MetadataChangeLog per aspect written, deleted or restated.
+import { badRequest } from './errors.ts';
+import type { DerivedEdge } from './relationships.ts';
+import { parseUrn } from './urn.ts';
+
+export const PLATFORM_EVENT_TOPIC = 'PlatformEvent_v1';
+export const MCL_TOPIC = 'MetadataChangeLog_Versioned_v1';
+export const EVENT_TOPICS = [PLATFORM_EVENT_TOPIC, MCL_TOPIC] as const;
+export type EventTopic = (typeof EVENT_TOPICS)[number];
+
+/** One record for the change log: its topic, the polled `value` text, and the entity it is about. */
+export interface ChangeRecord {
+  topic: EventTopic;
+  entityUrn: string;
+  value: string;
+}
+
+/** Who made the change and when (the write's actor and clock). */
+export interface ChangeStamp {
+  actor: string;
+  time: number;
+}
+
+/**
+ * JSON text with every non-ASCII character escaped. Avro's JSON encoder writes GMS's `bytes` payload
+ * as ISO-8859-1 code points and Python reads it back as UTF-8, so only ASCII survives both readers.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The entity a schemaField urn belongs to, else the urn itself. */
+function entityOf(urn: string): string {
+  if (!urn.startsWith('urn:li:schemaField:')) return urn;
+  try {
+    return parseUrn(urn).parts[0] ?? urn;
+  } catch {
+    return urn;
+  }
+}
+
+/** A lineage edge as its change event names it: who declared it, in which aspect, its type and ends. */
+export interface LineageEdge {
+  owner: string;
+  aspect: string;
+  type: string;
+  upstream: string;
+  downstream: string;
+  via: string | null;
+}
+
+const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
+  (e.lineage ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via } : null);
+
+/**
+ * The EntityChangeEvent of a lineage edge: about the entity whose aspect declared it, the modifier
+ * is the other end; `direction` says which side of the owner that end is (UPSTREAM: it feeds the
+ * owner). Column edges keep the owning entity, as DataHub's field-level TAG events do.
+ */
+export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE', stamp: ChangeStamp): ChangeRecord {
+  const { upstream, downstream } = edge;
+  const ownerIsDownstream = downstream === edge.owner || entityOf(downstream) === edge.owner;
+  const ece = {
+    entityType: parseUrn(edge.owner).entityType,
+    entityUrn: edge.owner,
+    category: 'LINEAGE',
+    operation,
+    modifier: ownerIsDownstream ? upstream : downstream,
+    parameters: {
+      aspectName: edge.aspect,
+      relationshipType: edge.type,
+      direction: ownerIsDownstream ? 'UPSTREAM' : 'DOWNSTREAM',
+      upstreamUrn: upstream,
+      downstreamUrn: downstream,
+      ...(edge.via ? { via: edge.via } : {}),
+    },
+    auditStamp: { time: stamp.time, actor: stamp.actor },
+    version: 0,
+  };
+  const envelope = {
+    header: { timestampMillis: stamp.time },
+    name: 'entityChangeEvent',
+    payload: { value: asciiJson(ece), contentType: 'application/json' },
+  };
+  return { topic: PLATFORM_EVENT_TOPIC, entityUrn: edge.owner, value: asciiJson(envelope) };
+}
+
+/**
+ * One event per lineage edge the write added or removed. Edges are compared by key (ends, type,
+ * owner, aspect): an edge whose properties alone changed (a new stamp, a new type of upstream) was
+ * neither added nor removed. Removals first, then additions, each in the edges' order.
+ */
+export function lineageChangeEvents(before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>, stamp: ChangeStamp): ChangeRecord[] {
+  const out: ChangeRecord[] = [];
+  for (const [key, e] of before) {
+    const edge = after.has(key) ? null : lineageEdgeOf(e);
+    if (edge) out.push(lineageChangeEvent(edge, 'REMOVE', stamp));
+  }
+  for (const [key, e] of after) {
+    const edge = before.has(key) ? null : lineageEdgeOf(e);
+    if (edge) out.push(lineageChangeEvent(edge, 'ADD', stamp));
+  }
+  return out;
+}
+
+/** An aspect row as the MCL carries it: the value's JSON text and the system metadata's. */
+export interface RowText {
+  value: string;
+  systemMetadata: string | null;
+}
+
+export type MclChangeType = 'UPSERT' | 'DELETE' | 'RESTATE';
+
+/** Avro JSON names the branch of a non-null union value; a null is written bare. */
+const tagged = (branch: string, value: unknown) => (value === null || value === undefined ? null : { [branch]: value });
+
+const SYSTEM_METADATA_FIELDS: ReadonlyArray<[string, string]> = [
+  ['lastObserved', 'long'], ['runId', 'string'], ['lastRunId', 'string'], ['pipelineName', 'string'],
+  ['registryName', 'string'], ['registryVersion', 'string'], ['properties', 'map'], ['version', 'string'],
+  ['schemaVersion', 'long'],
+];
+
+/** A stored system metadata text as GMS's Avro JSON writes the record (every field, unions tagged). */
+function avroSystemMetadata(text: string | null): unknown {
+  if (!text) return null;
+  let sm: Record<string, unknown>;
+  try {
+    sm = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const record: Record<string, unknown> = {};
+  for (const [field, branch] of SYSTEM_METADATA_FIELDS) record[field] = tagged(branch, sm[field] ?? null);
+  return { 'com.linkedin.pegasus2avro.mxe.SystemMetadata': record };
+}
+
+const genericAspect = (text: string | undefined) =>
+  tagged('com.linkedin.pegasus2avro.mxe.GenericAspect', text === undefined ? null : { value: text, contentType: 'application/json' });
+
+/**
+ * The MetadataChangeLog of one aspect change, as GMS's Avro JSON encoder writes it on
+ * MetadataChangeLog_Versioned_v1 (every field present, non-null union values tagged with their
+ * branch): the aspect after (none for DELETE) and before, their system metadata, who and when.
+ */
+export function metadataChangeLog(input: {
+  entityUrn: string; aspectName: string; changeType: MclChangeType; after: RowText | undefined; before: RowText | undefined; stamp: ChangeStamp;
+}): ChangeRecord {
+  const { entityUrn, aspectName, changeType, after, before, stamp } = input;
+  const mcl = {
+    auditHeader: null,
+    entityType: parseUrn(entityUrn).entityType,
+    entityUrn: tagged('string', entityUrn),
+    entityKeyAspect: null,
+    changeType,
+    aspectName: tagged('string', aspectName),
+    aspect: genericAspect(after?.value),
+    systemMetadata: avroSystemMetadata(after?.systemMetadata ?? null),
+    headers: null,
+    previousAspectValue: genericAspect(before?.value),
+    previousSystemMetadata: avroSystemMetadata(before?.systemMetadata ?? null),
+    created: tagged('com.linkedin.pegasus2avro.common.AuditStamp', { time: stamp.time, actor: stamp.actor, impersonator: null, message: null }),
+  };
+  return { topic: MCL_TOPIC, entityUrn, value: asciiJson(mcl) };
+}
+
+// Offsets (docs/change-events.md §Offsets). The token is DataHub's own format — base64 of
+// {"<topic>-<partition>": next offset to read} — with one partition, so it reads like GMS's and
+// a consumer treats it as opaque either way.
+
+export function encodeOffset(topic: EventTopic, next: number): string {
+  return Buffer.from(JSON.stringify({ [`${topic}-0`]: next })).toString('base64');
+}
+
+/** The next offset a token names for `topic`; 400 naming offsetId for anything else. */
+export function decodeOffset(topic: EventTopic, token: string): number {
+  const refuse = (why: string) => badRequest(`Invalid offsetId: ${why}. Send back the offsetId a poll of ${topic} answered, or leave it out to start at the latest event.`);
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) throw refuse('not a base64 token');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+  } catch {
+    throw refuse('not a token this server issued');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw refuse('not a token this server issued');
+  const entries = Object.entries(parsed);
+  if (entries.length !== 1) throw refuse('not a token this server issued');
+  const [key, next] = entries[0]!;
+  if (key !== `${topic}-0`) throw refuse(`it is a position in ${key.replace(/-\d+$/, '')}, not in ${topic}`);
+  if (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 0) throw refuse('its position is not an offset');
+  return next;
+}
+
+export function isEventTopic(topic: string): topic is EventTopic {
+  return (EVENT_TOPICS as readonly string[]).includes(topic);
+}
