@@ -383,7 +383,7 @@ def test_an_actions_pipeline_hears_every_lineage_change_and_resumes_after_a_stop
     # --- While it is down: more changes, through three doors.
     run2: List[Tuple[str, List[Change]]] = []
     doors.restli_lineage(b, [e])
-    run2.append(("Rest.li upstreamLineage of b = [e]", [ds_edge("ADD", e, b)]))
+    run2.append(("Rest.li upstreamLineage of b = [e] (was [a])", [ds_edge("ADD", e, b), ds_edge("REMOVE", a, b)]))
     doors.graphql(add=[(a, c)])
     run2.append(("GraphQL updateLineage adds a→c again", [ds_edge("ADD", a, c)]))
     doors.openlineage("load_d", inputs=["e"], outputs=[])
