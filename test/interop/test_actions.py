@@ -35,8 +35,12 @@ from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import pytest
-import requests
-import yaml
+
+# Only the suites whose requirements pin acryl-datahub-actions (1.7.0.17) run this file.
+pytest.importorskip("datahub_actions", reason="acryl-datahub-actions is not pinned in this suite's requirements")
+
+import requests  # noqa: E402
+import yaml  # noqa: E402
 from datahub.emitter.mce_builder import make_schema_field_urn
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
 from datahub.ingestion.graph.client import DataHubGraph, DatahubClientConfig
@@ -51,8 +55,6 @@ from datahub.metadata.schema_classes import (
     UpstreamLineageClass,
 )
 
-# Only the suites whose requirements pin acryl-datahub-actions (1.7.0.17) run this file.
-pytest.importorskip("datahub_actions", reason="acryl-datahub-actions is not pinned in this suite's requirements")
 from datahub_actions.plugin.source.acryl.datahub_cloud_events_consumer_offsets_store import (  # noqa: E402
     DataHubEventsConsumerPlatformResourceOffsetsStore,
 )
