@@ -11,11 +11,11 @@ export interface BenchResult {
   startedAt: string;
   totalMs: number;
   size: { label: string; edges: number };
-  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; serviceNodeOptions?: string };
+  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; changeLog?: boolean; serviceNodeOptions?: string };
   machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
   graph: Record<string, number>;
   hubReach: number;
-  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number };
+  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeEventChars?: number };
   ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
   query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };

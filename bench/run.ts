@@ -53,6 +53,7 @@ const { values: args } = parseArgs({
     resume: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false, description: 'record that the machine was quiet (no other load)' },
     skip: { type: 'string', default: '', description: 'comma list of raw,query,http,restore,openlineage' },
+    events: { type: 'string', default: 'on', description: 'on|off: the change log (EVENTS_API_ENABLED) of the services and the runner\'s writes' },
     'no-readme': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false, description: 'keep the Neo4j store in --workdir after a successful run' },
     'service-node-options': { type: 'string', description: 'NODE_OPTIONS for the services, e.g. --max-old-space-size=160' },
@@ -61,7 +62,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
+  console.log('npm run bench -- --size 10k|100k|1M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
   process.exit(0);
 }
 const sizeName = args.size === '1m' ? '1M' : args.size!;
@@ -84,6 +85,8 @@ const batch = Number(args.batch);
 const concurrency = Number(args.concurrency);
 const runs = Number(args.runs);
 const skip = new Set(args.skip!.split(',').filter(Boolean));
+if (args.events !== 'on' && args.events !== 'off') throw new Error(`--events must be on or off, got ${args.events}`);
+const changeLog = args.events === 'on';
 const workdir = args.workdir ?? join(tmpdir(), `lineage-bench-${sizeLabel}`);
 const stateFile = join(workdir, 'state.json');
 const stateKey = JSON.stringify({ edges, seed, batch, shape: args.shape });
@@ -141,6 +144,7 @@ async function main(): Promise<void> {
       ephemeral: true, neo4jUri: neo.uri, log: (s) => log(s), serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
       env: {
         ...(args['service-node-options'] ? { NODE_OPTIONS: args['service-node-options'] } : {}),
+        EVENTS_API_ENABLED: String(changeLog),
         ...(ports ? { INGESTION_PORT: String(ports[1]), LINEAGE_PORT: String(ports[1]! + 1), GATEWAY_PORT: String(ports[1]! + 2) } : {}),
       },
     });
@@ -153,18 +157,18 @@ async function main(): Promise<void> {
       return list;
     };
     log(`services: ${procs().map((p) => `${p.name}=${p.pid}`).join(' ')}`);
-    store = createStore({ uri: neo.uri, database: 'neo4j' });
+    store = createStore({ uri: neo.uri, database: 'neo4j', changeLog });
     const components = await store.driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS v, edition', {}, { database: 'neo4j' });
     const neo4jVersion = `${components.records[0]!.get('v')} ${components.records[0]!.get('edition')}`;
 
     // A run that skipped workloads must not overwrite a complete result of the same day.
-    const fileName = `${new Date(t0).toISOString().slice(0, 10)}-${sizeLabel}${skip.size ? `-partial-${[...skip].sort().join('-')}` : ''}.json`;
+    const fileName = `${new Date(t0).toISOString().slice(0, 10)}-${sizeLabel}${changeLog ? '' : '-events-off'}${skip.size ? `-partial-${[...skip].sort().join('-')}` : ''}.json`;
     const result: BenchResult = state?.result ?? {
       file: fileName,
       startedAt: new Date(t0).toISOString(),
       totalMs: 0,
       size: { label: sizeLabel, edges },
-      config: { seed, batch, concurrency, runs, heap, pageCache, naiveTimeoutMs, quiet: args.quiet!, resumed: false, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
+      config: { seed, batch, concurrency, runs, heap, pageCache, naiveTimeoutMs, quiet: args.quiet!, resumed: false, changeLog, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
       machine: {
         cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30),
         loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version, neo4j: neo4jVersion,
@@ -227,11 +231,13 @@ async function main(): Promise<void> {
       `CALL { MATCH (n:Entity) WHERE n.exists RETURN count(n) AS entities }
        CALL { MATCH ()-[l:LINEAGE]->() RETURN count(l) AS lineage }
        CALL { MATCH (a:Aspect) RETURN count(a) AS aspects }
-       RETURN entities, lineage, aspects`, {}, { database: 'neo4j' });
+       CALL { MATCH (e:ChangeEvent) RETURN count(e) AS changeEvents, sum(size(e.value)) AS changeEventChars }
+       RETURN entities, lineage, aspects, changeEvents, changeEventChars`, {}, { database: 'neo4j' });
     const rec = counts.records[0]!;
     result.loaded = {
       entities: Number(rec.get('entities')), lineageEdges: Number(rec.get('lineage')), aspectRows: Number(rec.get('aspects')),
       expectedLineageEdges: g.stats.lineageEdges!, storeMb: Math.round(dirBytes(join(workdir, 'neo4j', 'data')) / 1048576),
+      changeEvents: Number(rec.get('changeEvents')), changeEventChars: Number(rec.get('changeEventChars')),
     };
     log(`loaded: ${JSON.stringify(result.loaded)}`);
     if (result.loaded.lineageEdges !== g.stats.lineageEdges) log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);

@@ -262,7 +262,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
       }
     }
 
-    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
+    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: config.EVENTS_API_ENABLED });
     let token: string;
     try {
       token = (await issueAccessToken(store, { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT }, {

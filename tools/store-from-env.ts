@@ -10,5 +10,7 @@ export function storeFromEnv(): Store {
     user: process.env.NEO4J_USER,
     password: process.env.NEO4J_PASSWORD,
     database: process.env.NEO4J_DATABASE ?? 'neo4j',
+    // What an import or a restore changes is recorded like any write unless the services keep no log.
+    changeLog: !['false', '0', 'no'].includes(process.env.EVENTS_API_ENABLED ?? 'true'),
   });
 }

@@ -20,7 +20,7 @@ if (!isAccessTokenDuration(values.duration)) {
   process.exit(2);
 }
 const config = loadConfig(embeddedEnv(process.env.NEO4J_URI ?? `bolt://127.0.0.1:${defaultBoltPort}`));
-const store = createStore({ uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE });
+const store = createStore({ uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: config.EVENTS_API_ENABLED });
 try {
   if (!(await store.ping())) {
     console.error(`Cannot reach Neo4j at ${config.NEO4J_URI}: start the catalog first (npm start) or set NEO4J_URI.`);

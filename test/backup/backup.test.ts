@@ -404,10 +404,10 @@ describe('schema versions', () => {
 
     const result = await migrateStore(target, { by: 'test' });
     expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-    expect(result.steps.map((s) => s.to)).toEqual([2, 3]);
+    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4]);
     expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
     const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith']));
+    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_event_topic_offset']));
     expect(indexes).not.toContain('entity_search');
     expect(indexes).not.toContain('entity_search_v2');
     const missing = await cypher<{ n: number }>(target, 'MATCH (n:Entity) WHERE n.facetKey IS NULL RETURN count(n) AS n');

@@ -1,7 +1,8 @@
 // Fault (b): kill -9 of the ingestion service in the middle of a 10,000-MCP load (100 batches of
 // 100 MCPs, 6 in flight). After a restart every acknowledged MCP is stored with its edges, every
-// batch is all-or-nothing, restore-indices --dry-run finds zero drift, and the client's retry of
-// what was not acknowledged completes the load.
+// batch is all-or-nothing, restore-indices --dry-run finds zero drift, every committed batch has its
+// change events and no uncommitted one has any, and the client's retry of what was not acknowledged
+// completes the load.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +128,30 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
   }
   expect(torn).toBe(0);
   log(`after restart: all ${acked.size * 100} acknowledged MCPs present; ${storedUnacked.length} of ${failed.size} unacknowledged batches had committed before the kill`);
+
+  // The change log (docs/change-events.md): every committed batch has its events — one LINEAGE ADD
+  // per upstream edge, one MetadataChangeLog per row (the key aspect, properties, lineage) — and a
+  // batch that did not commit has none. Offsets are gap-free.
+  const committed = new Set([...acked, ...storedUnacked]);
+  const events = await cypher<{ topic: string; urn: string; n: number }>(store,
+    'MATCH (e:ChangeEvent) WHERE e.entityUrn STARTS WITH $prefix RETURN e.topic AS topic, e.entityUrn AS urn, count(e) AS n',
+    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` });
+  const countOf = new Map(events.map((e) => [`${e.topic} ${e.urn}`, Number(e.n)]));
+  let missingEvents = 0;
+  let strayEvents = 0;
+  for (let b = 0; b < BATCHES; b++) {
+    for (const i of datasetsOf(b)) {
+      const lineage = countOf.get(`PlatformEvent_v1 ${urnOf(i)}`) ?? 0;
+      const logs = countOf.get(`MetadataChangeLog_Versioned_v1 ${urnOf(i)}`) ?? 0;
+      if (committed.has(b)) {
+        if (lineage !== upstreamsOf(i).length || logs !== 3) missingEvents++;
+      } else if (lineage || logs) strayEvents++;
+    }
+  }
+  const [span] = await cypher<{ n: number; lo: number; hi: number }>(store, 'MATCH (e:ChangeEvent) RETURN count(e) AS n, min(e.offset) AS lo, max(e.offset) AS hi', {});
+  log(`change log: ${Number(span!.n)} events, offsets ${Number(span!.lo)}..${Number(span!.hi)}; ${missingEvents} committed datasets without their events, ${strayEvents} uncommitted with events`);
+  expect({ missingEvents, strayEvents }).toEqual({ missingEvents: 0, strayEvents: 0 });
+  expect(Number(span!.hi) - Number(span!.lo) + 1).toBe(Number(span!.n));
 
   const dry = await restoreDryRun(db.uri);
   log(`restore-indices --dry-run: exit ${dry.code}; ${dry.output.split('\n').filter((l) => /rows scanned|edges:|search fields:/.test(l)).join(' | ')}`);

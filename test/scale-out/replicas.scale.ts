@@ -59,3 +59,63 @@ test('through a round-robin front: each write answers its bookmark, and the next
     await own.close();
   }
 });
+
+test('change events: writers on both replicas, a consumer polling both in turn never finds an event behind its offset', async () => {
+  const ns = namespace('events');
+  const admin = await tokenFor(store, 'urn:li:corpuser:datahub');
+  const auth = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
+  const ups = Array.from({ length: 3 }, (_, i) => ns.dataset(`u${i}`));
+  const downs = Array.from({ length: 4 }, (_, i) => ns.dataset(`d${i}`));
+  const proposal = (urn: string, aspectName: string, value: unknown) =>
+    ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } });
+  const ingest = async (replica: Replica, proposals: unknown[]) => {
+    const r = await fetch(`${replica.ingestionUrl}/aspects?action=ingestProposalBatch`, { method: 'POST', headers: auth, body: JSON.stringify({ proposals }) });
+    expect(r.status).toBe(200);
+  };
+  const poll = async (replica: Replica, offsetId: string | undefined, timeout: number) => {
+    const q = new URLSearchParams({ topic: 'PlatformEvent_v1', limit: '5', pollTimeoutSeconds: String(timeout), ...(offsetId ? { offsetId } : {}) });
+    const r = await fetch(`${replica.ingestionUrl}/openapi/v1/events/poll?${q}`, { headers: auth });
+    expect(r.status).toBe(200);
+    return await r.json() as { offsetId: string; count: number; events: Array<{ value: string }> };
+  };
+  const mine = (values: string[]) => values.filter((v) => v.includes(ns.platform));
+  const ece = (v: string) => JSON.parse((JSON.parse(v) as { payload: { value: string } }).payload.value) as { entityUrn: string; operation: string; modifier: string };
+
+  await ingest(replicas[0]!, [...ups, ...downs].map((u) => proposal(u, 'datasetProperties', { name: u })));
+  const start = (await poll(replicas[1]!, undefined, 0)).offsetId;
+  let token = start;
+  let done = false;
+  const streamed: string[] = [];
+  const consumer = (async () => {
+    for (let turn = 0; ; turn++) {
+      const finished = done;
+      const page = await poll(replicas[turn % 2]!, token, 0);
+      streamed.push(...page.events.map((e) => e.value));
+      token = page.offsetId;
+      if (finished && !page.count) return;
+    }
+  })();
+  const writes = 10;
+  await Promise.all(downs.map(async (down, w) => {
+    for (let i = 0; i < writes; i++) {
+      await ingest(replicas[(w + i) % 2]!, [proposal(down, 'upstreamLineage', { upstreams: [{ dataset: ups[(w + i) % ups.length], type: 'TRANSFORMED' }] })]);
+    }
+  }));
+  done = true;
+  await consumer;
+
+  const after: string[] = [];
+  for (let t = start; ;) {
+    const page = await poll(replicas[0]!, t, 0);
+    after.push(...page.events.map((e) => e.value));
+    t = page.offsetId;
+    if (!page.count) break;
+  }
+  expect(mine(streamed)).toEqual(mine(after));
+  expect(mine(streamed)).toHaveLength(downs.length * (2 * writes - 1));
+  for (const [w, down] of downs.entries()) {
+    const expected = [`ADD ${ups[w % ups.length]}`];
+    for (let i = 1; i < writes; i++) expected.push(`REMOVE ${ups[(w + i - 1) % ups.length]}`, `ADD ${ups[(w + i) % ups.length]}`);
+    expect(mine(streamed).map(ece).filter((e) => e.entityUrn === down).map((e) => `${e.operation} ${e.modifier}`)).toEqual(expected);
+  }
+}, 120_000);

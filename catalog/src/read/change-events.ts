@@ -70,7 +70,8 @@ async function startOffset(store: Store, r: PollRequest): Promise<number> {
   const head = await readLogHead(store);
   if (r.offsetId !== undefined) {
     const from = decodeOffset(r.topic, r.offsetId);
-    if (from > head.next) {
+    // Beyond the head as a replica sees it may only be lag: ask the leader before refusing.
+    if (from > head.next && from > (await readLogHead(store, true)).next) {
       throw badRequest(`Invalid offsetId: it names offset ${from}, beyond the last one this catalog issued (${head.next}); ` +
         'it was issued by another server or before the store was replaced. Start again without offsetId (reset_offsets in DataHub Actions).');
     }

@@ -1,7 +1,7 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record).
 import type { EventTopic } from '../model/change-events.ts';
-import { int, type Store } from './store.ts';
+import { int, type Store, type Tx } from './store.ts';
 
 export interface LogHead {
   /** The offset the next event will get: where a poll without offsetId starts. */
@@ -10,8 +10,14 @@ export interface LogHead {
   prunedBelow: number;
 }
 
-export async function readLogHead(store: Store): Promise<LogHead> {
-  const [row] = await store.read((tx) => tx.run<LogHead>('events/head'), { metadata: { app: 'events', op: 'head' } });
+/**
+ * The log's head. `onLeader` reads it where writes commit: a read replica of a cluster may lag, and
+ * only the leader can say an offset was never issued.
+ */
+export async function readLogHead(store: Store, onLeader = false): Promise<LogHead> {
+  const work = (tx: Tx) => tx.run<LogHead>('events/head');
+  const options = { metadata: { app: 'events', op: 'head' } };
+  const [row] = onLeader ? await store.write(work, options) : await store.read(work, options);
   return row ?? { next: 0, prunedBelow: 0 };
 }
 
