@@ -34,3 +34,7 @@ CREATE CONSTRAINT change_log_retention_name IF NOT EXISTS FOR (r:ChangeLogRetent
 CREATE CONSTRAINT change_event_offset IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.offset IS UNIQUE;
 CREATE INDEX change_event_topic_offset IF NOT EXISTS FOR (e:ChangeEvent) ON (e.topic, e.offset);
 CREATE INDEX change_event_created IF NOT EXISTS FOR (e:ChangeEvent) ON (e.createdOn);
+// An entity's recent changes (newest first), and the events that refer to an aspect row's versions
+// instead of carrying them (events/freeze-refs runs before those rows are deleted).
+CREATE INDEX change_event_entity IF NOT EXISTS FOR (e:ChangeEvent) ON (e.entityUrn, e.offset);
+CREATE INDEX change_event_aspect_ref IF NOT EXISTS FOR (e:ChangeEvent) ON (e.aspectKey);

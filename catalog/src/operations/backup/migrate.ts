@@ -23,6 +23,12 @@ async function applySchemaAndRebuild(store: Store, onProgress?: (p: RestoreProgr
   return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
 }
 
+/** Applies the current constraints and indexes; nothing derived changes. */
+async function applySchemaOnly(store: Store): Promise<string[]> {
+  await store.applySchema();
+  return [];
+}
+
 /** One entry per version after 1: what moves a store from `to - 1` to `to`. */
 export const MIGRATIONS: readonly MigrationStep[] = [
   {
@@ -40,7 +46,12 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   {
     to: 4,
     what: 'apply the constraints and indexes of the change log (an earlier store has no events: the log starts empty at offset 0)',
-    run: async (store) => { await store.applySchema(); return []; },
+    run: applySchemaOnly,
+  },
+  {
+    to: 5,
+    what: 'apply the change log\'s indexes by entity and by aspect row (events written before keep their values inline)',
+    run: applySchemaOnly,
   },
 ];
 
