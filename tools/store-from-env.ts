@@ -1,7 +1,7 @@
 // The store the operator CLIs (export, import, migrate, restore-indices) work on: NEO4J_URI and its
 // credentials from the environment, else the embedded server `npm start` runs.
 import { createStore, type Store } from '../catalog/src/store/store.ts';
-import { EVENT_TOPICS, isEventTopic } from '../catalog/src/model/change-events.ts';
+import { changeLogTopicsFromEnv } from '../catalog/src/runtime/config.ts';
 
 export const neo4jUriFromEnv = (): string => process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687';
 
@@ -12,7 +12,6 @@ export function storeFromEnv(): Store {
     password: process.env.NEO4J_PASSWORD,
     database: process.env.NEO4J_DATABASE ?? 'neo4j',
     // What an import or a restore changes is recorded like any write unless the services keep no log.
-    changeLog: ['false', '0', 'no'].includes(process.env.EVENTS_API_ENABLED ?? 'true') ? []
-      : (process.env.EVENTS_TOPICS ?? EVENT_TOPICS.join(',')).split(',').map((t) => t.trim()).filter(isEventTopic),
+    changeLog: changeLogTopicsFromEnv(),
   });
 }

@@ -4,7 +4,7 @@
 // nothing came.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { badRequest } from '../model/errors.ts';
-import { decodeOffset, encodeOffset, EVENT_TOPICS, isEventTopic, type EventTopic } from '../model/change-events.ts';
+import { DAY_MS, decodeOffset, encodeOffset, EVENT_TOPICS, isEventTopic, type EventTopic } from '../model/change-events.ts';
 import { firstOffsetSince, readEvents, readLogHead } from '../store/change-log.ts';
 import type { Store } from '../store/store.ts';
 
@@ -15,7 +15,6 @@ export const POLL_DEFAULT_TIMEOUT_SECONDS = 5;
 export const POLL_MAX_TIMEOUT_SECONDS = 60;
 /** How often a waiting poll looks for new events: the floor of commit-to-delivery latency. */
 const WAIT_STEP_MS = 50;
-const DAY_MS = 86_400_000;
 
 export interface PollRequest {
   topic: EventTopic;

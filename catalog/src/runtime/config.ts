@@ -91,13 +91,26 @@ export class ConfigError extends Error {}
 export const changeLogTopicsOf = (config: Pick<Config, 'EVENTS_API_ENABLED' | 'EVENTS_TOPICS'>): Config['EVENTS_TOPICS'] =>
   (config.EVENTS_API_ENABLED ? config.EVENTS_TOPICS : []);
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** `env` checked against `schema`; a ConfigError naming every bad variable otherwise. */
+function parseEnv<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
   // Treat empty strings as unset so `${VAR:-}` in docker-compose means "not configured".
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(cleaned);
+  const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   return parsed.data;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return parseEnv(envSchema, env);
+}
+
+/**
+ * The topics an operator CLI's writes record (an import, a restore): the services' own variables,
+ * read with the same rules, without requiring the rest of a service's configuration.
+ */
+export function changeLogTopicsFromEnv(env: Record<string, string | undefined> = process.env): Config['EVENTS_TOPICS'] {
+  return changeLogTopicsOf(parseEnv(envSchema.pick({ EVENTS_API_ENABLED: true, EVENTS_TOPICS: true }), env));
 }

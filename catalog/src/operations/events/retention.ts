@@ -1,10 +1,10 @@
 // Change-log retention (EVENTS_RETENTION_DAYS; docs/change-events.md §Retention): the ingestion
 // service prunes expired events in the background, in batches of their own transactions that take
 // no lock a writer takes, so writes never wait for it.
+import { DAY_MS } from '../../model/change-events.ts';
 import { pruneEvents } from '../../store/change-log.ts';
 import type { Store } from '../../store/store.ts';
 
-const DAY_MS = 86_400_000;
 /** Events deleted per transaction: small enough to stay far below Neo4j's transaction memory. */
 export const PRUNE_BATCH = 10_000;
 

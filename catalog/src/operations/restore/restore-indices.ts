@@ -20,7 +20,7 @@ import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import type { Urn } from '../../model/urn.ts';
 import { badRequest } from '../../model/errors.ts';
-import { lineageChangeEvent, type ChangeRecord } from '../../model/change-events.ts';
+import { lineageChangeEvent, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
 import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
 import {
   checkRow, checkUrn, diffEdges, urnRange,
@@ -272,7 +272,8 @@ function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[],
   }
   for (const ref of diff.missing) {
     const e = ref.type === 'LINEAGE' ? byKey.get(ref.key) : undefined;
-    if (e?.lineage) records.push(lineageChangeEvent({ owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via }, 'ADD', stamp));
+    const edge = e ? lineageEdgeOf(e) : null;
+    if (edge) records.push(lineageChangeEvent(edge, 'ADD', stamp));
   }
   return records;
 }
