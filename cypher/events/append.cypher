@@ -5,9 +5,14 @@
 // the numbers are handed out again). Offsets are therefore gap-free and in commit order: a reader
 // that has seen offset N has seen every event with a smaller offset. The lock is taken before the
 // read (SET of `writer` first), so no two writers read the same `next`.
-// Params: $events: [{topic: string, value: string, entityUrn: string}], $createdOn: int (epoch ms),
-//         $writer: string (random per transaction)
-// Returns: first: int (the offset of $events[0])
+// An event carries its polled text (`value`), or, for a MetadataChangeLog whose rows stay stored,
+// a reference to them that a poll renders (§Cost): the latest row's key, the aspect, the change
+// type, the sequence numbers of the values after and before, who and when. Null properties are
+// simply not stored.
+// Params: $events: [{topic, entityUrn, value: string|null, aspectKey, aspectName, changeType: string|null,
+//                    sequence, previousSequence, time: int|null, actor: string|null}],
+//         $createdOn: int (epoch ms), $writer: string (random per transaction)
+// Returns: nothing
 MERGE (h:ChangeLogHead {name: 'catalog'})
   ON CREATE SET h.next = 0
 SET h.writer = $writer
@@ -15,6 +20,7 @@ WITH h
 SET h.next = h.next + size($events)
 WITH h.next - size($events) AS first
 UNWIND range(0, size($events) - 1) AS i
-CREATE (:ChangeEvent {offset: first + i, topic: $events[i].topic, entityUrn: $events[i].entityUrn,
-                      value: $events[i].value, createdOn: $createdOn})
-RETURN DISTINCT first
+WITH first + i AS offset, $events[i] AS ev
+CREATE (:ChangeEvent {offset: offset, topic: ev.topic, entityUrn: ev.entityUrn, value: ev.value, createdOn: $createdOn,
+                      aspectKey: ev.aspectKey, aspectName: ev.aspectName, changeType: ev.changeType,
+                      sequence: ev.sequence, previousSequence: ev.previousSequence, time: ev.time, actor: ev.actor})

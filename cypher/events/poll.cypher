@@ -1,9 +1,13 @@
 // Purpose: the next events of one topic from an offset, in offset order (GET /openapi/v1/events/poll).
-// The (topic, offset) index answers it in order without sorting.
+// The (topic, offset) index answers it in order without sorting. An event without `value` refers to
+// stored aspect rows (events/append), which the caller renders.
 // Params: $topic: string, $from: int (first offset wanted), $limit: int
-// Returns: offset: int, value: string
+// Returns: offset: int, value: string|null, entityUrn, aspectKey, aspectName, changeType, sequence,
+//          previousSequence, time, actor (null unless value is)
 MATCH (e:ChangeEvent)
 WHERE e.topic = $topic AND e.offset >= $from
-RETURN e.offset AS offset, e.value AS value
+RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey,
+       e.aspectName AS aspectName, e.changeType AS changeType, e.sequence AS sequence,
+       e.previousSequence AS previousSequence, e.time AS time, e.actor AS actor
 ORDER BY e.offset
 LIMIT $limit

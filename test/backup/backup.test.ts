@@ -404,10 +404,10 @@ describe('schema versions', () => {
 
     const result = await migrateStore(target, { by: 'test' });
     expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4]);
+    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5]);
     expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
     const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_event_topic_offset']));
+    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_event_topic_offset', 'change_event_entity', 'change_event_aspect_ref']));
     expect(indexes).not.toContain('entity_search');
     expect(indexes).not.toContain('entity_search_v2');
     const missing = await cypher<{ n: number }>(target, 'MATCH (n:Entity) WHERE n.facetKey IS NULL RETURN count(n) AS n');

@@ -9,7 +9,7 @@ import { parsePollRequest, pollChanges } from '../../catalog/src/read/change-eve
 import { readLogHead } from '../../catalog/src/store/change-log.ts';
 import { pruneChangeLog } from '../../catalog/src/operations/events/retention.ts';
 import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
-import { createStore, type Store } from '../../catalog/src/store/store.ts';
+import { createStore, int, type Store } from '../../catalog/src/store/store.ts';
 import { namespace, testStore } from '../support/context.ts';
 import { startIngestion, tokenFor, type RunningIngestion } from '../support/services.ts';
 
@@ -75,6 +75,45 @@ test('a lineage write records one LINEAGE event per edge added or removed, and a
     .toMatchObject({ upstreams: [{ dataset: b }] });
   expect(JSON.parse((second!.previousAspectValue as { 'com.linkedin.pegasus2avro.mxe.GenericAspect': { value: string } })['com.linkedin.pegasus2avro.mxe.GenericAspect'].value))
     .toMatchObject({ upstreams: [{ dataset: a }] });
+});
+
+const genericValue = (field: unknown) =>
+  (field === null ? null : JSON.parse((field as { 'com.linkedin.pegasus2avro.mxe.GenericAspect': { value: string } })['com.linkedin.pegasus2avro.mxe.GenericAspect'].value) as unknown);
+
+test('a MetadataChangeLog refers to the rows it is about, and polls the same after later writes, a delete and a hard delete', async () => {
+  const e = ns.dataset('versions');
+  const props = (n: number) => upsert(e, 'datasetProperties', { name: `v${n}` });
+  const start = (await readLogHead(store)).next;
+  const mcl = encodeOffset('MetadataChangeLog_Versioned_v1', start);
+  for (const n of [1, 2, 3]) await writeAspects(store, [props(n)], opts);
+  // This entity's datasetProperties logs (its key aspect has its own).
+  const read = async () => mine((await drain('MetadataChangeLog_Versioned_v1', mcl)).values)
+    .filter((v) => { const l = JSON.parse(v) as Mcl; return l.entityUrn.string === e && l.aspectName.string === 'datasetProperties'; });
+  const early = await read();
+  const summary = (values: string[]) => values.map((v) => JSON.parse(v) as Mcl).map((l) => [l.changeType, genericValue(l.aspect), genericValue(l.previousAspectValue)]);
+  expect(summary(early)).toEqual([
+    ['UPSERT', { name: 'v1' }, null], ['UPSERT', { name: 'v2' }, { name: 'v1' }], ['UPSERT', { name: 'v3' }, { name: 'v2' }],
+  ]);
+  // Stored as references: the value text is not copied into the log.
+  const stored = await store.read((tx) => tx.run<{ value: string | null; entityUrn: string; sequence: number | null }>(
+    'events/poll', { topic: 'MetadataChangeLog_Versioned_v1', from: int(start), limit: int(100_000) }));
+  expect(stored.filter((r) => r.entityUrn === e && r.value === null).map((r) => r.sequence)).toEqual(expect.arrayContaining([0, 1, 2]));
+
+  await writeAspects(store, [props(4)], opts); // v3 moves from the latest row to an archived one
+  await writeAspects(store, [{ urn: parseUrn(e), aspectName: 'datasetProperties', changeType: 'DELETE' }], opts);
+  await writeAspects(store, [props(5)], opts); // a new first version: sequence 0 again
+  const late = await read();
+  expect(late.slice(0, early.length)).toEqual(early);
+  expect(summary(late.slice(early.length))).toEqual([
+    ['UPSERT', { name: 'v4' }, { name: 'v3' }], ['DELETE', null, { name: 'v4' }], ['UPSERT', { name: 'v5' }, null],
+  ]);
+
+  // A hard delete removes every row of the entity; written again, the aspect starts over at 0.
+  await writeAspects(store, [{ urn: parseUrn(e), aspectName: 'datasetKey', changeType: 'DELETE' }], opts);
+  await writeAspects(store, [props(6)], opts);
+  const last = await read();
+  expect(last.slice(0, late.length)).toEqual(late);
+  expect(summary(last.slice(late.length))).toEqual([['DELETE', null, { name: 'v5' }], ['UPSERT', { name: 'v6' }, null]]);
 });
 
 test('a job\'s inputs and outputs, column lineage and a hard delete record their edges', async () => {

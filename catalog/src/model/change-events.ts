@@ -16,11 +16,44 @@ export const MCL_TOPIC = 'MetadataChangeLog_Versioned_v1';
 export const EVENT_TOPICS = [PLATFORM_EVENT_TOPIC, MCL_TOPIC] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];
 
-/** One record for the change log: its topic, the polled `value` text, and the entity it is about. */
-export interface ChangeRecord {
+/** Days to milliseconds: retention and lookback windows are counted in days, as DataHub counts them. */
+export const DAY_MS = 86_400_000;
+
+/**
+ * One record for the change log: its topic, the entity it is about, and either the polled `value`
+ * text or, for a MetadataChangeLog whose rows stay in the store, a reference to them (`aspect`)
+ * that a poll renders (docs/change-events.md §Cost).
+ */
+export type ChangeRecord = TextChangeRecord | { topic: typeof MCL_TOPIC; entityUrn: string; value?: undefined; aspect: AspectChangeRef };
+
+/** A record that carries its polled text. */
+export interface TextChangeRecord {
   topic: EventTopic;
   entityUrn: string;
   value: string;
+  aspect?: undefined;
+}
+
+/**
+ * A MetadataChangeLog by reference: the write path's UPSERT and RESTATE leave the value after (and
+ * the one before) in stored aspect rows, which never change once written; copying them into the log
+ * doubled the bytes a write stores. A value is named by its sequence number — the aspect's
+ * `maxVersion` when it was the latest — and lives in the latest row while it is the latest, then
+ * in the archived row numbered one above (store/rows.ts `rowKeyOfSequence`). Rows about to be
+ * removed or overwritten are first copied into the events that refer to them (store/change-log.ts
+ * `freezeAspectRefs`).
+ */
+export interface AspectChangeRef {
+  aspectName: string;
+  /** The key of the aspect's latest row (store/rows.ts `rowKey`): where its versions are found. */
+  rowKey: string;
+  changeType: 'UPSERT' | 'RESTATE';
+  /** The value after the change. */
+  sequence: number;
+  /** The value before it; null when the aspect had none. */
+  previousSequence: number | null;
+  actor: string;
+  time: number;
 }
 
 /** Who made the change and when (the write's actor and clock). */
@@ -57,7 +90,8 @@ export interface LineageEdge {
   via: string | null;
 }
 
-const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
+/** The edge as its change event names it; null for an edge that is not lineage. */
+export const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
   (e.lineage ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via } : null);
 
 /**
@@ -65,7 +99,7 @@ const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
  * is the other end; `direction` says which side of the owner that end is (UPSTREAM: it feeds the
  * owner). Column edges keep the owning entity, as DataHub's field-level TAG events do.
  */
-export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE', stamp: ChangeStamp): ChangeRecord {
+export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE', stamp: ChangeStamp): TextChangeRecord {
   const { upstream, downstream } = edge;
   const ownerIsDownstream = downstream === edge.owner || entityOf(downstream) === edge.owner;
   const ece = {
@@ -99,7 +133,7 @@ export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE
  * neither added nor removed. Removals first, then additions, each in the edges' order.
  */
 export function lineageChangeEvents(before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>, stamp: ChangeStamp): ChangeRecord[] {
-  const out: ChangeRecord[] = [];
+  const out: TextChangeRecord[] = [];
   for (const [key, e] of before) {
     const edge = after.has(key) ? null : lineageEdgeOf(e);
     if (edge) out.push(lineageChangeEvent(edge, 'REMOVE', stamp));
@@ -152,7 +186,7 @@ const genericAspect = (text: string | undefined) =>
  */
 export function metadataChangeLog(input: {
   entityUrn: string; aspectName: string; changeType: MclChangeType; after: RowText | undefined; before: RowText | undefined; stamp: ChangeStamp;
-}): ChangeRecord {
+}): TextChangeRecord {
   const { entityUrn, aspectName, changeType, after, before, stamp } = input;
   const mcl = {
     auditHeader: null,

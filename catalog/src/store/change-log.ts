@@ -1,6 +1,7 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record).
-import type { EventTopic } from '../model/change-events.ts';
+import { metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
+import { rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
 export interface LogHead {
@@ -21,9 +22,92 @@ export async function readLogHead(store: Store, onLeader = false): Promise<LogHe
   return row ?? { next: 0, prunedBelow: 0 };
 }
 
+/** An event as stored: its text, or (value null) a reference to aspect rows (events/append). */
+interface StoredEvent {
+  offset: number;
+  value: string | null;
+  entityUrn: string;
+  aspectKey: string | null;
+  aspectName: string | null;
+  changeType: AspectChangeRef['changeType'] | null;
+  sequence: number | null;
+  previousSequence: number | null;
+  time: number | null;
+  actor: string | null;
+}
+
+type Referring = StoredEvent & { aspectKey: string; aspectName: string; changeType: AspectChangeRef['changeType']; sequence: number };
+
+const isReferring = (e: StoredEvent): e is Referring => e.value === null && e.aspectKey !== null;
+
+/**
+ * The MetadataChangeLog texts of events that refer to aspect rows, keyed by offset; an event whose
+ * rows are not all found is left out (the caller decides: read it again, or render what is there).
+ */
+async function renderReferring(tx: Tx, events: readonly Referring[], partial: boolean): Promise<Map<number, string>> {
+  const rows = new Map<string, RowText & { maxVersion: number | null }>();
+  const fetch = async (keys: Iterable<string>) => {
+    const wanted = [...new Set(keys)].filter((k) => !rows.has(k));
+    if (!wanted.length) return;
+    for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('events/aspect-rows', { keys: wanted })) rows.set(r.key, r);
+  };
+  await fetch(events.map((e) => e.aspectKey));
+  const keyOf = (e: Referring, sequence: number | null) =>
+    (sequence === null ? null : rowKeyOfSequence(e.aspectKey, rows.get(e.aspectKey)?.maxVersion ?? null, sequence));
+  await fetch(events.flatMap((e) => [keyOf(e, e.sequence), keyOf(e, e.previousSequence)]).filter((k): k is string => k !== null));
+  const texts = new Map<number, string>();
+  for (const e of events) {
+    const afterKey = keyOf(e, e.sequence)!;
+    const beforeKey = keyOf(e, e.previousSequence);
+    const after = rows.get(afterKey);
+    const before = beforeKey === null ? undefined : rows.get(beforeKey);
+    if (!partial && (!after || (beforeKey !== null && !before))) continue;
+    texts.set(e.offset, metadataChangeLog({
+      entityUrn: e.entityUrn, aspectName: e.aspectName, changeType: e.changeType, after, before,
+      stamp: { actor: e.actor ?? '', time: e.time ?? 0 },
+    }).value);
+  }
+  return texts;
+}
+
+/** Times a poll reads again an event whose rows it did not find before rendering what is there. */
+const REREADS = 3;
+
+/**
+ * The next events of a topic from an offset, rendered. Rows are read after the events, so a write
+ * that removed an event's rows in between (having copied them into the event) is caught by reading
+ * that event again. Rows missing for good (changed behind the catalog's back) render as absent.
+ */
 export async function readEvents(store: Store, topic: EventTopic, from: number, limit: number): Promise<Array<{ offset: number; value: string }>> {
-  return store.read((tx) => tx.run<{ offset: number; value: string }>('events/poll', { topic, from: int(from), limit: int(limit) }),
-    { metadata: { app: 'events', op: 'poll' } });
+  return store.read(async (tx) => {
+    const events = await tx.run<StoredEvent>('events/poll', { topic, from: int(from), limit: int(limit) });
+    const texts = new Map<number, string>();
+    for (const e of events) if (e.value !== null) texts.set(e.offset, e.value);
+    let pending = events.filter(isReferring);
+    for (let attempt = 0; pending.length; attempt++) {
+      const rendered = await renderReferring(tx, pending, attempt === REREADS);
+      for (const [offset, text] of rendered) texts.set(offset, text);
+      const missing = pending.filter((e) => !rendered.has(e.offset));
+      if (!missing.length) break;
+      const again = await tx.run<StoredEvent>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) });
+      for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
+      pending = again.filter(isReferring);
+    }
+    return events.map((e) => ({ offset: e.offset, value: texts.get(e.offset) ?? '' })).filter((e) => e.value !== '');
+  }, { metadata: { app: 'events', op: 'poll' } });
+}
+
+/**
+ * Before a write removes or overwrites aspect rows: every event still referring to them gets its
+ * text copied in, so it polls the same afterwards. Call under the rows' entity locks, in the
+ * transaction that changes them.
+ */
+export async function freezeAspectRefs(tx: Tx, latestKeys: readonly string[]): Promise<void> {
+  if (!latestKeys.length) return;
+  const events = (await tx.run<StoredEvent>('events/aspect-refs', { keys: [...new Set(latestKeys)] })).filter(isReferring);
+  if (!events.length) return;
+  const texts = await renderReferring(tx, events, true);
+  await tx.run('events/freeze', { rows: [...texts].map(([offset, value]) => ({ offset: int(offset), value })) });
 }
 
 /** The first offset of `topic` recorded at or after `since`, or null. */

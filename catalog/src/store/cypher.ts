@@ -62,6 +62,10 @@ const FILE_STATEMENTS = [
   'events/poll',
   'events/first-since',
   'events/prune',
+  'events/by-offsets',
+  'events/aspect-refs',
+  'events/aspect-rows',
+  'events/freeze',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is

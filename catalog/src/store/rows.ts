@@ -10,6 +10,15 @@ import { int, type Tx } from './store.ts';
 /** Key of an aspect row: `<urn>␟<aspect>␟<version>` (docs/lineage-model.md §Graph); version 0 is the latest. */
 export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${UNIT_SEPARATOR}${aspect}${UNIT_SEPARATOR}${version}`;
 
+/**
+ * The key of the row holding an aspect's value number `sequence` (its maxVersion while it was the
+ * latest), given the latest row's key and maxVersion: the latest row while it still is the latest,
+ * else the archived copy, numbered one above (aspects/update-rows archives version m as m + 1).
+ */
+export function rowKeyOfSequence(latestKey: string, latestMaxVersion: number | null, sequence: number): string {
+  return latestMaxVersion === sequence ? latestKey : `${latestKey.slice(0, latestKey.lastIndexOf(UNIT_SEPARATOR) + 1)}${sequence + 1}`;
+}
+
 /** What edge derivation reads of a stored row. */
 export interface DerivableRow {
   value: string;

@@ -156,13 +156,25 @@ export function mapDriverError(e: unknown): unknown {
   return e;
 }
 
+/** An event as cypher/events/append.cypher stores it: its text, or the reference a poll renders. */
+function changeEventRow(r: ChangeRecord) {
+  const ref = r.aspect;
+  return {
+    topic: r.topic, entityUrn: r.entityUrn, value: r.value ?? null,
+    aspectKey: ref?.rowKey ?? null,
+    aspectName: ref?.aspectName ?? null, changeType: ref?.changeType ?? null,
+    sequence: ref ? int(ref.sequence) : null, previousSequence: ref && ref.previousSequence !== null ? int(ref.previousSequence) : null,
+    actor: ref?.actor ?? null, time: ref ? int(ref.time) : null,
+  };
+}
+
 /**
  * Appends a write's change events: the offsets rule (docs/change-events.md §Offsets) lives in
  * cypher/events/append.cypher, and holds only when this is the transaction's last statement.
  */
 async function appendChanges(tx: Tx, records: readonly ChangeRecord[]): Promise<void> {
   await tx.run('events/append', {
-    events: records.map((r) => ({ topic: r.topic, entityUrn: r.entityUrn, value: r.value })),
+    events: records.map(changeEventRow),
     createdOn: int(Date.now()),
     writer: randomUUID(),
   });

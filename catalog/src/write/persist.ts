@@ -8,6 +8,7 @@ import {
 import type { DerivedEdge } from '../model/relationships.ts';
 import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
+import { freezeAspectRefs } from '../store/change-log.ts';
 import { int, type Tx } from '../store/store.ts';
 import { edgesOfParsedRow, edgesOfRow, mergeEdgeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
@@ -66,6 +67,8 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
   let rowsDeleted = 0;
   const deletions = slots.filter((s) => s.stored && (s.next === null || hardDeleted.has(s.urn.text)));
   if (deletions.length) {
+    // Events that refer to these rows keep what they referred to (whatever this process records).
+    await freezeAspectRefs(tx, deletions.map((s) => rowKey(s.urn.text, s.aspect)));
     const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })) });
     rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
   }
@@ -138,9 +141,26 @@ function changeRecords(
     const removed = s.stored && (s.next === null || (s.next === undefined && o.hardDeleted.has(s.urn.text)));
     const changeType = s.next ? 'UPSERT' : removed ? 'DELETE' : s.restate ? 'RESTATE' : undefined;
     if (!changeType) continue;
+    // Rows that stay stored are referred to, not copied (docs/change-events.md §Cost): the value
+    // after is the row writeRows leaves (maxVersion + 1 over an old one, 0 for a first), the value
+    // before the one it archived. A DELETE's rows, and those a hard delete removed before this
+    // request wrote the aspect again, are gone: their text goes into the event.
+    const rowsStay = changeType === 'RESTATE' || (changeType === 'UPSERT' && !(s.stored && o.hardDeleted.has(s.urn.text)));
+    if (rowsStay) {
+      const previous = s.stored ? s.stored.maxVersion : null;
+      records.push({
+        topic: MCL_TOPIC, entityUrn: s.urn.text,
+        aspect: {
+          aspectName: s.aspect, rowKey: rowKey(s.urn.text, s.aspect), changeType,
+          sequence: changeType === 'RESTATE' ? previous! : previous === null ? 0 : previous + 1,
+          previousSequence: previous, actor: stamp.actor, time: stamp.time,
+        },
+      });
+      continue;
+    }
     records.push(metadataChangeLog({
       entityUrn: s.urn.text, aspectName: s.aspect, changeType, stamp,
-      after: s.next ? s.next : changeType === 'RESTATE' ? s.stored : undefined,
+      after: s.next ? s.next : undefined,
       before: s.stored,
     }));
   }

@@ -17,7 +17,8 @@ import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type Resto
 import { checkRow } from '../restore/diff.ts';
 import { deleteStaleEdges } from '../../write/persist.ts';
 import { UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
-import { lineageChangeEvents, metadataChangeLog, type ChangeRecord } from '../../model/change-events.ts';
+import { lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type EventTopic } from '../../model/change-events.ts';
+import { freezeAspectRefs } from '../../store/change-log.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
 
@@ -81,6 +82,8 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   const replaced = latest.length
     ? await tx.run<StoredRow>('aspects/fetch-latest', { keys: latest.map(({ row }) => rowKey(row.urn, row.name)) })
     : [];
+  // Events that refer to rows this import overwrites keep what they referred to.
+  await freezeAspectRefs(tx, rows.map(({ row }) => rowKey(row.urn, row.name)));
   await tx.run('backup/put-rows', {
     rows: rows.map(({ row }) => ({
       urn: row.urn, name: row.name, key: rowKey(row.urn, row.name, row.version), version: int(row.version),
@@ -106,7 +109,7 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
   await mergeEdgeRows(tx, [...after.values()], (u) => owners.has(u));
   await reconcileSearchFieldsOf(tx, [...owners.values()]);
-  if (tx.changeLog.size) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, actor));
+  if (tx.changeLog.size) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, { actor, topics: tx.changeLog }));
 }
 
 /**
@@ -114,14 +117,21 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
  * per latest row stored (older versions are history, not changes), then the lineage edges it added
  * or removed.
  */
-function importedChanges(latest: readonly BackupRow[], replaced: readonly StoredRow[], before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, actor: string): ChangeRecord[] {
-  const stamp = { actor, time: Date.now() };
+function importedChanges(
+  latest: readonly BackupRow[], replaced: readonly StoredRow[], before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>,
+  o: { actor: string; topics: ReadonlySet<EventTopic> },
+): ChangeRecord[] {
+  const stamp = { actor: o.actor, time: Date.now() };
   const previous = new Map(replaced.map((r) => [rowKey(r.urn, r.name), r]));
-  const records = latest.map((row) => metadataChangeLog({
-    entityUrn: row.urn, aspectName: row.name, changeType: 'UPSERT', stamp,
-    after: row, before: previous.get(rowKey(row.urn, row.name)),
-  }));
-  return [...records, ...lineageChangeEvents(before, after, stamp)];
+  // An import writes versions as the file numbers them, so its logs carry their text rather than
+  // refer to rows by sequence as the write path's do.
+  const records = o.topics.has(MCL_TOPIC)
+    ? latest.map((row) => metadataChangeLog({
+      entityUrn: row.urn, aspectName: row.name, changeType: 'UPSERT', stamp,
+      after: row, before: previous.get(rowKey(row.urn, row.name)),
+    }))
+    : [];
+  return o.topics.has(PLATFORM_EVENT_TOPIC) ? [...records, ...lineageChangeEvents(before, after, stamp)] : records;
 }
 
 /** One batch in one transaction, in file order (a later record may overwrite an earlier one). */
