@@ -62,6 +62,7 @@ const FILE_STATEMENTS = [
   'events/poll',
   'events/first-since',
   'events/prune',
+  'events/recent-for-entity',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is
