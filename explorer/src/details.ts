@@ -90,9 +90,9 @@ function recentLineageSection(r: RecentLineageReply['recentLineageChanges']): st
   const where = '<p class="hint">Edges this entity declares (its upstreams; a job\'s inputs and outputs). An edge another entity declares shows on that one.</p>';
   if (!r.changes.length) return `${head('')}<p class="hint">No lineage change recorded on it in the change log.</p>${where}</section>`;
   return `${head(` (${r.changes.length}${r.more ? ', older ones kept' : ''})`)}`
-    + '<table class="details-table" id="details-changes-table"><caption class="sr-only">Recent lineage changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Change</th><th scope="col">Other end</th></tr></thead><tbody>'
-    + r.changes.map((c) => `<tr data-offset="${c.offset}" data-operation="${escapeXml(c.operation)}"><td>${when(c.time)}</td><td title="${escapeXml(c.actor)}">${escapeXml(urnTail(c.actor))}</td>`
-      + `<td><span class="change-op ${c.operation === 'REMOVE' ? 'removed' : 'added'}">${escapeXml(changeText(c))}</span>${c.via ? `<span class="hint"> via ${escapeXml(urnTail(c.via))}</span>` : ''}</td><td>${otherEnd(c)}</td></tr>`).join('')
+    + '<table class="details-table" id="details-changes-table"><caption class="sr-only">Recent lineage changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Change</th></tr></thead><tbody>'
+    + r.changes.map((c) => `<tr data-offset="${c.offset}" data-operation="${escapeXml(c.operation)}"><td class="when">${when(c.time)}</td><td title="${escapeXml(c.actor)}">${escapeXml(urnTail(c.actor))}</td>`
+      + `<td class="change"><span class="change-op ${c.operation === 'REMOVE' ? 'removed' : 'added'}">${escapeXml(changeText(c))}</span> ${otherEnd(c)}${c.via ? `<span class="hint"> via ${escapeXml(urnTail(c.via))}</span>` : ''}</td></tr>`).join('')
     + `</tbody></table>${where}</section>`;
 }
 
