@@ -6,6 +6,7 @@ import type { Direction, RawEntity } from './model.ts';
 import { COLUMN_IMPACT_QUERY, COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnImpactReply, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
 import { COLUMN_IMPACT_EXPORT_QUERY, IMPACT_EXPORT_QUERY, type ColumnImpactExportReply, type ImpactExportReply } from './queries.ts';
 import { COLUMN_COUNTS_QUERY, DETAIL_ASPECTS, DETAILS_QUERY, JOB_RUNS_QUERY, START_QUERY, type ColumnCountsReply, type DetailsReply, type JobRunsReply, type StartReply } from './queries.ts';
+import { RECENT_LINEAGE_QUERY, type RecentLineageReply } from './queries.ts';
 
 export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
 export type SearchPage = SearchReply['searchAcrossEntities'];
@@ -136,6 +137,11 @@ export async function fetchColumnCounts(urn: string): Promise<ColumnCountsReply[
 
 export async function fetchJobRuns(urn: string, count: number): Promise<JobRunsReply['dataJobRuns']> {
   return (await graphql<JobRunsReply>(JOB_RUNS_QUERY, { urn, count })).dataJobRuns;
+}
+
+/** An entity's newest lineage changes from the change log; `recorded: false` when the catalog keeps none. */
+export async function fetchRecentLineage(urn: string, count: number): Promise<RecentLineageReply['recentLineageChanges']> {
+  return (await graphql<RecentLineageReply>(RECENT_LINEAGE_QUERY, { urn, count })).recentLineageChanges;
 }
 
 export async function fetchStart(count: number): Promise<StartReply> {

@@ -1,20 +1,22 @@
 // The details sheet: a click on a node opens what the catalog stores about it beside the graph —
 // type, platform, description, schema with column types and column-lineage counts, properties,
-// owners, tags and terms, counts per degree both ways, and for a job its pipeline and last runs (its
-// stored dataProcessInstances). Copy urn, open in a new view, centre the graph there. A failure is
-// shown as such in the sheet, never as an empty section.
+// owners, tags and terms, counts per degree both ways, its recent lineage changes (the change log's
+// LINEAGE events about it), and for a job its pipeline and last runs (its stored
+// dataProcessInstances). Copy urn, open in a new view, centre the graph there. A failure is shown as
+// such in the sheet, never as an empty section.
 import { ApiError } from './api.ts';
-import { fetchColumnCounts, fetchDetails, fetchJobRuns, type LineageFilter } from './catalog-requests.ts';
+import { fetchColumnCounts, fetchDetails, fetchJobRuns, fetchRecentLineage, type LineageFilter } from './catalog-requests.ts';
 import { TYPES_WITH_COLUMNS } from './columns.ts';
 import type { Elements } from './elements.ts';
 import type { Messages } from './messages.ts';
 import { summarise, typeLabel, urnTail } from './model.ts';
-import type { DetailsReply, JobRunsReply } from './queries.ts';
+import type { DetailsReply, JobRunsReply, RecentLineageReply } from './queries.ts';
 import { colourOf, escapeXml } from './render.ts';
 import type { ExplorerState } from './state.ts';
 import { viewHash, viewOf } from './view-url.ts';
 
 const RUNS_SHOWN = 10;
+const CHANGES_SHOWN = 20;
 
 type Json = Record<string, unknown>;
 
@@ -61,6 +63,37 @@ const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toISOStr
 function runState(r: JobRunsReply['dataJobRuns']['runs'][number]): string {
   if (r.status === 'COMPLETE') return r.result ?? 'COMPLETE';
   return r.status ?? 'unknown';
+}
+
+type LineageChange = NonNullable<RecentLineageReply['recentLineageChanges']['changes']>[number];
+
+/** "added upstream", "removed downstream": what the change did, from the entity's side. */
+export function changeText(c: Pick<LineageChange, 'operation' | 'direction'>): string {
+  return `${c.operation === 'REMOVE' ? 'removed' : 'added'} ${c.direction === 'UPSTREAM' ? 'upstream' : 'downstream'}`;
+}
+
+/** The other end: a link that opens its details when it is an entity the page shows, else its name. */
+function otherEnd(c: LineageChange): string {
+  const e = c.otherEntity;
+  if (!e || e.type === 'SCHEMA_FIELD') return `<span title="${escapeXml(c.other)}">${escapeXml(urnTail(c.other))}</span>`;
+  const s = summarise(e);
+  return `<button type="button" class="linkish" data-open="${escapeXml(e.urn)}" title="${escapeXml(e.urn)}">${escapeXml(s.name)}</button> <span class="hint">(${escapeXml(typeLabel(s.type))})</span>`;
+}
+
+const RECENT_TITLE = 'Recent lineage changes';
+
+function recentLineageSection(r: RecentLineageReply['recentLineageChanges']): string {
+  const head = (extra: string) => `<section class="details-section"><h3>${RECENT_TITLE}${extra}</h3>`;
+  if (!r.recorded || !r.changes) {
+    return `${head('')}<p class="hint" data-recorded="false" title="${escapeXml(r.reason ?? '')}">The change log is off on this catalog: its lineage changes are not recorded.</p></section>`;
+  }
+  const where = '<p class="hint">Edges this entity declares (its upstreams; a job\'s inputs and outputs). An edge another entity declares shows on that one.</p>';
+  if (!r.changes.length) return `${head('')}<p class="hint">No lineage change recorded on it in the change log.</p>${where}</section>`;
+  return `${head(` (${r.changes.length}${r.more ? ', older ones kept' : ''})`)}`
+    + '<table class="details-table" id="details-changes-table"><caption class="sr-only">Recent lineage changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Change</th></tr></thead><tbody>'
+    + r.changes.map((c) => `<tr data-offset="${c.offset}" data-operation="${escapeXml(c.operation)}"><td class="when">${when(c.time)}</td><td title="${escapeXml(c.actor)}">${escapeXml(urnTail(c.actor))}</td>`
+      + `<td class="change"><span class="change-op ${c.operation === 'REMOVE' ? 'removed' : 'added'}">${escapeXml(changeText(c))}</span> ${otherEnd(c)}${c.via ? `<span class="hint"> via ${escapeXml(urnTail(c.via))}</span>` : ''}</td></tr>`).join('')
+    + `</tbody></table>${where}</section>`;
 }
 
 function degreeRow(label: string, side: DetailsReply['up']): string {
@@ -116,6 +149,7 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     if (e.type === 'DATA_JOB' || e.type === 'DATA_FLOW') out.push('<div id="details-runs"><section class="details-section"><h3>Last runs</h3><p class="hint">Loading runs…</p></section></div>');
     out.push(section('Lineage', '<table class="details-table"><caption class="sr-only">Entities per degree</caption><thead><tr><th scope="col"></th><th scope="col">1</th><th scope="col">2</th><th scope="col">3+</th><th scope="col">all</th></tr></thead><tbody>'
       + degreeRow('Upstream', data.up) + degreeRow('Downstream', data.down) + '</tbody></table><p class="hint">Entities at each degree, under the graph\'s filters.</p>'));
+    out.push(`<div id="details-changes"><section class="details-section"><h3>${RECENT_TITLE}</h3><p class="hint">Loading changes…</p></section></div>`);
     const fields = (aspects.get('schemaMetadata')?.fields as Json[] | undefined) ?? [];
     if (fields.length || TYPES_WITH_COLUMNS.has(e.type)) {
       const rows = fields.map((f) => `<tr data-field="${escapeXml(String(f.fieldPath))}"><th scope="row">${escapeXml(String(f.fieldPath))}</th><td>${escapeXml(fieldType(f))}</td><td class="num col-up">…</td><td class="num col-down">…</td></tr>`).join('');
@@ -152,6 +186,21 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     } catch (e) {
       if (mine !== seq) return;
       box.innerHTML = `<section class="details-section"><h3>Last runs</h3><p class="error" role="alert">${escapeXml(messages.describe(e, 'load the runs'))}</p></section>`;
+    }
+  }
+
+  async function fillRecentLineage(urn: string, mine: number): Promise<void> {
+    const box = ui.detailsBody.querySelector<HTMLElement>('#details-changes');
+    if (!box) return;
+    try {
+      const r = await fetchRecentLineage(urn, CHANGES_SHOWN);
+      if (mine !== seq) return;
+      box.innerHTML = recentLineageSection(r);
+      box.dataset.state = r.recorded ? 'loaded' : 'unrecorded';
+    } catch (e) {
+      if (mine !== seq) return;
+      box.innerHTML = `<section class="details-section"><h3>${RECENT_TITLE}</h3><p class="error" role="alert">${escapeXml(messages.describe(e, 'load the recent lineage changes'))}</p></section>`;
+      box.dataset.state = 'error';
     }
   }
 
@@ -195,7 +244,7 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
       ui.detailsTitle.textContent = summarise(data.entity).name;
       ui.detailsBody.innerHTML = render(urn, data);
       ui.details.dataset.state = 'loaded';
-      await Promise.all([fillRuns(urn, mine), fillColumnCounts(urn, mine)]);
+      await Promise.all([fillRuns(urn, mine), fillColumnCounts(urn, mine), fillRecentLineage(urn, mine)]);
     } catch (e) {
       if (mine !== seq) return;
       if (e instanceof ApiError && (e.kind === 'unauthenticated' || e.kind === 'expired')) {

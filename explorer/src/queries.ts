@@ -190,6 +190,24 @@ export interface JobRunsReply {
   };
 }
 
+export const RECENT_LINEAGE_QUERY = `query explorerRecentLineage($urn: String!, $count: Int) {
+  recentLineageChanges(urn: $urn, count: $count) {
+    recorded reason more changes { offset time actor operation direction other otherEntity { ...ExplorerEntity } relationshipType aspectName via } } }
+${ENTITY_FIELDS}`;
+
+export interface RecentLineageReply {
+  recentLineageChanges: {
+    recorded: boolean;
+    reason: string | null;
+    more: boolean;
+    /** Null when the catalog does not record lineage changes (recorded: false). */
+    changes: Array<{
+      offset: number; time: number; actor: string; operation: string; direction: 'UPSTREAM' | 'DOWNSTREAM';
+      other: string; otherEntity: RawEntity | null; relationshipType: string; aspectName: string; via: string | null;
+    }> | null;
+  };
+}
+
 export const START_QUERY = `query explorerStart($count: Int) {
   mostConnectedEntities(count: $count) { links entity { ...ExplorerEntity } }
   recentlyChangedEntities(count: $count) { changedAt entity { ...ExplorerEntity } }

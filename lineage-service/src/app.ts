@@ -8,7 +8,7 @@ import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
 import { authenticate, authConfigOf, createTokenStore } from '@lineage/catalog/operations';
 import { lineageLimitsFromConfig } from '@lineage/catalog/read';
-import type { Config, Logger } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, type Config, type Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
 import { asksForLineagePlans, lineagePlanPlugin, createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
@@ -73,6 +73,7 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     store,
     limits: lineageLimitsFromConfig(config),
     tokenSecrets: { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT },
+    changeLogTopics: changeLogTopicsOf(config),
   };
   const graphql = graphqlHandler({
     server: apollo,

@@ -7,6 +7,7 @@ import { type TokenSecrets } from '@lineage/catalog/operations';
 import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
 import type { Existence, Store } from '@lineage/catalog/store';
 import type { PlanCarrier } from '@lineage/service-kit';
+import type { Config } from '@lineage/catalog/runtime';
 
 export interface LatestAspect {
   name: string;
@@ -18,6 +19,8 @@ export interface ResolverServices {
   store: Store;
   limits: LineageLimits;
   tokenSecrets: TokenSecrets;
+  /** The change log's topics this catalog records (EVENTS_API_ENABLED, EVENTS_TOPICS). */
+  changeLogTopics: Config['EVENTS_TOPICS'];
 }
 
 export interface RequestContext extends ResolverServices, PlanCarrier {

@@ -284,9 +284,28 @@ test('details of a job: its pipeline and last runs (state, start, duration) from
   assert.match(rows[1]!, /FAILURE[\s\S]*2026-11-21 02:00 UTC[\s\S]*30 s/);
   assert.match(rows[2]!, /SUCCESS[\s\S]*2026-11-20 02:00 UTC[\s\S]*1 min 35 s/);
   assert.match(await page.locator('#details').innerText(), /Pipeline\s+load_orders_daily/i);
+  // Its recent lineage changes: the first run's event added the job's input and output (later runs
+  // changed no edge), each with who and the other end as a link.
+  await page.locator('#details-changes-table').waitFor();
+  const changes = await page.locator('#details-changes-table tbody tr').allInnerTexts();
+  assert.ok(changes.some((c) => /added upstream[\s\S]*orders\b/.test(c)), changes.join('\n'));
+  assert.ok(changes.some((c) => /added downstream[\s\S]*orders_daily/.test(c)), changes.join('\n'));
+  assert.ok(changes.every((c) => /^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\S+\s+added (upstream|downstream)/.test(c)), changes.join('\n'));
+  assert.equal(await page.locator('#details-changes-table button.linkish[data-open]').count(), changes.length);
   await h.shot('ux-09-details-job-runs');
+  // When their request fails, the section says so (never "no change") and the rest of the sheet stands.
+  await page.route('**/api/graphql', (route) => ((route.request().postData() ?? '').includes('explorerRecentLineage')
+    ? route.fulfill({ status: 503, body: 'Service Unavailable' }) : route.continue()));
+  try {
+    await node(job).click();
+    await page.locator('#details-changes[data-state="error"] .error[role="alert"]').waitFor();
+    await page.locator('#details-runs-table').waitFor();
+    assert.doesNotMatch(await page.locator('#details-changes').innerText(), /No lineage change|change log is off/);
+  } finally {
+    await page.unroute('**/api/graphql');
+  }
   await page.locator('#details-close').click();
-  h.step({ step: 'details of a job with runs', runs: rows.map((r) => r.replace(/\s+/g, ' ')) });
+  h.step({ step: 'details of a job with runs', runs: rows.map((r) => r.replace(/\s+/g, ' ')), changes: changes.map((c) => c.replace(/\s+/g, ' ')) });
 });
 
 test('multi-select filters keep every option visible with its count', async () => {

@@ -28,3 +28,5 @@ export {
 } from './relationships.ts';
 // The Events API's poll (GET /openapi/v1/events/poll): its parameters, checked, and the long poll.
 export { parsePollRequest, pollChanges, type PollAnswer, type PollRequest } from './change-events.ts';
+// An entity's recent lineage changes from the change log (the explorer's details sheet).
+export { recentLineageChanges, type RecentLineageChange, type RecentLineageChanges } from './recent-lineage-changes.ts';

@@ -1,6 +1,6 @@
 // The explorer's start page and details sheet reads (schema/details.graphql): parse, call the
 // catalog read, render. Entities are refs resolved like every other Entity field.
-import { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from '@lineage/catalog/read';
+import { columnLineageCounts, jobRuns, mostConnectedEntities, recentLineageChanges, recentlyChangedEntities } from '@lineage/catalog/read';
 import { requireRead, type RequestContext } from '../context.ts';
 import { parseRequestUrn, storedRef } from '../entity-ref.ts';
 
@@ -32,6 +32,13 @@ export const detailsResolvers = {
       parseRequestUrn(urn);
       const rows = await columnLineageCounts(ctx.store, urn);
       return rows.map((r) => ({ schemaFieldUrn: r.urn, fieldPath: r.fieldPath, upstream: r.upstream, downstream: r.downstream }));
+    },
+    recentLineageChanges: async (_: unknown, { urn, count }: { urn: string; count?: number | null }, ctx: RequestContext) => {
+      requireRead(ctx);
+      parseRequestUrn(urn);
+      const r = await recentLineageChanges(ctx.store, urn, count, ctx.changeLogTopics);
+      if (!r.recorded) return { recorded: false, reason: r.reason, changes: null, more: false };
+      return { recorded: true, reason: null, more: r.more, changes: r.changes.map((c) => ({ ...c, otherEntity: storedRef(c.other) })) };
     },
   },
 };

@@ -1,0 +1,98 @@
+// An entity's recent lineage changes — who added or removed which edge, and when — read from the
+// change log's LINEAGE events (docs/change-events.md §An entity's recent lineage changes). Only the
+// events recorded about the entity are read: an edge is recorded on the entity whose aspect declared
+// it, so a dataset shows its upstreams coming and going, and a job its inputs and outputs.
+//
+// When this catalog does not record lineage events (EVENTS_API_ENABLED=false, or EVENTS_TOPICS
+// without PlatformEvent_v1) the answer says so: no list at all, never an empty one that would read
+// as "nothing changed".
+import { z } from 'zod';
+import { PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
+import { badRequest } from '../model/errors.ts';
+import { int, type Store } from '../store/store.ts';
+
+export const RECENT_LINEAGE_CHANGES_DEFAULT = 20;
+export const RECENT_LINEAGE_CHANGES_MAX = 100;
+
+export interface RecentLineageChange {
+  /** The event's offset in the change log: larger is later. */
+  offset: number;
+  /** When the write was made (its auditStamp, epoch ms). */
+  time: number;
+  /** Who made it (a corpuser urn). */
+  actor: string;
+  operation: 'ADD' | 'REMOVE';
+  /** Which side of the entity the other end is: UPSTREAM when it feeds the entity. */
+  direction: 'UPSTREAM' | 'DOWNSTREAM';
+  /** The other end of the edge (the event's modifier): an entity, or a column for column lineage. */
+  other: string;
+  relationshipType: string;
+  aspectName: string;
+  /** The query or job the edge went through, when the aspect named one. */
+  via: string | null;
+}
+
+export type RecentLineageChanges =
+  | { recorded: true; changes: RecentLineageChange[]; more: boolean }
+  | { recorded: false; reason: string };
+
+const envelopeSchema = z.object({ name: z.literal('entityChangeEvent'), payload: z.object({ value: z.string() }) });
+const eceSchema = z.object({
+  category: z.literal('LINEAGE'),
+  operation: z.enum(['ADD', 'REMOVE']),
+  modifier: z.string(),
+  parameters: z.object({
+    aspectName: z.string(),
+    relationshipType: z.string(),
+    direction: z.enum(['UPSTREAM', 'DOWNSTREAM']),
+    via: z.string().optional(),
+  }),
+  auditStamp: z.object({ time: z.number(), actor: z.string() }),
+});
+
+/**
+ * One stored PlatformEvent_v1 event as a change. The log is written only by the catalog
+ * (model/change-events.ts lineageChangeEvent), so an event of another shape is a defect, reported
+ * as one rather than dropped (a dropped event would make the list look complete).
+ */
+export function recentLineageChangeOf(offset: number, value: string): RecentLineageChange {
+  let ece: z.infer<typeof eceSchema>;
+  try {
+    ece = eceSchema.parse(JSON.parse(envelopeSchema.parse(JSON.parse(value)).payload.value));
+  } catch (e) {
+    throw new Error(`change log event ${offset} is not a lineage EntityChangeEvent`, { cause: e });
+  }
+  const p = ece.parameters;
+  return {
+    offset, time: ece.auditStamp.time, actor: ece.auditStamp.actor, operation: ece.operation, direction: p.direction,
+    other: ece.modifier, relationshipType: p.relationshipType, aspectName: p.aspectName, via: p.via ?? null,
+  };
+}
+
+/** Why the change log cannot say what changed, or null when it records lineage events. */
+export function lineageChangesUnrecorded(recorded: readonly EventTopic[]): string | null {
+  if (recorded.includes(PLATFORM_EVENT_TOPIC)) return null;
+  return recorded.length
+    ? `This catalog's change log does not record lineage changes (EVENTS_TOPICS has no ${PLATFORM_EVENT_TOPIC}).`
+    : 'The change log is off on this catalog (EVENTS_API_ENABLED=false).';
+}
+
+/**
+ * The `count` newest lineage changes recorded about `urn`, newest first, and whether older ones are
+ * kept (up to EVENTS_RETENTION_DAYS). `recorded` is the topics this catalog's writes record
+ * (runtime changeLogTopicsOf): the log of a store written with lineage events off is not complete.
+ */
+export async function recentLineageChanges(
+  store: Store, urn: string, count: number | null | undefined, recorded: readonly EventTopic[],
+): Promise<RecentLineageChanges> {
+  const n = count ?? RECENT_LINEAGE_CHANGES_DEFAULT;
+  if (!Number.isInteger(n) || n < 1 || n > RECENT_LINEAGE_CHANGES_MAX) {
+    throw badRequest(`count must be an integer from 1 to ${RECENT_LINEAGE_CHANGES_MAX}, got ${n}`);
+  }
+  const reason = lineageChangesUnrecorded(recorded);
+  if (reason) return { recorded: false, reason };
+  const rows = await store.read((tx) => tx.run<{ offset: number; value: string }>('events/recent-for-entity', {
+    urn, topic: PLATFORM_EVENT_TOPIC, limit: int(n + 1),
+  }), { metadata: { app: 'events', op: 'recent-for-entity' } });
+  return { recorded: true, changes: rows.slice(0, n).map((r) => recentLineageChangeOf(r.offset, r.value)), more: rows.length > n };
+}
