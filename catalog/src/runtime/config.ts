@@ -55,8 +55,8 @@ const envSchema = z.object({
   EVENTS_API_ENABLED: booleanString.default(true),
   /**
    * The topics the change log records (docs/change-events.md §Cost): LINEAGE change events
-   * (PlatformEvent_v1) and MetadataChangeLogs (MetadataChangeLog_Versioned_v1, which carry every
-   * aspect written with its previous value and cost most of the log's write time and size).
+   * (PlatformEvent_v1) and MetadataChangeLogs (MetadataChangeLog_Versioned_v1, one per aspect row
+   * written: the more numerous, so most of the log's write time).
    */
   EVENTS_TOPICS: z
     .string()
