@@ -16,7 +16,8 @@ import { applyChanges, existenceBefore } from './apply.ts';
 import { persist } from './persist.ts';
 import { lockAndRead, planWrite } from './plan.ts';
 
-export * from './changes.ts';
+// What callers of the write path name, from changes.ts.
+export { changeTypeOf, type AspectChange, type ExistenceMode, type WriteOptions, type WriteResult } from './changes.ts';
 
 /**
  * Applies a list of aspect changes in one transaction. Changes are processed in order, so a later

@@ -48,10 +48,6 @@ import {
   mlPrimaryKeyPropertiesSchema,
 } from './ml.ts';
 
-export * from './common.ts';
-export * from './info.ts';
-export * from './lineage.ts';
-export * from './ml.ts';
 export { DATAHUB_SDK_VERSION };
 
 /** Aspect names as DataHub allows them for unmodelled aspects. */

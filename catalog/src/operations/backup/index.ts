@@ -1,6 +1,3 @@
-// Backup, restore and schema migration (docs/operations.md).
-export * from './export.ts';
-export * from './format.ts';
-export * from './import.ts';
-export * from './json-array.ts';
-export * from './migrate.ts';
+// Backup, restore and schema migration (docs/operations.md). What other layers use by name; the
+// operator CLIs import the files they need directly.
+export { prepareExport } from './export.ts';
