@@ -6,11 +6,10 @@
 // that has seen offset N has seen every event with a smaller offset. The lock is taken before the
 // read (SET of `writer` first), so no two writers read the same `next`.
 // An event carries its polled text (`value`), or, for a MetadataChangeLog whose rows stay stored,
-// a reference to them that a poll renders (§Cost): the latest row's key, the aspect, the change
-// type, the sequence numbers of the values after and before, who and when. Null properties are
-// simply not stored.
-// Params: $events: [{topic, entityUrn, value: string|null, aspectKey, aspectName, changeType: string|null,
-//                    sequence, previousSequence, time: int|null, actor: string|null}],
+// a reference to them that a poll renders (§Cost): the latest row's key (`aspectKey`, indexed) and
+// the rest of the reference as one text (`ref`: model/change-events.ts encodeAspectRef). Each event
+// sends only the properties it has.
+// Params: $events: [{topic, entityUrn, value} | {topic, entityUrn, aspectKey, ref}],
 //         $createdOn: int (epoch ms), $writer: string (random per transaction)
 // Returns: nothing
 MERGE (h:ChangeLogHead {name: 'catalog'})
@@ -20,7 +19,5 @@ WITH h
 SET h.next = h.next + size($events)
 WITH h.next - size($events) AS first
 UNWIND range(0, size($events) - 1) AS i
-WITH first + i AS offset, $events[i] AS ev
-CREATE (:ChangeEvent {offset: offset, topic: ev.topic, entityUrn: ev.entityUrn, value: ev.value, createdOn: $createdOn,
-                      aspectKey: ev.aspectKey, aspectName: ev.aspectName, changeType: ev.changeType,
-                      sequence: ev.sequence, previousSequence: ev.previousSequence, time: ev.time, actor: ev.actor})
+CREATE (e:ChangeEvent)
+SET e = $events[i], e.offset = first + i, e.createdOn = $createdOn

@@ -5,6 +5,4 @@
 // Returns: as events/poll
 UNWIND $keys AS k
 MATCH (e:ChangeEvent {aspectKey: k})
-RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey,
-       e.aspectName AS aspectName, e.changeType AS changeType, e.sequence AS sequence,
-       e.previousSequence AS previousSequence, e.time AS time, e.actor AS actor
+RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref

@@ -7,4 +7,4 @@
 UNWIND $rows AS r
 MATCH (e:ChangeEvent {offset: r.offset})
 SET e.value = r.value
-REMOVE e.aspectKey, e.aspectName, e.changeType, e.sequence, e.previousSequence, e.time, e.actor
+REMOVE e.aspectKey, e.ref

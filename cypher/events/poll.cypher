@@ -2,12 +2,9 @@
 // The (topic, offset) index answers it in order without sorting. An event without `value` refers to
 // stored aspect rows (events/append), which the caller renders.
 // Params: $topic: string, $from: int (first offset wanted), $limit: int
-// Returns: offset: int, value: string|null, entityUrn, aspectKey, aspectName, changeType, sequence,
-//          previousSequence, time, actor (null unless value is)
+// Returns: offset: int, value: string|null, entityUrn, aspectKey, ref (the last two null unless value is)
 MATCH (e:ChangeEvent)
 WHERE e.topic = $topic AND e.offset >= $from
-RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey,
-       e.aspectName AS aspectName, e.changeType AS changeType, e.sequence AS sequence,
-       e.previousSequence AS previousSequence, e.time AS time, e.actor AS actor
+RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref
 ORDER BY e.offset
 LIMIT $limit

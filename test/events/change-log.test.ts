@@ -3,7 +3,7 @@
 // its bad input, and retention. Other test files write to the same database at the same time, so
 // each test reads only its own namespace's events, and retention (which prunes everything) runs last.
 import { parseUrn } from '../../catalog/src/model/urn.ts';
-import { encodeOffset } from '../../catalog/src/model/change-events.ts';
+import { decodeAspectRef, encodeOffset } from '../../catalog/src/model/change-events.ts';
 import { writeAspects, writeAspectsInTx, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { parsePollRequest, pollChanges } from '../../catalog/src/read/change-events.ts';
 import { readLogHead } from '../../catalog/src/store/change-log.ts';
@@ -95,9 +95,10 @@ test('a MetadataChangeLog refers to the rows it is about, and polls the same aft
     ['UPSERT', { name: 'v1' }, null], ['UPSERT', { name: 'v2' }, { name: 'v1' }], ['UPSERT', { name: 'v3' }, { name: 'v2' }],
   ]);
   // Stored as references: the value text is not copied into the log.
-  const stored = await store.read((tx) => tx.run<{ value: string | null; entityUrn: string; sequence: number | null }>(
+  const stored = await store.read((tx) => tx.run<{ value: string | null; entityUrn: string; aspectKey: string | null; ref: string | null }>(
     'events/poll', { topic: 'MetadataChangeLog_Versioned_v1', from: int(start), limit: int(100_000) }));
-  expect(stored.filter((r) => r.entityUrn === e && r.value === null).map((r) => r.sequence)).toEqual(expect.arrayContaining([0, 1, 2]));
+  const refs = stored.filter((r) => r.entityUrn === e && r.value === null).map((r) => decodeAspectRef(r.aspectKey!, r.ref!));
+  expect(refs.filter((r) => r.aspectName === 'datasetProperties').map((r) => [r.sequence, r.previousSequence])).toEqual([[0, null], [1, 0], [2, 1]]);
 
   await writeAspects(store, [props(4)], opts); // v3 moves from the latest row to an archived one
   await writeAspects(store, [{ urn: parseUrn(e), aspectName: 'datasetProperties', changeType: 'DELETE' }], opts);

@@ -1,6 +1,6 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record).
-import { metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
+import { decodeAspectRef, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
 import { rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
@@ -28,17 +28,14 @@ interface StoredEvent {
   value: string | null;
   entityUrn: string;
   aspectKey: string | null;
-  aspectName: string | null;
-  changeType: AspectChangeRef['changeType'] | null;
-  sequence: number | null;
-  previousSequence: number | null;
-  time: number | null;
-  actor: string | null;
+  ref: string | null;
 }
 
-type Referring = StoredEvent & { aspectKey: string; aspectName: string; changeType: AspectChangeRef['changeType']; sequence: number };
+type Referring = AspectChangeRef & { offset: number; entityUrn: string };
 
-const isReferring = (e: StoredEvent): e is Referring => e.value === null && e.aspectKey !== null;
+const referringOf = (events: readonly StoredEvent[]): Referring[] => events
+  .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
+  .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
 
 /**
  * The MetadataChangeLog texts of events that refer to aspect rows, keyed by offset; an event whose
@@ -51,9 +48,9 @@ async function renderReferring(tx: Tx, events: readonly Referring[], partial: bo
     if (!wanted.length) return;
     for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('events/aspect-rows', { keys: wanted })) rows.set(r.key, r);
   };
-  await fetch(events.map((e) => e.aspectKey));
+  await fetch(events.map((e) => e.rowKey));
   const keyOf = (e: Referring, sequence: number | null) =>
-    (sequence === null ? null : rowKeyOfSequence(e.aspectKey, rows.get(e.aspectKey)?.maxVersion ?? null, sequence));
+    (sequence === null ? null : rowKeyOfSequence(e.rowKey, rows.get(e.rowKey)?.maxVersion ?? null, sequence));
   await fetch(events.flatMap((e) => [keyOf(e, e.sequence), keyOf(e, e.previousSequence)]).filter((k): k is string => k !== null));
   const texts = new Map<number, string>();
   for (const e of events) {
@@ -64,7 +61,7 @@ async function renderReferring(tx: Tx, events: readonly Referring[], partial: bo
     if (!partial && (!after || (beforeKey !== null && !before))) continue;
     texts.set(e.offset, metadataChangeLog({
       entityUrn: e.entityUrn, aspectName: e.aspectName, changeType: e.changeType, after, before,
-      stamp: { actor: e.actor ?? '', time: e.time ?? 0 },
+      stamp: { actor: e.actor, time: e.time },
     }).value);
   }
   return texts;
@@ -83,7 +80,7 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
     const events = await tx.run<StoredEvent>('events/poll', { topic, from: int(from), limit: int(limit) });
     const texts = new Map<number, string>();
     for (const e of events) if (e.value !== null) texts.set(e.offset, e.value);
-    let pending = events.filter(isReferring);
+    let pending = referringOf(events);
     for (let attempt = 0; pending.length; attempt++) {
       const rendered = await renderReferring(tx, pending, attempt === REREADS);
       for (const [offset, text] of rendered) texts.set(offset, text);
@@ -91,7 +88,7 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
       if (!missing.length) break;
       const again = await tx.run<StoredEvent>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) });
       for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
-      pending = again.filter(isReferring);
+      pending = referringOf(again);
     }
     return events.map((e) => ({ offset: e.offset, value: texts.get(e.offset) ?? '' })).filter((e) => e.value !== '');
   }, { metadata: { app: 'events', op: 'poll' } });
@@ -104,7 +101,7 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
  */
 export async function freezeAspectRefs(tx: Tx, latestKeys: readonly string[]): Promise<void> {
   if (!latestKeys.length) return;
-  const events = (await tx.run<StoredEvent>('events/aspect-refs', { keys: [...new Set(latestKeys)] })).filter(isReferring);
+  const events = referringOf(await tx.run<StoredEvent>('events/aspect-refs', { keys: [...new Set(latestKeys)] }));
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);
   await tx.run('events/freeze', { rows: [...texts].map(([offset, value]) => ({ offset: int(offset), value })) });

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
-import { EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
+import { encodeAspectRef, EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
@@ -156,16 +156,14 @@ export function mapDriverError(e: unknown): unknown {
   return e;
 }
 
-/** An event as cypher/events/append.cypher stores it: its text, or the reference a poll renders. */
-function changeEventRow(r: ChangeRecord) {
-  const ref = r.aspect;
-  return {
-    topic: r.topic, entityUrn: r.entityUrn, value: r.value ?? null,
-    aspectKey: ref?.rowKey ?? null,
-    aspectName: ref?.aspectName ?? null, changeType: ref?.changeType ?? null,
-    sequence: ref ? int(ref.sequence) : null, previousSequence: ref && ref.previousSequence !== null ? int(ref.previousSequence) : null,
-    actor: ref?.actor ?? null, time: ref ? int(ref.time) : null,
-  };
+/**
+ * An event as cypher/events/append.cypher stores it: its text, or the reference a poll renders.
+ * Only the properties it has are sent (each value sent and stored is part of the log's cost).
+ */
+function changeEventRow(r: ChangeRecord): Record<string, string> {
+  return r.aspect
+    ? { topic: r.topic, entityUrn: r.entityUrn, aspectKey: r.aspect.rowKey, ref: encodeAspectRef(r.aspect) }
+    : { topic: r.topic, entityUrn: r.entityUrn, value: r.value };
 }
 
 /**
