@@ -5,11 +5,11 @@
 // the numbers are handed out again). Offsets are therefore gap-free and in commit order: a reader
 // that has seen offset N has seen every event with a smaller offset. The lock is taken before the
 // read (SET of `writer` first), so no two writers read the same `next`.
-// An event carries its polled text (`value`), or, for a MetadataChangeLog whose rows stay stored,
-// a reference to them that a poll renders (§Cost): the latest row's key (`aspectKey`, indexed) and
-// the rest of the reference as one text (`ref`: model/change-events.ts encodeAspectRef). Each event
-// sends only the properties it has.
-// Params: $events: [{topic, entityUrn, value} | {topic, entityUrn, aspectKey, ref}],
+// An event carries its polled text (`value`), or what a poll renders it from (§Cost): a LINEAGE
+// event its fields as one text (`lineage`: model/change-events.ts encodeLineageChange), a
+// MetadataChangeLog whose rows stay stored a reference to them, the latest row's key (`aspectKey`,
+// indexed) and the rest as one text (`ref`: encodeAspectRef). Each event sends only what it has.
+// Params: $events: [{topic, entityUrn, value} | {topic, entityUrn, lineage} | {topic, entityUrn, aspectKey, ref}],
 //         $createdOn: int (epoch ms), $writer: string (random per transaction)
 // Returns: nothing
 MERGE (h:ChangeLogHead {name: 'catalog'})

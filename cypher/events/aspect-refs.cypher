@@ -5,4 +5,5 @@
 // Returns: as events/poll
 UNWIND $keys AS k
 MATCH (e:ChangeEvent {aspectKey: k})
-RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref
+RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref,
+       e.lineage AS lineage

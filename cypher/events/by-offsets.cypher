@@ -4,4 +4,5 @@
 // Returns: as events/poll
 UNWIND $offsets AS o
 MATCH (e:ChangeEvent {offset: o})
-RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref
+RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref,
+       e.lineage AS lineage

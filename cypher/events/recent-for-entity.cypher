@@ -9,10 +9,10 @@
 // modifier sits inside the value's JSON text, which no index reaches, so finding them would scan
 // every lineage event in retention.
 // Params: $urn: string, $topic: string (PlatformEvent_v1), $limit: int
-// Returns: offset: int, value: string
+// Returns: offset: int, value: string|null, lineage: string|null (one of them: events/append)
 MATCH (e:ChangeEvent)
 USING INDEX e:ChangeEvent(entityUrn, offset)
 WHERE e.entityUrn = $urn AND e.offset >= 0 AND e.topic = $topic
-RETURN e.offset AS offset, e.value AS value
+RETURN e.offset AS offset, e.value AS value, e.lineage AS lineage
 ORDER BY e.entityUrn DESC, e.offset DESC
 LIMIT $limit

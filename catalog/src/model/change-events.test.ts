@@ -1,4 +1,4 @@
-import { asciiJson, decodeOffset, encodeOffset, lineageChangeEvent, metadataChangeLog } from './change-events.ts';
+import { asciiJson, decodeOffset, encodeLineageChange, encodeOffset, lineageChangeEvent, lineageChangeText, metadataChangeLog } from './change-events.ts';
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const stamp = { actor: 'urn:li:corpuser:alice', time: 1_764_143_000_123 };
@@ -43,4 +43,16 @@ test('offset tokens are DataHub\'s format and refuse other topics and non-tokens
   expect(() => decodeOffset('PlatformEvent_v1', 'not base64!')).toThrow(/offsetId/);
   expect(() => decodeOffset('PlatformEvent_v1', Buffer.from('{"PlatformEvent_v1-0":-1}').toString('base64'))).toThrow(/not an offset/);
   expect(() => decodeOffset('PlatformEvent_v1', Buffer.from('{"a-0":1,"b-0":2}').toString('base64'))).toThrow(/offsetId/);
+});
+
+test('a lineage change stored compactly polls as exactly the text lineageChangeEvent renders', () => {
+  const edges = [
+    { owner: ds('b'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: ds('a'), downstream: ds('b'), via: 'urn:li:query:q1' },
+    { owner: ds('Bücher'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: `urn:li:schemaField:(${ds('a')},x)`, downstream: `urn:li:schemaField:(${ds('Bücher')},y)`, via: null },
+  ];
+  for (const edge of edges) {
+    for (const operation of ['ADD', 'REMOVE'] as const) {
+      expect(lineageChangeText(edge.owner, encodeLineageChange({ edge, operation, stamp }))).toBe(lineageChangeEvent(edge, operation, stamp).value);
+    }
+  }
 });

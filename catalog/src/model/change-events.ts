@@ -24,7 +24,17 @@ export const DAY_MS = 86_400_000;
  * text or, for a MetadataChangeLog whose rows stay in the store, a reference to them (`aspect`)
  * that a poll renders (docs/change-events.md §Cost).
  */
-export type ChangeRecord = TextChangeRecord | { topic: typeof MCL_TOPIC; entityUrn: string; value?: undefined; aspect: AspectChangeRef };
+export type ChangeRecord =
+  | TextChangeRecord
+  | { topic: typeof MCL_TOPIC; entityUrn: string; value?: undefined; aspect: AspectChangeRef; lineage?: undefined }
+  | { topic: typeof PLATFORM_EVENT_TOPIC; entityUrn: string; value?: undefined; aspect?: undefined; lineage: LineageChange };
+
+/** A LINEAGE change before it is rendered: stored compactly, rendered by a poll (`lineageChangeText`). */
+export interface LineageChange {
+  edge: LineageEdge;
+  operation: 'ADD' | 'REMOVE';
+  stamp: ChangeStamp;
+}
 
 /** A record that carries its polled text. */
 export interface TextChangeRecord {
@@ -32,6 +42,7 @@ export interface TextChangeRecord {
   entityUrn: string;
   value: string;
   aspect?: undefined;
+  lineage?: undefined;
 }
 
 /**
@@ -147,16 +158,38 @@ export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE
  * neither added nor removed. Removals first, then additions, each in the edges' order.
  */
 export function lineageChangeEvents(before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>, stamp: ChangeStamp): ChangeRecord[] {
-  const out: TextChangeRecord[] = [];
+  const out: ChangeRecord[] = [];
   for (const [key, e] of before) {
     const edge = after.has(key) ? null : lineageEdgeOf(e);
-    if (edge) out.push(lineageChangeEvent(edge, 'REMOVE', stamp));
+    if (edge) out.push(lineageChangeRecord(edge, 'REMOVE', stamp));
   }
   for (const [key, e] of after) {
     const edge = before.has(key) ? null : lineageEdgeOf(e);
-    if (edge) out.push(lineageChangeEvent(edge, 'ADD', stamp));
+    if (edge) out.push(lineageChangeRecord(edge, 'ADD', stamp));
   }
   return out;
+}
+
+/** A lineage edge's change as the log records it: compact, rendered when polled. */
+export function lineageChangeRecord(edge: LineageEdge, operation: 'ADD' | 'REMOVE', stamp: ChangeStamp): ChangeRecord {
+  return { topic: PLATFORM_EVENT_TOPIC, entityUrn: edge.owner, lineage: { edge, operation, stamp } };
+}
+
+/**
+ * A lineage change as the log stores it: one JSON text of its fields (the envelope's text is about
+ * twice as long, and the log's cost grows with what each event sends and stores). The owner is the
+ * event's entityUrn, stored beside it.
+ */
+export function encodeLineageChange(c: LineageChange): string {
+  const { edge, operation, stamp } = c;
+  return JSON.stringify([edge.aspect, edge.type, edge.upstream, edge.downstream, edge.via, operation, stamp.actor, stamp.time]);
+}
+
+/** The polled text of a stored lineage change: exactly what `lineageChangeEvent` renders. */
+export function lineageChangeText(entityUrn: string, stored: string): string {
+  const [aspect, type, upstream, downstream, via, operation, actor, time] = JSON.parse(stored) as
+    [string, string, string, string, string | null, 'ADD' | 'REMOVE', string, number];
+  return lineageChangeEvent({ owner: entityUrn, aspect, type, upstream, downstream, via }, operation, { actor, time }).value;
 }
 
 /** An aspect row as the MCL carries it: the value's JSON text and the system metadata's. */

@@ -7,7 +7,7 @@
 // without PlatformEvent_v1) the answer says so: no list at all, never an empty one that would read
 // as "nothing changed".
 import { z } from 'zod';
-import { PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
+import { lineageChangeText, PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
 import { badRequest } from '../model/errors.ts';
 import { int, type Store } from '../store/store.ts';
 
@@ -91,8 +91,13 @@ export async function recentLineageChanges(
   }
   const reason = lineageChangesUnrecorded(recorded);
   if (reason) return { recorded: false, reason };
-  const rows = await store.read((tx) => tx.run<{ offset: number; value: string }>('events/recent-for-entity', {
+  const rows = await store.read((tx) => tx.run<{ offset: number; value: string | null; lineage: string | null }>('events/recent-for-entity', {
     urn, topic: PLATFORM_EVENT_TOPIC, limit: int(n + 1),
   }), { metadata: { app: 'events', op: 'recent-for-entity' } });
-  return { recorded: true, changes: rows.slice(0, n).map((r) => recentLineageChangeOf(r.offset, r.value)), more: rows.length > n };
+  const textOf = (r: (typeof rows)[number]) => {
+    if (r.value !== null) return r.value;
+    if (r.lineage !== null) return lineageChangeText(urn, r.lineage);
+    throw new Error(`change log event ${r.offset} has neither text nor a lineage change`);
+  };
+  return { recorded: true, changes: rows.slice(0, n).map((r) => recentLineageChangeOf(r.offset, textOf(r))), more: rows.length > n };
 }

@@ -1,6 +1,6 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record).
-import { decodeAspectRef, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
+import { decodeAspectRef, lineageChangeText, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
 import { rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
@@ -29,6 +29,7 @@ interface StoredEvent {
   entityUrn: string;
   aspectKey: string | null;
   ref: string | null;
+  lineage: string | null;
 }
 
 type Referring = AspectChangeRef & { offset: number; entityUrn: string };
@@ -79,7 +80,10 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
   return store.read(async (tx) => {
     const events = await tx.run<StoredEvent>('events/poll', { topic, from: int(from), limit: int(limit) });
     const texts = new Map<number, string>();
-    for (const e of events) if (e.value !== null) texts.set(e.offset, e.value);
+    for (const e of events) {
+      const text = e.value ?? (e.lineage === null ? null : lineageChangeText(e.entityUrn, e.lineage));
+      if (text !== null) texts.set(e.offset, text);
+    }
     let pending = referringOf(events);
     for (let attempt = 0; pending.length; attempt++) {
       const rendered = await renderReferring(tx, pending, attempt === REREADS);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
-import { encodeAspectRef, EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
+import { encodeAspectRef, encodeLineageChange, EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
@@ -161,9 +161,9 @@ export function mapDriverError(e: unknown): unknown {
  * Only the properties it has are sent (each value sent and stored is part of the log's cost).
  */
 function changeEventRow(r: ChangeRecord): Record<string, string> {
-  return r.aspect
-    ? { topic: r.topic, entityUrn: r.entityUrn, aspectKey: r.aspect.rowKey, ref: encodeAspectRef(r.aspect) }
-    : { topic: r.topic, entityUrn: r.entityUrn, value: r.value };
+  if (r.aspect) return { topic: r.topic, entityUrn: r.entityUrn, aspectKey: r.aspect.rowKey, ref: encodeAspectRef(r.aspect) };
+  if (r.lineage) return { topic: r.topic, entityUrn: r.entityUrn, lineage: encodeLineageChange(r.lineage) };
+  return { topic: r.topic, entityUrn: r.entityUrn, value: r.value };
 }
 
 /**

@@ -20,7 +20,7 @@ import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import type { Urn } from '../../model/urn.ts';
 import { badRequest } from '../../model/errors.ts';
-import { lineageChangeEvent, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
+import { lineageChangeRecord, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
 import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
 import {
   checkRow, checkUrn, diffEdges, urnRange,
@@ -268,12 +268,12 @@ function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[],
   const records: ChangeRecord[] = [];
   for (const ref of diff.extra) {
     const s = ref.type === 'LINEAGE' ? storedLineage.get(ref.key) : undefined;
-    if (s) records.push(lineageChangeEvent({ owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via }, 'REMOVE', stamp));
+    if (s) records.push(lineageChangeRecord({ owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via }, 'REMOVE', stamp));
   }
   for (const ref of diff.missing) {
     const e = ref.type === 'LINEAGE' ? byKey.get(ref.key) : undefined;
     const edge = e ? lineageEdgeOf(e) : null;
-    if (edge) records.push(lineageChangeEvent(edge, 'ADD', stamp));
+    if (edge) records.push(lineageChangeRecord(edge, 'ADD', stamp));
   }
   return records;
 }
