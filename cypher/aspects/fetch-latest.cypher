@@ -1,5 +1,6 @@
-// Purpose: the latest (version 0) rows for a set of (urn, aspect) keys.
-// Params: $keys: [string]   (aspect row key "<urn>\u241f<aspect>\u241f0")
+// Purpose: aspect rows by key: usually the latest (version 0) rows of some (urn, aspect) pairs; the
+// change log also reads archived versions through it (store/change-log.ts, maxVersion null there).
+// Params: $keys: [string]   (aspect row key "<urn>\u241f<aspect>\u241f<version>")
 // Returns: key, urn, name, value (JSON text), systemMetadata (JSON text), maxVersion, createdOn, createdBy
 UNWIND $keys AS k
 MATCH (a:Aspect {key: k})

@@ -47,7 +47,7 @@ async function renderReferring(tx: Tx, events: readonly Referring[], partial: bo
   const fetch = async (keys: Iterable<string>) => {
     const wanted = [...new Set(keys)].filter((k) => !rows.has(k));
     if (!wanted.length) return;
-    for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('events/aspect-rows', { keys: wanted })) rows.set(r.key, r);
+    for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('aspects/fetch-latest', { keys: wanted })) rows.set(r.key, r);
   };
   await fetch(events.map((e) => e.rowKey));
   const keyOf = (e: Referring, sequence: number | null) =>

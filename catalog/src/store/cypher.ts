@@ -64,7 +64,6 @@ const FILE_STATEMENTS = [
   'events/prune',
   'events/by-offsets',
   'events/aspect-refs',
-  'events/aspect-rows',
   'events/freeze',
   'events/recent-for-entity',
 ] as const;
