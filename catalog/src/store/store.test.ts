@@ -1,3 +1,5 @@
+import { createServer, type Socket } from 'node:net';
+import neo4j from 'neo4j-driver';
 import { isCatalogError } from '../model/errors.ts';
 import { mapDriverError } from './store.ts';
 
@@ -15,5 +17,32 @@ describe('mapDriverError: bookmarks', () => {
   test('a state not reached within the wait is a 503 to retry', () => {
     const e = mapDriverError(Object.assign(new Error("Database 'neo4j' not up to the requested version"), { code: 'Neo.TransientError.Transaction.BookmarkTimeout' }));
     expect(isCatalogError(e) && { kind: e.kind, retryAfterSeconds: e.retryAfterSeconds }).toEqual({ kind: 'unavailable', retryAfterSeconds: 5 });
+  });
+});
+
+describe('mapDriverError: the driver\'s own pool', () => {
+  test('no connection within the acquisition timeout (a server that accepts and never answers) is a 503 to retry, not a 500', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => { sockets.push(socket); });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as { port: number }).port;
+    const driver = neo4j.driver(`bolt://127.0.0.1:${port}`, undefined, { connectionAcquisitionTimeout: 200, connectionTimeout: 10_000, maxTransactionRetryTime: 0 });
+    const session = driver.session();
+    try {
+      const raw = await session.executeRead((tx) => tx.run('RETURN 1')).then(() => undefined, (err: unknown) => err);
+      expect((raw as { code?: string }).code).toBe('N/A');
+      const e = mapDriverError(raw);
+      expect(isCatalogError(e) && { kind: e.kind, retryAfterSeconds: e.retryAfterSeconds }).toEqual({ kind: 'unavailable', retryAfterSeconds: 5 });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await session.close().catch(() => {});
+      await driver.close();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  test('an error the driver gives no code for otherwise stays unknown', () => {
+    const e = mapDriverError(Object.assign(new Error('something else'), { code: 'N/A' }));
+    expect(isCatalogError(e)).toBe(false);
   });
 });

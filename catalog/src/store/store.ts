@@ -148,6 +148,13 @@ export function mapDriverError(e: unknown): unknown {
   if (code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') || code === 'Neo.TransientError.General.TransactionMemoryLimit') {
     return deadlineExceeded('The operation exceeded its memory budget.');
   }
+  // The driver's own pool gave up: no connection within connectionAcquisitionTimeout (Neo4j slow to
+  // accept one on a loaded machine, or every pooled connection busy), or the pool closed under a
+  // request at shutdown. The driver gives these no code ('N/A') and does not retry them; they are
+  // the store being out of reach for now, never a bug.
+  if (code === 'N/A' && /^(Connection acquisition timed out|Pool is closed)/.test((e as Error).message ?? '')) {
+    return unavailable('The metadata store is busy or unreachable (no connection to it in time); retry later.', e);
+  }
   // Deadlocks and lock timeouts are retried by the driver; one still failing after maxRetryMs is
   // contention, not a bug: the client should retry (503 + Retry-After), never see a 500.
   if (code.startsWith('Neo.TransientError.')) {
