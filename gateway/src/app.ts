@@ -11,11 +11,12 @@ import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@
 import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
+  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, serviceCallAgent, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
   asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSubgraphResponse, type PlanCarrier,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
+import { subgraphFailure, subgraphFetcher } from './subgraph-fetch.ts';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
 export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
@@ -110,10 +111,16 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const lineageUrl = deps.lineageUrl ?? defaultLineageUrl(config);
   const ingestionUrl = deps.ingestionUrl ?? defaultIngestionUrl(config);
 
+  // One pool for every call to the other services (the subgraph, the ingestion relay).
+  const agent = serviceCallAgent();
   const gateway = new ApolloGateway({
     supergraphSdl: composeSupergraph(lineageUrl),
     buildService: ({ url }) => new RemoteGraphQLDataSource<GatewayContext>({
       url,
+      fetcher: subgraphFetcher(agent),
+      didEncounterError(error, _request, response) {
+        throw subgraphFailure(error, response);
+      },
       willSendRequest({ request, context }) {
         if (context.authorization) request.http?.headers.set('authorization', context.authorization);
         if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
@@ -207,6 +214,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   };
   const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: ingestionUrl,
+    agent,
     changeOrigin: false,
     pathRewrite: (path) => withoutGmsPrefix(path).path,
     on: {
@@ -263,6 +271,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   return {
     httpServer,
     apollo,
-    close: () => closeApolloHttp(httpServer, apollo),
+    close: async () => {
+      await closeApolloHttp(httpServer, apollo);
+      agent.destroy();
+    },
   };
 }

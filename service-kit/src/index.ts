@@ -19,7 +19,7 @@ export { asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSub
 // GraphQL operation metrics.
 export { graphqlMetricsPlugin } from './graphql-metrics.ts';
 // The HTTP servers' shared receive timeouts.
-export { httpServerOptions } from './http-options.ts';
+export { httpServerOptions, serviceCallAgent } from './http-options.ts';
 // The process metrics registry.
 export { processMetrics } from './metrics.ts';
 // The OpenLineage door's paths, for the ingestion routes and the front door.

@@ -1,7 +1,7 @@
 // The front door over HTTP, end to end on a real Neo4j: DataHub's GraphQL paths, the error envelope,
 // authentication before execution, READ authorization, access tokens, and the /gms proxy to a real
 // ingestion service.
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { startStack, type Stack } from './stack.ts';
 import { namespace } from '../support/context.ts';
 import { listen, testConfig, tokenFor } from '../support/services.ts';
@@ -115,7 +115,7 @@ describe('error envelope', () => {
     expect(v.body.errors[0].extensions).toEqual({ classification: 'ValidationError' });
   });
 
-  test('an unexpected error is masked as 500 "An unknown error occurred." (subgraph down)', async () => {
+  test('a subgraph that cannot be reached is 503 SERVICE_UNAVAILABLE (retry later), not an unknown error', async () => {
     const dead = createServer();
     const deadUrl = await listen(dead);
     await new Promise<void>((r) => dead.close(() => r()));
@@ -131,10 +131,52 @@ describe('error envelope', () => {
       expect(res.status).toBe(200);
       const body = await res.json() as { errors: Array<{ message: string; extensions: unknown }>; extensions: unknown };
       expect(body.extensions).toEqual({});
-      expect(body.errors[0]!.message).toBe('An unknown error occurred.');
-      expect(body.errors[0]!.extensions).toEqual({ code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' });
+      expect(body.errors[0]!.message).toBe('The lineage service could not be reached; retry later.');
+      expect(body.errors[0]!.extensions).toEqual({ code: 503, type: 'SERVICE_UNAVAILABLE', classification: 'DataFetchingException' });
     } finally {
       await gw.close();
+    }
+  });
+
+  test('a subgraph answering a bare 5xx (a replica draining) is 503 too; its next answer goes through', async () => {
+    // A stand-in subgraph that answers 503 to its first request and the real subgraph's answer after.
+    let calls = 0;
+    const real = new URL(stack.subgraphUrl);
+    const sub = createServer((req, res) => {
+      calls++;
+      if (calls === 1) {
+        req.resume();
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('draining');
+        return;
+      }
+      const relay = httpRequest({ host: real.hostname, port: real.port, path: real.pathname, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(relay);
+    });
+    const subUrl = await listen(sub);
+    const gw = await createGateway({
+      config: testConfig(), logger: createLogger('t', 'silent'), store: stack.store,
+      lineageUrl: `${subUrl}/graphql`, ingestionUrl: stack.ingestion.baseUrl,
+    });
+    const url = await listen(gw.httpServer);
+    const ask = async () => {
+      const res = await fetch(`${url}/api/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ query: existsQuery }),
+      });
+      return await res.json() as { data?: unknown; errors?: Array<{ message: string; extensions: unknown }>; extensions?: unknown };
+    };
+    try {
+      const first = await ask();
+      expect(first.errors?.[0]).toEqual(expect.objectContaining({
+        message: 'The lineage service answered 503; retry later.',
+        extensions: { code: 503, type: 'SERVICE_UNAVAILABLE', classification: 'DataFetchingException' },
+      }));
+      expect(await ask()).toEqual({ data: { entityExists: expect.any(Boolean) }, extensions: {} });
+    } finally {
+      await gw.close();
+      await new Promise<void>((r) => sub.close(() => r()));
     }
   });
 

@@ -11,7 +11,7 @@ export {
 } from './entity-registry.ts';
 export { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
 // The error taxonomy the doors render (REST status, GraphQL code).
-export { badRequest, CatalogError, forbidden, isCatalogError, notFound, validationFailed, type ErrorKind } from './errors.ts';
+export { badRequest, CatalogError, forbidden, isCatalogError, notFound, unavailable, validationFailed, type ErrorKind } from './errors.ts';
 // Search filters of DataHub's search and lineage inputs.
 export { orFiltersOf, type OrFilters, type RawFilter } from './filters.ts';
 // JSON objects as the doors receive them.

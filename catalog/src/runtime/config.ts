@@ -81,6 +81,12 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
   /** Time to receive the request headers (server.headersTimeout); at most HTTP_REQUEST_TIMEOUT_MS. */
   HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  /**
+   * How long an idle client connection is kept open for the next request (server.keepAliveTimeout).
+   * Longer than the idle timeout of common load balancers (60 s) and of our own callers' pools
+   * (service-kit/src/http-options.ts), so a connection is never closed just as a request is sent on it.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
 });
 
 export type Config = z.infer<typeof envSchema>;
