@@ -120,23 +120,33 @@ export const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
   (e.lineage ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via } : null);
 
 /**
+ * The end of a lineage edge that is not its owner (the entity whose aspect declared it), and which
+ * side of the owner it is: UPSTREAM when it feeds the owner. A column edge's owner is the entity of
+ * one of its columns.
+ */
+export function otherEndOf(edge: LineageEdge): { other: string; direction: 'UPSTREAM' | 'DOWNSTREAM' } {
+  const ownerIsDownstream = edge.downstream === edge.owner || entityOf(edge.downstream) === edge.owner;
+  return ownerIsDownstream ? { other: edge.upstream, direction: 'UPSTREAM' } : { other: edge.downstream, direction: 'DOWNSTREAM' };
+}
+
+/**
  * The EntityChangeEvent of a lineage edge: about the entity whose aspect declared it, the modifier
  * is the other end; `direction` says which side of the owner that end is (UPSTREAM: it feeds the
  * owner). Column edges keep the owning entity, as DataHub's field-level TAG events do.
  */
 export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE', stamp: ChangeStamp): TextChangeRecord {
   const { upstream, downstream } = edge;
-  const ownerIsDownstream = downstream === edge.owner || entityOf(downstream) === edge.owner;
+  const { other, direction } = otherEndOf(edge);
   const ece = {
     entityType: parseUrn(edge.owner).entityType,
     entityUrn: edge.owner,
     category: 'LINEAGE',
     operation,
-    modifier: ownerIsDownstream ? upstream : downstream,
+    modifier: other,
     parameters: {
       aspectName: edge.aspect,
       relationshipType: edge.type,
-      direction: ownerIsDownstream ? 'UPSTREAM' : 'DOWNSTREAM',
+      direction,
       upstreamUrn: upstream,
       downstreamUrn: downstream,
       ...(edge.via ? { via: edge.via } : {}),
@@ -185,11 +195,17 @@ export function encodeLineageChange(c: LineageChange): string {
   return JSON.stringify([edge.aspect, edge.type, edge.upstream, edge.downstream, edge.via, operation, stamp.actor, stamp.time]);
 }
 
-/** The polled text of a stored lineage change: exactly what `lineageChangeEvent` renders. */
-export function lineageChangeText(entityUrn: string, stored: string): string {
+/** A lineage change as `encodeLineageChange` stored it, about `entityUrn` (its owner). */
+export function decodeLineageChange(entityUrn: string, stored: string): LineageChange {
   const [aspect, type, upstream, downstream, via, operation, actor, time] = JSON.parse(stored) as
     [string, string, string, string, string | null, 'ADD' | 'REMOVE', string, number];
-  return lineageChangeEvent({ owner: entityUrn, aspect, type, upstream, downstream, via }, operation, { actor, time }).value;
+  return { edge: { owner: entityUrn, aspect, type, upstream, downstream, via }, operation, stamp: { actor, time } };
+}
+
+/** The polled text of a stored lineage change: exactly what `lineageChangeEvent` renders. */
+export function lineageChangeText(entityUrn: string, stored: string): string {
+  const { edge, operation, stamp } = decodeLineageChange(entityUrn, stored);
+  return lineageChangeEvent(edge, operation, stamp).value;
 }
 
 /** An aspect row as the MCL carries it: the value's JSON text and the system metadata's. */

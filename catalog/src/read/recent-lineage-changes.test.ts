@@ -1,8 +1,8 @@
 // Reading the change log's LINEAGE events back as changes a person reads: the events the write path
 // builds (model/change-events.ts) parse into who, when and what, and an event of another shape is a
 // defect reported as such, never silently dropped from the list.
-import { lineageChangeEvent } from '../model/change-events.ts';
-import { lineageChangesUnrecorded, recentLineageChangeOf } from './recent-lineage-changes.ts';
+import { encodeLineageChange, lineageChangeEvent, type LineageChange } from '../model/change-events.ts';
+import { lineageChangesUnrecorded, recentLineageChangeOf, recentLineageChangeOfStored } from './recent-lineage-changes.ts';
 
 const a = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.a,PROD)';
 const b = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.b,PROD)';
@@ -21,6 +21,20 @@ test('an upstream removed from a dataset: who, when, the other end, through whic
 test("a job's output added: the dataset is downstream of the job that declared it", () => {
   const event = lineageChangeEvent({ owner: job, aspect: 'dataJobInputOutput', type: 'Produces', upstream: job, downstream: b, via: null }, 'ADD', stamp);
   expect(recentLineageChangeOf(8, event.value)).toMatchObject({ operation: 'ADD', direction: 'DOWNSTREAM', other: b, via: null });
+});
+
+test('an event stored compactly reads as the same change as its rendered text', () => {
+  const column = (dataset: string, field: string) => `urn:li:schemaField:(${dataset},${field})`;
+  const changes: LineageChange[] = [
+    { edge: { owner: b, aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: a, downstream: b, via: query }, operation: 'REMOVE', stamp },
+    { edge: { owner: job, aspect: 'dataJobInputOutput', type: 'Produces', upstream: job, downstream: b, via: null }, operation: 'ADD', stamp },
+    { edge: { owner: b, aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: column(a, 'x'), downstream: column(b, 'y'), via: null }, operation: 'ADD', stamp },
+    { edge: { owner: a, aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.é,PROD)', downstream: a, via: '' }, operation: 'ADD', stamp },
+  ];
+  for (const [i, c] of changes.entries()) {
+    const rendered = recentLineageChangeOf(i, lineageChangeEvent(c.edge, c.operation, c.stamp).value);
+    expect(recentLineageChangeOfStored(i, c.edge.owner, encodeLineageChange(c))).toEqual(rendered);
+  }
 });
 
 test('an event that is not a lineage EntityChangeEvent is an error naming its offset', () => {

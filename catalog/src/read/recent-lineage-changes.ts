@@ -7,7 +7,7 @@
 // without PlatformEvent_v1) the answer says so: no list at all, never an empty one that would read
 // as "nothing changed".
 import { z } from 'zod';
-import { lineageChangeText, PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
+import { decodeLineageChange, otherEndOf, PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
 import { badRequest } from '../model/errors.ts';
 import { int, type Store } from '../store/store.ts';
 
@@ -69,6 +69,16 @@ export function recentLineageChangeOf(offset: number, value: string): RecentLine
   };
 }
 
+/** One event stored compactly (its `lineage` text: events/append), read without rendering it. */
+export function recentLineageChangeOfStored(offset: number, entityUrn: string, stored: string): RecentLineageChange {
+  const { edge, operation, stamp } = decodeLineageChange(entityUrn, stored);
+  const { other, direction } = otherEndOf(edge);
+  return {
+    offset, time: stamp.time, actor: stamp.actor, operation, direction,
+    other, relationshipType: edge.type, aspectName: edge.aspect, via: edge.via || null,
+  };
+}
+
 /** Why the change log cannot say what changed, or null when it records lineage events. */
 export function lineageChangesUnrecorded(recorded: readonly EventTopic[]): string | null {
   if (recorded.includes(PLATFORM_EVENT_TOPIC)) return null;
@@ -94,10 +104,11 @@ export async function recentLineageChanges(
   const rows = await store.read((tx) => tx.run<{ offset: number; value: string | null; lineage: string | null }>('events/recent-for-entity', {
     urn, topic: PLATFORM_EVENT_TOPIC, limit: int(n + 1),
   }), { metadata: { app: 'events', op: 'recent-for-entity' } });
-  const textOf = (r: (typeof rows)[number]) => {
-    if (r.value !== null) return r.value;
-    if (r.lineage !== null) return lineageChangeText(urn, r.lineage);
+  // A LINEAGE event is stored compactly; one with its text is from before that, or a defect.
+  const changeOf = (r: (typeof rows)[number]) => {
+    if (r.lineage !== null) return recentLineageChangeOfStored(r.offset, urn, r.lineage);
+    if (r.value !== null) return recentLineageChangeOf(r.offset, r.value);
     throw new Error(`change log event ${r.offset} has neither text nor a lineage change`);
   };
-  return { recorded: true, changes: rows.slice(0, n).map((r) => recentLineageChangeOf(r.offset, textOf(r))), more: rows.length > n };
+  return { recorded: true, changes: rows.slice(0, n).map(changeOf), more: rows.length > n };
 }
