@@ -114,10 +114,11 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
   for (const s of slots) {
     let entry = byUrn.get(s.urn.text);
     if (!entry) byUrn.set(s.urn.text, (entry = { urn: s.urn, aspects: new Map() }));
-    // Only the aspects search fields read are parsed (a lineage aspect can be the largest row).
+    // Only the aspects search fields read are looked at (a lineage aspect can be the largest row);
+    // a row this request wrote is read as apply.ts built it, a stored one is parsed.
     if (!s.feedsSearch) continue;
     const final = finalRow(s, o.hardDeleted);
-    if (final) entry.aspects.set(s.aspect, JSON.parse(final.value));
+    if (final) entry.aspects.set(s.aspect, 'parsed' in final ? final.parsed.value : JSON.parse(final.value));
   }
   const fields = [...byUrn.values()]
     .map((e) => searchFieldsOf(e.urn, { exists: o.exists.get(e.urn.text) === true, aspects: e.aspects }))
