@@ -234,7 +234,8 @@ async function main(): Promise<void> {
       `CALL { MATCH (n:Entity) WHERE n.exists RETURN count(n) AS entities }
        CALL { MATCH ()-[l:LINEAGE]->() RETURN count(l) AS lineage }
        CALL { MATCH (a:Aspect) RETURN count(a) AS aspects }
-       CALL { MATCH (e:ChangeEvent) RETURN count(e) AS changeEvents, sum(size(e.value)) AS changeEventChars }
+       CALL { MATCH (e:ChangeEvent) RETURN count(e) AS changeEvents,
+         sum(size(coalesce(e.value, '')) + size(coalesce(e.lineage, '')) + size(coalesce(e.ref, '')) + size(coalesce(e.aspectKey, ''))) AS changeEventChars }
        RETURN entities, lineage, aspects, changeEvents, changeEventChars`, {}, { database: 'neo4j' });
     const rec = counts.records[0]!;
     result.loaded = {
