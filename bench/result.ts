@@ -15,7 +15,7 @@ export interface BenchResult {
   machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
   graph: Record<string, number>;
   hubReach: number;
-  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeEventChars?: number };
+  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeBatches?: number; changeEventChars?: number };
   ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
   query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };

@@ -234,14 +234,14 @@ async function main(): Promise<void> {
       `CALL { MATCH (n:Entity) WHERE n.exists RETURN count(n) AS entities }
        CALL { MATCH ()-[l:LINEAGE]->() RETURN count(l) AS lineage }
        CALL { MATCH (a:Aspect) RETURN count(a) AS aspects }
-       CALL { MATCH (e:ChangeEvent) RETURN count(e) AS changeEvents,
-         sum(size(coalesce(e.value, '')) + size(coalesce(e.lineage, '')) + size(coalesce(e.ref, '')) + size(coalesce(e.aspectKey, ''))) AS changeEventChars }
-       RETURN entities, lineage, aspects, changeEvents, changeEventChars`, {}, { database: 'neo4j' });
+       CALL { MATCH (b:ChangeBatch) RETURN count(b) AS changeBatches, coalesce(sum(size(b.items)), 0) AS changeEvents,
+         coalesce(sum(reduce(n = 0, i IN b.items | n + size(i))), 0) AS changeEventChars }
+       RETURN entities, lineage, aspects, changeBatches, changeEvents, changeEventChars`, {}, { database: 'neo4j' });
     const rec = counts.records[0]!;
     result.loaded = {
       entities: Number(rec.get('entities')), lineageEdges: Number(rec.get('lineage')), aspectRows: Number(rec.get('aspects')),
       expectedLineageEdges: g.stats.lineageEdges!, storeMb: Math.round(dirBytes(join(workdir, 'neo4j', 'data')) / 1048576),
-      changeEvents: Number(rec.get('changeEvents')), changeEventChars: Number(rec.get('changeEventChars')),
+      changeEvents: Number(rec.get('changeEvents')), changeBatches: Number(rec.get('changeBatches')), changeEventChars: Number(rec.get('changeEventChars')),
     };
     log(`loaded: ${JSON.stringify(result.loaded)}`);
     if (result.loaded.lineageEdges !== g.stats.lineageEdges) log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);

@@ -5,19 +5,19 @@
 // the numbers are handed out again). Offsets are therefore gap-free and in commit order: a reader
 // that has seen offset N has seen every event with a smaller offset. The lock is taken before the
 // read (SET of `writer` first), so no two writers read the same `next`.
-// An event carries its polled text (`value`), or what a poll renders it from (§Cost): a LINEAGE
-// event its fields as one text (`lineage`: model/change-events.ts encodeLineageChange), a
-// MetadataChangeLog whose rows stay stored a reference to them, the latest row's key (`aspectKey`,
-// indexed) and the rest as one text (`ref`: encodeAspectRef). Each event sends only what it has.
-// Params: $events: [{topic, entityUrn, value} | {topic, entityUrn, lineage} | {topic, entityUrn, aspectKey, ref}],
-//         $createdOn: int (epoch ms), $writer: string (random per transaction)
+// The events come as batches, one per (topic, entity), each one node holding its events' texts as
+// `items` with consecutive offsets `offset..last` (store/change-batches.ts: what an item is, and why
+// a node per batch rather than per event).
+// Params: $batches: [{topic, entityUrn, at: int (first offset within this append), items: [string]}],
+//         $count: int (events in all batches), $createdOn: int (epoch ms), $writer: string (random per transaction)
 // Returns: nothing
 MERGE (h:ChangeLogHead {name: 'catalog'})
   ON CREATE SET h.next = 0
 SET h.writer = $writer
 WITH h
-SET h.next = h.next + size($events)
-WITH h.next - size($events) AS first
-UNWIND range(0, size($events) - 1) AS i
-CREATE (e:ChangeEvent)
-SET e = $events[i], e.offset = first + i, e.createdOn = $createdOn
+SET h.next = h.next + $count
+WITH h.next - $count AS first
+UNWIND $batches AS b
+CREATE (e:ChangeBatch)
+SET e.topic = b.topic, e.entityUrn = b.entityUrn, e.items = b.items,
+    e.offset = first + b.at, e.last = first + b.at + size(b.items) - 1, e.createdOn = $createdOn

@@ -1,8 +1,12 @@
 // Purpose: some events again, by offset: a poll that found an event's referred rows gone reads it
-// once more (a write that removed the rows copied them into the event first: events/freeze).
+// once more (a write that removed the rows copied them into the event first: events/freeze). The
+// batch holding offset o is the one with the greatest first offset not above it.
 // Params: $offsets: [int]
-// Returns: as events/poll
+// Returns: offset: int, entityUrn: string, item: string (as events/poll)
 UNWIND $offsets AS o
-MATCH (e:ChangeEvent {offset: o})
-RETURN e.offset AS offset, e.value AS value, e.entityUrn AS entityUrn, e.aspectKey AS aspectKey, e.ref AS ref,
-       e.lineage AS lineage
+CALL (o) {
+  MATCH (b:ChangeBatch) WHERE b.offset <= o
+  RETURN b ORDER BY b.offset DESC LIMIT 1
+}
+WITH o, b WHERE b.last >= o
+RETURN o AS offset, b.entityUrn AS entityUrn, b.items[o - b.offset] AS item

@@ -2,6 +2,6 @@
 // topic's events recorded at or after $since (null when there is none; the poll then starts at the head).
 // Params: $topic: string, $since: int (epoch ms)
 // Returns: offset: int | null
-MATCH (e:ChangeEvent)
-WHERE e.createdOn >= $since AND e.topic = $topic
-RETURN min(e.offset) AS offset
+MATCH (b:ChangeBatch)
+WHERE b.createdOn >= $since AND b.topic = $topic
+RETURN min(b.offset) AS offset

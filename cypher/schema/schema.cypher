@@ -26,15 +26,23 @@ CREATE INDEX rel_owner_{{relationshipType}} IF NOT EXISTS FOR ()-[r:{{relationsh
 CREATE INDEX rel_owner_LINEAGE IF NOT EXISTS FOR ()-[r:LINEAGE]-() ON (r.owner);
 // The store's schema version (schema/read-version, docs/operations.md §Schema versions): one node.
 CREATE CONSTRAINT schema_version_name IF NOT EXISTS FOR (s:SchemaVersion) REQUIRE s.name IS UNIQUE;
-// The change log (docs/change-events.md): one head node whose `next` hands out offsets, events unique
-// by offset (a second event with an offset would fail its commit), polled by (topic, offset) and
-// pruned in offset order.
+// The change log (docs/change-events.md): one head node whose `next` hands out offsets, and the
+// events in batches (one per write transaction, entity and topic: store/change-batches.ts) holding
+// offsets `offset..last`, unique by first offset (a second batch at an offset would fail its
+// commit), polled by (topic, last), pruned and re-read in offset order, and found by time for a
+// lookback window.
 CREATE CONSTRAINT change_log_head_name IF NOT EXISTS FOR (h:ChangeLogHead) REQUIRE h.name IS UNIQUE;
 CREATE CONSTRAINT change_log_retention_name IF NOT EXISTS FOR (r:ChangeLogRetention) REQUIRE r.name IS UNIQUE;
-CREATE CONSTRAINT change_event_offset IF NOT EXISTS FOR (e:ChangeEvent) REQUIRE e.offset IS UNIQUE;
-CREATE INDEX change_event_topic_offset IF NOT EXISTS FOR (e:ChangeEvent) ON (e.topic, e.offset);
-CREATE INDEX change_event_created IF NOT EXISTS FOR (e:ChangeEvent) ON (e.createdOn);
-// An entity's recent changes (newest first), and the events that refer to an aspect row's versions
-// instead of carrying them (events/freeze-refs runs before those rows are deleted).
-CREATE INDEX change_event_entity IF NOT EXISTS FOR (e:ChangeEvent) ON (e.entityUrn, e.offset);
-CREATE INDEX change_event_aspect_ref IF NOT EXISTS FOR (e:ChangeEvent) ON (e.aspectKey);
+CREATE CONSTRAINT change_batch_offset IF NOT EXISTS FOR (b:ChangeBatch) REQUIRE b.offset IS UNIQUE;
+CREATE INDEX change_batch_topic_last IF NOT EXISTS FOR (b:ChangeBatch) ON (b.topic, b.last);
+CREATE INDEX change_batch_created IF NOT EXISTS FOR (b:ChangeBatch) ON (b.createdOn);
+// An entity's recent changes (newest first), and the batches whose events refer to an aspect row's
+// versions instead of carrying them (events/aspect-refs runs before those rows are deleted).
+CREATE INDEX change_batch_entity IF NOT EXISTS FOR (b:ChangeBatch) ON (b.entityUrn, b.offset);
+// Schema 5 stored one node per event (ChangeEvent), with an index per lookup; migration step 6
+// turns them into batches of one (events/migrate-single-events).
+DROP CONSTRAINT change_event_offset IF EXISTS;
+DROP INDEX change_event_topic_offset IF EXISTS;
+DROP INDEX change_event_created IF EXISTS;
+DROP INDEX change_event_entity IF EXISTS;
+DROP INDEX change_event_aspect_ref IF EXISTS;

@@ -21,6 +21,7 @@ import { importRecords, type ImportProgress } from '../../catalog/src/operations
 import { readJsonArray } from '../../catalog/src/operations/backup/json-array.ts';
 import { HEADERS } from '../../catalog/src/operations/backup/format.ts';
 import { migrateStore } from '../../catalog/src/operations/backup/migrate.ts';
+import { readEvents } from '../../catalog/src/store/change-log.ts';
 import { hasDrift, restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
 import { searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { freePort, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
@@ -404,10 +405,11 @@ describe('schema versions', () => {
 
     const result = await migrateStore(target, { by: 'test' });
     expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5]);
+    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6]);
     expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
     const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_event_topic_offset', 'change_event_entity', 'change_event_aspect_ref']));
+    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_batch_topic_last', 'change_batch_entity', 'change_batch_offset']));
+    expect(indexes.filter((i) => i.startsWith('change_event_'))).toEqual([]);
     expect(indexes).not.toContain('entity_search');
     expect(indexes).not.toContain('entity_search_v2');
     const missing = await cypher<{ n: number }>(target, 'MATCH (n:Entity) WHERE n.facetKey IS NULL RETURN count(n) AS n');
@@ -421,5 +423,47 @@ describe('schema versions', () => {
     await expect(target.applySchema()).rejects.toThrow(`The store is at schema version ${SCHEMA_VERSION + 1}, newer than this catalog knows (${SCHEMA_VERSION})`);
     await expect(migrateStore(target, { by: 'test' })).rejects.toThrow(`schema version ${SCHEMA_VERSION + 1}`);
     await target.stampSchemaVersion(SCHEMA_VERSION, 'test');
+  }, SLOW);
+
+  test('a store at version 5 keeps its change log: every event stored as its own node becomes a batch of one, polled the same', async () => {
+    await wipe(target);
+    await writeAspects(target, [upsert(ds[0]!, 'datasetProperties', { name: 'v1' }), upsert(ds[1]!, 'upstreamLineage', upstreams(ds[0]!, ds[2]!))],
+      { actor: ACTOR, existenceMode: 'relaxed', now: T0 });
+    await writeAspects(target, [upsert(ds[0]!, 'datasetProperties', { name: 'v2' })], { actor: ACTOR, existenceMode: 'relaxed', now: T0 });
+    // A delete copies the rows' text into the events that referred to them: all three kinds of event.
+    await writeAspects(target, [{ urn: parseUrn(ds[0]!), aspectName: 'datasetProperties', changeType: 'DELETE' }], { actor: ACTOR, existenceMode: 'relaxed', now: T0 });
+    const poll = async () => ({
+      mcl: await readEvents(target, 'MetadataChangeLog_Versioned_v1', 0, 1000),
+      pe: await readEvents(target, 'PlatformEvent_v1', 0, 1000),
+    });
+    const before = await poll();
+    expect(before.pe).toHaveLength(2);
+    expect(before.mcl.length).toBeGreaterThanOrEqual(4);
+    // Schema 5 stored each event as a node with its text, its compact lineage, or its reference.
+    await cypher(target, `
+      MATCH (b:ChangeBatch)
+      UNWIND range(0, size(b.items) - 1) AS i
+      WITH b, i, left(b.items[i], 1) AS kind, substring(b.items[i], 1) AS text
+      CREATE (e:ChangeEvent {offset: b.offset + i, topic: b.topic, entityUrn: b.entityUrn, createdOn: b.createdOn})
+      FOREACH (_ IN CASE kind WHEN 'V' THEN [1] ELSE [] END | SET e.value = text)
+      FOREACH (_ IN CASE kind WHEN 'L' THEN [1] ELSE [] END | SET e.lineage = text)
+      FOREACH (_ IN CASE kind WHEN 'R' THEN [1] ELSE [] END | SET e.ref = split(text, '\\n')[0], e.aspectKey = split(text, '\\n')[1])`);
+    await cypher(target, 'MATCH (b:ChangeBatch) DELETE b');
+    const kinds = await cypher<{ value: number; lineage: number; ref: number }>(target,
+      'MATCH (e:ChangeEvent) RETURN count(e.value) AS value, count(e.lineage) AS lineage, count(e.ref) AS ref');
+    expect(kinds[0]).toEqual({ value: expect.any(Number), lineage: 2, ref: expect.any(Number) });
+    expect(kinds[0]!.value).toBeGreaterThan(0);
+    expect(kinds[0]!.ref).toBeGreaterThan(0);
+    await target.stampSchemaVersion(5, 'test');
+
+    const result = await migrateStore(target, { by: 'test' });
+    expect(result.steps.map((s) => [s.to, s.notes])).toEqual([[6, [`${before.mcl.length + before.pe.length} change event(s) moved into batches`]]]);
+    expect(await cypher(target, 'MATCH (e:ChangeEvent) RETURN e')).toEqual([]);
+    expect(await poll()).toEqual(before);
+    // Written after the migration, events continue at the head.
+    await writeAspects(target, [upsert(ds[3]!, 'upstreamLineage', upstreams(ds[2]!))], { actor: ACTOR, existenceMode: 'relaxed', now: T0 });
+    const after = await readEvents(target, 'PlatformEvent_v1', 0, 1000);
+    expect(after.slice(0, 2)).toEqual(before.pe);
+    expect(after).toHaveLength(3);
   }, SLOW);
 });

@@ -7,9 +7,10 @@ import { decodeAspectRef, encodeOffset } from '../../catalog/src/model/change-ev
 import { writeAspects, writeAspectsInTx, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { parsePollRequest, pollChanges } from '../../catalog/src/read/change-events.ts';
 import { readLogHead } from '../../catalog/src/store/change-log.ts';
+import { decodeChangeItem } from '../../catalog/src/store/change-batches.ts';
 import { pruneChangeLog } from '../../catalog/src/operations/events/retention.ts';
 import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
-import { createStore, int, type Store } from '../../catalog/src/store/store.ts';
+import { createStore, int, toPlain, type Store } from '../../catalog/src/store/store.ts';
 import { namespace, testStore } from '../support/context.ts';
 import { startIngestion, tokenFor, type RunningIngestion } from '../support/services.ts';
 
@@ -95,8 +96,9 @@ test('a MetadataChangeLog refers to the rows it is about, and polls the same aft
     ['UPSERT', { name: 'v1' }, null], ['UPSERT', { name: 'v2' }, { name: 'v1' }], ['UPSERT', { name: 'v3' }, { name: 'v2' }],
   ]);
   // Stored as references: the value text is not copied into the log.
-  const stored = await store.read((tx) => tx.run<{ value: string | null; entityUrn: string; aspectKey: string | null; ref: string | null }>(
-    'events/poll', { topic: 'MetadataChangeLog_Versioned_v1', from: int(start), limit: int(100_000) }));
+  const stored = (await store.read((tx) => tx.run<{ offset: number; entityUrn: string; item: string }>(
+    'events/poll', { topic: 'MetadataChangeLog_Versioned_v1', from: int(start), limit: int(100_000) })))
+    .map((r) => decodeChangeItem(r.offset, r.entityUrn, r.item));
   const refs = stored.filter((r) => r.entityUrn === e && r.value === null).map((r) => decodeAspectRef(r.aspectKey!, r.ref!));
   expect(refs.filter((r) => r.aspectName === 'datasetProperties').map((r) => [r.sequence, r.previousSequence])).toEqual([[0, null], [1, 0], [2, 1]]);
 
@@ -137,6 +139,21 @@ test('a job\'s inputs and outputs, column lineage and a hard delete record their
   // The job's output edge: the job is upstream of the dataset it declared it on.
   const output = mine((await drain('PlatformEvent_v1', pe)).values).map(eceOf).find((e) => e.parameters.downstreamUrn === d && e.entityUrn === job)!;
   expect(output).toMatchObject({ modifier: d, parameters: { direction: 'DOWNSTREAM', aspectName: 'dataJobInputOutput' } });
+});
+
+test('one write\'s events about one entity on one topic are stored as one batch; a poll may start inside it', async () => {
+  const p = ns.dataset('bp'), q = ns.dataset('bq'), r = ns.dataset('br'), x = ns.dataset('bx'), y = ns.dataset('by');
+  await writeAspects(store, [p, q, r, x, y].map((u) => upsert(u, 'datasetProperties', { name: u })), opts);
+  const start = (await readLogHead(store)).next;
+  await writeAspects(store, [lineage(x, [p, q, r]), lineage(y, [p])], opts);
+  const { records } = await store.driver.executeQuery(
+    'MATCH (b:ChangeBatch {topic: $topic}) WHERE b.offset >= $start AND b.entityUrn IN $urns RETURN b.entityUrn AS urn, b.offset AS offset, b.last AS last, size(b.items) AS n ORDER BY b.offset',
+    { topic: 'PlatformEvent_v1', start: int(start), urns: [x, y] }, { database: store.database });
+  const batches = records.map((rec) => toPlain(rec.toObject()) as { urn: string; offset: number; last: number; n: number });
+  expect(batches.map((b) => [b.urn, b.n, b.last - b.offset + 1])).toEqual([[x, 3, 3], [y, 1, 1]]);
+  // From the second event of x's batch: the rest of it, then y's.
+  const rest = lineageOf((await drain('PlatformEvent_v1', encodeOffset('PlatformEvent_v1', batches[0]!.offset + 1))).values);
+  expect(rest).toEqual([`ADD ${q} -> ${x} @${x}`, `ADD ${r} -> ${x} @${x}`, `ADD ${p} -> ${y} @${y}`]);
 });
 
 test('a store recording only PlatformEvent_v1 writes lineage events and no MetadataChangeLog', async () => {

@@ -83,7 +83,7 @@ test('the statement reads the entity index in offset order, backwards, without s
   const plan = await store.driver.executeQuery(`EXPLAIN ${text}`, { urn: out, topic: 'PlatformEvent_v1', limit: 5 }, { database: store.database });
   const ops = operators(plan.summary.plan as unknown as PlanNode);
   expect(ops.map((o) => o.operatorType).filter((t) => /Sort|Top/.test(t))).toEqual([]);
-  expect(ops.some((o) => o.operatorType.startsWith('NodeIndexSeek') && String(o.arguments.Details).includes('ChangeEvent(entityUrn, offset)'))).toBe(true);
+  expect(ops.some((o) => o.operatorType.startsWith('NodeIndexSeek') && String(o.arguments.Details).includes('ChangeBatch(entityUrn, offset)'))).toBe(true);
 });
 
 describe('GraphQL recentLineageChanges', () => {

@@ -134,7 +134,7 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
   // batch that did not commit has none. Offsets are gap-free.
   const committed = new Set([...acked, ...storedUnacked]);
   const events = await cypher<{ topic: string; urn: string; n: number }>(store,
-    'MATCH (e:ChangeEvent) WHERE e.entityUrn STARTS WITH $prefix RETURN e.topic AS topic, e.entityUrn AS urn, count(e) AS n',
+    'MATCH (b:ChangeBatch) WHERE b.entityUrn STARTS WITH $prefix RETURN b.topic AS topic, b.entityUrn AS urn, sum(size(b.items)) AS n',
     { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` });
   const countOf = new Map(events.map((e) => [`${e.topic} ${e.urn}`, Number(e.n)]));
   let missingEvents = 0;
@@ -148,7 +148,7 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
       } else if (lineage || logs) strayEvents++;
     }
   }
-  const [span] = await cypher<{ n: number; lo: number; hi: number }>(store, 'MATCH (e:ChangeEvent) RETURN count(e) AS n, min(e.offset) AS lo, max(e.offset) AS hi', {});
+  const [span] = await cypher<{ n: number; lo: number; hi: number }>(store, 'MATCH (b:ChangeBatch) RETURN sum(size(b.items)) AS n, min(b.offset) AS lo, max(b.last) AS hi', {});
   log(`change log: ${Number(span!.n)} events, offsets ${Number(span!.lo)}..${Number(span!.hi)}; ${missingEvents} committed datasets without their events, ${strayEvents} uncommitted with events`);
   expect({ missingEvents, strayEvents }).toEqual({ missingEvents: 0, strayEvents: 0 });
   expect(Number(span!.hi) - Number(span!.lo) + 1).toBe(Number(span!.n));

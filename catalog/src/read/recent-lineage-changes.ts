@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { decodeLineageChange, otherEndOf, PLATFORM_EVENT_TOPIC, type EventTopic } from '../model/change-events.ts';
 import { badRequest } from '../model/errors.ts';
+import { decodeChangeItem } from '../store/change-batches.ts';
 import { int, type Store } from '../store/store.ts';
 
 export const RECENT_LINEAGE_CHANGES_DEFAULT = 20;
@@ -101,13 +102,14 @@ export async function recentLineageChanges(
   }
   const reason = lineageChangesUnrecorded(recorded);
   if (reason) return { recorded: false, reason };
-  const rows = await store.read((tx) => tx.run<{ offset: number; value: string | null; lineage: string | null }>('events/recent-for-entity', {
+  const rows = await store.read((tx) => tx.run<{ offset: number; item: string }>('events/recent-for-entity', {
     urn, topic: PLATFORM_EVENT_TOPIC, limit: int(n + 1),
   }), { metadata: { app: 'events', op: 'recent-for-entity' } });
   // A LINEAGE event is stored compactly; one with its text is from before that, or a defect.
   const changeOf = (r: (typeof rows)[number]) => {
-    if (r.lineage !== null) return recentLineageChangeOfStored(r.offset, urn, r.lineage);
-    if (r.value !== null) return recentLineageChangeOf(r.offset, r.value);
+    const e = decodeChangeItem(r.offset, urn, r.item);
+    if (e.lineage !== null) return recentLineageChangeOfStored(r.offset, urn, e.lineage);
+    if (e.value !== null) return recentLineageChangeOf(r.offset, e.value);
     throw new Error(`change log event ${r.offset} has neither text nor a lineage change`);
   };
   return { recorded: true, changes: rows.slice(0, n).map(changeOf), more: rows.length > n };

@@ -1,7 +1,9 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
-// itself, as the last statement of the write transaction that records them (store.ts, Tx.record).
-import { decodeAspectRef, lineageChangeText, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
-import { rowKeyOfSequence } from './rows.ts';
+// itself, as the last statement of the write transaction that records them (store.ts, Tx.record),
+// in batches whose items store/change-batches.ts encodes and decodes.
+import { decodeAspectRef, lineageChangeText, MCL_TOPIC, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
+import { aspectRefSuffix, decodeChangeItem, frozenItem, type StoredEvent } from './change-batches.ts';
+import { entityOfRowKey, rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
 export interface LogHead {
@@ -22,15 +24,14 @@ export async function readLogHead(store: Store, onLeader = false): Promise<LogHe
   return row ?? { next: 0, prunedBelow: 0 };
 }
 
-/** An event as stored: its text, or (value null) a reference to aspect rows (events/append). */
-interface StoredEvent {
+/** A row of events/poll, events/by-offsets or events/aspect-refs: one event's item. */
+interface ItemRow {
   offset: number;
-  value: string | null;
   entityUrn: string;
-  aspectKey: string | null;
-  ref: string | null;
-  lineage: string | null;
+  item: string;
 }
+
+const decoded = (rows: readonly ItemRow[]): StoredEvent[] => rows.map((r) => decodeChangeItem(r.offset, r.entityUrn, r.item));
 
 type Referring = AspectChangeRef & { offset: number; entityUrn: string };
 
@@ -78,7 +79,7 @@ const REREADS = 3;
  */
 export async function readEvents(store: Store, topic: EventTopic, from: number, limit: number): Promise<Array<{ offset: number; value: string }>> {
   return store.read(async (tx) => {
-    const events = await tx.run<StoredEvent>('events/poll', { topic, from: int(from), limit: int(limit) });
+    const events = decoded(await tx.run<ItemRow>('events/poll', { topic, from: int(from), limit: int(limit) }));
     const texts = new Map<number, string>();
     for (const e of events) {
       const text = e.value ?? (e.lineage === null ? null : lineageChangeText(e.entityUrn, e.lineage));
@@ -90,7 +91,7 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
       for (const [offset, text] of rendered) texts.set(offset, text);
       const missing = pending.filter((e) => !rendered.has(e.offset));
       if (!missing.length) break;
-      const again = await tx.run<StoredEvent>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) });
+      const again = decoded(await tx.run<ItemRow>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) }));
       for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
       pending = referringOf(again);
     }
@@ -105,10 +106,21 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
  */
 export async function freezeAspectRefs(tx: Tx, latestKeys: readonly string[]): Promise<void> {
   if (!latestKeys.length) return;
-  const events = referringOf(await tx.run<StoredEvent>('events/aspect-refs', { keys: [...new Set(latestKeys)] }));
+  const refs = [...new Set(latestKeys)].map((key) => ({ urn: entityOfRowKey(key), suffix: aspectRefSuffix(key) }));
+  const rows = await tx.run<ItemRow & { batch: number }>('events/aspect-refs', { refs, topic: MCL_TOPIC });
+  const events = referringOf(decoded(rows));
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);
-  await tx.run('events/freeze', { rows: [...texts].map(([offset, value]) => ({ offset: int(offset), value })) });
+  // One rewrite of each batch's items: the replaced items by their index in the batch.
+  const batches = new Map<number, Record<string, string>>();
+  for (const r of rows) {
+    const text = texts.get(r.offset);
+    if (text === undefined) continue;
+    let replace = batches.get(r.batch);
+    if (!replace) batches.set(r.batch, replace = {});
+    replace[String(r.offset - r.batch)] = frozenItem(text);
+  }
+  await tx.run('events/freeze', { batches: [...batches].map(([offset, replace]) => ({ offset: int(offset), replace })) });
 }
 
 /** The first offset of `topic` recorded at or after `since`, or null. */
@@ -117,9 +129,26 @@ export async function firstOffsetSince(store: Store, topic: EventTopic, since: n
   return row?.offset ?? null;
 }
 
-/** One retention batch: deletes at most `batch` events older than `cutoff`, oldest first. */
-export async function pruneEvents(store: Store, cutoff: number, batch: number): Promise<{ deleted: number; prunedBelow: number }> {
-  const [row] = await store.write((tx) => tx.run<{ deleted: number; prunedBelow: number }>('events/prune', { cutoff: int(cutoff), batch: int(batch) }),
+/**
+ * One retention step: deletes at most `batch` batches of events (events/append) older than
+ * `cutoff`, oldest first; answers how many batches and events went.
+ */
+export async function pruneEvents(store: Store, cutoff: number, batch: number): Promise<{ batches: number; deleted: number; prunedBelow: number }> {
+  const [row] = await store.write((tx) => tx.run<{ batches: number; deleted: number; prunedBelow: number }>('events/prune', { cutoff: int(cutoff), batch: int(batch) }),
     { metadata: { app: 'events', op: 'prune' } });
-  return row ?? { deleted: 0, prunedBelow: 0 };
+  return row ?? { batches: 0, deleted: 0, prunedBelow: 0 };
+}
+
+/**
+ * Schema 5 → 6: events stored one node each become batches of one (events/migrate-single-events),
+ * `batch` per transaction; answers how many moved.
+ */
+export async function batchSingleEvents(store: Store, batch = 5_000): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const [row] = await store.write((tx) => tx.run<{ moved: number }>('events/migrate-single-events', { batch: int(batch) }),
+      { metadata: { app: 'migrate', op: 'single-events' } });
+    moved += row?.moved ?? 0;
+    if (!row?.moved) return moved;
+  }
 }

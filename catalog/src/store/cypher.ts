@@ -66,6 +66,7 @@ const FILE_STATEMENTS = [
   'events/aspect-refs',
   'events/freeze',
   'events/recent-for-entity',
+  'events/migrate-single-events',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is

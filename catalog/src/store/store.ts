@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
-import { encodeAspectRef, encodeLineageChange, EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
+import { EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
 import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
+import { changeBatchesOf } from './change-batches.ts';
 import { loadCypher, splitStatements, type StatementName, type Statements } from './cypher.ts';
 import { effectiveVersion, SCHEMA_VERSION, schemaTooNew, type SchemaState } from './schema-version.ts';
 
@@ -164,22 +165,14 @@ export function mapDriverError(e: unknown): unknown {
 }
 
 /**
- * An event as cypher/events/append.cypher stores it: its text, or the reference a poll renders.
- * Only the properties it has are sent (each value sent and stored is part of the log's cost).
- */
-function changeEventRow(r: ChangeRecord): Record<string, string> {
-  if (r.aspect) return { topic: r.topic, entityUrn: r.entityUrn, aspectKey: r.aspect.rowKey, ref: encodeAspectRef(r.aspect) };
-  if (r.lineage) return { topic: r.topic, entityUrn: r.entityUrn, lineage: encodeLineageChange(r.lineage) };
-  return { topic: r.topic, entityUrn: r.entityUrn, value: r.value };
-}
-
-/**
- * Appends a write's change events: the offsets rule (docs/change-events.md §Offsets) lives in
- * cypher/events/append.cypher, and holds only when this is the transaction's last statement.
+ * Appends a write's change events, one batch per (topic, entity) (store/change-batches.ts): the
+ * offsets rule (docs/change-events.md §Offsets) lives in cypher/events/append.cypher, and holds only
+ * when this is the transaction's last statement.
  */
 async function appendChanges(tx: Tx, records: readonly ChangeRecord[]): Promise<void> {
   await tx.run('events/append', {
-    events: records.map(changeEventRow),
+    batches: changeBatchesOf(records).map((b) => ({ ...b, at: int(b.at) })),
+    count: int(records.length),
     createdOn: int(Date.now()),
     writer: randomUUID(),
   });

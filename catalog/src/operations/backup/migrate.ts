@@ -4,6 +4,7 @@
 // aspect rows are never changed by a migration. Each step is idempotent, so a migration cut short
 // is simply run again; the version is stamped only after the last step.
 import { SCHEMA_VERSION, effectiveVersion, schemaTooNew } from '../../store/schema-version.ts';
+import { batchSingleEvents } from '../../store/change-log.ts';
 import type { Store } from '../../store/store.ts';
 import { restoreIndices, type RestoreProgress } from '../restore/restore-indices.ts';
 
@@ -52,6 +53,15 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     to: 5,
     what: 'apply the change log\'s indexes by entity and by aspect row (events written before keep their values inline)',
     run: applySchemaOnly,
+  },
+  {
+    to: 6,
+    what: 'store the change log in batches: every event stored as its own node becomes a batch of one (offsets unchanged)',
+    async run(store) {
+      await store.applySchema();
+      const moved = await batchSingleEvents(store);
+      return moved ? [`${moved} change event(s) moved into batches`] : [];
+    },
   },
 ];
 

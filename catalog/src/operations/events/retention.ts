@@ -5,8 +5,11 @@ import { DAY_MS } from '../../model/change-events.ts';
 import { pruneEvents } from '../../store/change-log.ts';
 import type { Store } from '../../store/store.ts';
 
-/** Events deleted per transaction: small enough to stay far below Neo4j's transaction memory. */
-export const PRUNE_BATCH = 10_000;
+/**
+ * Batches deleted per transaction (a batch is one write's events about one entity: usually a few,
+ * hundreds for a column-level OpenLineage event): small enough to stay far below Neo4j's transaction memory.
+ */
+export const PRUNE_BATCH = 2_000;
 
 export interface PruneResult {
   deleted: number;
@@ -23,7 +26,7 @@ export async function pruneChangeLog(store: Store, retentionDays: number, now = 
     const r = await pruneEvents(store, cutoff, PRUNE_BATCH);
     deleted += r.deleted;
     prunedBelow = Math.max(prunedBelow, r.prunedBelow);
-    if (r.deleted < PRUNE_BATCH) return { deleted, prunedBelow };
+    if (r.batches < PRUNE_BATCH) return { deleted, prunedBelow };
   }
 }
 
