@@ -3,7 +3,7 @@
 // in batches whose items store/change-batches.ts encodes and decodes.
 import { decodeAspectRef, lineageChangeText, MCL_TOPIC, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
 import { aspectRefSuffix, decodeChangeItem, frozenItem, type StoredEvent } from './change-batches.ts';
-import { entityOfRowKey, rowKeyOfSequence } from './rows.ts';
+import { rowKey, rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
 export interface LogHead {
@@ -100,14 +100,19 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
 }
 
 /**
- * Before a write removes or overwrites aspect rows: every event still referring to them gets its
+ * Before a write removes or overwrites aspects' rows (each named by entity urn and aspect): every
+ * event still referring to them gets its
  * text copied in, so it polls the same afterwards. Call under the rows' entity locks, in the
  * transaction that changes them.
  */
-export async function freezeAspectRefs(tx: Tx, latestKeys: readonly string[]): Promise<void> {
-  if (!latestKeys.length) return;
-  const refs = [...new Set(latestKeys)].map((key) => ({ urn: entityOfRowKey(key), suffix: aspectRefSuffix(key) }));
-  const rows = await tx.run<ItemRow & { batch: number }>('events/aspect-refs', { refs, topic: MCL_TOPIC });
+export async function freezeAspectRefs(tx: Tx, aspects: ReadonlyArray<{ urn: string; aspect: string }>): Promise<void> {
+  if (!aspects.length) return;
+  const refs = new Map<string, { urn: string; suffix: string }>();
+  for (const { urn, aspect } of aspects) {
+    const key = rowKey(urn, aspect);
+    refs.set(key, { urn, suffix: aspectRefSuffix(key) });
+  }
+  const rows = await tx.run<ItemRow & { batch: number }>('events/aspect-refs', { refs: [...refs.values()], topic: MCL_TOPIC });
   const events = referringOf(decoded(rows));
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);

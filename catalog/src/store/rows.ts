@@ -10,11 +10,6 @@ import { int, type Tx } from './store.ts';
 /** Key of an aspect row: `<urn>␟<aspect>␟<version>` (docs/lineage-model.md §Graph); version 0 is the latest. */
 export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${UNIT_SEPARATOR}${aspect}${UNIT_SEPARATOR}${version}`;
 
-/** The entity urn of a row key (the urn may hold anything; the aspect name and version never hold the separator). */
-export function entityOfRowKey(key: string): string {
-  return key.slice(0, key.lastIndexOf(UNIT_SEPARATOR, key.lastIndexOf(UNIT_SEPARATOR) - 1));
-}
-
 /**
  * The key of the row holding an aspect's value number `sequence` (its maxVersion while it was the
  * latest), given the latest row's key and maxVersion: the latest row while it still is the latest,

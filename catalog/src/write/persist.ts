@@ -68,7 +68,7 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
   const deletions = slots.filter((s) => s.stored && (s.next === null || hardDeleted.has(s.urn.text)));
   if (deletions.length) {
     // Events that refer to these rows keep what they referred to (whatever this process records).
-    await freezeAspectRefs(tx, deletions.map((s) => rowKey(s.urn.text, s.aspect)));
+    await freezeAspectRefs(tx, deletions.map((s) => ({ urn: s.urn.text, aspect: s.aspect })));
     const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })) });
     rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
   }

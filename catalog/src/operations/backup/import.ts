@@ -83,7 +83,7 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
     ? await tx.run<StoredRow>('aspects/fetch-latest', { keys: latest.map(({ row }) => rowKey(row.urn, row.name)) })
     : [];
   // Events that refer to rows this import overwrites keep what they referred to.
-  await freezeAspectRefs(tx, rows.map(({ row }) => rowKey(row.urn, row.name)));
+  await freezeAspectRefs(tx, rows.map(({ row }) => ({ urn: row.urn, aspect: row.name })));
   await tx.run('backup/put-rows', {
     rows: rows.map(({ row }) => ({
       urn: row.urn, name: row.name, key: rowKey(row.urn, row.name, row.version), version: int(row.version),
