@@ -9,14 +9,14 @@
 // `items` with consecutive offsets `offset..last` (store/change-batches.ts: what an item is, and why
 // a node per batch rather than per event).
 // Params: $batches: [{topic, entityUrn, at: int (first offset within this append), items: [string]}],
-//         $count: int (events in all batches), $createdOn: int (epoch ms), $writer: string (random per transaction)
+//         $createdOn: int (epoch ms), $writer: string (random per transaction)
 // Returns: nothing
 MERGE (h:ChangeLogHead {name: 'catalog'})
   ON CREATE SET h.next = 0
 SET h.writer = $writer
-WITH h
-SET h.next = h.next + $count
-WITH h.next - $count AS first
+WITH h, reduce(n = 0, b IN $batches | n + size(b.items)) AS count
+SET h.next = h.next + count
+WITH h.next - count AS first
 UNWIND $batches AS b
 CREATE (e:ChangeBatch)
 SET e.topic = b.topic, e.entityUrn = b.entityUrn, e.items = b.items,

@@ -1,8 +1,8 @@
 // Purpose: retention (EVENTS_RETENTION_DAYS): delete the oldest batches of events (events/append),
-// at most $batch batches, in offset order up to the first one recorded at or after $cutoff, and remember the offset below which
-// nothing is left (a consumer behind it is told its offset expired instead of silently skipping
-// events). Stopping at the first young event never deletes one younger than the cutoff (createdOn is
-// only nearly in offset order). Takes no lock a writer takes: the head is not touched.
+// at most $batch of them, in offset order up to the first one recorded at or after $cutoff, and
+// remember the offset below which nothing is left (a consumer behind it is told its offset expired
+// instead of silently skipping events). Stopping at the first young batch never deletes one younger
+// than the cutoff (createdOn is only nearly in offset order). Takes no lock a writer takes: the head is not touched.
 // Params: $cutoff: int (epoch ms), $batch: int
 // Returns: batches: int (deleted), deleted: int (events in them), prunedBelow: int
 OPTIONAL MATCH (r:ChangeLogRetention {name: 'catalog'})

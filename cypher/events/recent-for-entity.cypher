@@ -1,9 +1,9 @@
 // Purpose: an entity's newest lineage change events, newest first (the explorer's "Recent lineage
 // changes"; docs/change-events.md §An entity's recent lineage changes). The (entityUrn, offset)
-// index answers it backwards in offset order, without sorting; each batch's events are then read
-// last first, so the rows stay newest first (batches never overlap) (ordering by both of its properties is
+// index answers it backwards in offset order, without sorting (ordering by both of its properties is
 // what lets the planner use the index's order; the hint keeps it off the (topic, last) index, which
-// holds every entity's events). The topic is filtered as rows come, skipping MetadataChangeLogs.
+// holds every entity's events). Each batch's events are then read last first: batches never
+// overlap, so the rows stay newest first. The topic is filtered as rows come, skipping MetadataChangeLogs.
 // An edge is recorded on the entity whose aspect declared it (the downstream for upstreamLineage,
 // the job for dataJobInputOutput), so a dataset's edges from the jobs that write it are the jobs'
 // events, not the dataset's. Events whose other end (modifier) is the entity are not read: the

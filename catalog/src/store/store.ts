@@ -172,7 +172,6 @@ export function mapDriverError(e: unknown): unknown {
 async function appendChanges(tx: Tx, records: readonly ChangeRecord[]): Promise<void> {
   await tx.run('events/append', {
     batches: changeBatchesOf(records).map((b) => ({ ...b, at: int(b.at) })),
-    count: int(records.length),
     createdOn: int(Date.now()),
     writer: randomUUID(),
   });
