@@ -14,7 +14,9 @@
 //    of datasets (platform `benchload`); when it is done the writer stops and A is exported again.
 // 5. A is stopped; an empty catalog B is started and `npm run import` loads the export (each batch
 //    of rows commits with its derived state), then restoreIndices --dry-run on B, the probes on B,
-//    and B is exported.
+//    and B is exported. Then B's derived edges are dropped and the same full restoreIndices pass
+//    rebuilds them: the restore rate when restore writes, which is what an import is compared with
+//    like for like (step 2's pass on a consistent store only reads); the probes must still agree.
 // 6. Checks, streamed line by line (the files are larger than a string may be):
 //      - B's export equals A's export record for record, byte for byte (the `asOf` header aside);
 //      - A's export equals A's later export except the records of the writer's datasets (the rows
@@ -145,6 +147,26 @@ async function compare(a: string, b: string, skip: (line: string) => boolean = (
 }
 
 // ---------------------------------------------------------------------------------------------
+// Damage for the rebuild measurement
+
+/**
+ * Drops every derived relationship (all but HAS_ASPECT, which ties a row to its entity): what a
+ * store whose edges were lost looks like. Bench harness damage, as the restore tests make theirs,
+ * not a product statement; returns how many went.
+ */
+async function dropDerivedEdges(store: Store): Promise<number> {
+  const session = store.driver.session({ database: store.database });
+  try {
+    const r = await session.run(
+      "MATCH ()-[r]->() WHERE type(r) <> 'HAS_ASPECT' CALL { WITH r DELETE r } IN TRANSACTIONS OF 10000 ROWS RETURN count(*) AS n",
+    );
+    return Number(r.records[0]!.get('n'));
+  } finally {
+    await session.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run
 
 const work = values.workdir ?? mkdtempSync(join(tmpdir(), `lineage-backup-bench-${values.size}-`));
@@ -264,6 +286,18 @@ try {
   const probesB = await probe(storeB);
   const again = await runNode('tools/export.ts', ['--out', againFile, '--quiet'], envB);
   const storeBBytes = storeBytes(b);
+
+  // 5b: the restore rate when restore has work to do. Step 2's pass runs on a consistent store, so it
+  // only reads and compares; an import writes every row, edge and search field. Here B's derived
+  // edges are dropped (the damage restoreIndices exists to repair: rows intact, edges gone) and the
+  // same full pass rebuilds them, then the probes must answer on B as they did on A.
+  log('restore rate when it rebuilds: B\'s derived edges dropped, full restoreIndices (batch 500) …');
+  const dropped = await dropDerivedEdges(storeB);
+  const rebuild = await runNode('bench/restore-worker.ts', [b.uri, '500'], {});
+  const rebuildOut = JSON.parse(rebuild.stdout.trim().split('\n').at(-1)!) as { result: { rowsScanned: number; timeMs: number; edgesAdded: number }; hwmMb: number };
+  const rebuildRate = Math.round(rebuildOut.result.rowsScanned / (rebuildOut.result.timeMs / 1000));
+  log(`  ${dropped} edges dropped; ${rebuildOut.result.rowsScanned} rows, ${rebuildOut.result.edgesAdded} edges added in ${(rebuildOut.result.timeMs / 1000).toFixed(1)} s = ${rebuildRate} rows/s`);
+  const probesRebuilt = await probe(storeB);
   await storeB.close();
   storeB = undefined;
   await b.stop();
@@ -277,6 +311,7 @@ try {
   let loadRecords = 0;
   for (let it = lines(exportFile), r = await it.next(); !r.done; r = await it.next()) if (isLoad(r.value)) loadRecords++;
   const probeDiffs = PROBES.map((p, i) => (probesA[i] === probesB[i] ? null : p.name)).filter((x) => x !== null);
+  const rebuiltDiffs = PROBES.map((p, i) => (probesA[i] === probesRebuilt[i] ? null : p.name)).filter((x) => x !== null);
 
   const result = {
     file: `${new Date().toISOString().slice(0, 10)}-backup-${values.size}.json`,
@@ -286,6 +321,10 @@ try {
     neo4j: { heap, pageCache, storeAMb: mb(storeABytes), storeBMb: mb(storeBBytes) },
     seed: { proposals: seedRecords, ms: seed.ms, mcpPerSec: Math.round(seedRecords / (seed.ms / 1000)), peakRssMb: seed.peakRssMb },
     restore: { rows: restoreOut.result.rowsScanned, ms: Math.round(restoreOut.result.timeMs), rowsPerSec: restoreRate, peakRssMb: restoreOut.hwmMb },
+    restoreRebuild: {
+      edgesDropped: dropped, rows: rebuildOut.result.rowsScanned, edgesAdded: rebuildOut.result.edgesAdded,
+      ms: Math.round(rebuildOut.result.timeMs), rowsPerSec: rebuildRate, peakRssMb: rebuildOut.hwmMb,
+    },
     memoryCap: { serviceRssMb: 256, exportFlags: nodeFlagsOf('tools/export.ts').join(' '), importFlags: nodeFlagsOf('tools/import.ts').join(' ') },
     export: {
       rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
@@ -296,14 +335,17 @@ try {
     import: {
       records: importedRecords, ms: imported.ms, recordsPerSec: Math.round(importedRecords / (imported.ms / 1000)), peakRssMb: imported.peakRssMb,
       versusRestoreRate: +((importedRecords / (imported.ms / 1000)) / restoreRate).toFixed(2),
+      versusRestoreRebuildRate: +((importedRecords / (imported.ms / 1000)) / rebuildRate).toFixed(2),
     },
     check: {
       reexportOfBIdentical: roundTrip.identical, recordsCompared: roundTrip.compared, ...(roundTrip.identical ? {} : { difference: roundTrip.firstDifference }),
       untouchedRowsOfAIdentical: untouched.identical, ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
       driftOnB: hasDrift(drift), probes: PROBES.length, probeAnswersDiffering: probeDiffs,
+      rebuiltEdgesEqualDropped: rebuildOut.result.edgesAdded === dropped, probeAnswersDifferingAfterRebuild: rebuiltDiffs,
     },
   };
-  const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0;
+  const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0 &&
+    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0;
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', result.file), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
