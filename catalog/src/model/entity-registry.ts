@@ -438,6 +438,11 @@ export function parentOf(u: Urn): Urn | undefined {
   return tryParse(keyPartOf(u, descriptorOf(u.entityType)?.modelled?.parentPart)?.text);
 }
 
+/** The search fields an entity's key implies (what a ghost node carries besides its urn), in one lookup. */
+export function keySearchFieldsOf(u: Urn): { platform: string | undefined; origin: FabricType | undefined; name: string | undefined; parent: Urn | undefined } {
+  return { platform: platformOf(u), origin: originOf(u), name: nameOf(u), parent: parentOf(u) };
+}
+
 /**
  * The schemaField urn of a parent's field. DataHub percent-encodes the urn grammar's characters
  * ( ) , of a fieldPath it puts into a urn; we do the same, so both name one column alike.

@@ -2,7 +2,7 @@
 // derived from the urn, the entity's status aspect and its one descriptive aspect. Together with
 // the derived edges they are the "indices" restoreIndices rebuilds.
 import { createHash } from 'node:crypto';
-import { descriptorOf, nameOf, originOf, parentOf, platformOf } from './entity-registry.ts';
+import { descriptorOf, keySearchFieldsOf } from './entity-registry.ts';
 import { searchTextOf } from './search-analyzer.ts';
 import type { Urn } from './urn.ts';
 
@@ -73,15 +73,16 @@ function firstString(value: unknown, fields: readonly string[]): string | undefi
 
 /** Fields that follow from the urn alone (what a ghost node carries). */
 export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | 'description' | 'typeNames'> {
-  const platform = platformOf(urn) ?? null;
-  const origin = originOf(urn) ?? null;
-  const name = nameOf(urn) ?? null;
+  const key = keySearchFieldsOf(urn);
+  const platform = key.platform ?? null;
+  const origin = key.origin ?? null;
+  const name = key.name ?? null;
   return {
     urn: urn.text,
     platform,
     origin,
     name,
-    parentUrn: parentOf(urn)?.text ?? null,
+    parentUrn: key.parent?.text ?? null,
     searchText: searchTextOf([name, urn.text]),
     facetKey: facetBaseOf(urn.entityType, platform, origin),
   };
