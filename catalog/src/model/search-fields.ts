@@ -11,11 +11,6 @@ function descriptiveOf(entityType: string) {
   return descriptorOf(entityType)?.modelled?.descriptive;
 }
 
-/** The descriptive aspect of an entity type (datasetProperties, chartInfo, …); undefined when it has none. */
-export function descriptiveAspectOf(entityType: string): string | undefined {
-  return descriptiveOf(entityType)?.aspect;
-}
-
 /** Aspects whose values feed the search fields of an entity of this type (subTypes: the typeNames facet). */
 export function searchAspectsOf(entityType: string): string[] {
   const d = descriptiveOf(entityType);

@@ -10,7 +10,7 @@ import { referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
 import { existenceOf, existenceSubjectOf } from '../store/existence.ts';
-import { normalizeSystemMetadata, type WriteOptions } from './changes.ts';
+import type { SystemMetadata, WriteOptions } from './changes.ts';
 import type { PlannedChange, Slot, WritePlan } from './plan.ts';
 
 /** Whether each urn exists as of now in this transaction: its key row, as changes apply. */
@@ -30,7 +30,7 @@ async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence
  * What exists before any change applies: the planned entities' key rows, and in strict mode the
  * urns their lineage values name (one lookup for the whole request).
  */
-export async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): Promise<Existence> {
+async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): Promise<Existence> {
   const exists: Existence = new Map();
   for (const s of plan.slots.values()) if (s.isKey) exists.set(s.urn.text, s.stored !== undefined);
   if (options.existenceMode === 'strict') {
@@ -148,11 +148,24 @@ function newValue(pc: PlannedChange, slot: Slot, now: number): unknown {
   return applyPatch({ aspectName: c.aspectName, current: current === undefined ? undefined : JSON.parse(current), patchText: c.patchText, now });
 }
 
+/** The system metadata a row is stored with: the given fields but nulls, lastObserved and run ids defaulted. */
+function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: number): SystemMetadata {
+  const cleaned = Object.fromEntries(Object.entries(sm ?? {}).filter(([, v]) => v !== null && v !== undefined));
+  const lastObserved = typeof cleaned.lastObserved === 'number' && cleaned.lastObserved > 0 ? cleaned.lastObserved : now;
+  return {
+    ...cleaned,
+    lastObserved,
+    runId: typeof cleaned.runId === 'string' ? cleaned.runId : 'no-run-id-provided',
+    lastRunId: typeof cleaned.lastRunId === 'string' ? cleaned.lastRunId : 'no-run-id-provided',
+  };
+}
+
 /**
  * Applies every change to the plan's slots (`next`), checking each as DataHub does. Returns the
- * entities hard deleted; `exists` ends as the request leaves existence.
+ * entities hard deleted, and existence as the request leaves it.
  */
-export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, options: WriteOptions, now: number): Promise<Set<string>> {
+export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOptions, now: number): Promise<{ exists: Existence; hardDeleted: Set<string> }> {
+  const exists = await existenceBefore(tx, plan, options);
   const hardDeleted = new Set<string>();
   const strict = options.existenceMode === 'strict';
   const written = strict ? writtenByRequest(plan) : new Set<string>();
@@ -210,5 +223,5 @@ export async function applyChanges(tx: Tx, plan: WritePlan, exists: Existence, o
     slot.next = { value: text, systemMetadata, createdBy: options.actor, parsed: { value, systemMetadata: sm } };
   }
   if (problems.length) throw existenceError(problems, options.existenceHint);
-  return hardDeleted;
+  return { exists, hardDeleted };
 }

@@ -12,7 +12,7 @@ import { keyAspectNameOf } from '../model/entity-registry.ts';
 import type { Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 import type { AspectChange, WriteOptions, WriteResult } from './changes.ts';
-import { applyChanges, existenceBefore } from './apply.ts';
+import { applyChanges } from './apply.ts';
 import { persist } from './persist.ts';
 import { lockAndRead, planWrite } from './plan.ts';
 
@@ -36,8 +36,7 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
   // Read the clock only once the entity locks are held: writers of an entity then stamp createdOn
   // in the order they commit, so the newest createdOn is always the latest version.
   const now = options.now ?? Date.now();
-  const exists = await existenceBefore(tx, plan, options);
-  const hardDeleted = await applyChanges(tx, plan, exists, options, now);
+  const { exists, hardDeleted } = await applyChanges(tx, plan, options, now);
   return persist(tx, { plan, hardDeleted, exists, storedFields, now, actor: options.actor });
 }
 

@@ -52,14 +52,3 @@ export interface WriteResult {
   /** Aspect rows removed by DELETE / hard delete (all versions). */
   rowsDeleted: number;
 }
-
-export function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: number): SystemMetadata {
-  const cleaned = Object.fromEntries(Object.entries(sm ?? {}).filter(([, v]) => v !== null && v !== undefined));
-  const lastObserved = typeof cleaned.lastObserved === 'number' && cleaned.lastObserved > 0 ? cleaned.lastObserved : now;
-  return {
-    ...cleaned,
-    lastObserved,
-    runId: typeof cleaned.runId === 'string' ? cleaned.runId : 'no-run-id-provided',
-    lastRunId: typeof cleaned.lastRunId === 'string' ? cleaned.lastRunId : 'no-run-id-provided',
-  };
-}

@@ -3,7 +3,7 @@
 // entities and read those rows. Later steps work on the plan's slots only.
 import { entityTypeSpec, keyAspectNameOf } from '../model/entity-registry.ts';
 import { isLineageAspect } from '../model/relationships.ts';
-import { descriptiveAspectOf, searchAspectsOf, type StoredFields } from '../model/search-fields.ts';
+import { searchAspectsOf, type StoredFields } from '../model/search-fields.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
@@ -91,14 +91,15 @@ export function planWrite(changes: readonly AspectChange[]): WritePlan {
   const hardDeleteUrns = new Set<string>();
   const planned = changes.map((change): PlannedChange => {
     const { urn, aspectName } = change;
-    entityTypeSpec(urn.entityType);
-    const keyAspect = keyAspectNameOf(urn.entityType);
+    // Rejects an invalid entity type; its descriptor (modelled types) names the descriptive aspect.
+    const spec = entityTypeSpec(urn.entityType);
+    const keyAspect = spec.keyAspect;
     const hardDelete = change.changeType === 'DELETE' && aspectName === keyAspect;
     if (hardDelete) hardDeleteUrns.add(urn.text);
     slotOf(urn, aspectName);
     slotOf(urn, keyAspect);
     for (const a of searchAspectsOfType(urn.entityType)) slotOf(urn, a);
-    return { change, keyAspect, hardDelete, lineage: isLineageAspect(aspectName), creates: aspectName === descriptiveAspectOf(urn.entityType) };
+    return { change, keyAspect, hardDelete, lineage: isLineageAspect(aspectName), creates: aspectName === spec.descriptor?.modelled?.descriptive?.aspect };
   });
   return { changes: planned, slots, slotOf, hardDeleteUrns };
 }

@@ -5,11 +5,11 @@
 import { writeAspectsInTx, type AspectChange } from './aspect-writer.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
 import { existenceOf } from '../store/existence.ts';
-import { forbidden, validationFailed } from '../model/errors.ts';
+import { validationFailed } from '../model/errors.ts';
 import type { FieldShape } from '../model/entity-types.ts';
 import { descriptorOf } from '../model/entity-registry.ts';
 import type { JsonRecord } from '../model/json.ts';
-import { can, editLineageDenied, type Actor } from '../model/privileges.ts';
+import { assertCan, editLineageDenied, type Actor } from '../model/privileges.ts';
 import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 
@@ -217,12 +217,9 @@ async function validate(store: Store, input: UpdateLineageInput, actor: Actor): 
   // 1. Every urn parses.
   const edges: ParsedEdge[] = raw.map(([op, e]) => ({ op, upstream: parseEdgeUrn(e.upstreamUrn), downstream: parseEdgeUrn(e.downstreamUrn) }));
 
-  // 2. EDIT_LINEAGE or EDIT_ENTITY on both ends, upstream first (DataHub's order).
-  for (const e of edges) {
-    for (const u of [e.upstream, e.downstream]) {
-      if (!can(actor, 'EDIT_LINEAGE')) throw forbidden(editLineageDenied(u.entityType));
-    }
-  }
+  // 2. EDIT_LINEAGE or EDIT_ENTITY on both ends, upstream first (DataHub's order). The privilege is
+  // the actor's, not per entity, so the first end checked — the first edge's upstream — is the one named.
+  if (edges.length) assertCan(actor, 'EDIT_LINEAGE', editLineageDenied(edges[0]!.upstream.entityType));
 
   const existence = edges.length
     ? await store.read((tx) => existenceOf(tx, [...new Map(edges.flatMap((e) => [e.downstream, e.upstream]).map((u) => [u.text, u])).values()]))
