@@ -11,7 +11,7 @@ import { validationFailed } from '../errors.ts';
 import { jsonDepthProblem } from '../json-depth.ts';
 import { applyPlainOp, isObject, OPS, type Json, type JsonObject, type OpName, type PatchOp } from './json-patch.ts';
 import { applyKeyedGeneric } from './keyed-patch.ts';
-import { applyTemplated, defaultValueOf, templateOf } from './templates.ts';
+import { applyTemplated, patchStart } from './templates.ts';
 
 export interface PatchInput {
   aspectName: string;
@@ -33,11 +33,7 @@ interface ParsedPatch {
 export function applyPatch(input: PatchInput): Record<string, unknown> {
   const { aspectName } = input;
   const parsed = parsePatchText(aspectName, input.patchText);
-  const template = templateOf(aspectName);
-  const base: JsonObject =
-    input.current !== undefined
-      ? (structuredClone(input.current) as JsonObject)
-      : (template ? defaultValueOf(template, input.now) : {});
+  const { template, base } = patchStart(aspectName, input.current, input.now);
 
   let result: Json;
   if (parsed.forceGenericPatch || Object.keys(parsed.arrayPrimaryKeys).length > 0) {

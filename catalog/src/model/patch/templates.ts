@@ -28,9 +28,14 @@ export function templateOf(aspectName: string): PatchTemplate | undefined {
   return undefined;
 }
 
-/** The value PATCH starts from when the aspect is absent: the template's default, stamped now by the system actor. */
-export function defaultValueOf(template: PatchTemplate, now: number): JsonObject {
-  return template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject;
+/**
+ * The aspect's template (undefined = none) and the value a PATCH starts from: a copy of the current
+ * value, or for an absent aspect the template's default stamped now by the system actor ({} without one).
+ */
+export function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
+  const template = templateOf(aspectName);
+  if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
+  return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject) : {} };
 }
 
 export function applyTemplated(aspectName: string, template: PatchTemplate, doc0: JsonObject, ops: readonly PatchOp[]): Json {
