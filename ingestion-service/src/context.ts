@@ -2,7 +2,7 @@
 // receives, plus the two write helpers the writing doors share (the per-request write options and
 // the authorize-then-write of a list of changes).
 import type { Context } from 'koa';
-import { writeAspects, existenceHintFor, existenceModeOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy, type WriteOptions } from '@lineage/catalog/write';
+import { writeAspects, existenceOptionsOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy, type WriteOptions } from '@lineage/catalog/write';
 import { authorizeWrite } from '@lineage/catalog/model';
 import type { Config, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
@@ -32,8 +32,7 @@ export function createIngestionContext(deps: IngestionDeps): IngestionContext {
     const actor = actorOf(ctx);
     return {
       actor: actor.urn,
-      existenceMode: existenceModeOf(ctx.get(EXISTENCE_MODE_HEADER) || undefined, actor, existencePolicy),
-      existenceHint: existenceHintFor(actor, existencePolicy),
+      ...existenceOptionsOf(ctx.get(EXISTENCE_MODE_HEADER) || undefined, actor, existencePolicy),
       metadata: { requestId: (ctx.state as RestState).requestId },
     };
   };

@@ -6,7 +6,7 @@
 // entities nobody ingested.
 import { badRequest, forbidden } from '../model/errors.ts';
 import { ROLE_PRIVILEGES, ROLE_URNS, type Actor } from '../model/privileges.ts';
-import type { ExistenceMode } from './changes.ts';
+import type { ExistenceMode, WriteOptions } from './changes.ts';
 
 /** The request header a client sends to choose its existence mode. */
 export const EXISTENCE_MODE_HEADER = 'X-Lineage-Existence-Mode';
@@ -36,7 +36,7 @@ export function mayAskRelaxed(actor: Actor, policy: ExistencePolicy): boolean {
 }
 
 /** The mode of a request: the header's value when given (400 if unknown, 403 if not allowed), else the default. */
-export function existenceModeOf(requested: string | undefined, actor: Actor, policy: ExistencePolicy): ExistenceMode {
+function existenceModeOf(requested: string | undefined, actor: Actor, policy: ExistencePolicy): ExistenceMode {
   const asked = requested?.trim().toLowerCase();
   if (asked === undefined || asked === '') return policy.defaultMode;
   if (asked !== 'strict' && asked !== 'relaxed') {
@@ -49,9 +49,14 @@ export function existenceModeOf(requested: string | undefined, actor: Actor, pol
 }
 
 /** What the existence 422 tells this client about choosing the other mode. */
-export function existenceHintFor(actor: Actor, policy: ExistencePolicy): string {
+function existenceHintFor(actor: Actor, policy: ExistencePolicy): string {
   const how = `send the header '${EXISTENCE_MODE_HEADER}: relaxed' (datahub-rest sink: extra_headers in the recipe) to write placeholders for entities the request does not ingest`;
   if (mayAskRelaxed(actor, policy)) return `Ingest the named entities in the same request or earlier, or ${how}.`;
   const who = policy.relaxedRoles.length ? `actors with the role ${policy.relaxedRoles.join(' or ')}` : 'nobody';
   return `Ingest the named entities in the same request or earlier. Relaxed mode (${how}) is open to ${who} (LINEAGE_RELAXED_ROLES).`;
+}
+
+/** A request's write options about existence: its mode (the header `requested`, else the default) and the 422's hint. */
+export function existenceOptionsOf(requested: string | undefined, actor: Actor, policy: ExistencePolicy): Pick<WriteOptions, 'existenceMode' | 'existenceHint'> {
+  return { existenceMode: existenceModeOf(requested, actor, policy), existenceHint: existenceHintFor(actor, policy) };
 }

@@ -7,4 +7,4 @@ export { updateLineage, type LineageEdgeInput } from './update-lineage.ts';
 // OpenLineage events through the write path.
 export { ingestOpenLineage } from './openlineage.ts';
 // The existence mode of one request (strict/relaxed, from the header).
-export { EXISTENCE_MODE_HEADER, existenceHintFor, existenceModeOf, type ExistencePolicy } from './existence-mode.ts';
+export { EXISTENCE_MODE_HEADER, existenceOptionsOf, type ExistencePolicy } from './existence-mode.ts';
