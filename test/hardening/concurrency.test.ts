@@ -231,3 +231,34 @@ test('restoreIndices over HTTP while lineage is ingested over HTTP loses no edge
   expect(restores).toBeGreaterThan(0);
   for (const [t, ups] of last) expect(await edgesOf(t)).toEqual({ typed: [...ups].sort(), lineage: [...ups].sort() });
 });
+
+describe('lock scope', () => {
+  test("rewriting lineage to an upstream whose edge exists does not wait for that upstream's writer", async () => {
+    const [x, y] = [ns.dataset('ls_x'), ns.dataset('ls_y')];
+    await seedDatasets([x, y]);
+    await writeAspects(store, [upsert(y, 'upstreamLineage', lineageOf([x]))], SEED);
+    let release!: () => void;
+    const released = new Promise<void>((r) => { release = r; });
+    let held!: () => void;
+    const holding = new Promise<void>((r) => { held = r; });
+    // x's writer: holds x's lock (as every writer of x does) until released.
+    const xWriter = store.write(async (tx) => {
+      await tx.run('aspects/lock-entities', { rows: [{ urn: x, entityType: 'dataset', label: 'Dataset' }] });
+      held();
+      await released;
+    });
+    await holding;
+    try {
+      // y's lineage again, the same edge with another type: the edge's properties change, x's node does not.
+      const rewrite = writeAspects(store, [upsert(y, 'upstreamLineage', { upstreams: [{ dataset: x, type: 'COPY' }] })], SEED);
+      const outcome = await Promise.race([rewrite.then(() => 'committed'), new Promise((r) => setTimeout(() => r('waiting for x'), 5000))]);
+      expect(outcome).toBe('committed');
+    } finally {
+      release();
+      await xWriter;
+    }
+    const stored = (await getAspect(store, parseUrn(y), 'upstreamLineage'))?.value as { upstreams: Array<{ type: string }> };
+    expect(stored.upstreams.map((u) => u.type)).toEqual(['COPY']);
+    expect(await edgesOf(y)).toEqual({ typed: [x], lineage: [x] });
+  });
+});
