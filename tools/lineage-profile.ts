@@ -150,8 +150,9 @@ async function main(): Promise<void> {
       { ...common, types: ['dataset'], afterDegree: int(0), afterUrn: '', count: int(10) });
     await profileShape(store, 'in-DB page+facets (a later page)', IN_DB_PAGE,
       { ...common, types: ['dataset'], afterDegree: int(5), afterUrn: ds(5, 100), count: int(10) });
+    const [source] = await store.read((tx) => tx.run<{ id: string }>('lineage/node-id', { urn: src }));
     await profileShape(store, 'hop-down: one hop of the fallback (frontier = source)', st['lineage/hop-down'],
-      { frontier: [src], unwindowed: true, start: int(0), end: int(0), includeSoftDeleted: false });
+      { frontier: [source!.id], unwindowed: true, start: int(0), end: int(0), includeSoftDeleted: false, strings: false });
     // What the BFS rewrite saves: the same traversal with an aggregate that defeats it, depth 4.
     for (const depth of [4, 6, 8, 10]) {
       await profileShape(store, `NO pruning (count(*) in the horizon), depth ${depth} only`,

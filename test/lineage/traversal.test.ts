@@ -242,6 +242,17 @@ describe('lineageFlags', () => {
     expect(otherPlatform.isPartial).toBe(false);
   });
 
+  test('ignoreAsHops walked hop by hop still judges names and descriptions: a text query and a name filter', async () => {
+    const flags = { lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } };
+    const text = await page(down(m0, { ...flags, query: 'revenue' }));
+    expect(text.strategy).toBe('hops');
+    expect(degrees(text.hits)).toEqual([[m1, 1]]);
+    const named = await page(down(m0, { ...flags, orFilters: [{ and: [{ field: 'name', values: ['mixjob'] }] }] }));
+    expect(degrees(named.hits)).toEqual([[mj, 1]]);
+    const unnamed = await page(down(m0, { ...flags, orFilters: [{ and: [{ field: 'name', values: ['mixjob'], negated: true }] }] }));
+    expect(degrees(unnamed.hits)).toEqual([[m1, 1], [mk, 1], [mo, 2]]);
+  });
+
   test('entitiesExploredPerHopLimit: N children per node in urn order; the children of a parent at the limit are truncatedChildren', async () => {
     const r = await page(down(p0, { lineageFlags: { entitiesExploredPerHopLimit: 3 } }));
     expect(r.hits.map((h) => [h.urn, h.degree, h.truncatedChildren])).toEqual([
@@ -307,8 +318,8 @@ describe('lineageFlags', () => {
     expect(fallback.strategy).toBe('hops');
     expect(degrees(fallback.hits)).toEqual(expected);
     expect(fallback.isPartial).toBe(false);
-    // call 0 = the fast path, 1 = hop 1, 2 = hop 2 (fails): hop 1's result, marked partial.
-    const partial = await scrollLineage(timingOut((n, call) => n.startsWith('lineage/reach-') || call >= 2), down(chain[0]!), { count: 10 }, limits);
+    // call 0 = the fast path, 1 = the source's element id, 2 = hop 1, 3 = hop 2 (fails): hop 1's result, marked partial.
+    const partial = await scrollLineage(timingOut((n, call) => n.startsWith('lineage/reach-') || call >= 3), down(chain[0]!), { count: 10 }, limits);
     expect(degrees(partial.hits)).toEqual([[chain[1], 1]]);
     expect(partial.isPartial).toBe(true);
     await expect(scrollLineage(timingOut(() => true), down(chain[0]!), { count: 10 }, limits)).rejects.toMatchObject({ kind: 'deadline' });

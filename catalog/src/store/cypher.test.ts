@@ -62,7 +62,7 @@ test('every statement the code runs is loaded, and none keeps a placeholder', ()
 });
 
 test('the two directions of a family differ only where the walk points', () => {
-  for (const [down, up] of [['lineage/reach-down-2', 'lineage/reach-up-2'], ['lineage/reach-down-2-windowed', 'lineage/reach-up-2-windowed'], ['lineage/hop-down', 'lineage/hop-up']] as const) {
+  for (const [down, up] of [['lineage/reach-down-2', 'lineage/reach-up-2'], ['lineage/reach-down-2-windowed', 'lineage/reach-up-2-windowed'], ['lineage/hop-down', 'lineage/hop-up'], ['lineage/hop-nodes-down', 'lineage/hop-nodes-up']] as const) {
     const a = statements[down].split('\n');
     const b = statements[up].split('\n');
     expect(a).toHaveLength(b.length);

@@ -35,6 +35,7 @@ const FILE_STATEMENTS = [
   'auth/roles-of',
   'lineage/facet-values',
   'lineage/generation',
+  'lineage/node-id',
   'details/most-connected',
   'details/recently-changed',
   'details/job-runs',
@@ -90,7 +91,7 @@ export type WalkKind = '' | '-windowed';
 /** Families expanded per direction, depth bound and walk kind: lineage/reach-down-1 … lineage/reach-up-max-windowed. */
 const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/fanout'] as const;
 /** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
-const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
+const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/hop-nodes', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
 export type DirectedFamily = (typeof DIRECTED_TEMPLATES)[number];
 

@@ -14,7 +14,7 @@ test('a plain walk: database first with the facetKey counts, then one statement,
   });
   expect(p.streamed).toBe('fast-then-hops');
   expect(p.reach).toBe('lineage/reach-down-max');
-  expect(p.hop).toBe('lineage/hop-down');
+  expect(p.hop).toBe('lineage/hop-nodes-down');
   expect(p.vias).toBeNull();
   expect(p.reasons[0]).toMatch(/^database first: .*by facetKey/);
 });
@@ -33,10 +33,12 @@ test('per-hop control: the database step checks the fanout; the streamed walk go
   const limited = plan({ lineageFlags: { entitiesExploredPerHopLimit: 50 } });
   expect(limited.database?.fanout).toBe('lineage/fanout-down-max');
   expect(limited.streamed).toBe('hops');
+  expect(limited.hop).toBe('lineage/hop-down');
   expect(limited.reasons.join('\n')).toMatch(/per-hop limit 50/);
   const ignoring = plan({ lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } });
   expect(ignoring.database?.fanout).toBeNull();
   expect(ignoring.streamed).toBe('hops');
+  expect(ignoring.hop).toBe('lineage/hop-nodes-down');
   expect(ignoring.reasons.join('\n')).toMatch(/hop by hop: ignoreAsHops/);
 });
 
@@ -56,4 +58,12 @@ test('the depth bound is the family literal capped by LINEAGE_MAX_HOPS; a first 
   expect(plan({}, { ...limits, maxHops: 5 }).database?.maxDepth).toBe(5);
   expect(plan({}).firstStepMs).toBe(15_000);
   expect(plan({}, { ...limits, fastPathTimeoutMs: 100 }).firstStepMs).toBe(100);
+});
+
+test('streamed hop rows carry names and descriptions only when the request judges them', () => {
+  expect(plan({}).strings).toBe(false);
+  expect(plan({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }, { field: 'urn', values: [dataset] }] }] }).strings).toBe(false);
+  expect(plan({ query: 'orders' }).strings).toBe(true);
+  expect(plan({ orFilters: [{ and: [{ field: 'name', values: ['x'], condition: 'CONTAIN' }] }] }).strings).toBe(true);
+  expect(plan({ orFilters: [{ and: [{ field: 'origin', values: ['PROD'] }] }, { and: [{ field: 'description', values: ['y'] }] }] }).strings).toBe(true);
 });

@@ -41,13 +41,21 @@ export interface LineagePlan {
   database: DatabaseStep | null;
   /** Step 2: how the reach is streamed when step 1 is not taken or declines. */
   streamed: StreamedWalk;
-  /** The statements of step 2: the one-statement walk and the per-hop expansion. */
+  /**
+   * The statements of step 2: the one-statement walk and the per-hop expansion (lineage/hop with a
+   * per-hop limit, which needs each node's parent and their order; lineage/hop-nodes otherwise).
+   */
   reach: StatementName;
   hop: StatementName;
   /** Step 3: a column walk's via entities (lineage/vias-<dir>). */
   vias: StatementName | null;
   /** The walk's depth bound: the statement family's literal, capped by LINEAGE_MAX_HOPS. */
   maxDepth: number;
+  /**
+   * Whether streamed hop rows carry names and descriptions: only when the request judges them (a
+   * text query, a filter on name or description); nothing else reads them from a row.
+   */
+  strings: boolean;
   /**
    * The time a first step (the in-database selection, the one-statement walk) may take: its share
    * of the deadline (LineageLimits.fastPathTimeoutMs, default half), so the fallback has the rest.
@@ -106,9 +114,11 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
   const hopControl = nq.ignoreAsHops.length > 0 || nq.perHopLimit !== null;
   const base = {
     reach: reachStatement(dir, nq.depth, windowed),
-    hop: directedStatement('lineage/hop', dir),
+    // Pairs in order only when a per-hop limit counts each parent's children; else each node once.
+    hop: directedStatement(nq.perHopLimit !== null ? 'lineage/hop' : 'lineage/hop-nodes', dir),
     vias: columnWalk ? directedStatement('lineage/vias', dir) : null,
     maxDepth,
+    strings: nq.queryTokens.length > 0 || nodeCriteriaOf(nq).some((c) => c.field === 'name' || c.field === 'description'),
     firstStepMs: limits.fastPathTimeoutMs ?? limits.deadlineMs / 2,
   };
 

@@ -103,15 +103,20 @@ export async function reachFast(store: Store, nq: NormalizedQuery, limits: Linea
 }
 
 interface HopRow extends FastRow {
-  from: string;
+  /** The parent's urn (lineage/hop, under a per-hop limit; lineage/hop-nodes returns each node once, without it). */
+  from?: string;
+  /** The node's element id: what the next hop's frontier holds. */
+  id: string;
   returnable: boolean;
 }
 
 /**
  * Level-synchronous BFS, one query per hop (and one more per chain of ignored-as-hop entities,
- * which are expanded within the hop that found them). Parents are expanded in urn order and each
- * contributes at most perHopLimit not-yet-visited children, also in urn order; as in DataHub, the
- * children of a parent that reached the limit are marked truncatedChildren.
+ * which are expanded within the hop that found them). Under a per-hop limit parents are expanded
+ * in urn order and each contributes at most perHopLimit not-yet-visited children, also in urn
+ * order; as in DataHub, the children of a parent that reached the limit are marked
+ * truncatedChildren. Without one, who reached a node first changes nothing: each node comes once,
+ * in no order (the plan's hop statement says which).
  */
 async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
   const statement = plan.hop;
@@ -120,7 +125,10 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
   let isPartial = false;
   let emitted = 0;
   sink.reset();
-  let frontier = [nq.urn];
+  // The frontier is element ids: the source's first (none when it has no node: nothing to walk).
+  // Each hop is its own transaction, as with urns; an id could name another node only if its node
+  // were hard-deleted and the id reused between two hops of one request.
+  let frontier = await sourceIdOf(store, nq.urn, deadline);
   let queries = 0;
 
   hops: for (let degree = 1; degree <= maxDepth && frontier.length > 0; degree++) {
@@ -136,14 +144,19 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
       const keep = (c: HopRow, capped: boolean) => {
         visited.add(c.urn);
         const ignored = isIgnoredAsHop(nq, c);
-        (ignored ? sameHop : next).push(c.urn);
+        (ignored ? sameHop : next).push(c.id);
         if (c.returnable || nq.includeGhosts) {
-          const { from: _from, returnable: _returnable, ...row } = c;
-          if (emitted++ < limits.maxResults) sink.add({ ...row, degree, ignoredAsHop: ignored, truncatedChildren: capped });
-          else isPartial = true;
+          // Field by field: one object of one shape per row (a hub's walk hands on 100k of them).
+          if (emitted++ < limits.maxResults) {
+            sink.add({
+              urn: c.urn, degree, entityType: c.entityType, platform: c.platform, origin: c.origin, name: c.name,
+              description: c.description, removed: c.removed, ownExists: c.ownExists, parentUrn: c.parentUrn, parent: c.parent,
+              ignoredAsHop: ignored, truncatedChildren: capped,
+            });
+          } else isPartial = true;
         }
       };
-      let parent: string | null = null;
+      let parent: string | null | undefined = null;
       let waiting: HopRow[] = [];
       const parentDone = () => {
         const capped = nq.perHopLimit !== null && waiting.length >= nq.perHopLimit;
@@ -151,6 +164,10 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
         waiting = [];
       };
       const onRow = (c: HopRow) => {
+        if (nq.perHopLimit === null) {
+          if (!visited.has(c.urn)) keep(c, false);
+          return;
+        }
         if (c.from !== parent) {
           parentDone();
           parent = c.from;
@@ -167,9 +184,10 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
             parent = null;
             waiting = [];
             await tx.each<HopRow>(statement, {
-              frontier: [...toExpand].sort(),
+              frontier: toExpand,
               ...windowParams(nq.window),
               includeSoftDeleted: nq.includeSoftDeleted,
+              strings: plan.strings,
             }, onRow);
             parentDone();
           },
@@ -189,6 +207,20 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
     frontier = next;
   }
   return { isPartial, strategy: 'hops' };
+}
+
+/** The walk's source as a frontier of element ids: one, or none when it has no node. */
+async function sourceIdOf(store: Store, urn: string, deadline: number): Promise<string[]> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
+  try {
+    const rows = await store.read((tx) => tx.run<{ id: string }>('lineage/node-id', { urn }),
+      { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } });
+    return rows.map((r) => r.id);
+  } catch (e) {
+    if (isDeadline(e)) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
+    throw e;
+  }
 }
 
 export async function reachByHops(store: Store, nq: NormalizedQuery, limits: LineageLimits, deadline: number): Promise<Reach> {
