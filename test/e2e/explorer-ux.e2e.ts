@@ -194,9 +194,17 @@ test('a graph larger than the view gets an overview (minimap); clicking it scrol
   const group = page.locator('g.group').first();
   await group.click();
   await page.locator('g.group-collapse').first().waitFor();
-  await page.locator('#minimap:not([hidden])').waitFor();
+  // Opening a group lays the graph out again, and the overview is redrawn (and may be hidden for a
+  // moment) each time: take its box once it is shown and laid out.
+  const miniSvg = page.locator('#minimap:not([hidden]) svg');
+  let box = null;
+  for (let attempt = 0; attempt < 20 && !box; attempt++) {
+    await miniSvg.waitFor({ state: 'visible' });
+    box = await miniSvg.boundingBox();
+  }
+  assert.ok(box, 'the overview is shown');
+  const mini = box;
   const before = await page.evaluate('document.querySelector("#canvas").scrollTop');
-  const mini = (await page.locator('#minimap svg').boundingBox())!;
   await page.mouse.click(mini.x + mini.width / 2, mini.y + mini.height - 3);
   const afterTop = await page.evaluate('document.querySelector("#canvas").scrollTop');
   assert.notEqual(afterTop, before, 'the minimap click scrolled the graph');
