@@ -119,6 +119,19 @@ export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'n
 /** Search fields as read from a node (a missing property reads as absent or null). */
 export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown };
 
+/**
+ * The search fields an entity's rows derive, and those of them its node holds otherwise (none when
+ * the node is up to date): what a write and restoreIndices both ask before rewriting a node.
+ */
+export function searchFieldDrift(
+  urn: Urn,
+  state: { exists: boolean; aspects: ReadonlyMap<string, unknown> },
+  stored: StoredFields | undefined,
+): { expected: SearchFields; drift: Record<string, { expected: unknown; actual: unknown }> } {
+  const expected = searchFieldsOf(urn, state);
+  return { expected, drift: diffFields(expected, stored) };
+}
+
 /** Fields of a node that differ from what its rows derive (missing properties read as null). */
 export function diffFields(expected: SearchFields, actual: StoredFields | undefined): Record<string, { expected: unknown; actual: unknown }> {
   const out: Record<string, { expected: unknown; actual: unknown }> = {};

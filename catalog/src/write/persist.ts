@@ -6,7 +6,7 @@ import {
   lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
 } from '../model/change-events.ts';
 import type { DerivedEdge } from '../model/relationships.ts';
-import { diffFields, searchFieldsOf, type StoredFields } from '../model/search-fields.ts';
+import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { freezeAspectRefs } from '../store/change-log.ts';
 import { int, type Tx } from '../store/store.ts';
@@ -121,8 +121,9 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
     if (final) entry.aspects.set(s.aspect, 'parsed' in final ? final.parsed.value : JSON.parse(final.value));
   }
   const fields = [...byUrn.values()]
-    .map((e) => searchFieldsOf(e.urn, { exists: o.exists.get(e.urn.text) === true, aspects: e.aspects }))
-    .filter((f) => Object.keys(diffFields(f, o.storedFields.get(f.urn))).length > 0);
+    .map((e) => searchFieldDrift(e.urn, { exists: o.exists.get(e.urn.text) === true, aspects: e.aspects }, o.storedFields.get(e.urn.text)))
+    .filter((f) => Object.keys(f.drift).length > 0)
+    .map((f) => f.expected);
   if (fields.length) await tx.run('entities/set-search-fields', { rows: fields });
   const gone = [...o.hardDeleted].filter((u) => o.exists.get(u) !== true);
   if (gone.length) await tx.run('entities/finish-hard-delete', { urns: gone });

@@ -15,7 +15,7 @@
 import { edgesOfRow, lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
 import { keyAspectNameOf } from '../../model/entity-registry.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
-import { diffFields, searchAspectsOf, searchFieldsOf, type SearchFields, type StoredFields } from '../../model/search-fields.ts';
+import { searchAspectsOf, searchFieldDrift, type SearchFields, type StoredFields } from '../../model/search-fields.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import type { Urn } from '../../model/urn.ts';
@@ -241,10 +241,9 @@ async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string, RowRe
         // An unparseable row describes nothing; checkRow reports it when it is scanned.
       }
     }
-    const expected = searchFieldsOf(u, { exists: rowsByKey.has(rowKey(u.text, keyAspectNameOf(u.entityType))), aspects });
     const stored = byUrn.get(u.text);
     if (!stored) continue; // the node went away with a concurrent hard delete: nothing to index
-    const fields = diffFields(expected, stored);
+    const { expected, drift: fields } = searchFieldDrift(u, { exists: rowsByKey.has(rowKey(u.text, keyAspectNameOf(u.entityType))), aspects }, stored);
     if (Object.keys(fields).length) {
       o.fields.push({ urn: u.text, fields });
       rewrite.push(expected);
