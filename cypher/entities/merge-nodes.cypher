@@ -6,8 +6,9 @@ UNWIND $rows AS row
 MERGE (n:Entity {urn: row.urn})
   ON CREATE SET n.entityType = row.entityType, n.exists = false, n.removed = false,
                 n.platform = row.platform, n.origin = row.origin, n.name = row.name, n.parentUrn = row.parentUrn,
-                n.searchText = row.searchText, n.facetKey = toInteger(row.facetKey), n:$(row.label)
-// Setting a label a node already has still takes its exclusive lock (held until commit), which
+                n.searchText = row.searchText, n.facetKey = toInteger(row.facetKey)
+// The type label, for a node just created or one made before its type was known. Only when missing:
+// setting a label a node already has still takes its exclusive lock (held until commit), which
 // would make every writer of an edge to an entity wait for every other such writer.
 WITH n, row WHERE NOT row.label IN labels(n)
 SET n:$(row.label)

@@ -42,6 +42,13 @@ test('a partial is written once and inlined where a template names it, for the v
   const windowTests = [...statements.all].filter(([, t]) => t.includes('.createdOn >= $start'));
   expect(windowTests.length).toBeGreaterThan(30);
   for (const [, t] of windowTests) expect(t).toMatch(/\((\w)\.manual\n OR \(coalesce\(\1\.createdOn, 0\) = 0 AND coalesce\(\1\.updatedOn, 0\) = 0\)/);
+  // Both hop families return the one row shape, for their node variable; the ordered one adds a column.
+  expect(statements.all.has('lineage/hop-row')).toBe(false);
+  for (const name of ['lineage/hop-down', 'lineage/hop-up', 'lineage/hop-nodes-down', 'lineage/hop-nodes-up']) {
+    expect(statements.all.get(name)).toContain('RETURN elementId(n) AS id, n.urn AS urn');
+    expect(statements.all.get(name)).not.toContain('{{');
+  }
+  expect(statements.all.get('lineage/hop-down')).toMatch(/END AS parent, from\nORDER BY from, urn\s*$/);
 });
 
 test('an unknown placeholder, or a bound in a directed-only template, fails at load', () => {

@@ -127,17 +127,23 @@ const LISTING_TEMPLATES = ['edges/owned-by', 'schema/schema'] as const;
 const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES, ...LISTING_TEMPLATES]);
 
 // Partials: Cypher written once and inlined into templates, never run by themselves. A template says
-// `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with `{{edge}}` set
-// to that variable — the lineage edge's time-window test is one (lineage/edge-in-window.cypher).
-const PARTIALS = { edgeInWindow: 'lineage/edge-in-window' } as const;
+// `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with the partial's
+// placeholder set to that variable — the lineage edge's time-window test (`{{edge}}`,
+// lineage/edge-in-window.cypher) and the columns of a node a hop reached (`{{node}}`,
+// lineage/hop-row.cypher) are the two.
+const PARTIALS = {
+  edgeInWindow: { file: 'lineage/edge-in-window', placeholder: '{{edge}}' },
+  hopRow: { file: 'lineage/hop-row', placeholder: '{{node}}' },
+} as const;
 export type Partials = Readonly<Partial<Record<keyof typeof PARTIALS, string>>>;
-const PARTIAL_FILES: ReadonlySet<string> = new Set(Object.values(PARTIALS));
+const PARTIAL_FILES: ReadonlySet<string> = new Set(Object.values(PARTIALS).map((p) => p.file));
 
 function inlinePartial(name: string, partials: Partials, key: string, variable: string): string {
-  const text = Object.hasOwn(PARTIALS, key) ? partials[key as keyof typeof PARTIALS] : undefined;
-  if (text === undefined) throw new Error(`Cypher template ${name}: unknown partial {{${key}:${variable}}}`);
+  const known = Object.hasOwn(PARTIALS, key) ? PARTIALS[key as keyof typeof PARTIALS] : undefined;
+  const text = known && partials[key as keyof typeof PARTIALS];
+  if (!known || text === undefined) throw new Error(`Cypher template ${name}: unknown partial {{${key}:${variable}}}`);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new Error(`Cypher template ${name}: {{${key}:${variable}}} needs a variable name`);
-  return text.replace(/^\s*\/\/.*\n/gm, '').trim().replaceAll('{{edge}}', variable);
+  return text.replace(/^\s*\/\/.*\n/gm, '').trim().replaceAll(known.placeholder, variable);
 }
 
 /** A section is kept or dropped (boolean), or repeated once per item with `{{<as>}}` set to it. */
@@ -199,7 +205,7 @@ function walk(dir: string): string[] {
  */
 export function loadCypher(dir = cypherDir): Statements {
   const all = new Map<string, string>();
-  const partials: Partials = Object.fromEntries(Object.entries(PARTIALS).map(([key, file]) => [key, readFileSync(join(dir, `${file}.cypher`), 'utf8')]));
+  const partials: Partials = Object.fromEntries(Object.entries(PARTIALS).map(([key, p]) => [key, readFileSync(join(dir, `${p.file}.cypher`), 'utf8')]));
   for (const file of walk(dir)) {
     const name = relative(dir, file).replace(/\.cypher$/, '');
     const text = readFileSync(file, 'utf8');
