@@ -46,3 +46,8 @@ DROP INDEX change_event_topic_offset IF EXISTS;
 DROP INDEX change_event_created IF EXISTS;
 DROP INDEX change_event_entity IF EXISTS;
 DROP INDEX change_event_aspect_ref IF EXISTS;
+// Exports in progress (docs/operations.md §Consistency): each holds rows deleted while it runs. The
+// write path asks for live holds before deleting rows (few nodes: a label scan); the export reads
+// the held rows of each page's urn range.
+CREATE CONSTRAINT export_hold_id IF NOT EXISTS FOR (h:ExportHold) REQUIRE h.id IS UNIQUE;
+CREATE INDEX held_row_urn IF NOT EXISTS FOR (r:HeldRow) ON (r.urn);

@@ -377,6 +377,61 @@ describe('bad input and resuming', () => {
     expect(rowsAsOf('u', 't', [row(0, 20, 'b'), row(1, 10, 'a'), row(2, 20, 'b')], 25).map((r) => [r.version, r.maxVersion, r.value]))
       .toEqual([[1, null, 'a'], [0, 1, 'b']]);
     expect(rowsAsOf('u', 't', [row(0, 30, 'c')], 25)).toEqual([]);
+    // a delete committed between the scan's read and the held rows' read: both copies count once
+    expect(rowsAsOf('u', 't', [row(0, 20, 'b'), row(1, 10, 'a'), row(1, 10, 'a'), row(0, 20, 'b')], 25).map((r) => [r.version, r.maxVersion, r.value]))
+      .toEqual([[1, null, 'a'], [0, 1, 'b']]);
+  }, SLOW);
+});
+
+// On the second server, which only this file uses: holds and held rows are counted store-wide.
+describe('rows deleted while the export runs', () => {
+  const gone = ns.dataset('hold-gone');
+  const trimmed = ns.dataset('hold-trimmed');
+  const before = ns.dataset('hold-before');
+  const later = ns.dataset('hold-later');
+  const tags = (t: string) => ({ tags: [{ tag: `urn:li:tag:${t}` }] });
+  const held = async () => (await cypher<{ n: number }>(target, 'MATCH (r:HeldRow) RETURN count(r) AS n'))[0]!.n;
+  const holds = async () => (await cypher<{ n: number }>(target, 'MATCH (h:ExportHold) RETURN count(h) AS n'))[0]!.n;
+  const write = (changes: AspectChange[]) => writeAspects(target, changes, { actor: ACTOR, existenceMode: 'relaxed' });
+  const del = (urn: string, aspectName: string): AspectChange => ({ urn: parseUrn(urn), aspectName, changeType: 'DELETE' });
+
+  test('are in the file as they were at its moment; rows deleted before it began are not; nothing is held afterwards', async () => {
+    await write([upsert(gone, 'datasetProperties', { name: 'gone', description: 'first' }), upsert(trimmed, 'datasetProperties', { name: 'trimmed' }),
+      upsert(trimmed, 'globalTags', tags('kept-in-file')), upsert(before, 'datasetProperties', { name: 'before' }), upsert(before, 'globalTags', tags('deleted-before'))]);
+    await write([upsert(gone, 'datasetProperties', { name: 'gone', description: 'second' })]);
+    await write([del(before, 'globalTags')]);
+    // No export running: a delete keeps nothing.
+    expect(await held()).toBe(0);
+
+    const exp = await prepareExport(target, { urnLike: `%${P},hold-%`, skewMarginMs: 200, pageSize: 1 });
+    expect(await holds()).toBe(1);
+    // After the moment: an entity hard deleted, an aspect deleted then written again, a new entity.
+    await write([del(gone, 'datasetKey')]);
+    await write([del(trimmed, 'globalTags')]);
+    await write([upsert(trimmed, 'globalTags', tags('written-after'))]);
+    await write([upsert(later, 'datasetProperties', { name: 'later' })]);
+    expect(await held()).toBeGreaterThanOrEqual(4); // gone: key, two properties versions; trimmed's tags
+
+    const file: string[] = [];
+    for await (const r of exp.records()) {
+      const v = r as { entityUrn: string; aspectName: string; aspect: { value: string }; headers: Record<string, string> };
+      file.push(`${v.entityUrn.replace(/.*,(hold-[a-z]+),.*/, '$1')} ${v.aspectName} v${v.headers[HEADERS.version]} ${v.aspect.value}`);
+    }
+    expect(file).toEqual([
+      'hold-before datasetKey v0 {"platform":"urn:li:dataPlatform:' + P + '","name":"hold-before","origin":"PROD"}',
+      'hold-before datasetProperties v0 {"name":"before"}',
+      'hold-gone datasetKey v0 {"platform":"urn:li:dataPlatform:' + P + '","name":"hold-gone","origin":"PROD"}',
+      'hold-gone datasetProperties v1 {"name":"gone","description":"first"}',
+      'hold-gone datasetProperties v0 {"name":"gone","description":"second"}',
+      'hold-trimmed datasetKey v0 {"platform":"urn:li:dataPlatform:' + P + '","name":"hold-trimmed","origin":"PROD"}',
+      'hold-trimmed datasetProperties v0 {"name":"trimmed"}',
+      'hold-trimmed globalTags v0 {"tags":[{"tag":"urn:li:tag:kept-in-file"}]}',
+    ]);
+    // The export ended its hold and dropped what it held; deletes keep nothing again.
+    expect(await holds()).toBe(0);
+    expect(await held()).toBe(0);
+    await write([del(later, 'datasetKey')]);
+    expect(await held()).toBe(0);
   }, SLOW);
 });
 
@@ -405,10 +460,10 @@ describe('schema versions', () => {
 
     const result = await migrateStore(target, { by: 'test' });
     expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6]);
+    expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6, 7]);
     expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
     const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_batch_topic_last', 'change_batch_entity', 'change_batch_offset']));
+    expect(indexes).toEqual(expect.arrayContaining(['entity_search_v3', 'entity_facet_key', 'rel_owner_TaggedWith', 'change_batch_topic_last', 'change_batch_entity', 'change_batch_offset', 'held_row_urn', 'export_hold_id']));
     expect(indexes.filter((i) => i.startsWith('change_event_'))).toEqual([]);
     expect(indexes).not.toContain('entity_search');
     expect(indexes).not.toContain('entity_search_v2');
@@ -457,7 +512,7 @@ describe('schema versions', () => {
     await target.stampSchemaVersion(5, 'test');
 
     const result = await migrateStore(target, { by: 'test' });
-    expect(result.steps.map((s) => [s.to, s.notes])).toEqual([[6, [`${before.mcl.length + before.pe.length} change event(s) moved into batches`]]]);
+    expect(result.steps.map((s) => [s.to, s.notes])).toEqual([[6, [`${before.mcl.length + before.pe.length} change event(s) moved into batches`]], [7, []]]);
     expect(await cypher(target, 'MATCH (e:ChangeEvent) RETURN e')).toEqual([]);
     expect(await poll()).toEqual(before);
     // Written after the migration, events continue at the head.

@@ -5,7 +5,7 @@
 // when a service first applies the schema. A newer store than this code knows is refused.
 
 /** The version this code writes and reads. Raise it with a migration in operations/backup/migrate.ts. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** What each version is, for `npm run migrate` and the docs. */
 export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; what: string }> = [
@@ -15,6 +15,7 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; what: string }> =
   { version: 4, what: 'the change log (docs/change-events.md): ChangeLogHead, ChangeLogRetention and ChangeEvent constraints and indexes' },
   { version: 5, what: 'change-log indexes by entity (recent changes of one entity) and by aspect row (events that refer to stored versions)' },
   { version: 6, what: 'the change log in batches (ChangeBatch: one node per write, entity and topic) instead of one ChangeEvent node per event' },
+  { version: 7, what: 'exports hold rows deleted while they run: ExportHold constraint and HeldRow index' },
 ];
 
 export interface SchemaState {

@@ -63,6 +63,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
       return moved ? [`${moved} change event(s) moved into batches`] : [];
     },
   },
+  {
+    to: 7,
+    what: 'apply the constraint and index with which an export holds rows deleted while it runs (nothing stored changes)',
+    run: applySchemaOnly,
+  },
 ];
 
 export interface MigrationResult {
