@@ -10,8 +10,9 @@
 //    bench's W-restore), its own process.
 // 3. A fixed probe set of lineage answers is read from A (hub, sink hub, mid, leaf, column; both
 //    directions; every degree and degree "1"; first page of 100 and a later page).
-// 4. `npm run export` of A while a writer keeps upserting properties and lineage of a separate set
-//    of datasets (platform `benchload`); when it is done the writer stops and A is exported again.
+// 4. `npm run export` of A while a writer keeps upserting (and every third write deleting) properties
+//    and lineage of a separate set of datasets (platform `benchload`); when it is done the writer stops
+//    and A is exported again.
 // 5. A is stopped; an empty catalog B is started and `npm run import` loads the export (each batch
 //    of rows commits with its derived state), then restoreIndices --dry-run on B, the probes on B,
 //    and B is exported. Then B's derived edges are dropped and the same full restoreIndices pass
@@ -254,9 +255,13 @@ try {
   const writer = (async () => {
     for (let i = 0; !stop; i++) {
       const urn = (k: number) => `urn:li:dataset:(urn:li:dataPlatform:${LOAD_PLATFORM},t${k % 50},PROD)`;
-      const change = i % 2 === 0
-        ? { urn: parseUrn(urn(i)), aspectName: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: `t${i % 50}`, description: `write ${i}` } }
-        : { urn: parseUrn(urn(i)), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] } };
+      // Every third write deletes an aspect (the next round writes it again): rows deleted while the
+      // export runs are what its hold keeps (docs/operations.md §Consistency).
+      const change = i % 3 === 2
+        ? { urn: parseUrn(urn(i)), aspectName: i % 2 === 0 ? 'datasetProperties' : 'upstreamLineage', changeType: 'DELETE' as const }
+        : i % 2 === 0
+          ? { urn: parseUrn(urn(i)), aspectName: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: `t${i % 50}`, description: `write ${i}` } }
+          : { urn: parseUrn(urn(i)), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] } };
       await writeAspects(storeA, [change], { actor: ACTOR, existenceMode: 'relaxed' });
       writes++;
     }
@@ -267,6 +272,11 @@ try {
   await writer;
   log(`  ${exported.stdout.trim()} (${writes} writes beside it)`);
   const exportedRows = Number(/^(\d+) rows/.exec(exported.stdout)?.[1]);
+  // The export ended its hold and dropped what it held.
+  const [afterExport] = (await storeA.driver.executeQuery(
+    'OPTIONAL MATCH (h:ExportHold) WITH count(h) AS holds OPTIONAL MATCH (r:HeldRow) RETURN holds, count(r) AS held', {}, { database: 'neo4j' })).records;
+  const holdsLeft = Number(afterExport?.get('holds') ?? -1);
+  const heldLeft = Number(afterExport?.get('held') ?? -1);
   const later = await runNode('tools/export.ts', ['--out', laterFile, '--quiet'], envA);
   await storeA.close();
   storeA = undefined;
@@ -329,7 +339,7 @@ try {
     export: {
       rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
       gzipMb: +(statSync(exportFile).size / 2 ** 20).toFixed(2), jsonMb: mb(roundTrip.uncompressedBytes), peakRssMb: exported.peakRssMb,
-      concurrentWrites: writes, writerRecordsInFile: loadRecords,
+      concurrentWrites: writes, concurrentDeletes: Math.floor((writes + 1) / 3), writerRecordsInFile: loadRecords,
       idleRerunMs: later.ms, idleRerunPeakRssMb: later.peakRssMb,
     },
     import: {
@@ -342,10 +352,11 @@ try {
       untouchedRowsOfAIdentical: untouched.identical, ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
       driftOnB: hasDrift(drift), probes: PROBES.length, probeAnswersDiffering: probeDiffs,
       rebuiltEdgesEqualDropped: rebuildOut.result.edgesAdded === dropped, probeAnswersDifferingAfterRebuild: rebuiltDiffs,
+      holdsAndHeldRowsLeftAfterExport: holdsLeft + heldLeft,
     },
   };
   const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0 &&
-    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0;
+    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0 && holdsLeft + heldLeft === 0;
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', result.file), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
