@@ -251,6 +251,7 @@ try {
 
   log('export of A under write load …');
   let writes = 0;
+  let deletes = 0;
   let stop = false;
   const writer = (async () => {
     for (let i = 0; !stop; i++) {
@@ -264,6 +265,7 @@ try {
           : { urn: parseUrn(urn(i)), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] } };
       await writeAspects(storeA, [change], { actor: ACTOR, existenceMode: 'relaxed' });
       writes++;
+      if (change.changeType === 'DELETE') deletes++;
     }
   })();
   const storeABytes = storeBytes(a);
@@ -339,7 +341,7 @@ try {
     export: {
       rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
       gzipMb: +(statSync(exportFile).size / 2 ** 20).toFixed(2), jsonMb: mb(roundTrip.uncompressedBytes), peakRssMb: exported.peakRssMb,
-      concurrentWrites: writes, concurrentDeletes: Math.floor((writes + 1) / 3), writerRecordsInFile: loadRecords,
+      concurrentWrites: writes, concurrentDeletes: deletes, writerRecordsInFile: loadRecords,
       idleRerunMs: later.ms, idleRerunPeakRssMb: later.peakRssMb,
     },
     import: {

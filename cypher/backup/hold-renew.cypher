@@ -1,4 +1,4 @@
-// Purpose: an export still running pushes its hold's expiry on (once per page).
+// Purpose: an export still running pushes its hold's expiry on (about once a minute).
 // Params: $id: string, $expiresAt: epoch ms
 // Returns: nothing
 MATCH (h:ExportHold {id: $id})

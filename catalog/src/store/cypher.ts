@@ -21,7 +21,6 @@ const FILE_STATEMENTS = [
   'aspects/create-rows',
   'aspects/update-rows',
   'aspects/delete-rows',
-  'aspects/hold-deleted-rows',
   'aspects/count-latest',
   'aspects/bump-generation',
   'entities/exist',

@@ -69,10 +69,8 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
   if (deletions.length) {
     // Events that refer to these rows keep what they referred to (whatever this process records).
     await freezeAspectRefs(tx, deletions.map((s) => ({ urn: s.urn.text, aspect: s.aspect })));
-    const keys = deletions.map((s) => ({ urn: s.urn.text, name: s.aspect }));
-    // An export running now still writes these rows as they were at its moment (docs/operations.md §Consistency).
-    await tx.run('aspects/hold-deleted-rows', { keys, now: int(now) });
-    const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys });
+    // `now` stamps the copies an export running now keeps of these rows (docs/operations.md §Consistency).
+    const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })), now: int(now) });
     rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
   }
   const writes = slots.filter((s) => s.next);
