@@ -47,7 +47,7 @@ export interface Graph {
   stats: Record<string, number>;
 }
 
-export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000, '1M': 1_000_000 };
+export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000, '1M': 1_000_000, '10m': 10_000_000, '10M': 10_000_000 };
 
 export const COLUMNS = 4;
 const ACTOR = 'urn:li:corpuser:bench';
