@@ -81,7 +81,7 @@ export interface EdgeRule {
 
 /**
  * How PATCH sees one keyed array of an aspect, as DataHub's AspectTemplateEngine does: a map from
- * key to entry (model/patch/template-views.ts), so a client addresses an entry by its urn.
+ * key to entry (model/patch/templates.ts), so a client addresses an entry by its urn.
  */
 export type KeyedKind =
   | { readonly kind: 'record'; readonly keyField: string } // Upstream, keyed by `dataset`
