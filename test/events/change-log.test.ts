@@ -3,11 +3,11 @@
 // its bad input, and retention. Other test files write to the same database at the same time, so
 // each test reads only its own namespace's events, and retention (which prunes everything) runs last.
 import { parseUrn } from '../../catalog/src/model/urn.ts';
-import { decodeAspectRef, encodeOffset } from '../../catalog/src/model/change-events.ts';
+import { encodeOffset } from '../../catalog/src/model/change-events.ts';
 import { writeAspects, writeAspectsInTx, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { parsePollRequest, pollChanges } from '../../catalog/src/read/change-events.ts';
 import { readLogHead } from '../../catalog/src/store/change-log.ts';
-import { decodeChangeItem } from '../../catalog/src/store/change-batches.ts';
+import { decodeAspectRef, decodeChangeItem } from '../../catalog/src/store/change-batches.ts';
 import { pruneChangeLog } from '../../catalog/src/operations/events/retention.ts';
 import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
 import { createStore, int, toPlain, type Store } from '../../catalog/src/store/store.ts';

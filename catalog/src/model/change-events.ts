@@ -101,20 +101,6 @@ export interface LineageEdge {
   via: string | null;
 }
 
-/**
- * A reference as the log stores it: one JSON text (one property instead of six; the log's cost is
- * per property and per event, docs/capacity.md §Change log). The row key is stored beside it, indexed.
- */
-export function encodeAspectRef(ref: AspectChangeRef): string {
-  return JSON.stringify([ref.aspectName, ref.changeType, ref.sequence, ref.previousSequence, ref.time, ref.actor]);
-}
-
-export function decodeAspectRef(rowKey: string, text: string): AspectChangeRef {
-  const [aspectName, changeType, sequence, previousSequence, time, actor] = JSON.parse(text) as
-    [string, AspectChangeRef['changeType'], number, number | null, number, string];
-  return { aspectName, rowKey, changeType, sequence, previousSequence, time, actor };
-}
-
 /** The edge as its change event names it; null for an edge that is not lineage. */
 export const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
   (e.lineage ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via } : null);

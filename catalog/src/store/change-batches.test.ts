@@ -1,5 +1,5 @@
-import { encodeAspectRef, encodeLineageChange, lineageChangeRecord, type ChangeRecord } from '../model/change-events.ts';
-import { changeBatchesOf, decodeChangeItem, encodeChangeItem, frozenItem } from './change-batches.ts';
+import { encodeLineageChange, lineageChangeRecord, type ChangeRecord } from '../model/change-events.ts';
+import { changeBatchesOf, decodeChangeItem, encodeAspectRef, encodeChangeItem, frozenItem } from './change-batches.ts';
 import { rowKey } from './rows.ts';
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;

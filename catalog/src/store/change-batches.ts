@@ -3,10 +3,10 @@
 // offsets `offset..last` and one text per event in `items`: each event used to be a node with four
 // or five index entries, and creating and indexing those was most of what the log cost a write.
 // An item is its kind and its text: `V` + the polled text, `L` + a LINEAGE change as
-// model/change-events.ts encodeLineageChange wrote it, or `R` + an aspect reference (encodeAspectRef)
+// model/change-events.ts encodeLineageChange wrote it, or `R` + an aspect reference (encodeAspectRef, below)
 // + "\n" + the aspect's latest row key. The reference is JSON, which has no raw newline, so the
 // first newline ends it. cypher/events/migrate-single-events.cypher writes the same items.
-import { encodeAspectRef, encodeLineageChange, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
+import { encodeLineageChange, type AspectChangeRef, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
 
 /** One event of the log as the readers see it: its text, or what a poll renders it from. */
 export interface StoredEvent {
@@ -29,6 +29,37 @@ export interface ChangeBatchRow {
   items: string[];
 }
 
+/**
+ * A reference as the log stores it: one JSON text (one property instead of six; the log's cost is
+ * per property and per event, docs/capacity.md §Change log). The row key is stored beside it, indexed.
+ */
+export function encodeAspectRef(ref: AspectChangeRef): string {
+  return JSON.stringify([ref.aspectName, ref.changeType, ref.sequence, ref.previousSequence, ref.time, ref.actor]);
+}
+
+export function decodeAspectRef(rowKey: string, text: string): AspectChangeRef {
+  const [aspectName, changeType, sequence, previousSequence, time, actor] = JSON.parse(text) as
+    [string, AspectChangeRef['changeType'], number, number | null, number, string];
+  return { aspectName, rowKey, changeType, sequence, previousSequence, time, actor };
+}
+
+/** A row of events/poll, events/by-offsets or events/aspect-refs: one event's item. */
+export interface ItemRow {
+  offset: number;
+  entityUrn: string;
+  item: string;
+}
+
+export const decodeItemRows = (rows: readonly ItemRow[]): StoredEvent[] => rows.map((r) => decodeChangeItem(r.offset, r.entityUrn, r.item));
+
+/** An event that refers to aspect rows instead of carrying its text. */
+export type ReferringEvent = AspectChangeRef & { offset: number; entityUrn: string };
+
+/** The events among `events` that refer to aspect rows, their references decoded. */
+export const referringOf = (events: readonly StoredEvent[]): ReferringEvent[] => events
+  .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
+  .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
+
 export function encodeChangeItem(r: ChangeRecord): string {
   if (r.aspect) return `R${encodeAspectRef(r.aspect)}\n${r.aspect.rowKey}`;
   if (r.lineage) return `L${encodeLineageChange(r.lineage)}`;
@@ -38,8 +69,32 @@ export function encodeChangeItem(r: ChangeRecord): string {
 /** The item an event whose rows are about to go away stores instead: its rendered text. */
 export const frozenItem = (value: string): string => `V${value}`;
 
-/** The suffix that ends every item referring to the row `rowKey` (cypher/events/aspect-refs). */
-export const aspectRefSuffix = (rowKey: string): string => `\n${rowKey}`;
+/**
+ * events/aspect-refs' `refs`: for each aspect's latest row (store/rows.ts `rowKey`), the suffix that
+ * ends every item referring to its rows.
+ */
+export function aspectRefsOf(rows: ReadonlyArray<{ urn: string; rowKey: string }>): Array<{ urn: string; suffix: string }> {
+  return [...new Map(rows.map(({ urn, rowKey }) => [rowKey, { urn, suffix: `\n${rowKey}` }])).values()];
+}
+
+/** A row of events/aspect-refs: an item, and the first offset of the batch that holds it. */
+export type BatchItemRow = ItemRow & { batch: number };
+
+/**
+ * events/freeze's `batches`: each batch's items that `texts` has a text for, replaced by that text
+ * (frozen), keyed by their index in the batch (offset − the batch's first offset).
+ */
+export function frozenBatches(rows: readonly BatchItemRow[], texts: ReadonlyMap<number, string>): Array<{ offset: number; replace: Record<string, string> }> {
+  const batches = new Map<number, Record<string, string>>();
+  for (const r of rows) {
+    const text = texts.get(r.offset);
+    if (text === undefined) continue;
+    let replace = batches.get(r.batch);
+    if (!replace) batches.set(r.batch, replace = {});
+    replace[String(r.offset - r.batch)] = frozenItem(text);
+  }
+  return [...batches].map(([offset, replace]) => ({ offset, replace }));
+}
 
 export function decodeChangeItem(offset: number, entityUrn: string, item: string): StoredEvent {
   const text = item.slice(1);

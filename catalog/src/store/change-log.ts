@@ -1,8 +1,8 @@
 // The change log's reads and retention (docs/change-events.md). Events are appended by the store
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record),
 // in batches whose items store/change-batches.ts encodes and decodes.
-import { decodeAspectRef, lineageChangeText, MCL_TOPIC, metadataChangeLog, type AspectChangeRef, type EventTopic, type RowText } from '../model/change-events.ts';
-import { aspectRefSuffix, decodeChangeItem, frozenItem, type StoredEvent } from './change-batches.ts';
+import { lineageChangeText, MCL_TOPIC, metadataChangeLog, type EventTopic, type RowText } from '../model/change-events.ts';
+import { aspectRefsOf, decodeItemRows, frozenBatches, referringOf, type BatchItemRow, type ItemRow, type ReferringEvent } from './change-batches.ts';
 import { rowKey, rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
@@ -24,26 +24,11 @@ export async function readLogHead(store: Store, onLeader = false): Promise<LogHe
   return row ?? { next: 0, prunedBelow: 0 };
 }
 
-/** A row of events/poll, events/by-offsets or events/aspect-refs: one event's item. */
-interface ItemRow {
-  offset: number;
-  entityUrn: string;
-  item: string;
-}
-
-const decoded = (rows: readonly ItemRow[]): StoredEvent[] => rows.map((r) => decodeChangeItem(r.offset, r.entityUrn, r.item));
-
-type Referring = AspectChangeRef & { offset: number; entityUrn: string };
-
-const referringOf = (events: readonly StoredEvent[]): Referring[] => events
-  .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
-  .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
-
 /**
  * The MetadataChangeLog texts of events that refer to aspect rows, keyed by offset; an event whose
  * rows are not all found is left out (the caller decides: read it again, or render what is there).
  */
-async function renderReferring(tx: Tx, events: readonly Referring[], partial: boolean): Promise<Map<number, string>> {
+async function renderReferring(tx: Tx, events: readonly ReferringEvent[], partial: boolean): Promise<Map<number, string>> {
   const rows = new Map<string, RowText & { maxVersion: number | null }>();
   const fetch = async (keys: Iterable<string>) => {
     const wanted = [...new Set(keys)].filter((k) => !rows.has(k));
@@ -51,7 +36,7 @@ async function renderReferring(tx: Tx, events: readonly Referring[], partial: bo
     for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('aspects/fetch-latest', { keys: wanted })) rows.set(r.key, r);
   };
   await fetch(events.map((e) => e.rowKey));
-  const keyOf = (e: Referring, sequence: number | null) =>
+  const keyOf = (e: ReferringEvent, sequence: number | null) =>
     (sequence === null ? null : rowKeyOfSequence(e.rowKey, rows.get(e.rowKey)?.maxVersion ?? null, sequence));
   await fetch(events.flatMap((e) => [keyOf(e, e.sequence), keyOf(e, e.previousSequence)]).filter((k): k is string => k !== null));
   const texts = new Map<number, string>();
@@ -79,7 +64,7 @@ const REREADS = 3;
  */
 export async function readEvents(store: Store, topic: EventTopic, from: number, limit: number): Promise<Array<{ offset: number; value: string }>> {
   return store.read(async (tx) => {
-    const events = decoded(await tx.run<ItemRow>('events/poll', { topic, from: int(from), limit: int(limit) }));
+    const events = decodeItemRows(await tx.run<ItemRow>('events/poll', { topic, from: int(from), limit: int(limit) }));
     const texts = new Map<number, string>();
     for (const e of events) {
       const text = e.value ?? (e.lineage === null ? null : lineageChangeText(e.entityUrn, e.lineage));
@@ -91,7 +76,7 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
       for (const [offset, text] of rendered) texts.set(offset, text);
       const missing = pending.filter((e) => !rendered.has(e.offset));
       if (!missing.length) break;
-      const again = decoded(await tx.run<ItemRow>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) }));
+      const again = decodeItemRows(await tx.run<ItemRow>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) }));
       for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
       pending = referringOf(again);
     }
@@ -101,31 +86,17 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
 
 /**
  * Before a write removes or overwrites aspects' rows (each named by entity urn and aspect): every
- * event still referring to them gets its
- * text copied in, so it polls the same afterwards. Call under the rows' entity locks, in the
- * transaction that changes them.
+ * event still referring to them gets its text copied in, so it polls the same afterwards. Call under
+ * the rows' entity locks, in the transaction that changes them.
  */
 export async function freezeAspectRefs(tx: Tx, aspects: ReadonlyArray<{ urn: string; aspect: string }>): Promise<void> {
   if (!aspects.length) return;
-  const refs = new Map<string, { urn: string; suffix: string }>();
-  for (const { urn, aspect } of aspects) {
-    const key = rowKey(urn, aspect);
-    refs.set(key, { urn, suffix: aspectRefSuffix(key) });
-  }
-  const rows = await tx.run<ItemRow & { batch: number }>('events/aspect-refs', { refs: [...refs.values()], topic: MCL_TOPIC });
-  const events = referringOf(decoded(rows));
+  const rows = await tx.run<BatchItemRow>('events/aspect-refs', { refs: aspectRefsOf(aspects.map(({ urn, aspect }) => ({ urn, rowKey: rowKey(urn, aspect) }))), topic: MCL_TOPIC });
+  const events = referringOf(decodeItemRows(rows));
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);
-  // One rewrite of each batch's items: the replaced items by their index in the batch.
-  const batches = new Map<number, Record<string, string>>();
-  for (const r of rows) {
-    const text = texts.get(r.offset);
-    if (text === undefined) continue;
-    let replace = batches.get(r.batch);
-    if (!replace) batches.set(r.batch, replace = {});
-    replace[String(r.offset - r.batch)] = frozenItem(text);
-  }
-  await tx.run('events/freeze', { batches: [...batches].map(([offset, replace]) => ({ offset: int(offset), replace })) });
+  // One rewrite of each batch's items.
+  await tx.run('events/freeze', { batches: frozenBatches(rows, texts).map((b) => ({ offset: int(b.offset), replace: b.replace })) });
 }
 
 /** The first offset of `topic` recorded at or after `since`, or null. */
