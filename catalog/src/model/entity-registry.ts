@@ -21,8 +21,8 @@
 // an extra type does; installing later throws, so import order can never silently matter).
 import { validationFailed } from './errors.ts';
 import {
-  BUILT_IN_ENTITY_TYPES, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, GRAPHQL_TYPE_OF_UNREGISTERED,
-  type EntityTypeDescriptor, type FabricType, type KeyPart, type OwnedAspect, type RelationshipType,
+  BUILT_IN_ENTITY_TYPES, COMMON_ASPECTS, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, GRAPHQL_TYPE_OF_UNREGISTERED,
+  type EntityTypeDescriptor, type FabricType, type KeyPart, type OwnedAspect, type PatchTemplate, type RelationshipType,
 } from './entity-types.ts';
 import { InvalidUrnError, parseUrn, type Urn } from './urn.ts';
 
@@ -80,6 +80,8 @@ export interface EntityRegistry {
   readonly lineageAspects: ReadonlySet<string>;
   /** By GraphQL EntityType value; OTHER names several types, so it gets none of theirs. */
   readonly pageLooks: ReadonlyMap<string, PageLook>;
+  /** Aspect → its PATCH template (model/patch/templates.ts): tags, terms and owners, then the first descriptor declaring one. */
+  readonly patchTemplates: ReadonlyMap<string, PatchTemplate>;
 }
 
 export function tripleKey(sourceType: string, type: string, destinationType: string): string {
@@ -123,6 +125,18 @@ function lineageTables(descriptors: readonly EntityTypeDescriptor[]) {
     lineageEntityTypes: new Set(list.flatMap((t) => [t.sourceType, t.destinationType])),
     lineageAspects: aspects,
   };
+}
+
+/** The PATCH templates by aspect: COMMON_ASPECTS' own, then the first descriptor that declares one. */
+function patchTemplatesOf(descriptors: readonly EntityTypeDescriptor[]): Map<string, PatchTemplate> {
+  const templates = new Map<string, PatchTemplate>();
+  for (const [aspectName, aspect] of Object.entries(COMMON_ASPECTS)) if (aspect.patch) templates.set(aspectName, aspect.patch);
+  for (const d of descriptors) {
+    for (const [aspectName, aspect] of Object.entries(d.aspects ?? {})) {
+      if (aspect.patch && !templates.has(aspectName) && !Object.hasOwn(COMMON_ASPECTS, aspectName)) templates.set(aspectName, aspect.patch);
+    }
+  }
+  return templates;
 }
 
 /**
@@ -173,6 +187,7 @@ export function buildEntityRegistry(descriptors: readonly EntityTypeDescriptor[]
     ...lineageTables(list),
     pageLooks: new Map<string, PageLook>(list.flatMap((d) =>
       d.modelled && d.graphqlType !== 'OTHER' ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const] : [])),
+    patchTemplates: patchTemplatesOf(list),
   });
 }
 
@@ -207,6 +222,11 @@ export function entityRegistry(): EntityRegistry {
 /** Every descriptor of the process's registry. */
 export function entityTypeDescriptors(): readonly EntityTypeDescriptor[] {
   return entityRegistry().descriptors;
+}
+
+/** The PATCH template of an aspect (model/patch/templates.ts); undefined = none. */
+export function patchTemplateOf(aspectName: string): PatchTemplate | undefined {
+  return entityRegistry().patchTemplates.get(aspectName);
 }
 
 /** The descriptor of a registered entity type; undefined for any other name. */

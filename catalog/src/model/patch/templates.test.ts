@@ -1,6 +1,6 @@
 import { COMMON_ASPECTS } from '../entity-types.ts';
-import { entityTypeDescriptors } from '../entity-registry.ts';
-import { SYSTEM_ACTOR, templateOf } from './templates.ts';
+import { entityTypeDescriptors, patchTemplateOf } from '../entity-registry.ts';
+import { SYSTEM_ACTOR } from './templates.ts';
 import { HIVE_A, HIVE_B, NOW, patch, rejects, upstream } from './test-support.ts';
 
 const S3 = 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/key/file.csv,PROD)';
@@ -446,9 +446,9 @@ describe('where templates are declared', () => {
 
   test('the templated aspects are the seven DataHub patches through a template, each declared once', () => {
     expect([...declared].sort()).toEqual(['chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'globalTags', 'glossaryTerms', 'ownership', 'upstreamLineage']);
-    for (const name of declared) expect(templateOf(name)).toBeDefined();
-    expect(templateOf('datasetProperties')).toBeUndefined();
-    expect(templateOf('toString')).toBeUndefined();
+    for (const name of declared) expect(patchTemplateOf(name)).toBeDefined();
+    expect(patchTemplateOf('datasetProperties')).toBeUndefined();
+    expect(patchTemplateOf('toString')).toBeUndefined();
   });
 
   test('an absent chart or dashboard info starts from DataHub\'s default, stamped by the system actor', () => {

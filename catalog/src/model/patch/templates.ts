@@ -23,32 +23,19 @@
 //   next patch will key it by).
 // - Duplicate keys in a stored keyed array collapse to one entry (the last one, at the first one's
 //   position) once that array is patched — DataHub merges them the same way.
-import { COMMON_ASPECTS, type KeyedKind, type PatchTemplate } from '../entity-types.ts';
-import { entityTypeDescriptors } from '../entity-registry.ts';
+import type { KeyedKind, PatchTemplate } from '../entity-types.ts';
+import { patchTemplateOf } from '../entity-registry.ts';
 import { validationFailed } from '../errors.ts';
 import { applyPlainOp, deepEqual, isObject, pointerSegments, toPointer, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
 
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 /**
- * The PATCH template of an aspect: declared on the aspect where its descriptor owns it
- * (entity-types.ts `patch`), or on COMMON_ASPECTS for tags, terms and owners; undefined = none.
- */
-export function templateOf(aspectName: string): PatchTemplate | undefined {
-  if (Object.hasOwn(COMMON_ASPECTS, aspectName)) return COMMON_ASPECTS[aspectName]?.patch;
-  for (const d of entityTypeDescriptors()) {
-    const owned = d.aspects && Object.hasOwn(d.aspects, aspectName) ? d.aspects[aspectName] : undefined;
-    if (owned?.patch) return owned.patch;
-  }
-  return undefined;
-}
-
-/**
  * The aspect's template (undefined = none) and the value a PATCH starts from: a copy of the current
  * value, or for an absent aspect the template's default stamped now by the system actor ({} without one).
  */
 export function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
-  const template = templateOf(aspectName);
+  const template = patchTemplateOf(aspectName);
   if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
   return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject) : {} };
 }
