@@ -350,6 +350,45 @@ export function deriveEdges(input: DeriveEdgesInput): DerivedEdge[] {
   return derive(input).map((d) => d.edge);
 }
 
+/** What edge derivation reads of a stored row. */
+export interface DerivableRow {
+  value: string;
+  systemMetadata: string;
+  createdBy: string;
+}
+
+/** A row's value and systemMetadata as objects: what the write path holds before it stringifies them. */
+export interface ParsedRow {
+  value: unknown;
+  systemMetadata: { lastObserved?: unknown };
+  createdBy: string;
+}
+
+/**
+ * Edges derived from one row. Provenance fallbacks use only what the row stores (its
+ * systemMetadata.lastObserved and the actor who wrote it), so a restore derives the same edges.
+ */
+export function edgesOfRow(urn: Urn, aspect: string, row: DerivableRow): DerivedEdge[] {
+  const systemMetadata = JSON.parse(row.systemMetadata) as { lastObserved?: unknown };
+  return edgesOfParsedRow(urn, aspect, { systemMetadata, value: JSON.parse(row.value), createdBy: row.createdBy });
+}
+
+/**
+ * {@link edgesOfRow} of a row not stringified yet. Derivation reads only strings, arrays, records and
+ * finite numbers, which JSON text keeps as they are, so the edges are those of the row's text.
+ */
+export function edgesOfParsedRow(urn: Urn, aspect: string, row: ParsedRow): DerivedEdge[] {
+  const sm = row.systemMetadata;
+  return deriveEdges({
+    urn: urn.text,
+    entityType: urn.entityType,
+    aspectName: aspect,
+    value: row.value,
+    writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
+    actor: row.createdBy,
+  });
+}
+
 function parentOfField(u: string): string | null {
   const parsed = tryParseUrn(u);
   if (!parsed) return null;

@@ -1,8 +1,8 @@
-// Row mapping between the domain and the stored graph: the key of an aspect row, the parameter
-// rows of the edge, node and lock statements, and the edges a stored row justifies. Shared by the
-// write path, restore and the readers, so a row is keyed and derived one way only.
+// Row mapping between the domain and the stored graph: the key of an aspect row and the parameter
+// rows of the edge, node and lock statements. Shared by the write path, restore and the readers, so a
+// row is keyed one way only (the edges a row justifies: model/relationships.ts edgesOfRow).
 import { entityTypeSpec } from '../model/entity-registry.ts';
-import { deriveEdges, type DerivedEdge } from '../model/relationships.ts';
+import type { DerivedEdge } from '../model/relationships.ts';
 import { urnFields } from '../model/search-fields.ts';
 import { parseUrn, UNIT_SEPARATOR, type Urn } from '../model/urn.ts';
 import { int, type Tx } from './store.ts';
@@ -17,45 +17,6 @@ export const rowKey = (urn: string, aspect: string, version = 0) => `${urn}${UNI
  */
 export function rowKeyOfSequence(latestKey: string, latestMaxVersion: number | null, sequence: number): string {
   return latestMaxVersion === sequence ? latestKey : `${latestKey.slice(0, latestKey.lastIndexOf(UNIT_SEPARATOR) + 1)}${sequence + 1}`;
-}
-
-/** What edge derivation reads of a stored row. */
-export interface DerivableRow {
-  value: string;
-  systemMetadata: string;
-  createdBy: string;
-}
-
-/** A row's value and systemMetadata as objects: what the write path holds before it stringifies them. */
-export interface ParsedRow {
-  value: unknown;
-  systemMetadata: { lastObserved?: unknown };
-  createdBy: string;
-}
-
-/**
- * Edges derived from one row. Provenance fallbacks use only what the row stores (its
- * systemMetadata.lastObserved and the actor who wrote it), so a restore derives the same edges.
- */
-export function edgesOfRow(urn: Urn, aspect: string, row: DerivableRow): DerivedEdge[] {
-  const systemMetadata = JSON.parse(row.systemMetadata) as { lastObserved?: unknown };
-  return edgesOfParsedRow(urn, aspect, { systemMetadata, value: JSON.parse(row.value), createdBy: row.createdBy });
-}
-
-/**
- * {@link edgesOfRow} of a row not stringified yet. Derivation reads only strings, arrays, records and
- * finite numbers, which JSON text keeps as they are, so the edges are those of the row's text.
- */
-export function edgesOfParsedRow(urn: Urn, aspect: string, row: ParsedRow): DerivedEdge[] {
-  const sm = row.systemMetadata;
-  return deriveEdges({
-    urn: urn.text,
-    entityType: urn.entityType,
-    aspectName: aspect,
-    value: row.value,
-    writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
-    actor: row.createdBy,
-  });
 }
 
 /** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */

@@ -5,12 +5,12 @@
 import {
   lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
 } from '../model/change-events.ts';
-import type { DerivedEdge } from '../model/relationships.ts';
+import { edgesOfParsedRow, edgesOfRow, type DerivedEdge } from '../model/relationships.ts';
 import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { freezeAspectRefs } from '../store/change-log.ts';
 import { int, type Tx } from '../store/store.ts';
-import { edgesOfParsedRow, edgesOfRow, mergeEdgeRows, rowKey } from '../store/rows.ts';
+import { mergeEdgeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
 import type { Existence } from './apply.ts';
 import type { WriteResult } from './changes.ts';

@@ -10,13 +10,13 @@
 import { CatalogError, badRequest } from '../../model/errors.ts';
 import type { Urn } from '../../model/urn.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
-import { edgesOfParsedRow, edgesOfRow, lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
+import { lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import { writeAspectsInTx, type AspectChange, type ExistenceMode } from '../../write/aspect-writer.ts';
 import { reconcileSearchFieldsOf, restoreIndices, type RestoreCursor, type RestoreResult } from '../restore/restore-indices.ts';
 import { checkRow } from '../restore/diff.ts';
 import { deleteStaleEdges } from '../../write/persist.ts';
-import { UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
+import { edgesOfParsedRow, edgesOfRow, UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
 import { lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type EventTopic } from '../../model/change-events.ts';
 import { freezeAspectRefs } from '../../store/change-log.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';

@@ -1,5 +1,5 @@
 import { checkRow, checkUrn, diffEdges, likeMatcher, likePrefix, urnRange, type StoredEdge } from './diff.ts';
-import { edgesOfRow } from '../../store/rows.ts';
+import { edgesOfRow } from '../../model/relationships.ts';
 import { parseUrn } from '../../model/urn.ts';
 import { diffFields, searchFieldsOf } from '../../model/search-fields.ts';
 

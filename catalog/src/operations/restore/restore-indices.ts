@@ -12,9 +12,9 @@
 // row any more (scanned per owner through the per-type owner indexes), and nodes without a key
 // row (ghosts: search fields reset to what the urn alone gives; orphans with no row and no
 // relationship dropped, as a hard delete would).
-import { edgesOfRow, lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
+import { lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
 import { keyAspectNameOf } from '../../model/entity-registry.ts';
-import type { DerivedEdge } from '../../model/relationships.ts';
+import { edgesOfRow, type DerivedEdge } from '../../model/relationships.ts';
 import { searchAspectsOf, searchFieldDrift, type SearchFields, type StoredFields } from '../../model/search-fields.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';

@@ -1,5 +1,5 @@
-import { edgesOfParsedRow, edgesOfRow } from './rows.ts';
-import { parseUrn } from '../model/urn.ts';
+import { edgesOfParsedRow, edgesOfRow } from './relationships.ts';
+import { parseUrn } from './urn.ts';
 
 const ds = (n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${n},PROD)`;
 const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag,prod),task)';
