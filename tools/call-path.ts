@@ -19,6 +19,10 @@
 // of an `if` are read. `--only DIR` (repeatable) keeps only the files under those folders in the
 // timeline — the path's own layer, say, without the model's leaf helpers (urn parsing, errors) —
 // while still following calls through the others.
+//
+// Count in a checkout with its own node_modules: the workspace packages (@lineage/*) resolve through
+// node_modules' links, so a worktree borrowing another checkout's node_modules would read that
+// checkout's code (the tool refuses when a file it reads lies outside the current directory).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
@@ -177,6 +181,14 @@ for (const file of timeline) {
 
 if (options.trace) console.log(trace.join('\n'));
 if (options.timeline) console.log(timeline.join('\n'));
+// A checkout whose node_modules links the workspace packages (@lineage/*) to another checkout — a
+// git worktree sharing main's node_modules, say — resolves their imports there, so the count would
+// read that checkout's code. Refuse rather than count the wrong tree.
+const elsewhere = [...seen].filter((file) => file.startsWith('..'));
+if (elsewhere.length) {
+  console.error(`call-path: ${elsewhere.length} file(s) read outside ${root}, e.g. ${elsewhere[0]}: this checkout's node_modules links its workspace packages elsewhere; give it its own (npm ci) before counting`);
+  process.exit(1);
+}
 console.log(`functions read: ${read.size}`);
 console.log(`files: ${seen.size}`);
 console.log(`file changes: ${timeline.length - 1}`);
