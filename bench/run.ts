@@ -244,6 +244,7 @@ async function main(): Promise<void> {
       changeEvents: Number(rec.get('changeEvents')), changeBatches: Number(rec.get('changeBatches')), changeEventChars: Number(rec.get('changeEventChars')),
     };
     log(`loaded: ${JSON.stringify(result.loaded)}`);
+    saveState(st); // a run stopped during the next workloads keeps the counts
     if (result.loaded.lineageEdges !== g.stats.lineageEdges) log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);
 
     if (!skip.has('query')) {
