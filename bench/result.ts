@@ -16,7 +16,7 @@ export interface BenchResult {
   graph: Record<string, number>;
   hubReach: number;
   loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeBatches?: number; changeEventChars?: number };
-  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult };
+  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult & { earlierSegments?: Array<{ fromBatch: number; toBatch: number; ms: number; stoppedBy: string }> } };
   query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };
   openlineage?: OpenLineageResult;

@@ -36,6 +36,18 @@ interface State {
   /** API batches below this index are committed. */
   ingestNextBatch: number;
   done: string[];
+  /**
+   * The API load's earlier runs when it was stopped and resumed: batches [fromBatch, toBatch) in
+   * `ms` of load. The result's `ingest.api` then covers the last run only; these say what the others did.
+   */
+  ingestSegments?: IngestSegment[];
+}
+
+interface IngestSegment {
+  fromBatch: number;
+  toBatch: number;
+  ms: number;
+  stoppedBy: string;
 }
 
 const { values: args } = parseArgs({
@@ -137,7 +149,19 @@ async function main(): Promise<void> {
     await stack?.stop().catch(() => {});
     await neo?.stop().catch(() => {});
   };
-  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  /** The API load in progress, so that a stop records how far it got (State.ingestSegments). */
+  let loading: { st: State; fromBatch: number; t0: number } | undefined;
+  const recordSegment = (stoppedBy: string) => {
+    if (!loading) return;
+    const { st, fromBatch, t0 } = loading;
+    loading = undefined;
+    (st.ingestSegments ??= []).push({ fromBatch, toBatch: st.ingestNextBatch, ms: Math.round(performance.now() - t0), stoppedBy });
+    saveState(st);
+  };
+  process.once('SIGINT', () => {
+    recordSegment('SIGINT');
+    void stopAll().then(() => process.exit(130));
+  });
   try {
     log(`starting Neo4j (heap ${heap}, page cache ${pageCache}) in ${workdir}/neo4j …`);
     neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache });
@@ -218,16 +242,22 @@ async function main(): Promise<void> {
     }
     await workload('W-ingest API', async () => {
       const from = st.ingestNextBatch;
+      let savedNextBatch = from;
+      loading = { st, fromBatch: from, t0: performance.now() };
       const api = await ingestViaApi(g, {
         url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, fromBatch: from, totalMcps, progress: log,
         onDone: (next) => {
-          if (next - st.ingestNextBatch >= 20) {
-            st.ingestNextBatch = next;
+          // In memory at once (a stop records it), on disk every 20 batches.
+          const saved = savedNextBatch;
+          st.ingestNextBatch = next;
+          if (next - saved >= 20) {
+            savedNextBatch = next;
             saveState(st);
           }
         },
       });
-      (result.ingest ??= {}).api = api;
+      loading = undefined;
+      (result.ingest ??= {}).api = { ...api, ...(st.ingestSegments?.length ? { earlierSegments: st.ingestSegments } : {}) };
       log(`API ingest: ${api.mcpPerSec} MCP/s (${api.mcps} MCPs in ${(api.ms / 1000).toFixed(1)} s)`);
     });
     const counts = await store.driver.executeQuery(
@@ -281,6 +311,9 @@ async function main(): Promise<void> {
     if (!args['no-readme']) updateReadme(join(here, 'README.md'), result);
     log(`wrote bench/results/${result.file}${args['no-readme'] ? '' : ' and the table in bench/README.md'}`);
     for (const t of result.targets) log(`${t.met === null ? '  –' : t.met ? ' ok' : 'MISS'}  ${t.target}: ${t.measured}`);
+  } catch (e) {
+    recordSegment(String((e as Error).message ?? e).slice(0, 300));
+    throw e;
   } finally {
     await stopAll();
   }

@@ -108,17 +108,46 @@ async function loadInPhases(
   return { mcps, batches, ms: Math.round(ms), mcpPerSec: Math.round(mcps / (ms / 1000)), batchMs: summarize(latencies), phases, resumedFromBatch: fromBatch };
 }
 
+/** The client's cap on one request body: DataHub's REST emitter's (15 MiB, under the server's 16 MiB). */
+export const MAX_PAYLOAD_BYTES = 15 * 1024 * 1024;
+
+/**
+ * ingestProposalBatch bodies for `proposals`, in order, each at most `maxBytes` (a single proposal
+ * over it goes alone, for the server to refuse by name).
+ */
+export function payloadParts(proposals: readonly Proposal[], maxBytes: number): string[] {
+  const whole = JSON.stringify({ proposals });
+  if (Buffer.byteLength(whole) <= maxBytes) return [whole];
+  const parts: string[] = [];
+  let texts: string[] = [];
+  let bytes = 0;
+  const envelope = Buffer.byteLength('{"proposals":[]}');
+  for (const p of proposals) {
+    const text = JSON.stringify(p);
+    const n = Buffer.byteLength(text) + 1;
+    if (texts.length && envelope + bytes + n > maxBytes) {
+      parts.push(`{"proposals":[${texts.join(',')}]}`);
+      texts = [];
+      bytes = 0;
+    }
+    texts.push(text);
+    bytes += n;
+  }
+  if (texts.length) parts.push(`{"proposals":[${texts.join(',')}]}`);
+  return parts;
+}
+
 export async function ingestViaApi(
   g: Graph,
   opts: { url: string; token: string; batchSize: number; concurrency: number; fromBatch: number; totalMcps: number; onDone: (contiguous: number) => void; progress: Progress },
 ): Promise<IngestResult> {
   const endpoint = `${opts.url}/aspects?action=ingestProposalBatch`;
-  const send = async (b: Batch) => {
+  const post = async (b: Batch, body: string) => {
     for (let attempt = 1; ; attempt++) {
       const res = await fetch(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0', authorization: `Bearer ${opts.token}` },
-        body: JSON.stringify({ proposals: b.proposals }),
+        body,
       });
       const text = await res.text();
       if (res.ok) return;
@@ -129,6 +158,12 @@ export async function ingestViaApi(
       }
       throw new Error(`batch ${b.index} (phase ${b.phase}): HTTP ${res.status}: ${text.slice(0, 500)}`);
     }
+  };
+  // A batch whose body would pass the server's 16 MiB cap goes as several requests, as DataHub's REST
+  // emitter splits its batches (INGEST_MAX_PAYLOAD_BYTES, 15 MiB). At 10M a few hubs' lineage aspects
+  // make a 500-MCP batch 22 MB. The batch keeps its index: a resume sends all of it again (idempotent).
+  const send = async (b: Batch) => {
+    for (const part of payloadParts(b.proposals, MAX_PAYLOAD_BYTES)) await post(b, part);
   };
   return loadInPhases(g, opts.batchSize, opts.concurrency, opts.fromBatch, send, opts.onDone, opts.progress, 'ingest (API)', opts.totalMcps);
 }
