@@ -6,6 +6,14 @@ import type { OpenLineageResult } from './workloads/openlineage.ts';
 import type { QueryCase, ShapeCase } from './workloads/query.ts';
 import type { RestoreRun, RestoreWindows } from './workloads/restore.ts';
 
+/** A run of the API load that was stopped before the end: batches [fromBatch, toBatch) in `ms` of load. */
+export interface IngestSegment {
+  fromBatch: number;
+  toBatch: number;
+  ms: number;
+  stoppedBy: string;
+}
+
 export interface BenchResult {
   file: string;
   startedAt: string;
@@ -16,7 +24,7 @@ export interface BenchResult {
   graph: Record<string, number>;
   hubReach: number;
   loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeBatches?: number; changeEventChars?: number };
-  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult & { earlierSegments?: Array<{ fromBatch: number; toBatch: number; ms: number; stoppedBy: string }> } };
+  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult & { earlierSegments?: IngestSegment[] } };
   query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };
   openlineage?: OpenLineageResult;

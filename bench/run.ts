@@ -26,7 +26,7 @@ import { runQueries } from './workloads/query.ts';
 import { restoreFull, restoreWindows } from './workloads/restore.ts';
 import { ingestOpenLineageWorkload } from './workloads/openlineage.ts';
 import { updateReadme, checkTargets } from './report.ts';
-import type { BenchResult } from './result.ts';
+import type { BenchResult, IngestSegment } from './result.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -41,13 +41,6 @@ interface State {
    * `ms` of load. The result's `ingest.api` then covers the last run only; these say what the others did.
    */
   ingestSegments?: IngestSegment[];
-}
-
-interface IngestSegment {
-  fromBatch: number;
-  toBatch: number;
-  ms: number;
-  stoppedBy: string;
 }
 
 const { values: args } = parseArgs({
@@ -248,9 +241,8 @@ async function main(): Promise<void> {
         url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, fromBatch: from, totalMcps, progress: log,
         onDone: (next) => {
           // In memory at once (a stop records it), on disk every 20 batches.
-          const saved = savedNextBatch;
           st.ingestNextBatch = next;
-          if (next - saved >= 20) {
+          if (next - savedNextBatch >= 20) {
             savedNextBatch = next;
             saveState(st);
           }

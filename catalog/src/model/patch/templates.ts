@@ -87,7 +87,7 @@ export function applyTemplated(aspectName: string, template: PatchTemplate, doc0
 
 // The views.
 
-export interface View {
+interface View {
   materialize(): Json[];
 }
 
@@ -123,7 +123,7 @@ function depth(s: string): number {
   return d;
 }
 
-export class KeyedView implements View {
+class KeyedView implements View {
   readonly aspectName: string;
   readonly field: string;
   readonly kind: KeyedKind;
@@ -291,7 +291,7 @@ interface FineGroup {
 
 const NONE = 'NONE';
 
-export class FineGrainedView implements View {
+class FineGrainedView implements View {
   readonly aspectName: string;
   readonly field: string;
   readonly groups = new Map<string, FineGroup>();
