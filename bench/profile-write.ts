@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
-import { createStore, type Store, type Tx, toPlain } from '../catalog/src/store/store.ts';
+import { createStore, DEFAULT_MAX_EDGES_PER_WRITE, type Store, type Tx, toPlain } from '../catalog/src/store/store.ts';
 import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
 import neo4j from 'neo4j-driver';
 import { parseUrn } from '../catalog/src/model/urn.ts';
@@ -33,6 +33,7 @@ interface Stat { ms: number; calls: number; rows: number }
 function timedStore(store: Store, stats: Map<string, Stat>): Store {
   const wrap = (tx: Tx): Tx => ({
     changeLog: tx.changeLog,
+    maxEdgesPerWrite: tx.maxEdgesPerWrite,
     record: (records) => tx.record(records),
     each: (name, params, onRow) => tx.each(name, params, onRow),
     async run<T>(name: StatementName, params: Record<string, unknown> = {}) {
@@ -59,6 +60,7 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
     await session.executeWrite(async (mtx) => {
       const tx: Tx = {
         changeLog: new Set(),
+        maxEdgesPerWrite: DEFAULT_MAX_EDGES_PER_WRITE,
         record: () => {},
         each: () => Promise.reject(new Error('the write path does not stream rows')),
         async run<T>(name: StatementName, params: Record<string, unknown> = {}) {

@@ -112,37 +112,39 @@ async function loadInPhases(
 export const MAX_PAYLOAD_BYTES = 15 * 1024 * 1024;
 
 /**
- * ingestProposalBatch bodies for `proposals`, in order, each at most `maxBytes` (a single proposal
- * over it goes alone, for the server to refuse by name).
+ * `proposals` in order, in runs whose ingestProposalBatch body is at most `maxBytes` each (a single
+ * proposal over it goes alone, for the server to refuse by name).
  */
-export function payloadParts(proposals: readonly Proposal[], maxBytes: number): string[] {
-  const whole = JSON.stringify({ proposals });
-  if (Buffer.byteLength(whole) <= maxBytes) return [whole];
-  const parts: string[] = [];
-  let texts: string[] = [];
+export function payloadParts(proposals: readonly Proposal[], maxBytes: number): Proposal[][] {
+  if (Buffer.byteLength(JSON.stringify({ proposals })) <= maxBytes) return [[...proposals]];
+  const parts: Proposal[][] = [];
+  let part: Proposal[] = [];
   let bytes = 0;
   const envelope = Buffer.byteLength('{"proposals":[]}');
   for (const p of proposals) {
-    const text = JSON.stringify(p);
-    const n = Buffer.byteLength(text) + 1;
-    if (texts.length && envelope + bytes + n > maxBytes) {
-      parts.push(`{"proposals":[${texts.join(',')}]}`);
-      texts = [];
+    const n = Buffer.byteLength(JSON.stringify(p)) + 1;
+    if (part.length && envelope + bytes + n > maxBytes) {
+      parts.push(part);
+      part = [];
       bytes = 0;
     }
-    texts.push(text);
+    part.push(p);
     bytes += n;
   }
-  if (texts.length) parts.push(`{"proposals":[${texts.join(',')}]}`);
+  if (part.length) parts.push(part);
   return parts;
 }
+
+/** The server's 413 for a write deriving more edges than one transaction may (MAX_EDGES_PER_WRITE). */
+const tooManyEdges = (status: number, text: string) => status === 413 && text.includes('MAX_EDGES_PER_WRITE');
 
 export async function ingestViaApi(
   g: Graph,
   opts: { url: string; token: string; batchSize: number; concurrency: number; fromBatch: number; totalMcps: number; onDone: (contiguous: number) => void; progress: Progress },
 ): Promise<IngestResult> {
   const endpoint = `${opts.url}/aspects?action=ingestProposalBatch`;
-  const post = async (b: Batch, body: string) => {
+  const post = async (b: Batch, proposals: readonly Proposal[]): Promise<void> => {
+    const body = JSON.stringify({ proposals });
     for (let attempt = 1; ; attempt++) {
       const res = await fetch(endpoint, {
         method: 'POST',
@@ -155,6 +157,14 @@ export async function ingestViaApi(
       if (res.status === 503 && attempt < 5) {
         await new Promise((r) => setTimeout(r, 200 * attempt));
         continue;
+      }
+      // More edges than one write may derive (hubs' lineage at 10M): the halves go one after the
+      // other, as a user lowers the sink's max_per_batch. Nothing of the refused request was written.
+      if (tooManyEdges(res.status, text) && proposals.length > 1) {
+        const half = Math.ceil(proposals.length / 2);
+        await post(b, proposals.slice(0, half));
+        await post(b, proposals.slice(half));
+        return;
       }
       throw new Error(`batch ${b.index} (phase ${b.phase}): HTTP ${res.status}: ${text.slice(0, 500)}`);
     }

@@ -231,6 +231,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   const store = createStore({
     uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE,
     onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS, changeLog: changeLogTopicsOf(config),
+    ...(config.MAX_EDGES_PER_WRITE ? { maxEdgesPerWrite: config.MAX_EDGES_PER_WRITE } : {}),
   });
   if (spec.applySchema) await store.applySchema();
   const built = await spec.build({ config, logger, store, metrics });

@@ -293,6 +293,7 @@ describe('lineageFlags', () => {
         const timedOut = () => Promise.reject(deadlineExceeded('The operation exceeded its deadline.'));
         return work({
           changeLog: tx.changeLog,
+          maxEdgesPerWrite: tx.maxEdgesPerWrite,
           record: (records) => tx.record(records),
           run: (name, params) => (failing(name) ? timedOut() : tx.run(name, params)),
           each: (name, params, onRow) => (failing(name) ? timedOut() : tx.each(name, params, onRow)),

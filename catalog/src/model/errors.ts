@@ -35,6 +35,7 @@ export const preconditionFailed = (message: string) => new CatalogError('precond
 export const unauthenticated = (message = 'Unauthorized to perform this action.') =>
   new CatalogError('unauthenticated', message);
 export const forbidden = (message: string) => new CatalogError('forbidden', message);
+export const payloadTooLarge = (message: string) => new CatalogError('payloadTooLarge', message);
 export const unavailable = (message = 'The metadata store is unavailable; retry later.', cause?: unknown) =>
   new CatalogError('unavailable', message, { cause, retryAfterSeconds: 5 });
 export const deadlineExceeded = (message: string) => new CatalogError('deadline', message);

@@ -49,6 +49,12 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
   /**
+   * The most derived edges one write may add, refresh or remove; a larger write is refused with a
+   * 413 before anything is written. Unset: the store's default (DEFAULT_MAX_EDGES_PER_WRITE, sized
+   * for the embedded Neo4j's db.memory.transaction.max of 512m); raise both together.
+   */
+  MAX_EDGES_PER_WRITE: positiveInt.optional(),
+  /**
    * The change log and GET /openapi/v1/events/poll (docs/change-events.md), DataHub's variable. Off:
    * writes record no events and the poll route answers 404. Every process writing one store should agree.
    */

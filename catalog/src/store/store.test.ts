@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import neo4j from 'neo4j-driver';
-import { isCatalogError } from '../model/errors.ts';
+import { isCatalogError, type CatalogError } from '../model/errors.ts';
 import { mapDriverError } from './store.ts';
 
 // What Neo4j answers to a presented bookmark (docs/wire-contract.md §Read-your-writes), as the
@@ -44,5 +44,23 @@ describe('mapDriverError: the driver\'s own pool', () => {
   test('an error the driver gives no code for otherwise stays unknown', () => {
     const e = mapDriverError(Object.assign(new Error('something else'), { code: 'N/A' }));
     expect(isCatalogError(e)).toBe(false);
+  });
+});
+
+describe('mapDriverError: memory', () => {
+  const perTransaction = Object.assign(new Error('The allocation of an extra 2.0 MiB would use more than the limit 512.0 MiB. Currently using 511.0 MiB. db.memory.transaction.max threshold reached'),
+    { code: 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' });
+  const pool = Object.assign(new Error('The allocation of an extra 2.0 MiB would use more than the limit 2.0 GiB. dbms.memory.transaction.total.max threshold reached'),
+    { code: 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' });
+
+  test('a write past the per-transaction cap is too large (413), naming the setting', () => {
+    const e = mapDriverError(perTransaction, 'WRITE') as CatalogError;
+    expect(e.kind).toBe('payloadTooLarge');
+    expect(e.message).toContain('db.memory.transaction.max');
+  });
+
+  test('a read past it, and anything past the server-wide pool, stays a deadline (504)', () => {
+    expect((mapDriverError(perTransaction, 'READ') as CatalogError).kind).toBe('deadline');
+    expect((mapDriverError(pool, 'WRITE') as CatalogError).kind).toBe('deadline');
   });
 });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import { EVENT_TOPICS, type ChangeRecord, type EventTopic } from '../model/change-events.ts';
-import { badRequest, CatalogError, deadlineExceeded, unavailable } from '../model/errors.ts';
+import { badRequest, CatalogError, deadlineExceeded, payloadTooLarge, unavailable } from '../model/errors.ts';
 import { currentRequestId } from '../runtime/request-context.ts';
 import { advanceCausalChain, awaitPresentedBookmarks, BOOKMARK_HEADER, currentCausalChain } from '../runtime/causality.ts';
 import { changeBatchesOf } from './change-batches.ts';
@@ -30,7 +30,22 @@ export interface StoreOptions {
    * writes without a log would leave consumers a silent gap.
    */
   changeLog?: readonly EventTopic[];
+  /**
+   * The most derived edges one write may add, refresh or remove (MAX_EDGES_PER_WRITE; default
+   * {@link DEFAULT_MAX_EDGES_PER_WRITE}). Neo4j holds a transaction's changes in memory until it
+   * commits, up to db.memory.transaction.max: a write past this bound is refused up front with a
+   * 413 instead of failing in Neo4j (docs/wire-contract.md §Limits).
+   */
+  maxEdgesPerWrite?: number;
 }
+
+/**
+ * Sized for the embedded Neo4j's 512 MiB per-transaction cap (tools/neo4j/neo4j-server.ts), with room
+ * to spare for the costliest edges: column lineage between columns never ingested brings two
+ * placeholder nodes per edge, and ~17,000 such edges no longer commit (dataset edges: ~30,000).
+ * Measured in docs/capacity.md §One write's size.
+ */
+export const DEFAULT_MAX_EDGES_PER_WRITE = 12_000;
 
 export interface QueryEvent {
   statement: string;
@@ -45,6 +60,8 @@ export interface QueryEvent {
 export interface Tx {
   /** The topics this store's writes record (StoreOptions.changeLog); empty when it keeps no log. */
   readonly changeLog: ReadonlySet<EventTopic>;
+  /** StoreOptions.maxEdgesPerWrite: the write path refuses a write deriving more edges than this. */
+  readonly maxEdgesPerWrite: number;
   /**
    * Adds change events to this transaction's part of the change log (docs/change-events.md). They
    * are appended by the store as the transaction's last statement, so that the log's lock is the
@@ -126,8 +143,22 @@ function recordsOf<T>(result: QueryResult<RecordShape>): T[] {
 
 const TRANSIENT_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
 
-export function mapDriverError(e: unknown): unknown {
+/** Neo4j's refusal of a transaction past its own memory cap (not the server-wide pool's). */
+const overTransactionMemory = (e: unknown) =>
+  (e as { code?: string }).code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError'
+  && /db\.memory\.transaction\.max/.test((e as Error).message ?? '');
+
+/**
+ * A write past Neo4j's per-transaction memory cap: the request is too large for one transaction
+ * (the same request fails again), so it is the client's to split — a 413, not a 504, and no retry.
+ */
+const writeTooLarge = () => payloadTooLarge(
+  'This write needs more memory than the metadata store allows one transaction (db.memory.transaction.max); nothing was written. '
+  + 'Send it as several smaller requests (datahub-rest sink: a lower max_per_batch).');
+
+export function mapDriverError(e: unknown, mode: 'READ' | 'WRITE' = 'READ'): unknown {
   if (e instanceof CatalogError) return e;
+  if (mode === 'WRITE' && overTransactionMemory(e)) return writeTooLarge();
   const code = (e as { code?: string }).code ?? '';
   // Bookmarks come from clients (docs/wire-contract.md §Read-your-writes): one Neo4j cannot parse is
   // the client's mistake. The header's own syntax is checked before any transaction starts.
@@ -195,8 +226,10 @@ export function createStore(options: StoreOptions): Store {
 
   const onQuery = options.onQuery;
   const changeLog: ReadonlySet<EventTopic> = new Set(options.changeLog ?? EVENT_TOPICS);
+  const maxEdgesPerWrite = options.maxEdgesPerWrite ?? DEFAULT_MAX_EDGES_PER_WRITE;
   const wrapTx = (tx: ManagedTransaction, metadata: Record<string, string>, recorded?: ChangeRecord[]): Tx => ({
     changeLog,
+    maxEdgesPerWrite,
     record(records) {
       if (!changeLog.size || !records.length) return;
       if (!recorded) throw new Error('change events are recorded only in write transactions');
@@ -292,16 +325,22 @@ export function createStore(options: StoreOptions): Store {
         : async (tx: ManagedTransaction) => {
           const recorded: ChangeRecord[] = [];
           const wrapped = wrapTx(tx, metadata, recorded);
-          const result = await work(wrapped);
-          if (recorded.length) await appendChanges(wrapped, recorded);
-          return result;
+          try {
+            const result = await work(wrapped);
+            if (recorded.length) await appendChanges(wrapped, recorded);
+            return result;
+          } catch (e) {
+            // Neo4j calls it transient and the driver would run the whole write again, to fail the
+            // same way: thrown as ours, it is not retried. (Past the cap at commit, it still is.)
+            throw overTransactionMemory(e) ? writeTooLarge() : e;
+          }
         };
       const config = txConfig(o, metadata);
       const result = mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
       if (chain) advanceCausalChain(chain, startedWith, session.lastBookmarks(), mode === 'WRITE');
       return result;
     } catch (e) {
-      throw mapDriverError(e);
+      throw mapDriverError(e, mode);
     } finally {
       await session.close();
     }

@@ -5,6 +5,7 @@
 import {
   lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
 } from '../model/change-events.ts';
+import { payloadTooLarge } from '../model/errors.ts';
 import { edgesOfParsedRow, edgesOfRow, type DerivedEdge } from '../model/relationships.ts';
 import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
@@ -49,6 +50,21 @@ function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge
     for (const e of next) after.set(e.key, e);
   }
   return { before, after };
+}
+
+/**
+ * A write is one transaction, which Neo4j holds in memory until it commits: one deriving more edges
+ * than the store's bound (MAX_EDGES_PER_WRITE) is refused before anything is written, with what to do.
+ */
+function checkEdgeBudget(tx: Tx, before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>): void {
+  let removed = 0;
+  for (const key of before.keys()) if (!after.has(key)) removed++;
+  const edges = after.size + removed;
+  if (edges <= tx.maxEdgesPerWrite) return;
+  throw payloadTooLarge(
+    `This write adds, refreshes or removes ${edges} derived edges; one write may touch at most ${tx.maxEdgesPerWrite} `
+    + '(MAX_EDGES_PER_WRITE, bounded by the store\'s per-transaction memory). Nothing was written. '
+    + 'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).');
 }
 
 /** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
@@ -180,6 +196,7 @@ export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   const changed = slots.filter(isChanged);
   if (!changed.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
   const { before, after } = edgeChange(changed);
+  checkEdgeBudget(tx, before, after);
   await removeStaleEdges(tx, before, after, o.hardDeleted);
   const result = await writeRows(tx, slots, o.hardDeleted, o.now);
   await mergeEdges(tx, after, o);
