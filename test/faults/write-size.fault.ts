@@ -4,11 +4,13 @@
 // 62,880 upstreams) is one transaction Neo4j cannot hold: it must be refused at once with a 413 that
 // names the bound (MAX_EDGES_PER_WRITE) — not a 504 after seconds of work, not a dead service — and
 // leave nothing behind. The same records in requests within the bound all go in; a write at the bound
-// of the costliest edges (column lineage between columns never ingested) commits.
+// of the costliest edges (column lineage between columns never ingested) commits. restoreIndices,
+// which has no request to refuse, splits its own batches when they pass the cap.
 import { startStack, type RunningStack } from '../../tools/stack.ts';
 import { childPids, procMem, resetPeak } from '../../bench/lib/memory.ts';
 import { DEFAULT_MAX_EDGES_PER_WRITE } from '../../catalog/src/store/store.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
+import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
 import { cypher, dataset, faultStore, log, throwawayNeo4j, type ThrowawayNeo4j } from './support.ts';
 
 const PLATFORM = 'size';
@@ -105,4 +107,20 @@ test('a write at the bound of the costliest edges commits: column lineage betwee
   log(`column lineage at the bound (${DEFAULT_MAX_EDGES_PER_WRITE} edges, ${2 * 200 * COLUMNS} new column nodes): ${reply.status} in ${Date.now() - t0} ms`);
   expect(reply).toEqual({ status: 200, message: '' });
   expect(await lineageEdges()).toBe(before + DEFAULT_MAX_EDGES_PER_WRITE);
+});
+
+test('restoreIndices rebuilds edges a transaction cannot hold at once: its batch is halved until it commits', async () => {
+  // The hubs' edges gone (what restore exists for): one default batch of their rows (500 rows, all
+  // 240 hubs) would recreate 125,760 relationships in one transaction, past the 512m cap.
+  let dropped = 0;
+  for (let i = 0; i < HUBS; i++) {
+    const r = await cypher<{ n: unknown }>(store, "MATCH (:Entity {urn: $hub})-[r]-(s:Entity) WHERE s.urn CONTAINS ',src' DELETE r RETURN count(r) AS n", { hub: hub(i) });
+    dropped += Number(r[0]!.n);
+  }
+  expect(dropped).toBe(2 * HUBS * UPSTREAMS);
+  const t0 = Date.now();
+  const result = await restoreIndices(store, { urnLike: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},hub%` });
+  log(`restore of ${HUBS} hub rows (${dropped} relationships to recreate): ${result.edgesAdded} edges added in ${Date.now() - t0} ms`);
+  expect(result.edgesAdded).toBe(2 * HUBS * UPSTREAMS); // restore counts each edge and its :LINEAGE twin
+  expect(await lineageEdges()).toBe(HUBS * UPSTREAMS + DEFAULT_MAX_EDGES_PER_WRITE);
 });

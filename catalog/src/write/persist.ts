@@ -183,7 +183,8 @@ function changeRecords(
       before: s.stored,
     }));
   }
-  if (topics.has(PLATFORM_EVENT_TOPIC)) records.push(...lineageChangeEvents(before, after, stamp));
+  // One by one: a spread of tens of thousands of events (MAX_EDGES_PER_WRITE raised) overflows the stack.
+  if (topics.has(PLATFORM_EVENT_TOPIC)) for (const event of lineageChangeEvents(before, after, stamp)) records.push(event);
   return records;
 }
 

@@ -19,7 +19,7 @@ import { searchAspectsOf, searchFieldDrift, type SearchFields, type StoredFields
 import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
 import type { Urn } from '../../model/urn.ts';
-import { badRequest } from '../../model/errors.ts';
+import { badRequest, isCatalogError } from '../../model/errors.ts';
 import { lineageChangeRecord, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
 import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
 import {
@@ -111,6 +111,11 @@ const MAX_IGNORED_ROWS = 100;
 const CLEAN_PAGE = 200;
 
 const emptyExamples = <T>(): Examples<T> => ({ count: 0, examples: [] });
+
+/** push(...items) passes every item as an argument: past ~100k (a batch of hubs' edges) the stack overflows. */
+function appendAll<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
+}
 
 function newResult(args: RestoreArgs): RestoreResult {
   return {
@@ -282,9 +287,9 @@ async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: str
   if (!owners.length) return;
   const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: owners });
   const diff = diffEdges(derived, stored);
-  o.missing.push(...diff.missing);
-  o.extra.push(...diff.extra);
-  o.changed.push(...diff.changed);
+  appendAll(o.missing, diff.missing);
+  appendAll(o.extra, diff.extra);
+  appendAll(o.changed, diff.changed);
   if (!write) return;
   if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
   await mergeEdgeRows(tx, diff.toMerge);
@@ -482,7 +487,7 @@ async function cleanNodeBatch(tx: Tx, scope: Scope, after: string, write: boolea
   await reconcileFields(tx, ghosts, rowsByKey, write, o);
   const degrees = await tx.run<{ urn: string; degree: number }>('restore/node-fields', { urns: ghosts.map((u) => u.text) });
   const orphans = degrees.filter((d) => d.degree === 0).map((d) => d.urn);
-  o.orphans.push(...orphans);
+  appendAll(o.orphans, orphans);
   if (write && orphans.length) {
     const deleted = await tx.run<{ deleted: number }>('restore/delete-orphans', { urns: orphans });
     o.nodesRemoved += deleted.reduce((n, r) => n + r.deleted, 0);
@@ -542,10 +547,23 @@ export async function restoreIndices(
     let afterName: string | null = args.after ? (args.after.aspect ?? null) : null;
     let skip = args.start ?? 0;
     let done = 0;
+    // Rows whose edges are all missing can make a batch more than one transaction holds (hubs'
+    // lineage: hundreds of edges per row): such a batch is tried again in halves, and the batch size
+    // grows back by doubling once batches commit.
+    let rowsPerTx = batchSize;
     while (done < limit) {
-      const size = Math.min(batchSize, limit - done);
+      const size = Math.min(rowsPerTx, limit - done);
       // The work re-runs from scratch on a transient retry; only the committed attempt counts.
-      const { outcome, last } = await run((tx) => restoreRowBatch(tx, scope, { afterUrn, afterName, skip, limit: size }, write));
+      let batch: Awaited<ReturnType<typeof restoreRowBatch>>;
+      try {
+        batch = await run((tx) => restoreRowBatch(tx, scope, { afterUrn, afterName, skip, limit: size }, write));
+      } catch (e) {
+        if (!(isCatalogError(e) && e.kind === 'payloadTooLarge' && size > 1)) throw e;
+        rowsPerTx = Math.ceil(size / 2);
+        continue;
+      }
+      rowsPerTx = Math.min(batchSize, rowsPerTx * 2);
+      const { outcome, last } = batch;
       if (!last) break;
       absorb(result, outcome);
       done += outcome.scanned;
