@@ -4,13 +4,14 @@
 // 62,880 upstreams) is one transaction Neo4j cannot hold: it must be refused at once with a 413 that
 // names the bound (MAX_EDGES_PER_WRITE) — not a 504 after seconds of work, not a dead service — and
 // leave nothing behind. The same records in requests within the bound all go in; a write at the bound
-// of the costliest edges (column lineage between columns never ingested) commits. restoreIndices,
-// which has no request to refuse, splits its own batches when they pass the cap.
+// of the costliest edges (column lineage between columns never ingested) commits. restoreIndices
+// and the import, which have no request to refuse, split their own batches when they pass a bound.
 import { startStack, type RunningStack } from '../../tools/stack.ts';
 import { childPids, procMem, resetPeak } from '../../bench/lib/memory.ts';
 import { DEFAULT_MAX_EDGES_PER_WRITE } from '../../catalog/src/store/store.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { importRecords } from '../../catalog/src/operations/backup/import.ts';
 import { cypher, dataset, faultStore, log, throwawayNeo4j, type ThrowawayNeo4j } from './support.ts';
 
 const PLATFORM = 'size';
@@ -123,4 +124,22 @@ test('restoreIndices rebuilds edges a transaction cannot hold at once: its batch
   log(`restore of ${HUBS} hub rows (${dropped} relationships to recreate): ${result.edgesAdded} edges added in ${Date.now() - t0} ms`);
   expect(result.edgesAdded).toBe(2 * HUBS * UPSTREAMS); // restore counts each edge and its :LINEAGE twin
   expect(await lineageEdges()).toBe(HUBS * UPSTREAMS + DEFAULT_MAX_EDGES_PER_WRITE);
+});
+
+test('an import whose batch derives more edges than one write may: the batch goes in halves, every record in', async () => {
+  // 240 new hubs' lineage as MCP records (what `npm run import` takes besides backup rows), in one
+  // default batch of 1,000 records: 62,880 edges, past MAX_EDGES_PER_WRITE.
+  const before = await lineageEdges();
+  async function* records() {
+    for (let i = 0; i < HUBS; i++) {
+      yield { index: i, offset: 0, value: proposal(dataset(PLATFORM, `imported${i}`), { upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({ dataset: dataset(PLATFORM, `isrc${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp })) }) };
+    }
+  }
+  const checkpoints: number[] = [];
+  const t0 = Date.now();
+  const progress = await importRecords(store, records(), { actor: 'urn:li:corpuser:importer', existenceMode: 'relaxed', onProgress: (p) => { checkpoints.push(p.records); } });
+  log(`import of ${HUBS} hub records (${HUBS * UPSTREAMS} edges): ${checkpoints.length} checkpoints in ${Date.now() - t0} ms`);
+  expect(progress).toEqual(expect.objectContaining({ phase: 'done', records: HUBS }));
+  expect(checkpoints.length).toBeGreaterThan(2);
+  expect(await lineageEdges()).toBe(before + HUBS * UPSTREAMS);
 });

@@ -181,20 +181,32 @@ export async function importRecords(store: Store, records: AsyncIterable<RawReco
 
   if (progress.phase === 'records') {
     let batch: Batch = { items: [], first: progress.records, count: 0 };
-    const commit = async () => {
-      if (!batch.count) return;
+    // A batch too large for one transaction (hubs' lineage: MAX_EDGES_PER_WRITE, or Neo4j's own
+    // memory cap) changed nothing: its halves go in turn, each checkpointed, as a smaller
+    // --batch-size would have sent them. Only a single record too large fails the import.
+    const commitBatch = async (b: Batch): Promise<void> => {
       try {
-        const done = await writeBatch(store, batch, options);
+        const done = await writeBatch(store, b, options);
         progress.rows += done.rows;
         progress.changes += done.changes;
       } catch (e) {
-        const which = `records ${batch.first}..${batch.first + batch.count - 1}`;
+        if (e instanceof CatalogError && e.kind === 'payloadTooLarge' && b.count > 1) {
+          const half = Math.ceil(b.count / 2);
+          await commitBatch({ items: b.items.slice(0, half), first: b.first, count: half });
+          await commitBatch({ items: b.items.slice(half), first: b.first + half, count: b.count - half });
+          return;
+        }
+        const which = `records ${b.first}..${b.first + b.count - 1}`;
         if (e instanceof CatalogError && e.kind !== 'unavailable' && e.kind !== 'deadline') throw badRequest(`${which}: ${e.message}`);
         throw e;
       }
-      progress.records = batch.first + batch.count;
-      batch = { items: [], first: progress.records, count: 0 };
+      progress.records = b.first + b.count;
       await report();
+    };
+    const commit = async () => {
+      if (!batch.count) return;
+      await commitBatch(batch);
+      batch = { items: [], first: progress.records, count: 0 };
     };
     for await (const r of records) {
       if (r.index !== batch.first + batch.count) throw badRequest(`record ${r.index}: expected record ${batch.first + batch.count} (the reader and the checkpoint disagree)`);
