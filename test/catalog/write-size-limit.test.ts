@@ -1,12 +1,12 @@
 // One write is one Neo4j transaction, held in memory until it commits (db.memory.transaction.max).
 // A write deriving more edges than the store's bound (MAX_EDGES_PER_WRITE) is refused with a 413
-// before anything is written, whichever door it came through; one that passes the bound but not
-// Neo4j's own cap is a 413 too (not a 504), and still writes nothing. test/faults/write-size.fault.ts
+// before anything is written, whichever door it came through (edges it removes are not counted);
+// one that passes the bound but not Neo4j's own cap is a 413 too (not a 504), and writes nothing. test/faults/write-size.fault.ts
 // holds the services as npm start runs them to the same at full request size.
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { CatalogError } from '../../catalog/src/model/errors.ts';
 import { createStore, type Store } from '../../catalog/src/store/store.ts';
-import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
+import { hardDeleteEntity, writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { updateLineage } from '../../catalog/src/write/update-lineage.ts';
 import { privilegesOf, ROLE_URNS, type Actor } from '../../catalog/src/model/privileges.ts';
 import { namespace } from '../support/context.ts';
@@ -48,9 +48,23 @@ test('a write at the bound commits; one past it is a 413 naming the bound, and n
   const e = await refusal(writeAspects(small, [lineage(ns.dataset('over_a'), ups('over_a', 1)), lineage(ns.dataset('over_b'), ups('over_b', 5))], relaxed));
   expect(e.kind).toBe('payloadTooLarge');
   expect(e.message).toContain('6 derived edges');
-  expect(e.message).toContain('at most 5 (MAX_EDGES_PER_WRITE');
+  expect(e.message).toContain('may merge at most 5 (MAX_EDGES_PER_WRITE');
   expect(e.message).toContain('Nothing was written');
   expect(await nodesNamed(small, 'over_')).toBe(0);
+});
+
+test('removals are not counted: an aspect holding more edges than the bound can be shrunk and its entity deleted', async () => {
+  const roomy = storeWith(100);
+  try {
+    await writeAspects(roomy, [lineage(ns.dataset('big_a'), ups('big_a', 8)), lineage(ns.dataset('big_b'), ups('big_b', 8))], relaxed);
+  } finally {
+    await roomy.close();
+  }
+  await writeAspects(small, [lineage(ns.dataset('big_a'), ups('big_a', 2))], relaxed);
+  await hardDeleteEntity(small, parseUrn(ns.dataset('big_b')), relaxed);
+  const r = await small.driver.executeQuery(
+    'MATCH (u:Entity)-[l:LINEAGE]->(d:Entity) WHERE d.urn IN $d RETURN d.urn AS d, count(l) AS n ORDER BY d', { d: [ns.dataset('big_a'), ns.dataset('big_b')] }, { database: 'neo4j' });
+  expect(r.records.map((x) => [x.get('d'), Number(x.get('n'))])).toEqual([[ns.dataset('big_a'), 2]]);
 });
 
 test('updateLineage counts the edges the aspect it rewrites holds: adding one to a full aspect is refused', async () => {

@@ -74,7 +74,7 @@ test('a 16 MiB batch of hub lineage past the bound: 413 naming it at once, nothi
   log(`${(bytes / 1048576).toFixed(1)} MiB, ${HUBS * UPSTREAMS} upstreams: ${reply.status} in ${ms} ms; ingestion peak RSS ${peak?.hwmMb} MB`);
   expect(reply.status).toBe(413);
   expect(reply.message).toContain(`${HUBS * UPSTREAMS} derived edges`);
-  expect(reply.message).toContain(`at most ${DEFAULT_MAX_EDGES_PER_WRITE} (MAX_EDGES_PER_WRITE`);
+  expect(reply.message).toContain(`may merge at most ${DEFAULT_MAX_EDGES_PER_WRITE} (MAX_EDGES_PER_WRITE`);
   expect(await entities()).toBe(0);
   expect(peak!.hwmMb).toBeLessThan(RSS_CAP_MB);
   expect((await fetch(`${stack.ingestionUrl}/health/live`)).ok).toBe(true);

@@ -49,7 +49,7 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
   /**
-   * The most derived edges one write may add, refresh or remove; a larger write is refused with a
+   * The most derived edges one write may add or refresh; a larger write is refused with a
    * 413 before anything is written. Unset: the store's default (DEFAULT_MAX_EDGES_PER_WRITE, sized
    * for the embedded Neo4j's db.memory.transaction.max of 512m); raise both together.
    */

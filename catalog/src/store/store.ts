@@ -31,7 +31,7 @@ export interface StoreOptions {
    */
   changeLog?: readonly EventTopic[];
   /**
-   * The most derived edges one write may add, refresh or remove (MAX_EDGES_PER_WRITE; default
+   * The most derived edges one write may add or refresh (MAX_EDGES_PER_WRITE; default
    * {@link DEFAULT_MAX_EDGES_PER_WRITE}). Neo4j holds a transaction's changes in memory until it
    * commits, up to db.memory.transaction.max: a write past this bound is refused up front with a
    * 413 instead of failing in Neo4j (docs/wire-contract.md §Limits).

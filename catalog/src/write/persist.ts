@@ -55,14 +55,14 @@ function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge
 /**
  * A write is one transaction, which Neo4j holds in memory until it commits: one deriving more edges
  * than the store's bound (MAX_EDGES_PER_WRITE) is refused before anything is written, with what to do.
+ * The edges its rows declare are counted, each merged again whether new or not; edges it removes are
+ * not, so that a delete or a shrinking rewrite stays possible (a removal also costs Neo4j less).
  */
-function checkEdgeBudget(tx: Tx, before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>): void {
-  let removed = 0;
-  for (const key of before.keys()) if (!after.has(key)) removed++;
-  const edges = after.size + removed;
+function checkEdgeBudget(tx: Tx, after: ReadonlyMap<string, DerivedEdge>): void {
+  const edges = after.size;
   if (edges <= tx.maxEdgesPerWrite) return;
   throw payloadTooLarge(
-    `This write adds, refreshes or removes ${edges} derived edges; one write may touch at most ${tx.maxEdgesPerWrite} `
+    `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} `
     + '(MAX_EDGES_PER_WRITE, bounded by the store\'s per-transaction memory). Nothing was written. '
     + 'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).');
 }
@@ -197,7 +197,7 @@ export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   const changed = slots.filter(isChanged);
   if (!changed.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
   const { before, after } = edgeChange(changed);
-  checkEdgeBudget(tx, before, after);
+  checkEdgeBudget(tx, after);
   await removeStaleEdges(tx, before, after, o.hardDeleted);
   const result = await writeRows(tx, slots, o.hardDeleted, o.now);
   await mergeEdges(tx, after, o);
