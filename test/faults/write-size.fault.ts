@@ -102,7 +102,7 @@ test('a write at the bound of the costliest edges commits: column lineage betwee
       fineGrainedLineages: Array.from({ length: COLUMNS }, (_, k) => ({ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [col(up, k)], downstreams: [col(down, k)] })),
     });
   });
-  const before = await count('MATCH (a:Entity)-[l:LINEAGE]->(b:Entity) WHERE b.urn CONTAINS $p RETURN count(l) AS n');
+  const before = await lineageEdges();
   const t0 = Date.now();
   const reply = await ingestBatch(proposals);
   log(`column lineage at the bound (${DEFAULT_MAX_EDGES_PER_WRITE} edges, ${2 * 200 * COLUMNS} new column nodes): ${reply.status} in ${Date.now() - t0} ms`);
