@@ -13,7 +13,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { createWriteStream } from 'node:fs';
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
-import { createStore, toPlain, type Store } from '../../catalog/src/store/store.ts';
+import { createStore, type Store } from '../../catalog/src/store/store.ts';
 import { splitStatements } from '../../catalog/src/store/cypher.ts';
 import { SCHEMA_VERSION } from '../../catalog/src/store/schema-version.ts';
 import { prepareExport, rowsAsOf } from '../../catalog/src/operations/backup/export.ts';
@@ -26,6 +26,7 @@ import { hasDrift, restoreIndices } from '../../catalog/src/operations/restore/r
 import { searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { freePort, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
 import { testStore, namespace } from '../support/context.ts';
+import { cypher, probeAnswers, sortedJson, T0, upsert } from './support.ts';
 
 // Two servers and a write load: slower than the default test timeout on a shared machine.
 const SLOW = 240_000;
@@ -34,20 +35,12 @@ const ns = namespace('bk');
 const P = ns.platform;
 const SCOPE = `%${P}%`;
 const ACTOR = 'urn:li:corpuser:backup-test';
-const T0 = 1_700_000_000_000;
 const tmp = mkdtempSync(join(tmpdir(), 'lineage-backup-test-'));
 
 let source: Store;
 let target: Store;
 let targetServer: RunningNeo4j;
 
-const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = T0): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved, runId: 'seed' } });
-
-async function cypher<T = Record<string, unknown>>(store: Store, text: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const r = await store.driver.executeQuery(text, params, { database: 'neo4j' });
-  return r.records.map((x) => toPlain(x.toObject()) as T);
-}
 
 interface Row { urn: string; name: string; version: number; maxVersion: number | null; value: string; systemMetadata: string; createdOn: number | null; createdBy: string | null }
 
@@ -59,7 +52,6 @@ async function rowsOf(store: Store, urnLike: RegExp | null = null): Promise<Row[
   return rows.filter((r) => !urnLike || urnLike.test(r.urn)).sort((a, b) => `${a.urn} ${a.name} ${a.version}`.localeCompare(`${b.urn} ${b.name} ${b.version}`));
 }
 
-const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1))));
 
 /** Derived state of the namespace: every relationship but HAS_ASPECT, and every node's search fields. */
 async function derivedOf(store: Store): Promise<{ edges: string[]; nodes: string[] }> {
@@ -132,7 +124,6 @@ async function seed(): Promise<void> {
   await writeAspects(source, [upsert(ds[4]!, 'upstreamLineage', upstreams(ds[3]!), T0 + 50)], { actor: ACTOR, existenceMode: 'relaxed', now: T0 + 50 });
 }
 
-const limits = { maxHops: 1000, maxResults: 100_000, deadlineMs: 30_000 };
 const PROBES: LineageQuery[] = [
   ...ds.map((u) => ({ urn: u, direction: 'DOWNSTREAM' as const })),
   ...ds.map((u) => ({ urn: u, direction: 'UPSTREAM' as const })),
@@ -140,14 +131,8 @@ const PROBES: LineageQuery[] = [
   { urn: loadUrns[0]!, direction: 'UPSTREAM' },
 ];
 
-async function probe(store: Store): Promise<string[]> {
-  const out: string[] = [];
-  for (const q of PROBES) {
-    const p = await searchLineage(store, { ...q, includePaths: true }, { start: 0, count: 100 }, limits);
-    out.push(JSON.stringify({ q, total: p.total, hits: p.hits.map((h) => ({ urn: h.urn, degree: h.degree, paths: h.paths })), facets: p.facets }));
-  }
-  return out;
-}
+const probe = (store: Store) => probeAnswers(store, PROBES);
+const limits = { maxHops: 1000, maxResults: 100_000, deadlineMs: 30_000 };
 
 beforeAll(async () => {
   source = testStore();

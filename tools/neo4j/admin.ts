@@ -12,18 +12,23 @@ export interface AdminRun {
   output: string;
 }
 
-/** Runs `neo4j-admin <args>` against an instance home (its conf/ is written if the home is new). */
-export function neo4jAdmin(home: string, args: string[], libDir = defaultLibDir): AdminRun {
+/**
+ * Runs `neo4j-admin <args>` against an instance home (its conf/ is written if the home is new).
+ * `echo` shows its output as it runs (long commands print progress) instead of capturing it;
+ * `heap` caps the tool's JVM heap (Java's default is a quarter of the machine).
+ */
+export function neo4jAdmin(home: string, args: string[], libDir = defaultLibDir, options: { echo?: boolean; heap?: string } = {}): AdminRun {
   const h = resolve(home);
   ensureJars(libDir);
   if (!existsSync(join(h, 'conf', 'neo4j.conf'))) {
     // A new home (load on another machine): the embedded defaults, as startNeo4j writes them.
     writeConfig({ home: h, boltPort: 7687, heap: '1g', pageCache: '1g', txMemoryMax: '512m', libDir });
   }
-  const r = spawnSync('java', ['-cp', `${h}/conf/*:${libDir}/*`, 'org.neo4j.cli.AdminTool', ...args], {
+  const r = spawnSync('java', [...(options.heap ? [`-Xmx${options.heap}`] : []), '-cp', `${h}/conf/*:${libDir}/*`, 'org.neo4j.cli.AdminTool', ...args], {
     env: { ...process.env, NEO4J_HOME: h, NEO4J_CONF: join(h, 'conf') },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    ...(options.echo ? { stdio: ['ignore', process.stderr, process.stderr] as const } : {}),
   });
   return { status: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }

@@ -73,6 +73,7 @@ const FILE_STATEMENTS = [
   'events/freeze',
   'events/recent-for-entity',
   'events/migrate-single-events',
+  'schema/await-indexes',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is

@@ -70,6 +70,19 @@ interface StoredRow {
 }
 
 /**
+ * The edges a latest backup row derives, and its parsed value; a row that cannot be derived stops
+ * the import, naming its record. The online and the offline import (offline-import.ts) both derive
+ * through this.
+ */
+export function derivedEdgesOfBackupRow(row: BackupRow, index: number): { value: unknown; edges: DerivedEdge[] } {
+  const check = checkRow(row.urn, row.name, row.value);
+  if (!check.ok) throw badRequest(`record ${index}: ${row.urn} ${row.name} cannot be derived: ${check.reason}`);
+  // checkRow parsed the value already: derive from it rather than from the text again.
+  const parsed = { value: check.value, systemMetadata: JSON.parse(row.systemMetadata) as { lastObserved?: unknown }, createdBy: row.createdBy ?? UNKNOWN_ACTOR };
+  return { value: check.value, edges: edgesOfParsedRow(check.urn, row.name, parsed) };
+}
+
+/**
  * Backup rows: lock their entities as writers do, store the rows as they are, and keep the derived
  * state as the write path keeps it — the edges the replaced latest rows declared give way to those
  * the new ones declare, and the entities' search fields follow their rows. A row that cannot be
@@ -99,11 +112,7 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   }
   const after = new Map<string, DerivedEdge>();
   for (const { row, index } of latest) {
-    const check = checkRow(row.urn, row.name, row.value);
-    if (!check.ok) throw badRequest(`record ${index}: ${row.urn} ${row.name} cannot be derived: ${check.reason}`);
-    // checkRow parsed the value already: derive from it rather than from the text again.
-    const parsed = { value: check.value, systemMetadata: JSON.parse(row.systemMetadata) as { lastObserved?: unknown }, createdBy: row.createdBy ?? UNKNOWN_ACTOR };
-    for (const e of edgesOfParsedRow(check.urn, row.name, parsed)) after.set(e.key, e);
+    for (const e of derivedEdgesOfBackupRow(row, index).edges) after.set(e.key, e);
   }
   await deleteStaleEdges(tx, before, after);
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
