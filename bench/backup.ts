@@ -18,11 +18,15 @@
 //    and B is exported. Then B's derived edges are dropped and the same full restoreIndices pass
 //    rebuilds them: the restore rate when restore writes, which is what an import is compared with
 //    like for like (step 2's pass on a consistent store only reads); the probes must still agree.
+// 5c. The offline first load (`npm run import -- FILE --offline`, docs/operations.md §Offline first
+//    load): the same export into a third, stopped home C through neo4j-admin; C is then started,
+//    probed and exported. Its rate is compared with both restore rates, as the online import's is.
 // 6. Checks, streamed line by line (the files are larger than a string may be):
 //      - B's export equals A's export record for record, byte for byte (the `asOf` header aside);
 //      - A's export equals A's later export except the records of the writer's datasets (the rows
 //        the writer did not touch are in the file exactly as stored);
-//      - no drift on B; every probe answer identical on A and B.
+//      - no drift on B; every probe answer identical on A and B;
+//      - the same for C: its export equals A's export, no drift, the same probe answers.
 // The export and the import run as `npm run export|import` runs them (the node flags package.json
 // gives them): their time and peak RSS (VmHWM, polled from /proc) are theirs alone.
 // Everything goes to bench/results/<date>-backup-<size>.json; exit 1 when a check fails.
@@ -176,6 +180,7 @@ const seedFile = join(work, 'seed.json');
 const exportFile = join(work, 'export.json.gz');
 const laterFile = join(work, 'a-later.json.gz');
 const againFile = join(work, 'b-export.json.gz');
+const offlineFile = join(work, 'c-export.json.gz');
 
 log(`generating the ${values.size} graph and writing it as a DataHub file …`);
 let g: ReturnType<typeof generate> | null = generate(edges);
@@ -315,8 +320,32 @@ try {
   await b.stop();
   b = undefined;
 
+  // 5c: C, loaded offline from the same export
+  log('offline load of the export into a new home C …');
+  const offline = await runNode('tools/import.ts', [exportFile, '--offline', '--home', join(work, 'c', 'neo4j'), '--quiet'], {});
+  log(`  ${offline.stdout.trim()}`);
+  const offlineRecords = Number(/^(\d+) records loaded offline/.exec(offline.stdout)?.[1]);
+  const offlinePhases = /files ([\d.]+) s, ghosts ([\d.]+) s, neo4j-admin ([\d.]+) s, schema ([\d.]+) s/.exec(offline.stdout);
+  const c = await startNeo4j({ home: join(work, 'c', 'neo4j'), boltPort: portB, heap, pageCache });
+  let storeC: Store | undefined = createStore({ uri: c.uri, database: 'neo4j' });
+  let driftC;
+  let probesC: string[];
+  let storeCBytes: number;
+  try {
+    driftC = await restoreIndices(storeC, { dryRun: true, batchSize: 2000 });
+    probesC = await probe(storeC);
+    await runNode('tools/export.ts', ['--out', offlineFile, '--quiet'], { NEO4J_URI: c.uri });
+    storeCBytes = storeBytes(c);
+  } finally {
+    await storeC.close();
+    storeC = undefined;
+    await c.stop();
+  }
+
   // 6: checks
   log('comparing …');
+  const offlineRoundTrip = await compare(exportFile, offlineFile);
+  const probeDiffsC = PROBES.map((p, i) => (probesA[i] === probesC[i] ? null : p.name)).filter((x) => x !== null);
   const roundTrip = await compare(exportFile, againFile);
   const isLoad = (l: string) => l.includes(`urn:li:dataPlatform:${LOAD_PLATFORM},`);
   const untouched = await compare(exportFile, laterFile, isLoad);
@@ -330,7 +359,7 @@ try {
     size: { label: values.size, edges },
     graph: { lineageEdges: stats.lineageEdges, entities: stats.entities, seedProposals: seedRecords, versionUpdates },
     machine: { cores: cpus().length, memGb: Math.round(totalmem() / 2 ** 30), loadAvgAtEnd: loadavg(), node: process.version },
-    neo4j: { heap, pageCache, storeAMb: mb(storeABytes), storeBMb: mb(storeBBytes) },
+    neo4j: { heap, pageCache, storeAMb: mb(storeABytes), storeBMb: mb(storeBBytes), storeCMb: mb(storeCBytes) },
     seed: { proposals: seedRecords, ms: seed.ms, mcpPerSec: Math.round(seedRecords / (seed.ms / 1000)), peakRssMb: seed.peakRssMb },
     restore: { rows: restoreOut.result.rowsScanned, ms: Math.round(restoreOut.result.timeMs), rowsPerSec: restoreRate, peakRssMb: restoreOut.hwmMb },
     restoreRebuild: {
@@ -349,16 +378,26 @@ try {
       versusRestoreRate: +((importedRecords / (imported.ms / 1000)) / restoreRate).toFixed(2),
       versusRestoreRebuildRate: +((importedRecords / (imported.ms / 1000)) / rebuildRate).toFixed(2),
     },
+    offlineImport: {
+      records: offlineRecords, ms: offline.ms, recordsPerSec: Math.round(offlineRecords / (offline.ms / 1000)), peakRssMb: offline.peakRssMb,
+      phasesS: offlinePhases ? { files: +offlinePhases[1]!, ghosts: +offlinePhases[2]!, neo4jAdmin: +offlinePhases[3]!, schema: +offlinePhases[4]! } : null,
+      versusRestoreRate: +((offlineRecords / (offline.ms / 1000)) / restoreRate).toFixed(2),
+      versusRestoreRebuildRate: +((offlineRecords / (offline.ms / 1000)) / rebuildRate).toFixed(2),
+      versusOnlineImport: +((offlineRecords / offline.ms) / (importedRecords / imported.ms)).toFixed(1),
+    },
     check: {
       reexportOfBIdentical: roundTrip.identical, recordsCompared: roundTrip.compared, ...(roundTrip.identical ? {} : { difference: roundTrip.firstDifference }),
       untouchedRowsOfAIdentical: untouched.identical, ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
       driftOnB: hasDrift(drift), probes: PROBES.length, probeAnswersDiffering: probeDiffs,
       rebuiltEdgesEqualDropped: rebuildOut.result.edgesAdded === dropped, probeAnswersDifferingAfterRebuild: rebuiltDiffs,
       holdsAndHeldRowsLeftAfterExport: holdsLeft + heldLeft,
+      reexportOfCIdentical: offlineRoundTrip.identical, ...(offlineRoundTrip.identical ? {} : { offlineDifference: offlineRoundTrip.firstDifference }),
+      driftOnC: hasDrift(driftC), probeAnswersDifferingOnC: probeDiffsC,
     },
   };
   const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0 &&
-    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0 && holdsLeft + heldLeft === 0;
+    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0 && holdsLeft + heldLeft === 0 &&
+    offlineRoundTrip.identical && !hasDrift(driftC) && probeDiffsC.length === 0;
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', result.file), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
