@@ -6,6 +6,7 @@
 // export (a DataHub proposal), rows out of the export's order, a database already there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +15,7 @@ import { createStore, type Store } from '../../catalog/src/store/store.ts';
 import { SCHEMA_VERSION } from '../../catalog/src/store/schema-version.ts';
 import { prepareExport } from '../../catalog/src/operations/backup/export.ts';
 import { hasDrift, restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
-import type { LineageQuery } from '../../catalog/src/read/lineage/service.ts';
+import { searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { freePort, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
 import { databaseDirOf, offlineImport, type OfflineImportOptions } from '../../tools/offline-import.ts';
 import { testStore, namespace } from '../support/context.ts';
@@ -156,6 +157,10 @@ describe('an export loaded offline', () => {
     server = await startNeo4j({ home, boltPort: await freePort(), heap: '512m', pageCache: '128m' });
     loaded = createStore({ uri: server.uri, database: 'neo4j' });
     expect(await graphOf(loaded)).toEqual(await graphOf(source));
+    // and it is a catalog like any other: the write path writes into it.
+    await writeAspects(loaded, [upsert(ds[3]!, 'upstreamLineage', upstreams(ds[2]!, ds[0]!), T0 + 100)], { actor: ACTOR, existenceMode: 'strict' });
+    const down = await searchLineage(loaded, { urn: ds[0]!, direction: 'DOWNSTREAM', orFilters: [{ and: [{ field: 'degree', values: ['1'] }] }] }, { start: 0, count: 10 }, { maxHops: 10, maxResults: 100, deadlineMs: 30_000 });
+    expect(down.hits.map((h) => h.urn)).toContain(ds[3]!);
   }, SLOW);
 });
 
@@ -165,6 +170,11 @@ describe('what the offline load refuses, before anything is loaded', () => {
   beforeAll(async () => {
     const { gunzipSync } = await import('node:zlib');
     records = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Array<Record<string, unknown>>;
+  });
+
+  test('the CLI: options of the online import are refused with --offline, naming them', () => {
+    const r = spawnSync(process.execPath, [join(process.cwd(), 'tools/import.ts'), file, '--offline', '--home', fresh(), '--resume'], { encoding: 'utf8' });
+    expect({ status: r.status, stderr: r.stderr }).toMatchObject({ status: 2, stderr: expect.stringContaining('--resume belongs to the online import') });
   });
 
   test.each([
