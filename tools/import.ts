@@ -11,7 +11,7 @@
 //
 // --offline loads an export of this catalog into the embedded Neo4j of a stopped `npm start`
 // (default home: .data/neo4j) with Neo4j's bulk importer (tools/offline-import.ts): the first load
-// of a new machine, many times faster; all or nothing, no checkpoint.
+// of a new machine, through Neo4j's bulk importer; no checkpoint (a failed run is run again).
 import { createReadStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { dataDir, neo4jHome } from './embedded.ts';

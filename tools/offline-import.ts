@@ -11,8 +11,10 @@
 //  4. The server is started once: the schema version is stamped, constraints and indexes are
 //     created and populated, and the server is stopped again; `npm start` then serves the catalog.
 //
-// It is all or nothing: neo4j-admin builds the database aside and swaps it in only when complete;
-// after a failure, run it again (there is no checkpoint to resume from).
+// The home is not touched until the input files are complete: a bad record stops it with the home
+// as it was. neo4j-admin then writes the database in place: if it fails, that database is unusable
+// (and one it was replacing under --overwrite is not kept), and the message says to run it again with
+// --overwrite. There is no checkpoint to resume from: a run costs minutes, not hours.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -108,7 +110,8 @@ export async function offlineImport(o: OfflineImportOptions): Promise<OfflineImp
       ...(o.adminMemory ? [`--max-off-heap-memory=${o.adminMemory.offHeap}`] : []),
     ], undefined, { echo: o.verbose ?? false, ...(o.adminMemory ? { heap: o.adminMemory.heap } : {}) });
     if (admin.status !== 0) {
-      throw new OfflineImportError(`neo4j-admin database import failed (exit ${admin.status}); nothing was loaded. ` +
+      throw new OfflineImportError(`neo4j-admin database import failed (exit ${admin.status}); the database it was writing in ${home} is ` +
+        'unusable (do not start it): fix the cause and run again with --overwrite. ' +
         (o.verbose ? 'Its output is above.' : `Its output ends:\n${admin.output.split('\n').slice(-25).join('\n')}`));
     }
     const t3 = Date.now();
