@@ -42,6 +42,8 @@ export interface QueryCase {
   httpError?: string;
   bfs: Summary;
   naive: { ms: number; timedOut: boolean; rows: number | null; paths: number | null; error?: string } | null;
+  /** What failed instead of being timed (the product's answer: `answer`; a baseline: its field name), with the error. */
+  errors?: Record<string, string>;
 }
 
 const PAGE = 10;
@@ -62,6 +64,8 @@ export interface ShapeCase {
   httpFirst: Summary | null;
   httpNext?: Summary | null;
   httpError?: string;
+  /** What failed instead of being timed (the product's answer: `answer`; a baseline: its field name), with the error. */
+  errors?: Record<string, string>;
   /** The engine's floor for the same walk (the pruning BFS counting the reach, nothing read). */
   floor?: Summary | null;
   /**
@@ -272,8 +276,34 @@ async function measure(runs: number, budgetMs: number, fn: () => Promise<unknown
   return summarize(samples);
 }
 
-/** A query's first page once (warm-up, and its cursor), then the first and the next page timed. */
-async function timeFirstAndNext(o: QueryOptions, q: LineageQuery) {
+/**
+ * A measurement that may fail rather than be slow (at 10M, shipping a hub's 1.2M-node reach passes
+ * Neo4j's per-transaction memory cap): null, with the error kept under `name`, so one failure does
+ * not end the run.
+ */
+async function measureOrNote(errors: Record<string, string>, name: string, fn: () => Promise<Summary>): Promise<Summary | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    errors[name] = (e as Error).message.slice(0, 300);
+    return null;
+  }
+}
+
+/** No samples: the product's answer failed (the case's `errors.answer` says why). */
+const FAILED: Summary = { n: 0, p50: NaN, p95: NaN, max: NaN, mean: NaN };
+
+/** A query's first page once (warm-up, and its cursor), then the first and the next page timed; the error if it failed. */
+async function timeFirstAndNext(o: QueryOptions, q: LineageQuery, errors: Record<string, string>) {
+  try {
+    return await timeFirstAndNextOrThrow(o, q);
+  } catch (e) {
+    errors.answer = (e as Error).message.slice(0, 300);
+    return { first: { total: null, strategy: 'failed', isPartial: false, nextCursor: null }, domainFirst: FAILED, domainNext: null };
+  }
+}
+
+async function timeFirstAndNextOrThrow(o: QueryOptions, q: LineageQuery) {
   const first = await scrollLineage(o.store, q, { count: PAGE }, o.limits);
   const domainFirst = await measure(o.runs, o.caseBudgetMs, () => scrollLineage(o.store, q, { count: PAGE }, o.limits));
   const domainNext = first.nextCursor
@@ -306,13 +336,14 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         const label = `${src.name} ${direction} "${degree}"`;
         const orFilters = [{ and: [{ field: 'degree', values: [degree] }] }];
         const q: LineageQuery = { urn, direction, orFilters };
-        const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
+        const errors: Record<string, string> = {};
+        const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q, errors);
         let reachOnly: Summary | null = null;
         let bfsFloor: Summary | null = null;
         if (degree === '3+') {
           const nq = normalizeQuery(q, Date.now());
-          reachOnly = await measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs));
-          bfsFloor = await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn));
+          reachOnly = await measureOrNote(errors, 'reachOnly', () => measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs)));
+          bfsFloor = await measureOrNote(errors, 'bfsFloor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn)));
         }
         let httpFirst: Summary | null = null;
         let httpNext: Summary | null = null;
@@ -339,9 +370,10 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         const c: QueryCase = {
           source: src.name, urn, direction, degree, bfsReach, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, reachOnly, bfsFloor,
           httpFirst, httpNext, ...(httpError ? { httpError } : {}), bfs: summarize(bfsTimes.samples), naive,
+          ...(Object.keys(errors).length ? { errors } : {}),
         };
         cases.push(c);
-        o.progress(`query ${label}: total ${first.total}, first p50 ${domainFirst.p50} ms, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}, bfs p50 ${c.bfs.p50} ms, naive ${naive.timedOut ? `>${naive.ms}` : naive.ms} ms`);
+        o.progress(`query ${label}: total ${first.total}, first p50 ${domainFirst.p50} ms${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}, bfs p50 ${c.bfs.p50} ms, naive ${naive.timedOut ? `>${naive.ms}` : naive.ms} ms`);
       }
     }
   }
@@ -352,14 +384,15 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
     { name: 'schemaField', urn: g.fieldUrns[s.field]!, direction: 'DOWNSTREAM' as const, shapes: columnShapes() },
   ];
   for (const { name, urn, direction, shapes: shapesOf } of shapeSources) {
-    const floors = new Map<string, Summary>();
+    const floors = new Map<string, Summary | null>();
     for (const { shape, input, domainOnly, reads } of shapesOf as Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true; reads?: string }>) {
       const q: LineageQuery = { urn, direction, ...input };
       const window = q.startTimeMillis != null && q.endTimeMillis != null ? { start: q.startTimeMillis, end: q.endTimeMillis } : null;
       const floorKey = window ? `${window.start}-${window.end}` : 'every edge';
-      if (!floors.has(floorKey)) floors.set(floorKey, await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { window })));
-      const floor = floors.get(floorKey)!;
-      const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q);
+      const errors: Record<string, string> = {};
+      if (!floors.has(floorKey)) floors.set(floorKey, await measureOrNote(errors, 'floor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { window }))));
+      const floor = floors.get(floorKey) ?? null;
+      const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q, errors);
       let httpFirst: Summary | null = null;
       let httpNext: Summary | null = null;
       let httpError: string | undefined;
@@ -373,11 +406,16 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
           httpError = (e as Error).message;
         }
       }
-      const readFloor = reads ? await measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { reads })) : null;
-      const ignored = first.strategy === 'hops' ? q.lineageFlags?.ignoreAsHops?.[0]?.entityType : undefined;
-      const hopFloor = ignored ? await measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)) : null;
-      shapes.push({ source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, hopFloor, ...(httpError ? { httpError } : {}) });
-      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor.p50}), next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
+      const readFloor = reads ? await measureOrNote(errors, 'readFloor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { reads }))) : null;
+      const ignored = q.lineageFlags?.ignoreAsHops?.[0]?.entityType;
+      const hopFloor = ignored && (first.strategy === 'hops' || first.strategy === 'failed')
+        ? await measureOrNote(errors, 'hopFloor', () => measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)))
+        : null;
+      shapes.push({
+        source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, hopFloor,
+        ...(httpError ? { httpError } : {}), ...(Object.keys(errors).length ? { errors } : {}),
+      });
+      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor?.p50 ?? '–'})${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
     }
   }
   return { cases, shapes, profile: await profileHub(o, entityUrns[s.hub]!) };
