@@ -16,11 +16,13 @@ import type { SearchFields } from '../model/search-fields.ts';
  */
 export const ARRAY_DELIMITER = '\u001f';
 
+const ENTITY_HEADER = 'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
+
 /** One input file per kind, each with its header line; `group` is neo4j-admin's --nodes/--relationships. */
 const FILES = {
-  entities: { group: 'nodes', header: 'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL' },
+  entities: { group: 'nodes', header: ENTITY_HEADER },
   // Ghosts (endpoints no record describes) come after the entities in the import's input order.
-  ghosts: { group: 'nodes', header: 'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL' },
+  ghosts: { group: 'nodes', header: ENTITY_HEADER },
   aspects: { group: 'nodes', header: 'key:ID(Aspect),urn,name,version:long,maxVersion:long,value,systemMetadata,createdOn:long,createdBy,:LABEL' },
   hasAspect: { group: 'relationships', header: ':START_ID(Entity),:END_ID(Aspect),:TYPE' },
   edges: { group: 'relationships', header: ':START_ID(Entity),:END_ID(Entity),:TYPE,key,owner,aspect,createdOn:long,createdActor,updatedOn:long,updatedActor,properties,via,manual:boolean' },
