@@ -9,7 +9,8 @@
 // lineage/select-counts-<down|up>-<1|2|max>[-windowed].
 // The time-window test (lineage/edge-in-window.cypher) is inside all(), where the BFS rewrite keeps it.
 // Params: $urn, $start, $end: epoch ms (the -windowed expansions), $maxHops: int
-// Returns: k = facetKey * 4 + bucket (1, 2, 3 = "3+"), count
+// Returns: k = facetKey * 64 + degree (63 = "63 or more": facetKey < 2^46, so k stays an exact JS number), count.
+// The exact degree (not the 1 / 2 / 3+ bucket) is what lets select.ts find where LINEAGE_MAX_RESULTS cuts.
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
 {{#windowed}}
@@ -17,4 +18,4 @@ WHERE all(r IN rs WHERE {{edgeInWindow:r}})
 {{/windowed}}
 WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
-RETURN n.facetKey * 4 + CASE WHEN degree >= 3 THEN 3 ELSE degree END AS k, count(*) AS count
+RETURN n.facetKey * 64 + CASE WHEN degree >= 63 THEN 63 ELSE degree END AS k, count(*) AS count

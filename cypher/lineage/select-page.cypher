@@ -15,10 +15,12 @@
 //         $afterDegree: int, $afterUrn: string (keyset position; 0 and '' for the first page),
 //         $keys: [int] (the facetKeys whose nodes are results: visible — the key's flags —, of a type
 //         asked for, matching the criteria a facetKey decides; judged by select.ts), $limit: int,
-//         $tokens: [string] (free text, lower-cased, judged as select-counts judges it; [] = none),
+//         $untilDegree: int, $untilUrn: string | null (the last position LINEAGE_MAX_RESULTS keeps, select-cut;
+//         $untilUrn null = the whole degree; $maxHops and null when nothing is cut),
+//         $tokens: [string] (free text, lower-cased; [] = none),
 //         $criteria: [{property, condition, values, numbers}] and $pairs: [[facetKey, mask]] | null (with criteria on
 //         the node itself: the (facetKey, mask) pairs select-counts-judged judged matching; the mask is
-//         select-counts-judged's expression, which this one must equal)
+//         select-counts-judged's expression: both inline lineage/node-criteria-mask)
 // Returns: urn, degree, entityType, platform, origin — in (degree, urn) order
 MATCH (s:Entity {urn: $urn})
 MATCH p = (s){{<}}-[rs:LINEAGE*1..{{bound}}]-{{>}}(n)
@@ -29,23 +31,10 @@ WITH s, n, min(length(p)) AS degree
 WHERE degree <= $maxHops AND n <> s
   AND (($d1 AND degree = 1) OR ($d2 AND degree = 2) OR ($d3 AND degree >= 3))
   AND (degree > $afterDegree OR (degree = $afterDegree AND n.urn > $afterUrn))
+  AND (degree < $untilDegree OR (degree = $untilDegree AND ($untilUrn IS NULL OR n.urn <= $untilUrn)))
   AND n.facetKey IN $keys
-  AND all(t IN $tokens WHERE any(f IN ['urn', 'name', 'description'] WHERE toLower(coalesce(n[f], '')) CONTAINS t))
-  AND ($pairs IS NULL OR [n.facetKey, reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [n[c.property]] WHERE a IS NOT NULL AND CASE c.condition
-               WHEN 'EQUAL' THEN a IN c.values
-               WHEN 'IN' THEN a IN c.values
-               WHEN 'EXISTS' THEN a <> ''
-               WHEN 'IEQUAL' THEN any(v IN c.values WHERE toLower(v) = toLower(a))
-               WHEN 'CONTAIN' THEN any(v IN c.values WHERE toLower(a) CONTAINS toLower(v))
-               WHEN 'START_WITH' THEN any(v IN c.values WHERE a STARTS WITH v)
-               WHEN 'END_WITH' THEN any(v IN c.values WHERE a ENDS WITH v)
-               // Comparisons are numeric when both sides are numbers, else by text (as filters.ts compares); a value
-               // that is no number (c.numbers[i] null) spares reading the node's as one (a failed parse is costly).
-               WHEN 'GREATER_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a > c.values[i] ELSE coalesce(toFloatOrNull(a) > c.numbers[i], a > c.values[i]) END)
-               WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a >= c.values[i] ELSE coalesce(toFloatOrNull(a) >= c.numbers[i], a >= c.values[i]) END)
-               WHEN 'LESS_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a < c.values[i] ELSE coalesce(toFloatOrNull(a) < c.numbers[i], a < c.values[i]) END)
-               WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a <= c.values[i] ELSE coalesce(toFloatOrNull(a) <= c.numbers[i], a <= c.values[i]) END)
-               ELSE a IN c.values END) THEN 1 ELSE 0 END)] IN $pairs)
+  AND {{nodeTextMatch:n}}
+  AND ($pairs IS NULL OR [n.facetKey, {{nodeCriteriaMask:n}}] IN $pairs)
 RETURN n.urn AS urn, degree, n.entityType AS entityType, n.platform AS platform, n.origin AS origin
 ORDER BY degree, urn
 LIMIT $limit

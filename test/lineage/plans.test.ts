@@ -62,8 +62,8 @@ test('the paths statements use a (bidirectional) shortest-path operator, not an 
 
 const selectFiles = statementNames.filter((n) => n.startsWith('lineage/select-'));
 
-test('there is one page and two counts statements per direction, depth bound and walk', () => {
-  expect([...selectFiles].sort()).toEqual(['counts', 'counts-judged', 'page'].flatMap((k) => WALKS.map((s) => `lineage/select-${k}-${s}`)).sort());
+test('there is one page, two counts and one cut statement per direction, depth bound and walk', () => {
+  expect([...selectFiles].sort()).toEqual(['counts', 'counts-judged', 'cut', 'page'].flatMap((k) => WALKS.map((s) => `lineage/select-${k}-${s}`)).sort());
 });
 
 // The in-database selection (select.ts) is only as fast as these plans: a pruning BFS, and for
@@ -72,7 +72,7 @@ describe.each(selectFiles)('%s', (name) => {
   test('plans a BFS pruning var-expand seeded from the urn index; a page plans a PartialTop', async () => {
     const ops = await explain(name, {
       urn: 'urn:li:dataset:x', ...windowOf(name), maxHops: 1000, d1: true, d2: true, d3: true, afterDegree: 0, afterUrn: '',
-      keys: [1], pairs: null, criteria: [], tokens: [], limit: 10,
+      keys: [1], pairs: null, criteria: [], tokens: [], limit: 10, untilDegree: 1000, untilUrn: null, degree: 2, rank: 10, visibleKeys: [1],
     });
     expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
     const expand = ops.filter((o) => o.operatorType.includes('VarLengthExpand'));

@@ -46,17 +46,18 @@ async function cypher(text: string, params: Record<string, unknown> = {}) {
  * Both paths, every page: identical hits, totals and facets; which strategy the first page took.
  * A first page always walks, and the pages after it reuse that walk's snapshot.
  */
-async function bothPaths(q: LineageQuery, count: number) {
-  const viaDb = await scrollAll(store, q, count, limits);
-  const firstDb = await scrollLineage(store, q, { count }, limits);
-  const viaRows = await scrollAll(store, q, count, shipping);
-  const firstRows = await scrollLineage(store, q, { count }, shipping);
+async function bothPaths(q: LineageQuery, count: number, lim = limits) {
+  const viaDb = await scrollAll(store, q, count, lim);
+  const firstDb = await scrollLineage(store, q, { count }, lim);
+  const viaRows = await scrollAll(store, q, count, { ...lim, selectInDatabase: false });
+  const firstRows = await scrollLineage(store, q, { count }, { ...lim, selectInDatabase: false });
   expect(view(viaDb.hits)).toEqual(view(viaRows.hits));
   expect(viaDb.total).toBe(viaRows.total);
   expect(viaDb.total).toBe(viaRows.hits.length);
   expect(firstDb.facets).toEqual(firstRows.facets);
+  expect(firstDb.isPartial).toBe(firstRows.isPartial);
   expect(firstRows.strategy).toBe(q.lineageFlags ? 'hops' : 'fast');
-  return { strategy: firstDb.strategy, hits: viaDb.hits, total: viaDb.total, facets: firstDb.facets };
+  return { strategy: firstDb.strategy, hits: viaDb.hits, total: viaDb.total, facets: firstDb.facets, isPartial: firstDb.isPartial };
 }
 
 beforeAll(async () => {
@@ -222,6 +223,36 @@ test('comparisons, by number when both sides read as one (hexadecimal too), else
     if (total === undefined) expect(r.total).toBeGreaterThan(0);
     else expect(r.total).toBe(total);
   }
+});
+
+// LINEAGE_MAX_RESULTS keeps the first visible nodes in (degree, urn) order on both paths: the
+// database finds the cut's degree in its counts and the cut's urn with select-cut. Visible below src:
+// 130 at degree 1; 30 js, the DEV dataset, the job and the key at 2 (163); deep0 at 3; deep1 at 4.
+test.each([
+  ['inside degree 1', 50, {}],
+  ['at the end of degree 1 (the whole degree, no urn)', 130, {}],
+  ['inside degree 2', 140, {}],
+  ['at the end of degree 2', 163, {}],
+  ['inside the deepest degrees', 164, {}],
+  ['inside degree 2, degree 2 only', 140, { orFilters: degree('2') }],
+  ['inside degree 2, 3+ only: nothing kept is deeper', 150, { orFilters: degree('3+') }],
+  ['inside degree 2, soft-deleted entities visible', 150, { includeSoftDeleted: true }],
+  ['inside degree 1, free text judged per node', 60, { query: 'k0' }],
+  ['inside degree 2, a name criterion judged per node', 145, { orFilters: where([{ field: 'name', values: ['j1'], condition: 'START_WITH' }], [{ field: 'platform', values: [otherPlatform] }]) }],
+] as const)('LINEAGE_MAX_RESULTS cut %s (%d): same pages, total, facets and isPartial on both paths', async (_name, maxResults, extra) => {
+  const q = down(src, extra as Partial<LineageQuery>);
+  const r = await bothPaths(q, 7, { ...limits, maxResults });
+  expect(r.strategy).toBe('database');
+  expect(r.isPartial).toBe(true);
+  const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
+  const lim = { ...limits, maxResults };
+  expect(await countInDatabase(store, nq, planLineageRead(nq, lim), lim, Date.now())).toBe((await countLineage(store, q, { ...lim, selectInDatabase: false })));
+});
+
+test('a reach no larger than LINEAGE_MAX_RESULTS is whole', async () => {
+  const r = await bothPaths(down(src), 50, { ...limits, maxResults: 165 });
+  expect(r.isPartial).toBe(false);
+  expect(r.total).toBe(165);
 });
 
 // searchAcrossLineageCounts counts in Neo4j what a search would total (text aside), as streamed rows count it.

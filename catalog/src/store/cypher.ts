@@ -95,7 +95,7 @@ export const MAX_DEPTH_LITERAL = 1000;
 export type WalkKind = '' | '-windowed';
 
 /** Families expanded per direction, depth bound and walk kind: lineage/reach-down-1 … lineage/reach-up-max-windowed. */
-const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/fanout'] as const;
+const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/select-cut', 'lineage/fanout'] as const;
 /** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
 const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/hop-nodes', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
@@ -136,10 +136,14 @@ const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ..
 // `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with the partial's
 // placeholder set to that variable — the lineage edge's time-window test (`{{edge}}`,
 // lineage/edge-in-window.cypher) and the columns of a node a hop reached (`{{node}}`,
-// lineage/hop-row.cypher) are the two.
+// lineage/hop-row.cypher), and a node's criteria mask and free-text verdict (`{{node}}`,
+// lineage/node-criteria-mask.cypher, lineage/node-text-match.cypher), which the counts, the page and
+// the cut must judge alike.
 const PARTIALS = {
   edgeInWindow: { file: 'lineage/edge-in-window', placeholder: '{{edge}}' },
   hopRow: { file: 'lineage/hop-row', placeholder: '{{node}}' },
+  nodeCriteriaMask: { file: 'lineage/node-criteria-mask', placeholder: '{{node}}' },
+  nodeTextMatch: { file: 'lineage/node-text-match', placeholder: '{{node}}' },
 } as const;
 export type Partials = Readonly<Partial<Record<keyof typeof PARTIALS, string>>>;
 const PARTIAL_FILES: ReadonlySet<string> = new Set(Object.values(PARTIALS).map((p) => p.file));

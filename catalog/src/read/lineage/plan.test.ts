@@ -10,7 +10,7 @@ const plan = (q: Partial<LineageQuery>, l: LineageLimits = limits) =>
 test('a plain walk: database first with the facetKey counts, then one statement, hop by hop if out of time', () => {
   const p = plan({});
   expect(p.database).toEqual({
-    counts: 'lineage/select-counts-down-max', page: 'lineage/select-page-down-max', fanout: null, maxDepth: 1000,
+    counts: 'lineage/select-counts-down-max', page: 'lineage/select-page-down-max', cut: 'lineage/select-cut-down-max', fanout: null, maxDepth: 1000,
   });
   expect(p.streamed).toBe('fast-then-hops');
   expect(p.reach).toBe('lineage/reach-down-max');

@@ -7,10 +7,11 @@
 //
 // The steps, in order:
 // 1. database — select the page and count total and facets inside Neo4j (select.ts). Taken when the
-//    request's filters can be judged there. At run time it may still decline (the reach holds
-//    schemaFields, nodes without facetKey, more than LINEAGE_MAX_RESULTS, a node ignored as a hop,
-//    a node with as many edges as the per-hop limit) or run out of its share of the deadline;
-//    then step 2 answers.
+//    request's filters can be judged there. A reach of more than LINEAGE_MAX_RESULTS visible nodes
+//    is cut where the streamed path cuts it (select-cut) and the page says isPartial. At run time it
+//    may still decline (the reach holds schemaFields, nodes without facetKey, a node ignored as a hop,
+//    a node with as many edges as the per-hop limit, a cut past degree 62) or run out of its share of
+//    the deadline; then step 2 answers.
 // 2. streamed — the reach shipped here and selected by results.ts (traverse.ts): one statement
 //    (fast) unless the request needs per-hop control, which only the hop-by-hop walk gives; a fast
 //    walk out of time falls back to hop by hop.
@@ -26,6 +27,8 @@ export interface DatabaseStep {
   counts: StatementName;
   /** The page in (degree, urn) order. */
   page: StatementName;
+  /** Where LINEAGE_MAX_RESULTS cuts a larger reach: run only when it does. */
+  cut: StatementName;
   /** With a per-hop limit: the most edges a node of the walk has (a limit above it cuts nothing). */
   fanout: StatementName | null;
   /** The walk's depth bound (LineagePlan.maxDepth). */
@@ -106,7 +109,7 @@ export function reachStatement(direction: WalkDirection, depth: DepthBound, wind
 export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): LineagePlan {
   const dir = nq.walkDirection;
   const windowed = nq.window !== null;
-  const bounded = (family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/fanout') =>
+  const bounded = (family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/select-cut' | 'lineage/fanout') =>
     boundedStatement(family, dir, nq.depth, windowed);
   const maxDepth = maxDepthOf(nq.depth, limits);
   const reasons: string[] = [];
@@ -134,6 +137,7 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
     database = {
       counts: bounded(judged ? 'lineage/select-counts-judged' : 'lineage/select-counts'),
       page: bounded('lineage/select-page'),
+      cut: bounded('lineage/select-cut'),
       fanout: nq.perHopLimit !== null ? bounded('lineage/fanout') : null,
       maxDepth,
     };

@@ -124,6 +124,17 @@ export interface Selection {
   facets: Facet[];
   /** In-database selections: the (facetKey, criteria mask) pairs later pages select by (select.ts). */
   matching?: Array<[facetKey: number, mask: number]>;
+  /** In-database selections of a reach LINEAGE_MAX_RESULTS cuts: the last position kept (select.ts). */
+  cut?: ReachCut | null;
+}
+
+/**
+ * The last (degree, urn) position of a reach cut at LINEAGE_MAX_RESULTS visible nodes in (degree,
+ * urn) order; urn null = the whole degree. Positions after it are not results, and the page is partial.
+ */
+export interface ReachCut {
+  degree: number;
+  urn: string | null;
 }
 
 export interface SelectionOptions {

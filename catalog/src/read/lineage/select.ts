@@ -5,17 +5,20 @@
 // Neo4j selects the page and counts total and facets itself, so only a page and a few dozen counts
 // leave the database instead of the whole reach (120k rows for a hub at 1M edges: bench/README.md).
 // Two statements, side by side:
-// - select-counts[-judged]-<dir>-<bound>[-windowed]: the BFS grouped by (facetKey, degree bucket;
+// - select-counts[-judged]-<dir>-<bound>[-windowed]: the BFS grouped by (facetKey, degree;
 //   judged: text verdict, node criteria mask) → total and facets; the facetKey's criteria are judged
 //   here, once per group, and combined with the node's verdicts from the mask;
 // - select-page-<dir>-<bound>[-windowed]: the BFS in degree order → ORDER BY degree, urn LIMIT as a
 //   PartialTop, which stops at the degree that fills the page; only nodes whose (facetKey, mask) is
 //   judged matching — guessed from the facetKeys already known, checked against the counts.
 // With a per-hop limit a third statement runs beside them (lineage/fanout: the most edges a node of
-// the walk has). It answers null (the caller streams rows instead, traverse.ts + results.ts) when the
+// the walk has). A reach of more than LINEAGE_MAX_RESULTS visible nodes is cut as the streamed path
+// cuts it — the first ones in (degree, urn) order — and a fourth statement (select-cut) finds where:
+// the degree comes from the counts, the urn and the groups of that degree's kept nodes from it.
+// It answers null (the caller streams rows instead, traverse.ts + results.ts) when the
 // reach holds something it cannot count this way: schemaFields (lifted onto their datasets, and
-// existing through them), nodes written before facetKey existed, more than LINEAGE_MAX_RESULTS, a
-// node ignored as a hop, or a node with as many edges as the per-hop limit.
+// existing through them), nodes written before facetKey existed, a node ignored as a hop, a node
+// with as many edges as the per-hop limit, or a cut past the degrees the counts tell apart.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
 import { isCatalogError } from '../../model/errors.ts';
 import type { LRUCache } from 'lru-cache';
@@ -24,7 +27,7 @@ import type { StatementName } from '../../store/cypher.ts';
 import { facetFlagsOf } from '../../model/search-fields.ts';
 import { criterionMatches, numberOf, type Criterion } from '../../model/filters.ts';
 import { isIgnoredAsHop, windowParams, type CursorPosition, type LineageLimits, type NormalizedQuery } from './query.ts';
-import { facetsOf, type FacetGroup, type LineageHit, type Selection } from './results.ts';
+import { facetsOf, type FacetGroup, type LineageHit, type ReachCut, type Selection } from './results.ts';
 import { NODE_PROPERTY, nodeCriteriaOf, type DatabaseStep, type LineagePlan } from './plan.ts';
 
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
@@ -84,6 +87,7 @@ export async function selectPage(
   limit: number,
   timeoutMs: number,
   matching: Matching,
+  cut: ReachCut | null,
 ): Promise<LineageHit[]> {
   if (matching.length === 0) return [];
   const criteria = nodeCriteriaOf(nq);
@@ -96,6 +100,8 @@ export async function selectPage(
       d1: accepts(1), d2: accepts(2), d3: accepts(3),
       afterDegree: int(after?.degree ?? 0),
       afterUrn: after?.urn ?? '',
+      untilDegree: int(cut?.degree ?? step.maxDepth),
+      untilUrn: cut?.urn ?? null,
       keys: [...new Set(matching.map(([k]) => k))].map(int),
       pairs: criteria.length ? matching.map(([k, mask]) => [int(k), int(mask)]) : null,
       criteria: criteriaParam(criteria),
@@ -162,14 +168,67 @@ function knownMatching(store: Store, nq: NormalizedQuery, criteria: readonly Cri
   return { matching, known };
 }
 
-/** Total and facets counted in Neo4j; null = the reach needs the streaming path. */
+/** select-counts' k: facetKey * DEGREE_SPAN + degree; the last value stands for that degree or more. */
+const DEGREE_SPAN = 64;
+
+interface CountGroup {
+  facetKey: number;
+  degree: number;
+  /** Judged counts: whether the nodes match the free text, and their criteria mask. */
+  text: boolean;
+  mask: number;
+  count: number;
+}
+
+/** Whether a facetKey's nodes are in the reach the streamed path walks: existing, and not soft-deleted unless asked for. */
+function isVisible(nq: NormalizedQuery, facetKey: number): boolean {
+  const { exists, removed } = facetFlagsOf(facetKey);
+  return exists && (!removed || nq.includeSoftDeleted);
+}
+
+/**
+ * Where LINEAGE_MAX_RESULTS cuts the reach, and its groups up to the cut: every group of the degrees
+ * before the cut's, and the cut degree's first nodes in urn order, grouped again by select-cut.
+ * Null when the cut falls in the last degree value, which stands for all deeper degrees too.
+ */
+async function cutReach(
+  store: Store, nq: NormalizedQuery, step: DatabaseStep, criteria: readonly Criterion[], groups: CountGroup[], maxResults: number, timeoutMs: number,
+): Promise<{ cut: ReachCut; kept: CountGroup[] } | null> {
+  const byDegree = new Map<number, number>();
+  for (const g of groups) if (isVisible(nq, g.facetKey)) byDegree.set(g.degree, (byDegree.get(g.degree) ?? 0) + g.count);
+  let before = 0;
+  for (const degree of [...byDegree.keys()].sort((a, b) => a - b)) {
+    const count = byDegree.get(degree)!;
+    if (before + count <= maxResults) { before += count; continue; }
+    if (degree >= DEGREE_SPAN - 1) return null;
+    const earlier = groups.filter((g) => g.degree < degree);
+    const rank = maxResults - before;
+    if (rank === 0) return { cut: { degree: degree - 1, urn: null }, kept: earlier };
+    const visibleKeys = [...new Set(groups.filter((g) => g.degree === degree && isVisible(nq, g.facetKey)).map((g) => g.facetKey))];
+    const rows = await store.read(
+      (tx) => tx.run<{ facetKey: number; text: boolean; mask: number; count: number; lastUrn: string }>(step.cut, {
+        urn: nq.urn, ...windowParams(nq.window), degree: int(degree), rank: int(rank), visibleKeys: visibleKeys.map(int),
+        tokens: nq.queryTokens, criteria: criteriaParam(criteria),
+      }),
+      { timeoutMs, metadata: { app: 'lineage', op: 'select-cut' } },
+    );
+    if (rows.length === 0) return null; // the degree's nodes changed under us: let the shipping path answer
+    return {
+      cut: { degree, urn: rows[0]!.lastUrn },
+      kept: [...earlier, ...rows.map((r) => ({ facetKey: r.facetKey, degree, text: r.text, mask: r.mask, count: r.count }))],
+    };
+  }
+  return null;
+}
+
+/** Total and facets counted in Neo4j, cut at LINEAGE_MAX_RESULTS as the streamed path cuts; null = the reach needs the streaming path. */
 async function selectCounts(
   store: Store,
   nq: NormalizedQuery,
   step: DatabaseStep,
   limits: LineageLimits,
   timeoutMs: number,
-): Promise<{ total: number; facets: Selection['facets']; matching: Matching; reachKeys: number[] } | null> {
+): Promise<{ total: number; facets: Selection['facets']; matching: Matching; reachKeys: number[]; cut: ReachCut | null } | null> {
   const criteria = nodeCriteriaOf(nq);
   const rows = await store.read(
     (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(step.counts, {
@@ -181,14 +240,12 @@ async function selectCounts(
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
   );
-  const groups: Array<{ facetKey: number; degree: number; text: boolean; mask: number; count: number }> = [];
+  const groups: CountGroup[] = [];
   for (const r of rows) {
     if (r.k === null) return null; // a node without facetKey (written before it existed)
-    groups.push({ facetKey: Math.floor(r.k / 4), degree: r.k % 4, text: r.text ?? true, mask: r.mask ?? 0, count: r.count });
+    groups.push({ facetKey: Math.floor(r.k / DEGREE_SPAN), degree: r.k % DEGREE_SPAN, text: r.text ?? true, mask: r.mask ?? 0, count: r.count });
   }
   const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
-  const matching: FacetGroup[] = [];
-  const matchingPairs = new Map<string, [number, number]>();
   let reachable = 0;
   for (const g of groups) {
     const v = values.get(g.facetKey);
@@ -198,20 +255,29 @@ async function selectCounts(
     if (v.entityType === 'schemaField') return null;
     // A node ignored as a hop makes its neighbours nearer than the breadth-first walk finds them.
     if (isIgnoredAsHop(nq, v)) return null;
-    const { exists, removed } = facetFlagsOf(g.facetKey);
-    if (!exists || (removed && !nq.includeSoftDeleted)) continue;
-    reachable += g.count;
-    if (!g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
+    if (isVisible(nq, g.facetKey)) reachable += g.count;
+  }
+  // The shipping path keeps the first LINEAGE_MAX_RESULTS visible nodes and says isPartial; so does this one.
+  let kept = groups;
+  let cut: ReachCut | null = null;
+  if (reachable > limits.maxResults) {
+    const found = await cutReach(store, nq, step, criteria, groups, limits.maxResults, timeoutMs);
+    if (!found) return null;
+    ({ kept, cut } = found);
+  }
+  const matching: FacetGroup[] = [];
+  const matchingPairs = new Map<string, [number, number]>();
+  for (const g of kept) {
+    const v = values.get(g.facetKey)!;
+    if (!isVisible(nq, g.facetKey) || !g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
     matchingPairs.set(`${g.facetKey}:${g.mask}`, [g.facetKey, g.mask]);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
   }
-  // The shipping path cuts at LINEAGE_MAX_RESULTS and says isPartial; it keeps that meaning.
-  if (reachable > limits.maxResults) return null;
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
   return {
     total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: [...matchingPairs.values()],
-    reachKeys: groups.map((g) => g.facetKey),
+    reachKeys: groups.map((g) => g.facetKey), cut,
   };
 }
 
@@ -270,10 +336,12 @@ export async function selectInDatabase(
   const guess = knownMatching(store, nq, nodeCriteriaOf(nq));
   const [counts, page] = await Promise.all([
     countsOfPlainWalk(store, nq, step, limits, timeoutMs),
-    guess && guess.known.size > 0 ? selectPage(store, nq, step, null, limit, timeoutMs, guess.matching) : null,
+    guess && guess.known.size > 0 ? selectPage(store, nq, step, null, limit, timeoutMs, guess.matching, null) : null,
   ]);
   if (!counts) return null;
   const covered = page !== null && counts.reachKeys.every((k) => guess!.known.has(k - (k % 4)));
-  const hits = covered ? page : await selectPage(store, nq, step, null, limit, timeoutMs, counts.matching);
-  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching };
+  // The guess ran before the cut was known: it stands if it stopped short of the cut's degree.
+  const beforeCut = page !== null && (counts.cut === null || (page.at(-1)?.degree ?? 0) < counts.cut.degree);
+  const hits = covered && beforeCut ? page : await selectPage(store, nq, step, null, limit, timeoutMs, counts.matching, counts.cut);
+  return { hits, complete: hits.length < limit, total: counts.total, facets: counts.facets, matching: counts.matching, cut: counts.cut };
 }

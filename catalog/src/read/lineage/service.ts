@@ -108,7 +108,7 @@ async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits
       for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
         const selected = await selectInDatabase(store, nq, plan.database, limits, want, Math.max(1, Math.floor(budget)));
         if (!selected) break;
-        if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: false, strategy: 'database' as const };
+        if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: Boolean(selected.cut), strategy: 'database' as const };
       }
     } catch (e) {
       // Out of time: the shipping path below falls back to hop-by-hop with what is left.
@@ -125,7 +125,7 @@ async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits
  * streamed again holding only those.
  */
 async function hitsAfter(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
-  if (strategy === 'database' && plan.database) return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!);
+  if (strategy === 'database' && plan.database) return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!, selected.cut ?? null);
   const builder = new SelectionBuilder(nq, { hold: limit, after });
   await reach(store, nq, plan, limits, Date.now(), builder);
   return builder.finish().hits;
