@@ -135,10 +135,16 @@ function groupMatches(nq: NormalizedQuery, criteria: readonly Criterion[], subje
   return nq.clauses.some((and) => and.every(judge));
 }
 
+/** Whether a facetKey's nodes are in the reach the streamed path walks: existing, and not soft-deleted unless asked for. */
+function isVisible(nq: NormalizedQuery, facetKey: number): boolean {
+  const { exists, removed } = facetFlagsOf(facetKey);
+  return exists && (!removed || nq.includeSoftDeleted);
+}
+
 /** Whether nodes with this facetKey (and criteria mask) are results: visible, of a type asked for, matching the clauses. */
 function keyMatches(nq: NormalizedQuery, criteria: readonly Criterion[], facetKey: number, v: FacetValues, mask: number): boolean {
-  const { exists, removed } = facetFlagsOf(facetKey);
-  if (!exists || (removed && !nq.includeSoftDeleted) || !nq.resultTypes.has(v.entityType)) return false;
+  if (!isVisible(nq, facetKey) || !nq.resultTypes.has(v.entityType)) return false;
+  const { removed } = facetFlagsOf(facetKey);
   return groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, mask);
 }
 
@@ -178,12 +184,6 @@ interface CountGroup {
   text: boolean;
   mask: number;
   count: number;
-}
-
-/** Whether a facetKey's nodes are in the reach the streamed path walks: existing, and not soft-deleted unless asked for. */
-function isVisible(nq: NormalizedQuery, facetKey: number): boolean {
-  const { exists, removed } = facetFlagsOf(facetKey);
-  return exists && (!removed || nq.includeSoftDeleted);
 }
 
 /**
@@ -269,7 +269,7 @@ async function selectCounts(
   const matchingPairs = new Map<string, [number, number]>();
   for (const g of kept) {
     const v = values.get(g.facetKey)!;
-    if (!isVisible(nq, g.facetKey) || !g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
+    if (!g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
     matchingPairs.set(`${g.facetKey}:${g.mask}`, [g.facetKey, g.mask]);
     matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
   }
