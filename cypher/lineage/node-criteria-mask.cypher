@@ -4,8 +4,13 @@
 // $criteria, the first criterion's bit highest, set when the node's property matches as
 // catalog/src/model/filters.ts judges it (before negation); select.ts combines the bits with what the
 // node's facetKey decides. Properties are read by name ({{node}}[c.property]): only those a
-// criterion names. Params: $criteria: [{property, condition, values: [string], numbers: [float | null]}]
-reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [{{node}}[c.property]] WHERE a IS NOT NULL AND CASE c.condition
+// criterion names. A criterion with `ids` (an exact urn: EQUAL or IN on urn, the nodes' element ids
+// looked up by lineage/node-ids) is judged by identity and reads nothing: the urn is a long string, and
+// reading it from every node of a 120k-node reach cost about as much as the walk (bench/README.md).
+// Params: $criteria: [{property, condition, values: [string], numbers: [float | null], ids: [string] | null}]
+reduce(m = 0, c IN $criteria | m * 2 + CASE
+ WHEN c.ids IS NOT NULL THEN CASE WHEN elementId({{node}}) IN c.ids THEN 1 ELSE 0 END
+ WHEN any(a IN [{{node}}[c.property]] WHERE a IS NOT NULL AND CASE c.condition
  WHEN 'EQUAL' THEN a IN c.values
  WHEN 'IN' THEN a IN c.values
  WHEN 'EXISTS' THEN a <> ''
@@ -19,4 +24,5 @@ reduce(m = 0, c IN $criteria | m * 2 + CASE WHEN any(a IN [{{node}}[c.property]]
  WHEN 'GREATER_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a >= c.values[i] ELSE coalesce(toFloatOrNull(a) >= c.numbers[i], a >= c.values[i]) END)
  WHEN 'LESS_THAN' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a < c.values[i] ELSE coalesce(toFloatOrNull(a) < c.numbers[i], a < c.values[i]) END)
  WHEN 'LESS_THAN_OR_EQUAL_TO' THEN any(i IN range(0, size(c.values) - 1) WHERE CASE WHEN c.numbers[i] IS NULL THEN a <= c.values[i] ELSE coalesce(toFloatOrNull(a) <= c.numbers[i], a <= c.values[i]) END)
- ELSE a IN c.values END) THEN 1 ELSE 0 END)
+ ELSE a IN c.values END) THEN 1
+ ELSE 0 END)

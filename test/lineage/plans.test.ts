@@ -88,3 +88,9 @@ describe.each(selectFiles)('%s', (name) => {
     expectEdgeTest(name, expand[0]!);
   });
 });
+
+test('lineage/node-ids looks each urn up in the urn index (it runs before the walk, on every request with an exact urn filter)', async () => {
+  const ops = await explain('lineage/node-ids', { urns: ['urn:li:dataset:x', 'urn:li:dataset:y'] });
+  expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
+  expect(ops.some((o) => /AllNodesScan|NodeByLabelScan/.test(o.operatorType))).toBe(false);
+});

@@ -190,6 +190,11 @@ test.each([
 test.each([
   ['urn IN two', where([{ field: 'urn', values: [ks[3]!, job] }]), 2],
   ['urn negated', where([{ field: 'urn', values: [ks[3]!], negated: true }]), 164],
+  // An exact urn is judged by node identity (lineage/node-ids): a urn with no node, or whose node is
+  // outside the reach (the source itself), names no result; negated, it leaves every result.
+  ['urn EQUAL, with no node', where([{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'] }]), 0],
+  ['urn IN, the source and one with no node, negated', where([{ field: 'urn', values: [src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN', negated: true }]), 165],
+  ['urn IN, a result, the source and one with no node', where([{ field: 'urn', values: [deep[0]!, src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN' }]), 1],
   ['name IEQUAL', where([{ field: 'name', values: ['K007'], condition: 'IEQUAL' }]), 1],
   ['name CONTAIN, any case', where([{ field: 'name', values: ['J0'], condition: 'CONTAIN' }]), 10],
   ['urn START_WITH the job type', where([{ field: 'urn', values: ['urn:li:dataJob:'], condition: 'START_WITH' }]), 1],

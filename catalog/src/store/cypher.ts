@@ -36,6 +36,7 @@ const FILE_STATEMENTS = [
   'lineage/facet-values',
   'lineage/generation',
   'lineage/node-id',
+  'lineage/node-ids',
   'details/most-connected',
   'details/recently-changed',
   'details/job-runs',

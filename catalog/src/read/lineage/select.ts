@@ -33,10 +33,31 @@ import { NODE_PROPERTY, nodeCriteriaOf, type DatabaseStep, type LineagePlan } fr
 /** Rows fetched beyond a page, so the next pages come from the snapshot without a walk. */
 export const READ_AHEAD = 100;
 
-/** The node criteria as statement parameters. */
-function criteriaParam(criteria: readonly Criterion[]) {
-  return criteria.map((c) => ({ property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf) }));
+/** Conditions under which a criterion on the urn names nodes: judged by their identity (lineage/node-ids). */
+const EXACT_CONDITIONS: ReadonlySet<string> = new Set(['EQUAL', 'IN']);
+
+/**
+ * The node criteria as statement parameters. An exact criterion on the urn carries the element ids of
+ * the nodes it names, so the statements compare nodes instead of reading every node's urn (one
+ * lookup of a few urns before the walk; lineage/node-criteria-mask.cypher says why).
+ */
+async function criteriaParams(store: Store, criteria: readonly Criterion[], timeoutMs: number) {
+  const exact = (c: Criterion) => c.field === 'urn' && EXACT_CONDITIONS.has(c.condition);
+  const urns = [...new Set(criteria.filter(exact).flatMap((c) => c.values))];
+  const idOf = new Map<string, string>();
+  if (urns.length) {
+    const rows = await store.read(
+      (tx) => tx.run<{ urn: string; id: string }>('lineage/node-ids', { urns }),
+      { timeoutMs, metadata: { app: 'lineage', op: 'node-ids' } },
+    );
+    for (const r of rows) idOf.set(r.urn, r.id);
+  }
+  return criteria.map((c) => ({
+    property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf),
+    ids: exact(c) ? c.values.flatMap((v) => idOf.get(v) ?? []) : null,
+  }));
 }
+type CriteriaParams = Awaited<ReturnType<typeof criteriaParams>>;
 
 interface FacetValues {
   entityType: string;
@@ -91,6 +112,7 @@ export async function selectPage(
 ): Promise<LineageHit[]> {
   if (matching.length === 0) return [];
   const criteria = nodeCriteriaOf(nq);
+  const criteriaParam = await criteriaParams(store, criteria, timeoutMs);
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
     (tx) => tx.run<PageRow>(step.page, {
@@ -104,7 +126,7 @@ export async function selectPage(
       untilUrn: cut?.urn ?? null,
       keys: [...new Set(matching.map(([k]) => k))].map(int),
       pairs: criteria.length ? matching.map(([k, mask]) => [int(k), int(mask)]) : null,
-      criteria: criteriaParam(criteria),
+      criteria: criteriaParam,
       tokens: nq.queryTokens,
       limit: int(limit),
     }),
@@ -192,7 +214,7 @@ interface CountGroup {
  * Null when the cut falls in the last degree value, which stands for all deeper degrees too.
  */
 async function cutReach(
-  store: Store, nq: NormalizedQuery, step: DatabaseStep, criteria: readonly Criterion[], groups: CountGroup[], maxResults: number, timeoutMs: number,
+  store: Store, nq: NormalizedQuery, step: DatabaseStep, criteriaParam: CriteriaParams, groups: CountGroup[], maxResults: number, timeoutMs: number,
 ): Promise<{ cut: ReachCut; kept: CountGroup[] } | null> {
   const byDegree = new Map<number, number>();
   for (const g of groups) if (isVisible(nq, g.facetKey)) byDegree.set(g.degree, (byDegree.get(g.degree) ?? 0) + g.count);
@@ -208,7 +230,7 @@ async function cutReach(
     const rows = await store.read(
       (tx) => tx.run<{ facetKey: number; text: boolean; mask: number; count: number; lastUrn: string }>(step.cut, {
         urn: nq.urn, ...windowParams(nq.window), degree: int(degree), rank: int(rank), visibleKeys: visibleKeys.map(int),
-        tokens: nq.queryTokens, criteria: criteriaParam(criteria),
+        tokens: nq.queryTokens, criteria: criteriaParam,
       }),
       { timeoutMs, metadata: { app: 'lineage', op: 'select-cut' } },
     );
@@ -230,13 +252,14 @@ async function selectCounts(
   timeoutMs: number,
 ): Promise<{ total: number; facets: Selection['facets']; matching: Matching; reachKeys: number[]; cut: ReachCut | null } | null> {
   const criteria = nodeCriteriaOf(nq);
+  const criteriaParam = await criteriaParams(store, criteria, timeoutMs);
   const rows = await store.read(
     (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(step.counts, {
       urn: nq.urn,
       ...windowParams(nq.window),
       maxHops: int(step.maxDepth),
       tokens: nq.queryTokens,
-      criteria: criteriaParam(criteria),
+      criteria: criteriaParam,
     }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
   );
@@ -261,7 +284,7 @@ async function selectCounts(
   let kept = groups;
   let cut: ReachCut | null = null;
   if (reachable > limits.maxResults) {
-    const found = await cutReach(store, nq, step, criteria, groups, limits.maxResults, timeoutMs);
+    const found = await cutReach(store, nq, step, criteriaParam, groups, limits.maxResults, timeoutMs);
     if (!found) return null;
     ({ kept, cut } = found);
   }
