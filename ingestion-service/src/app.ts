@@ -15,6 +15,7 @@ import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
 import { registerBackupRoutes } from './backup-handler.ts';
 import { registerEventRoutes } from './events.ts';
+import { bodyAdmissionMiddleware } from './body-admission.ts';
 
 export type { IngestionDeps } from './context.ts';
 export { defaultGraphqlUrl } from './server-routes.ts';
@@ -41,6 +42,8 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   app.use(readYourWritesMiddleware());
   app.use(prefixMiddleware());
   app.use(authMiddleware(authConfigOf(deps.config), createTokenStore(deps.store)));
+  // After authentication: a request without a valid token is answered without waiting its turn.
+  app.use(bodyAdmissionMiddleware({ budgetBytes: deps.config.MAX_INFLIGHT_BODY_BYTES, limitBytes: deps.config.MAX_BODY_BYTES, waitMs: deps.config.BODY_WAIT_MS }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(unknownRouteMiddleware());

@@ -80,6 +80,30 @@ test('a 16 MiB batch of hub lineage past the bound: 413 naming it at once, nothi
   expect((await fetch(`${stack.ingestionUrl}/health/live`)).ok).toBe(true);
 });
 
+test('three such batches at once (a sink with several threads): each answered, one after another, the service up', async () => {
+  // Each is handled with several times its bytes in the heap; three at once ended the process (V8 out
+  // of heap), failing all three. MAX_INFLIGHT_BODY_BYTES admits one of this size at a time.
+  // The shape of the bench's last 10M batch, which did this: fewer aspects with more upstreams each.
+  const wide = (i: number) => proposal(hub(i), {
+    upstreams: Array.from({ length: 666 }, (_, k) => ({ dataset: dataset(PLATFORM, `wide${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp, created: stamp })),
+  });
+  const batches = [0, 1, 2].map((b) => Array.from({ length: 91 }, (_, i) => wide(1_000 * (b + 1) + i)));
+  for (const proposals of batches) expect(Buffer.byteLength(JSON.stringify({ proposals }))).toBeLessThan(16 * 1024 * 1024);
+  const ingestion = childPids(process.pid).find((p) => p.cmdline.includes('ingestion-service/src/main.ts'));
+  resetPeak(ingestion!.pid);
+  const t0 = Date.now();
+  const replies = await Promise.allSettled(batches.map((proposals) => ingestBatch(proposals)));
+  const peak = procMem(ingestion!.pid);
+  log(`3 × 16 MiB at once: ${replies.map((r) => (r.status === 'fulfilled' ? r.value.status : 'failed')).join(', ')} in ${Date.now() - t0} ms; ingestion peak RSS ${peak?.hwmMb} MB`);
+  for (const reply of replies) {
+    expect(reply.status).toBe('fulfilled');
+    expect((reply as PromiseFulfilledResult<{ status: number; message: string }>).value.status).toBe(413);
+  }
+  expect(await entities()).toBe(0);
+  expect(peak!.hwmMb).toBeLessThan(RSS_CAP_MB);
+  expect((await fetch(`${stack.ingestionUrl}/health/live`)).ok).toBe(true);
+});
+
 test('the same records in requests within the bound all go in', async () => {
   const perRequest = Math.floor(DEFAULT_MAX_EDGES_PER_WRITE / UPSTREAMS);
   for (let i = 0; i < HUBS; i += perRequest) {

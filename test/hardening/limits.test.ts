@@ -20,7 +20,7 @@ const first = chain[0]!;
 const TINY = {
   GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_DOCUMENT_BYTES: '2048', MAX_BODY_BYTES: '65536',
   MAX_BATCH_PROPOSALS: '3', HTTP_HEADERS_TIMEOUT_MS: '400', HTTP_REQUEST_TIMEOUT_MS: '800', LINEAGE_MAX_RESULTS: '2',
-  BOOKMARK_WAIT_MS: '1500',
+  BOOKMARK_WAIT_MS: '1500', MAX_INFLIGHT_BODY_BYTES: '65536', BODY_WAIT_MS: '300',
 };
 
 let defaults: Harness, tiny: Harness;
@@ -106,9 +106,11 @@ describe('documented defaults', () => {
       depth: c.GRAPHQL_MAX_DEPTH, aliases: c.GRAPHQL_MAX_ALIASES, document: c.GRAPHQL_MAX_DOCUMENT_BYTES, body: c.MAX_BODY_BYTES,
       batch: c.MAX_BATCH_PROPOSALS, headers: c.HTTP_HEADERS_TIMEOUT_MS, request: c.HTTP_REQUEST_TIMEOUT_MS,
       maxResults: c.LINEAGE_MAX_RESULTS, maxHops: c.LINEAGE_MAX_HOPS, deadline: c.LINEAGE_DEADLINE_MS, bookmarkWait: c.BOOKMARK_WAIT_MS,
+      inflight: c.MAX_INFLIGHT_BODY_BYTES, bodyWait: c.BODY_WAIT_MS,
     }).toEqual({
       depth: 20, aliases: 50, document: 131072, body: 16 * 1024 * 1024, batch: 10_000, headers: 20_000, request: 120_000,
       maxResults: 1_000_000, maxHops: 1000, deadline: 30_000, bookmarkWait: 30_000,
+      inflight: 16 * 1024 * 1024, bodyWait: 10_000,
     });
   });
 
@@ -298,6 +300,26 @@ describe('every limit is configurable (tiny limits)', () => {
       expect(r.ms).toBeGreaterThanOrEqual(350);
       expect(r.ms).toBeLessThan(5_000);
     }
+  });
+
+  test('MAX_INFLIGHT_BODY_BYTES=65536, BODY_WAIT_MS=300: a body past the bytes in hand waits its turn; unserved, a 503 naming both, with Retry-After', async () => {
+    // A first request holds 60,000 bytes: its body stops half sent (it ends with a 408, below).
+    const held = stall(tiny.ingestionUrl, `POST /aspects?action=ingestProposal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${tinyAdmin}\r\nContent-Length: 60000\r\n\r\n{"proposal":`);
+    await new Promise((r) => setTimeout(r, 100));
+    const write = { proposal: mcp(first, 'status', { removed: false }), padding: 'a'.repeat(10_000) };
+    const t0 = Date.now();
+    const waited = await send(`${tiny.ingestionUrl}/aspects?action=ingestProposal`, { body: write, token: tinyAdmin });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    expect(waited.status).toBe(503);
+    expect(waited.headers.get('retry-after')).toBe('2');
+    expect(waited.json.message).toMatch(/MAX_INFLIGHT_BODY_BYTES 65536\).*300 ms \(BODY_WAIT_MS\)/);
+    // A request without a body is not held up.
+    expect([200, 404]).toContain((await send(`${tiny.ingestionUrl}/aspects/${encodeURIComponent(first)}?aspect=status`, { token: tinyAdmin })).status);
+    // Once the stalled request ends, its bytes are free again: the same write goes in at once.
+    expect((await held).answer).toMatch(/^HTTP\/1\.1 408/);
+    const t1 = Date.now();
+    expect((await send(`${tiny.ingestionUrl}/aspects?action=ingestProposal`, { body: write, token: tinyAdmin })).status).toBe(200);
+    expect(Date.now() - t1).toBeLessThan(250);
   });
 
   test('HTTP_REQUEST_TIMEOUT_MS=800: a body that stops arriving gets 408 and is disconnected', async () => {

@@ -47,6 +47,14 @@ const envSchema = z.object({
   /** Longest wait of a request for the X-Lineage-Bookmark it presents before its 503 (docs/wire-contract.md §Read-your-writes). */
   BOOKMARK_WAIT_MS: positiveInt.default(30_000),
   MAX_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
+  /**
+   * The request bytes the ingestion service handles at once (docs/wire-contract.md §Body limits): a
+   * request holds several times its body in the heap while it is parsed, validated and written, so
+   * bodies past this sum wait their turn, unread. Raise it with the service's heap.
+   */
+  MAX_INFLIGHT_BODY_BYTES: positiveInt.default(16 * 1024 * 1024),
+  /** Longest a request waits for its turn under MAX_INFLIGHT_BODY_BYTES; then 503 + Retry-After. */
+  BODY_WAIT_MS: positiveInt.default(10_000),
   MAX_BATCH_PROPOSALS: positiveInt.default(10_000),
   /**
    * The most derived edges one write may add or refresh; a larger write is refused with a
