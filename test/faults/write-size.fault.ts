@@ -81,8 +81,9 @@ test('a 16 MiB batch of hub lineage past the bound: 413 naming it at once, nothi
 });
 
 test('three such batches at once (a sink with several threads): each answered, one after another, the service up', async () => {
-  // Each is handled with several times its bytes in the heap; three at once ended the process (V8 out
-  // of heap), failing all three. MAX_INFLIGHT_BODY_BYTES admits one of this size at a time.
+  // Each is handled with several times its bytes in the heap. Three parts of the 10M bench's last batch
+  // at once ended the process (V8 out of heap), failing all three; these took it to 345 MB RSS, past
+  // the cap. MAX_INFLIGHT_BODY_BYTES admits one of this size at a time.
   // The shape of the bench's last 10M batch, which did this: fewer aspects with more upstreams each.
   const wide = (i: number) => proposal(hub(i), {
     upstreams: Array.from({ length: 666 }, (_, k) => ({ dataset: dataset(PLATFORM, `wide${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp, created: stamp })),
