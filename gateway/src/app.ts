@@ -11,7 +11,7 @@ import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@
 import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, serviceCallAgent, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
+  declaredBodyLength, gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, serviceCallAgent, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
   asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSubgraphResponse, type PlanCarrier,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
@@ -186,11 +186,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // How long a refused upload is read on so that its 413 arrives (see answerTooLarge).
   const UPLOAD_DRAIN_MS = 10_000;
   const bodyBytesRead = new WeakMap<IncomingMessage, number>();
-  const declaredOverLimit = (req: IncomingMessage) => {
-    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    const length = Number(req.headers['content-length']);
-    return (encoding === 'identity' || encoding === '') && Number.isFinite(length) && length > limit;
-  };
+  const declaredOverLimit = (req: IncomingMessage) => (declaredBodyLength(req.headers) ?? 0) > limit;
   const answerTooLarge = (req: IncomingMessage, res: ServerResponse) => {
     const answer = gmsBodyTooLargeAnswer((req.url ?? '/').split('?')[0]!, limit);
     const text = JSON.stringify(answer.body);

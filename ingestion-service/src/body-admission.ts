@@ -6,7 +6,9 @@
 // in flight. So the bodies handled at once add up to at most MAX_INFLIGHT_BODY_BYTES; a request
 // past it waits, its body unread in the socket, in arrival order, for at most BODY_WAIT_MS, and then
 // gets a 503 with Retry-After, which DataHub's emitter retries.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Next } from 'koa';
+import { declaredBodyLength } from '@lineage/service-kit';
 import { CatalogError } from '@lineage/catalog/model';
 
 /** Seconds a client is asked to wait after a request found no room. */
@@ -32,6 +34,10 @@ export function createByteGate(budget: number): ByteGate {
   let admitted = 0;
   const queue: Waiter[] = [];
   const fits = (bytes: number) => admitted === 0 || admitted + bytes <= budget;
+  // The head goes first even if a later, smaller request would fit: a large body is not starved.
+  const admitWaiting = () => {
+    while (queue.length && fits(queue[0]!.bytes)) queue.shift()!.admit();
+  };
   const grant = (bytes: number) => {
     admitted += bytes;
     let released = false;
@@ -39,8 +45,7 @@ export function createByteGate(budget: number): ByteGate {
       if (released) return;
       released = true;
       admitted -= bytes;
-      // The head goes first even if a later, smaller request would fit: a large body is not starved.
-      while (queue.length && fits(queue[0]!.bytes)) queue.shift()!.admit();
+      admitWaiting();
     };
   };
   return {
@@ -56,7 +61,7 @@ export function createByteGate(budget: number): ByteGate {
           clearTimeout(timer);
           resolve(null);
           // A waiter that leaves the head may unblock the smaller ones behind it.
-          while (queue.length && fits(queue[0]!.bytes)) queue.shift()!.admit();
+          admitWaiting();
         };
         const waiter: Waiter = {
           bytes,
@@ -79,15 +84,10 @@ export function createByteGate(budget: number): ByteGate {
  * when its length is unknown (chunked) or it is compressed (the cap counts inflated bytes). A body
  * declared over the cap is refused before it is read, so it takes nothing.
  */
-export function bodyWeight(headers: Record<string, string | string[] | undefined>, limitBytes: number): number {
-  const encoding = String(headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const declared = headers['content-length'] === undefined ? NaN : Number(headers['content-length']);
-  const chunked = headers['transfer-encoding'] !== undefined;
-  if (Number.isFinite(declared) && !chunked) {
-    if (declared > limitBytes && (encoding === 'identity' || encoding === '')) return 0;
-    return encoding === 'identity' || encoding === '' ? declared : limitBytes;
-  }
-  return chunked ? limitBytes : 0;
+export function bodyWeight(headers: IncomingHttpHeaders, limitBytes: number): number {
+  const declared = declaredBodyLength(headers);
+  if (declared !== null && headers['transfer-encoding'] === undefined) return declared > limitBytes ? 0 : declared;
+  return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined ? limitBytes : 0;
 }
 
 /** Holds each request with a body until its bytes fit the budget, for the whole of its handling. */

@@ -25,6 +25,6 @@ export { processMetrics } from './metrics.ts';
 // The OpenLineage door's paths, for the ingestion routes and the front door.
 export { isOpenLineagePath, OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
 // Request bodies read one way by every door.
-export { gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
+export { declaredBodyLength, gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
 // The process runtime: ops endpoints, graceful shutdown.
 export { opsRouteTemplate, runService } from './service-runtime.ts';

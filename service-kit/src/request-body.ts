@@ -2,7 +2,7 @@
 // which trusts a Content-Length to refuse early and stops reading once the cap is passed. A body
 // sent with `Content-Encoding: gzip` (or deflate) is inflated on the way, the cap then counting the
 // inflated bytes, so a small compressed body cannot grow past it.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import getRawBody from 'raw-body';
@@ -31,11 +31,25 @@ export function gmsBodyTooLargeAnswer(path: string, limitBytes: number): { statu
 
 const DECODERS: Readonly<Record<string, () => Transform>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate };
 
+/** The body's Content-Encoding, lower-cased; `identity` when none is named. */
+const encodingOf = (headers: IncomingHttpHeaders) => (headers['content-encoding'] ?? 'identity').trim().toLowerCase() || 'identity';
+
+/**
+ * The length a body will have once read, when the request declares it and sends the body as is
+ * (no Content-Encoding); null otherwise: chunked, or compressed (only the inflated size counts
+ * against MAX_BODY_BYTES, and only reading tells it).
+ */
+export function declaredBodyLength(headers: IncomingHttpHeaders): number | null {
+  if (encodingOf(headers) !== 'identity' || headers['content-length'] === undefined) return null;
+  const length = Number(headers['content-length']);
+  return Number.isFinite(length) ? length : null;
+}
+
 /** The body as UTF-8 text; payloadTooLarge (413) beyond `limitBytes`, badRequest when it cannot be read or is not UTF-8. */
 export async function readBodyText(req: IncomingMessage, limitBytes: number): Promise<string> {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = encodingOf(req.headers);
   let source: Readable = req;
-  if (encoding !== 'identity' && encoding !== '') {
+  if (encoding !== 'identity') {
     const decoder = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding]! : undefined;
     if (!decoder) throw badRequest(`Unsupported Content-Encoding '${encoding}': send gzip, deflate or none`);
     const inflate = decoder();
@@ -45,8 +59,7 @@ export async function readBodyText(req: IncomingMessage, limitBytes: number): Pr
   }
   let bytes: Buffer;
   try {
-    const length = source === req ? req.headers['content-length'] : undefined;
-    bytes = await getRawBody(source, { limit: limitBytes, length });
+    bytes = await getRawBody(source, { limit: limitBytes, length: declaredBodyLength(req.headers) ?? undefined });
   } catch (e) {
     if ((e as { type?: string }).type === 'entity.too.large') {
       throw new CatalogError('payloadTooLarge', bodyTooLargeMessage(limitBytes));
