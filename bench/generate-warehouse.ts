@@ -7,7 +7,7 @@
 // for; tiles are independent, as separate dbt projects of one company are. The degree
 // distributions are drawn, not copied: `node bench/generate-warehouse.ts --size 100k` prints the
 // measured shape beside the target, and bench/README.md keeps both.
-import { adjacency, bfs, COLUMNS, datasetUrn, materialise, SIZES, type Entity, type Graph } from './generate.ts';
+import { adjacency, bfs, COLUMNS, datasetUrn, materialise, parseSize, type Entity, type Graph } from './generate.ts';
 import { rng } from './lib/rng.ts';
 
 /** One tile's node and edge budget: the measured warehouse. */
@@ -157,6 +157,6 @@ export function shapeOf(g: Graph): Record<string, number> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import('node:util');
   const { values } = parseArgs({ options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } } });
-  const g = generateWarehouse(SIZES[values.size!] ?? Number(values.size), Number(values.seed));
+  const g = generateWarehouse(parseSize(values.size!).edges, Number(values.seed));
   console.log(JSON.stringify({ ...g.stats, shape: shapeOf(g) }, null, 2));
 }

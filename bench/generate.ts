@@ -49,6 +49,17 @@ export interface Graph {
 
 export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000, '1M': 1_000_000, '10m': 10_000_000, '10M': 10_000_000 };
 
+/**
+ * A size as the runner names it: `10k`, `100k`, `1M`, `4M` (k thousands, M or m millions) or a plain
+ * number of edges. The name labels the results file, so a lower-case `m` is written `M`.
+ */
+export function parseSize(text: string): { name: string; edges: number } {
+  const m = /^(\d+)([kmM]?)$/.exec(text);
+  if (!m) return { name: text, edges: Number.NaN };
+  const unit = m[2] === 'k' ? 1_000 : m[2] ? 1_000_000 : 1;
+  return { name: m[2] ? `${m[1]}${m[2] === 'k' ? 'k' : 'M'}` : m[1]!, edges: Number(m[1]) * unit };
+}
+
 export const COLUMNS = 4;
 const ACTOR = 'urn:li:corpuser:bench';
 export const BASE_TIME = 1_700_000_000_000;
@@ -409,7 +420,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { parseArgs } = await import('node:util');
   const { values } = parseArgs({ options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } } });
   const t0 = performance.now();
-  const g = generate(SIZES[values.size!] ?? Number(values.size), Number(values.seed));
+  const g = generate(parseSize(values.size!).edges, Number(values.seed));
   const t1 = performance.now();
   const adj = adjacency(g.entities.length, g.up, g.down);
   const radj = adjacency(g.entities.length, g.down, g.up);

@@ -15,7 +15,7 @@ import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/sr
 import neo4j from 'neo4j-driver';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import type { StatementName } from '../catalog/src/store/cypher.ts';
-import { generate, proposalBatches, SIZES } from './generate.ts';
+import { generate, proposalBatches, parseSize } from './generate.ts';
 import { cpuSeconds, threadCpuSeconds } from './lib/memory.ts';
 
 const { values: args } = parseArgs({
@@ -85,7 +85,7 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
 }
 
 async function main(): Promise<void> {
-  const g = generate(SIZES[args.size!] ?? Number(args.size));
+  const g = generate(parseSize(args.size!).edges);
   let neo: RunningNeo4j | undefined;
   let home: string | undefined;
   let uri = args.uri;

@@ -1,4 +1,4 @@
-// The benchmark runner: `npm run bench -- --size 10k|100k|1M|10M [options]`.
+// The benchmark runner: `npm run bench -- --size 10k|100k|1M|10M|<n>M [options]`.
 //
 // Starts its own throwaway Neo4j (heap and page cache sized for the run) and the real services
 // (tools/stack.ts, ephemeral: ingestion service, lineage subgraph, gateway) against it, then runs
@@ -19,7 +19,7 @@ import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/query.ts';
 import { loadConfig } from '../catalog/src/runtime/config.ts';
 import { generateWarehouse, shapeOf } from './generate-warehouse.ts';
-import { generate, countProposals, adjacency, bfs, SIZES, type Graph } from './generate.ts';
+import { generate, countProposals, adjacency, bfs, parseSize, type Graph } from './generate.ts';
 import { childPids, watchMemory, type WatchedProcess } from './lib/memory.ts';
 import { ingestRaw, ingestViaApi, dropRaw } from './workloads/ingest.ts';
 import { runQueries } from './workloads/query.ts';
@@ -67,11 +67,10 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M|10M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
+  console.log('npm run bench -- --size 10k|100k|1M|10M|<n>M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
   process.exit(0);
 }
-const sizeName = args.size === '1m' ? '1M' : args.size === '10m' ? '10M' : args.size!;
-const edges = SIZES[sizeName] ?? Number(sizeName);
+const { name: sizeName, edges } = parseSize(args.size!);
 if (args.shape !== 'synthetic' && args.shape !== 'warehouse') throw new Error(`--shape must be synthetic or warehouse, got ${args.shape}`);
 const warehouse = args.shape === 'warehouse';
 /** Fixed ports when several runs share the machine: Neo4j's bolt port, then the services' first of three. */
@@ -79,7 +78,7 @@ const ports = args.ports ? args.ports.split(',').map(Number) : undefined;
 if (ports && (ports.length !== 2 || ports.some((p) => !Number.isInteger(p) || p <= 0))) throw new Error(`--ports takes BOLT,FIRST, got ${args.ports}`);
 /** Names the results file, the README block and the work directory: `100k`, `100k-warehouse`. */
 const sizeLabel = warehouse ? `${sizeName}-warehouse` : sizeName;
-if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M, 10M or a number ≥ 1000, got ${args.size}`);
+if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M, 4M, 10M (k, M) or a number ≥ 1000, got ${args.size}`);
 const big = edges >= 500_000;
 const mid = edges >= 50_000;
 const heap = args.heap ?? (big ? '4g' : mid ? '2g' : '1g');
