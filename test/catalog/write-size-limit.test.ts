@@ -67,6 +67,39 @@ test('removals are not counted: an aspect holding more edges than the bound can 
   expect(r.records.map((x) => [x.get('d'), Number(x.get('n'))])).toEqual([[ns.dataset('big_a'), 2]]);
 });
 
+// The edges a request's whole lineage values certainly add are counted before the existence rule,
+// patches and validation (apply.ts edgesCertainlyDerived): an oversized batch is refused before it is
+// held several times over in the heap (test/faults/hub-body-strict.fault.ts). The count must stay a
+// lower bound of what persist counts, so that nothing persist would take is refused.
+test('strict mode: a batch past the bound that names missing entities is the 413, judged before the existence rule', async () => {
+  const e = await refusal(writeAspects(small, [lineage(ns.dataset('early_a'), ups('early_a', 6))], { ...relaxed, existenceMode: 'strict' }));
+  expect(e.kind).toBe('payloadTooLarge');
+  expect(e.message).toContain('6 derived edges');
+  expect(await nodesNamed(small, 'early_')).toBe(0);
+});
+
+test('the early count leaves out what persist leaves out: unchanged values, values a later record replaces, entities the request deletes', async () => {
+  const roomy = storeWith(100);
+  try {
+    await writeAspects(roomy, [lineage(ns.dataset('same'), ups('same', 5))], relaxed);
+    await writeAspects(roomy, [lineage(ns.dataset('gone'), ups('gone', 1))], relaxed);
+  } finally {
+    await roomy.close();
+  }
+  // Unchanged (5 edges, key order aside) + replaced in the same request (6, then 1) + deleted (6):
+  // only the one edge of the replacing value is added.
+  const same = lineage(ns.dataset('same'), ups('same', 5));
+  const reordered = { ...same, value: { upstreams: (same.value as { upstreams: Array<Record<string, unknown>> }).upstreams.map((u) => Object.fromEntries(Object.entries(u).reverse())) } };
+  await writeAspects(small, [
+    reordered,
+    lineage(ns.dataset('twice'), ups('twice', 6)),
+    lineage(ns.dataset('twice'), ups('twice', 1)),
+    lineage(ns.dataset('gone'), ups('gone', 6)),
+    { urn: parseUrn(ns.dataset('gone')), aspectName: 'datasetKey', changeType: 'DELETE' },
+  ], relaxed);
+  expect(await nodesNamed(small, 'twice')).toBe(2);
+});
+
 test('updateLineage counts the edges the aspect it rewrites holds: adding one to a full aspect is refused', async () => {
   const down = ns.dataset('full');
   await writeAspects(small, [lineage(down, ups('full', 5))], relaxed);

@@ -148,6 +148,18 @@ export async function post(url: string, body: unknown, token: string, timeoutMs:
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A Rest.li `ingestProposalBatch` of a body already made (so that several can be sent together); its status and message. */
+export async function postProposalBatch(ingestionUrl: string, token: string, body: string): Promise<{ status: number; message: string }> {
+  const res = await fetch(`${ingestionUrl}/aspects?action=ingestProposalBatch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0', authorization: `Bearer ${token}` },
+    body,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const answer = await res.json() as { message?: string };
+  return { status: res.status, message: answer.message ?? '' };
+}
+
 /** Owned DownstreamOf targets and incoming LINEAGE sources of each dataset, and its latest rows. */
 export async function stateOf(store: Store, urns: string[]) {
   const rows = await cypher<{ urn: string; name: string; value: string }>(store,

@@ -3,10 +3,10 @@
 // the only reads are existence lookups of the urns lineage names (docs/lineage-model.md §Existence).
 import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
-import { preconditionFailed, validationFailed } from '../model/errors.ts';
+import { payloadTooLarge, preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
 import { applyPatch } from '../model/patch/index.ts';
-import { referencedLineageUrns } from '../model/relationships.ts';
+import { edgesOfParsedRow, referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
 import { existenceOf, existenceSubjectOf } from '../store/existence.ts';
@@ -164,7 +164,51 @@ function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: n
  * Applies every change to the plan's slots (`next`), checking each as DataHub does. Returns the
  * entities hard deleted, and existence as the request leaves it.
  */
+/**
+ * A write is one transaction, which Neo4j holds in memory until it commits: one deriving more edges
+ * than the store's bound (MAX_EDGES_PER_WRITE) is refused before anything is written, with what to do.
+ * The edges its rows declare are counted, each merged again whether new or not; edges it removes are
+ * not, so that a delete or a shrinking rewrite stays possible (a removal also costs Neo4j less).
+ */
+export function checkEdgeBudget(tx: Tx, edges: number): void {
+  if (edges <= tx.maxEdgesPerWrite) return;
+  throw payloadTooLarge(
+    `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} `
+    + '(MAX_EDGES_PER_WRITE, bounded by the store\'s per-transaction memory). Nothing was written. '
+    + 'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).');
+}
+
+/** Change types whose record carries the aspect's whole new value. */
+const WHOLE_VALUE: ReadonlySet<string> = new Set(['UPSERT', 'CREATE', 'CREATE_ENTITY']);
+
+/**
+ * The edges the request's whole lineage values will certainly derive: of each row whose last change
+ * gives its whole value, when that value differs from the stored one and the entity is not hard deleted
+ * (persist.ts then derives exactly these edges, among others). The edge budget is judged on them before
+ * the existence lookup, the patches and the validation: a hub batch past the budget held its body
+ * about eight times over in the heap through those steps, and one 15 MiB batch in strict mode took a
+ * warmed ingestion service past its 160 MB heap (bench/README.md §Bodies handled at once). A value
+ * that cannot be derived is left to the checks that name its fault.
+ */
+function edgesCertainlyDerived(plan: WritePlan): number {
+  const last = new Map<Slot, PlannedChange>();
+  for (const pc of plan.changes) last.set(plan.slotOf(pc.change.urn, pc.change.aspectName), pc);
+  const keys = new Set<string>();
+  for (const [slot, pc] of last) {
+    const c = pc.change;
+    if (!pc.lineage || !WHOLE_VALUE.has(c.changeType) || c.value === undefined || plan.hardDeleteUrns.has(c.urn.text)) continue;
+    try {
+      if (slot.stored && sameJsonText(slot.stored.value, JSON.stringify(c.value))) continue;
+      for (const e of edgesOfParsedRow(c.urn, c.aspectName, { value: c.value, systemMetadata: {}, createdBy: '' })) keys.add(e.key);
+    } catch {
+      continue;
+    }
+  }
+  return keys.size;
+}
+
 export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOptions, now: number): Promise<{ exists: Existence; hardDeleted: Set<string> }> {
+  checkEdgeBudget(tx, edgesCertainlyDerived(plan));
   const exists = await existenceBefore(tx, plan, options);
   const hardDeleted = new Set<string>();
   const strict = options.existenceMode === 'strict';

@@ -5,7 +5,6 @@
 import {
   lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
 } from '../model/change-events.ts';
-import { payloadTooLarge } from '../model/errors.ts';
 import { edgesOfParsedRow, edgesOfRow, type DerivedEdge } from '../model/relationships.ts';
 import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
@@ -13,7 +12,7 @@ import { freezeAspectRefs } from '../store/change-log.ts';
 import { int, type Tx } from '../store/store.ts';
 import { mergeEdgeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
-import type { Existence } from './apply.ts';
+import { checkEdgeBudget, type Existence } from './apply.ts';
 import type { WriteResult } from './changes.ts';
 import type { Slot, WritePlan } from './plan.ts';
 
@@ -50,21 +49,6 @@ function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge
     for (const e of next) after.set(e.key, e);
   }
   return { before, after };
-}
-
-/**
- * A write is one transaction, which Neo4j holds in memory until it commits: one deriving more edges
- * than the store's bound (MAX_EDGES_PER_WRITE) is refused before anything is written, with what to do.
- * The edges its rows declare are counted, each merged again whether new or not; edges it removes are
- * not, so that a delete or a shrinking rewrite stays possible (a removal also costs Neo4j less).
- */
-function checkEdgeBudget(tx: Tx, after: ReadonlyMap<string, DerivedEdge>): void {
-  const edges = after.size;
-  if (edges <= tx.maxEdgesPerWrite) return;
-  throw payloadTooLarge(
-    `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} `
-    + '(MAX_EDGES_PER_WRITE, bounded by the store\'s per-transaction memory). Nothing was written. '
-    + 'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).');
 }
 
 /** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
@@ -197,7 +181,7 @@ export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   const changed = slots.filter(isChanged);
   if (!changed.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
   const { before, after } = edgeChange(changed);
-  checkEdgeBudget(tx, after);
+  checkEdgeBudget(tx, after.size);
   await removeStaleEdges(tx, before, after, o.hardDeleted);
   const result = await writeRows(tx, slots, o.hardDeleted, o.now);
   await mergeEdges(tx, after, o);
