@@ -183,32 +183,36 @@ const WHOLE_VALUE: ReadonlySet<string> = new Set(['UPSERT', 'CREATE', 'CREATE_EN
 
 /**
  * The edges the request's whole lineage values will certainly derive: of each row whose last change
- * gives its whole value, when that value differs from the stored one and the entity is not hard deleted
+ * gives its whole value, when the entity is not hard deleted and — judged only once the count passes
+ * the budget, to spare ordinary writes the comparison — the value differs from the stored one
  * (persist.ts then derives exactly these edges, among others). The edge budget is judged on them before
  * the existence lookup, the patches and the validation: a hub batch past the budget held its body
  * about eight times over in the heap through those steps, and one 15 MiB batch in strict mode took a
  * warmed ingestion service past its 160 MB heap (bench/README.md §Bodies handled at once). A value
- * that cannot be derived is left to the checks that name its fault.
+ * that cannot be derived is left to the checks that name its fault. Under the budget the count may
+ * include unchanged values: it only has to stay under the budget whenever persist's count does.
  */
-function edgesCertainlyDerived(plan: WritePlan): number {
+function edgesCertainlyDerived(plan: WritePlan, budget: number): number {
   const last = new Map<Slot, PlannedChange>();
   for (const pc of plan.changes) last.set(plan.slotOf(pc.change.urn, pc.change.aspectName), pc);
-  const keys = new Set<string>();
+  const derived: Array<{ slot: Slot; value: unknown; keys: string[] }> = [];
   for (const [slot, pc] of last) {
     const c = pc.change;
     if (!pc.lineage || !WHOLE_VALUE.has(c.changeType) || c.value === undefined || plan.hardDeleteUrns.has(c.urn.text)) continue;
     try {
-      if (slot.stored && sameJsonText(slot.stored.value, JSON.stringify(c.value))) continue;
-      for (const e of edgesOfParsedRow(c.urn, c.aspectName, { value: c.value, systemMetadata: {}, createdBy: '' })) keys.add(e.key);
+      derived.push({ slot, value: c.value, keys: edgesOfParsedRow(c.urn, c.aspectName, { value: c.value, systemMetadata: {}, createdBy: '' }).map((e) => e.key) });
     } catch {
       continue;
     }
   }
-  return keys.size;
+  const count = (rows: typeof derived) => new Set(rows.flatMap((r) => r.keys)).size;
+  const all = count(derived);
+  if (all <= budget) return all;
+  return count(derived.filter((r) => !(r.slot.stored && sameJsonText(r.slot.stored.value, JSON.stringify(r.value)))));
 }
 
 export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOptions, now: number): Promise<{ exists: Existence; hardDeleted: Set<string> }> {
-  checkEdgeBudget(tx, edgesCertainlyDerived(plan));
+  checkEdgeBudget(tx, edgesCertainlyDerived(plan, tx.maxEdgesPerWrite));
   const exists = await existenceBefore(tx, plan, options);
   const hardDeleted = new Set<string>();
   const strict = options.existenceMode === 'strict';
