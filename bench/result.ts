@@ -19,7 +19,7 @@ export interface BenchResult {
   startedAt: string;
   totalMs: number;
   size: { label: string; edges: number };
-  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; events?: 'on' | 'lineage' | 'off'; serviceNodeOptions?: string };
+  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; checkpointInterval?: string; checkpointIopsLimit?: number; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; events?: 'on' | 'lineage' | 'off'; serviceNodeOptions?: string };
   machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
   graph: Record<string, number>;
   hubReach: number;

@@ -53,6 +53,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     heap: { type: 'string' },
     'page-cache': { type: 'string' },
+    'checkpoint-interval': { type: 'string', default: '15m', description: 'Neo4j db.checkpoint.interval.time: transaction logs are pruned only at checkpoints' },
+    'checkpoint-iops': { type: 'string', default: '600', description: 'Neo4j db.checkpoint.iops.limit (-1 = unlimited)' },
     'naive-timeout': { type: 'string', description: 'seconds' },
     workdir: { type: 'string' },
     resume: { type: 'boolean', default: false },
@@ -67,7 +69,7 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M|10M|<n>M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
+  console.log('npm run bench -- --size 10k|100k|1M|10M|<n>M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--checkpoint-interval 15m] [--checkpoint-iops 600] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
   process.exit(0);
 }
 const { name: sizeName, edges } = parseSize(args.size!);
@@ -83,6 +85,10 @@ const big = edges >= 500_000;
 const mid = edges >= 50_000;
 const heap = args.heap ?? (big ? '4g' : mid ? '2g' : '1g');
 const pageCache = args['page-cache'] ?? (big ? '4g' : mid ? '2g' : '1g');
+const checkpointInterval = args['checkpoint-interval']!;
+if (!/^\d+(ms|s|m|h)$/.test(checkpointInterval)) throw new Error(`--checkpoint-interval takes a duration such as 2m or 15m, got ${checkpointInterval}`);
+const checkpointIopsLimit = Number(args['checkpoint-iops']);
+if (!Number.isInteger(checkpointIopsLimit) || checkpointIopsLimit < -1) throw new Error(`--checkpoint-iops takes a whole number ≥ -1, got ${args['checkpoint-iops']}`);
 const naiveTimeoutMs = Number(args['naive-timeout'] ?? (big ? 60 : 20)) * 1000;
 const seed = Number(args.seed);
 const batch = Number(args.batch);
@@ -155,8 +161,8 @@ async function main(): Promise<void> {
     void stopAll().then(() => process.exit(130));
   });
   try {
-    log(`starting Neo4j (heap ${heap}, page cache ${pageCache}) in ${workdir}/neo4j …`);
-    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache });
+    log(`starting Neo4j (heap ${heap}, page cache ${pageCache}, checkpoint every ${checkpointInterval}, at most ${checkpointIopsLimit} IO/s) in ${workdir}/neo4j …`);
+    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache, checkpointInterval, checkpointIopsLimit });
     log('starting the services (ingestion, lineage subgraph, gateway) …');
     stack = await startStack({
       ephemeral: true, neo4jUri: neo.uri, log: (s) => log(s), serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
@@ -187,7 +193,7 @@ async function main(): Promise<void> {
       startedAt: new Date(t0).toISOString(),
       totalMs: 0,
       size: { label: sizeLabel, edges },
-      config: { seed, batch, concurrency, runs, heap, pageCache, naiveTimeoutMs, quiet: args.quiet!, resumed: false, events: eventMode, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
+      config: { seed, batch, concurrency, runs, heap, pageCache, checkpointInterval, checkpointIopsLimit, naiveTimeoutMs, quiet: args.quiet!, resumed: false, events: eventMode, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
       machine: {
         cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30),
         loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version, neo4j: neo4jVersion,

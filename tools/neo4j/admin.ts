@@ -22,7 +22,7 @@ export function neo4jAdmin(home: string, args: string[], libDir = defaultLibDir,
   ensureJars(libDir);
   if (!existsSync(join(h, 'conf', 'neo4j.conf'))) {
     // A new home (load on another machine): the embedded defaults, as startNeo4j writes them.
-    writeConfig({ home: h, boltPort: 7687, heap: '1g', pageCache: '1g', txMemoryMax: '512m', libDir });
+    writeConfig({ home: h, boltPort: 7687, heap: '1g', pageCache: '1g', txMemoryMax: '512m', checkpointInterval: '15m', checkpointIopsLimit: 600, libDir });
   }
   const r = spawnSync('java', [...(options.heap ? [`-Xmx${options.heap}`] : []), '-cp', `${h}/conf/*:${libDir}/*`, 'org.neo4j.cli.AdminTool', ...args], {
     env: { ...process.env, NEO4J_HOME: h, NEO4J_CONF: join(h, 'conf') },
