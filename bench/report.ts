@@ -116,7 +116,7 @@ export function renderMarkdown(r: BenchResult): string {
   const m = r.machine;
   L.push(`### ${r.size.label} — ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC (results/${r.file})`);
   L.push('');
-  L.push(`Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}${r.config.checkpointInterval && r.config.checkpointInterval !== '15m' ? `, checkpoint every ${r.config.checkpointInterval}` : ''}${r.config.checkpointIopsLimit !== undefined && r.config.checkpointIopsLimit !== 600 ? `, checkpoint IO limit ${r.config.checkpointIopsLimit}` : ''}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`);
+  L.push(`Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}${r.config.checkpointInterval === undefined ? '' : `, checkpoint every ${r.config.checkpointInterval}, checkpoint IO limit ${r.config.checkpointIopsLimit}`}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`);
   const g = (k: string): number => r.graph[k] ?? NaN;
   if (r.graph.tiles !== undefined) {
     // The warehouse shape (bench/generate-warehouse.ts): its measured degrees beside the target.

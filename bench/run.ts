@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
+import { startNeo4j, freePort, instanceDefaults, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from '../tools/stack.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { lineageLimitsFromConfig } from '../catalog/src/read/lineage/query.ts';
@@ -53,8 +53,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     heap: { type: 'string' },
     'page-cache': { type: 'string' },
-    'checkpoint-interval': { type: 'string', default: '15m', description: 'Neo4j db.checkpoint.interval.time: transaction logs are pruned only at checkpoints' },
-    'checkpoint-iops': { type: 'string', default: '600', description: 'Neo4j db.checkpoint.iops.limit (-1 = unlimited)' },
+    'checkpoint-interval': { type: 'string', default: instanceDefaults.checkpointInterval, description: 'Neo4j db.checkpoint.interval.time: transaction logs are pruned only at checkpoints' },
+    'checkpoint-iops': { type: 'string', default: String(instanceDefaults.checkpointIopsLimit), description: 'Neo4j db.checkpoint.iops.limit (-1 = unlimited)' },
     'naive-timeout': { type: 'string', description: 'seconds' },
     workdir: { type: 'string' },
     resume: { type: 'boolean', default: false },

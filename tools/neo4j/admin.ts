@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultLibDir, ensureJars, writeConfig } from './neo4j-server.ts';
+import { defaultLibDir, ensureJars, instanceDefaults, writeConfig } from './neo4j-server.ts';
 
 export interface AdminRun {
   status: number;
@@ -22,7 +22,7 @@ export function neo4jAdmin(home: string, args: string[], libDir = defaultLibDir,
   ensureJars(libDir);
   if (!existsSync(join(h, 'conf', 'neo4j.conf'))) {
     // A new home (load on another machine): the embedded defaults, as startNeo4j writes them.
-    writeConfig({ home: h, boltPort: 7687, heap: '1g', pageCache: '1g', txMemoryMax: '512m', checkpointInterval: '15m', checkpointIopsLimit: 600, libDir });
+    writeConfig({ ...instanceDefaults, home: h, boltPort: 7687, libDir });
   }
   const r = spawnSync('java', [...(options.heap ? [`-Xmx${options.heap}`] : []), '-cp', `${h}/conf/*:${libDir}/*`, 'org.neo4j.cli.AdminTool', ...args], {
     env: { ...process.env, NEO4J_HOME: h, NEO4J_CONF: join(h, 'conf') },

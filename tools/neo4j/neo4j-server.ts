@@ -178,9 +178,14 @@ export async function waitForBolt(uri: string, timeoutMs: number, alive: () => b
   }
 }
 
+/** What an instance gets unless told otherwise: the embedded default's memory, Neo4j's own checkpoints. */
+export const instanceDefaults = {
+  heap: '1g', pageCache: '1g', txMemoryMax: '512m', checkpointInterval: '15m', checkpointIopsLimit: 600,
+} as const satisfies Partial<Neo4jInstanceOptions>;
+
 export async function startNeo4j(options: Neo4jInstanceOptions): Promise<RunningNeo4j> {
   const opts = {
-    heap: '1g', pageCache: '1g', txMemoryMax: '512m', checkpointInterval: '15m', checkpointIopsLimit: 600, libDir: defaultLibDir, ...options,
+    ...instanceDefaults, libDir: defaultLibDir, ...options,
     home: resolve(options.home),
   };
   ensureJars(opts.libDir);
