@@ -232,8 +232,16 @@ async function probe(store: Store): Promise<string[]> {
 
 let a: RunningNeo4j | undefined;
 let b: RunningNeo4j | undefined;
+let c: RunningNeo4j | undefined;
 let storeA: Store | undefined;
 let storeB: Store | undefined;
+// A stop by signal (Ctrl-C, `kill`) skips the `finally` below: stop the drill's Neo4j instances here,
+// or they keep running on its work directory.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.allSettled([a?.stop(), b?.stop(), c?.stop()]).then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
 try {
   // 1–3: A
   log(`starting catalog A (heap ${heap}, page cache ${pageCache}) on ${portA} …`);
@@ -326,7 +334,7 @@ try {
   log(`  ${offline.stdout.trim()}`);
   const offlineRecords = Number(/^(\d+) records loaded offline/.exec(offline.stdout)?.[1]);
   const offlinePhases = /files ([\d.]+) s, ghosts ([\d.]+) s, neo4j-admin ([\d.]+) s, schema ([\d.]+) s/.exec(offline.stdout);
-  const c = await startNeo4j({ home: join(work, 'c', 'neo4j'), boltPort: portB, heap, pageCache });
+  c = await startNeo4j({ home: join(work, 'c', 'neo4j'), boltPort: portB, heap, pageCache });
   let storeC: Store | undefined = createStore({ uri: c.uri, database: 'neo4j' });
   let driftC;
   let probesC: string[];

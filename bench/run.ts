@@ -6,7 +6,7 @@
 // writes bench/results/<date>-<size>.json plus the size's table in bench/README.md.
 //
 // Resumable: the Neo4j store and a state file live in --workdir (default $TMPDIR/lineage-bench-<size>);
-// after a crash or Ctrl-C, `--resume` restarts Neo4j on the same store, keeps finished workloads'
+// after a crash, Ctrl-C or SIGTERM, `--resume` restarts Neo4j on the same store, keeps finished workloads'
 // results and continues the API load after the last committed batch.
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
@@ -156,10 +156,14 @@ async function main(): Promise<void> {
     (st.ingestSegments ??= []).push({ fromBatch, toBatch: st.ingestNextBatch, ms: Math.round(performance.now() - t0), stoppedBy });
     saveState(st);
   };
-  process.once('SIGINT', () => {
-    recordSegment('SIGINT');
-    void stopAll().then(() => process.exit(130));
-  });
+  // A stop by signal — Ctrl-C, `kill`, a disk guard — takes Neo4j and the services down with the run:
+  // Neo4j is a child process, and a signal to this process alone would leave it running on the store.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      recordSegment(signal);
+      void stopAll().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
   try {
     log(`starting Neo4j (heap ${heap}, page cache ${pageCache}, checkpoint every ${checkpointInterval}, at most ${checkpointIopsLimit} IO/s) in ${workdir}/neo4j …`);
     neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache, checkpointInterval, checkpointIopsLimit });
