@@ -1,17 +1,21 @@
 // PATCH proposals (docs/wire-contract.md §Rest.li): the MCP's aspect value is an RFC 6902 operation array, or
 // DataHub's GenericJsonPatch wrapper {arrayPrimaryKeys, patch, forceGenericPatch}. This file parses
-// it and picks the engine: the generic keyed patch (keyed-patch.ts), the aspect's template
-// (templates.ts), or plain JSON Patch with DataHub's leniencies (json-patch.ts).
+// it, takes the value every engine starts from (the current one, or the aspect's default), and
+// picks the engine: the generic keyed patch (keyed-patch.ts), the aspect's template (templates.ts),
+// or plain JSON Patch with DataHub's leniencies (json-patch.ts).
 //
 // Decision (beyond the spec):
 // - The wrapper goes through arrayPrimaryKeys keying when forceGenericPatch is true OR
 //   arrayPrimaryKeys is non-empty: that is what DataHub's PatchItemImpl does, and a key list is
 //   meaningless otherwise. An empty wrapper without forceGenericPatch uses the templates.
+import type { PatchTemplate } from '../entity-types.ts';
+import { patchTemplateOf } from '../entity-registry.ts';
 import { validationFailed } from '../errors.ts';
+import { isJsonRecord } from '../json.ts';
 import { jsonDepthProblem } from '../json-depth.ts';
-import { applyPlainOp, isObject, OPS, type Json, type JsonObject, type OpName, type PatchOp } from './json-patch.ts';
+import { applyPlainOp, OPS, type Json, type JsonObject, type OpName, type PatchOp } from './json-patch.ts';
 import { applyKeyedGeneric } from './keyed-patch.ts';
-import { applyTemplated, patchStart } from './templates.ts';
+import { applyTemplated, SYSTEM_ACTOR } from './templates.ts';
 
 export interface PatchInput {
   aspectName: string;
@@ -45,8 +49,18 @@ export function applyPatch(input: PatchInput): Record<string, unknown> {
     for (const op of parsed.ops) doc = applyPlainOp(aspectName, doc, op);
     result = doc;
   }
-  if (!isObject(result)) throw validationFailed(`PATCH on ${aspectName} leaves a value that is not a JSON object`);
+  if (!isJsonRecord(result)) throw validationFailed(`PATCH on ${aspectName} leaves a value that is not a JSON object`);
   return result;
+}
+
+/**
+ * The aspect's template (undefined = none) and the value a PATCH starts from: a copy of the current
+ * value, or for an absent aspect the template's default stamped now by the system actor ({} without one).
+ */
+function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
+  const template = patchTemplateOf(aspectName);
+  if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
+  return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject) : {} };
 }
 
 function parsePatchText(aspectName: string, patchText: string): ParsedPatch {
@@ -59,7 +73,7 @@ function parsePatchText(aspectName: string, patchText: string): ParsedPatch {
     throw validationFailed(`PATCH value for ${aspectName} is not valid JSON: ${(e as Error).message}`);
   }
   if (Array.isArray(raw)) return { ops: parseOps(aspectName, raw), arrayPrimaryKeys: {}, forceGenericPatch: false };
-  if (!isObject(raw as Json)) {
+  if (!isJsonRecord(raw)) {
     throw validationFailed(`PATCH value for ${aspectName} must be a JSON Patch array or a {"patch": [...]} object`);
   }
   const wrapper = raw as JsonObject;
@@ -69,7 +83,7 @@ function parsePatchText(aspectName: string, patchText: string): ParsedPatch {
   const force = wrapper.forceGenericPatch ?? false;
   if (typeof force !== 'boolean') throw validationFailed(`PATCH value for ${aspectName}: forceGenericPatch must be a boolean`);
   const keys = wrapper.arrayPrimaryKeys ?? {};
-  if (!isObject(keys)) throw validationFailed(`PATCH value for ${aspectName}: arrayPrimaryKeys must be an object`);
+  if (!isJsonRecord(keys)) throw validationFailed(`PATCH value for ${aspectName}: arrayPrimaryKeys must be an object`);
   const arrayPrimaryKeys: Record<string, string[]> = {};
   for (const [field, keyFields] of Object.entries(keys)) {
     if (!Array.isArray(keyFields) || !keyFields.every((k) => typeof k === 'string')) {
@@ -86,7 +100,7 @@ function parsePatchText(aspectName: string, patchText: string): ParsedPatch {
 function parseOps(aspectName: string, raw: Json[]): PatchOp[] {
   return raw.map((item, index) => {
     const where = `PATCH on ${aspectName}: operation ${index}`;
-    if (!isObject(item)) throw validationFailed(`${where} is not an object`);
+    if (!isJsonRecord(item)) throw validationFailed(`${where} is not an object`);
     const { op, path } = item;
     if (typeof op !== 'string') throw validationFailed(`${where} has no "op"`);
     if (!(OPS as readonly string[]).includes(op)) {

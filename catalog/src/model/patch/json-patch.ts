@@ -5,7 +5,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError, validationFailed } from '../errors.ts';
-import type { JsonValue } from '../json.ts';
+import { isJsonRecord, type JsonValue } from '../json.ts';
 
 export type Json = JsonValue;
 export type JsonObject = { [key: string]: JsonValue };
@@ -44,7 +44,7 @@ export function applyPlainOp(aspectName: string, doc: Json, op: PatchOp): Json {
   // Replacing a missing object member adds it: DataHub's templates pre-populate such fields (e.g.
   // customProperties), so the SDK's `replace` succeeds there.
   const parent = pointerExists(doc, segments.slice(0, -1)) ? valueAt(doc, segments.slice(0, -1)) : undefined;
-  const opName = op.op === 'replace' && isObject(parent) && !Object.hasOwn(parent, segments.at(-1) ?? '') ? 'add' : op.op;
+  const opName = op.op === 'replace' && isJsonRecord(parent) && !Object.hasOwn(parent, segments.at(-1) ?? '') ? 'add' : op.op;
   const operation = { op: opName, path: op.path } as Record<string, unknown>;
   if (op.value !== undefined) operation.value = structuredClone(op.value);
   if (op.from !== undefined) operation.from = op.from;
@@ -75,7 +75,7 @@ function pointerExists(doc: Json, segments: readonly string[]): boolean {
     if (Array.isArray(node)) {
       if (!/^(0|[1-9][0-9]*)$/.test(s) || Number(s) >= node.length) return false;
       node = node[Number(s)];
-    } else if (isObject(node)) {
+    } else if (isJsonRecord(node)) {
       if (!Object.hasOwn(node, s)) return false;
       node = node[s];
     } else {
@@ -87,7 +87,7 @@ function pointerExists(doc: Json, segments: readonly string[]): boolean {
 
 function valueAt(doc: Json, segments: readonly string[]): Json | undefined {
   let node: Json | undefined = doc;
-  for (const s of segments) node = Array.isArray(node) ? node[Number(s)] : isObject(node) ? node[s] : undefined;
+  for (const s of segments) node = Array.isArray(node) ? node[Number(s)] : isJsonRecord(node) ? node[s] : undefined;
   return node;
 }
 
@@ -97,7 +97,7 @@ function ensureParents(doc: Json, segments: readonly string[]): void {
   for (const s of segments.slice(0, -1)) {
     if (Array.isArray(node)) {
       node = /^(0|[1-9][0-9]*)$/.test(s) ? node[Number(s)] : undefined;
-    } else if (isObject(node)) {
+    } else if (isJsonRecord(node)) {
       if (s === '__proto__') return; // fast-json-patch rejects it with a clear error
       if (!Object.hasOwn(node, s)) node[s] = {};
       node = node[s];
@@ -107,14 +107,10 @@ function ensureParents(doc: Json, segments: readonly string[]): void {
   }
 }
 
-export function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
+  if (isJsonRecord(a) && isJsonRecord(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
   }

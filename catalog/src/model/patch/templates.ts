@@ -24,21 +24,11 @@
 // - Duplicate keys in a stored keyed array collapse to one entry (the last one, at the first one's
 //   position) once that array is patched — DataHub merges them the same way.
 import type { KeyedKind, PatchTemplate } from '../entity-types.ts';
-import { patchTemplateOf } from '../entity-registry.ts';
 import { validationFailed } from '../errors.ts';
-import { applyPlainOp, deepEqual, isObject, pointerSegments, toPointer, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
+import { isJsonRecord } from '../json.ts';
+import { applyPlainOp, deepEqual, pointerSegments, toPointer, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
 
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
-
-/**
- * The aspect's template (undefined = none) and the value a PATCH starts from: a copy of the current
- * value, or for an absent aspect the template's default stamped now by the system actor ({} without one).
- */
-export function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
-  const template = patchTemplateOf(aspectName);
-  if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
-  return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject) : {} };
-}
 
 export function applyTemplated(aspectName: string, template: PatchTemplate, doc0: JsonObject, ops: readonly PatchOp[]): Json {
   let doc: Json = doc0;
@@ -46,7 +36,7 @@ export function applyTemplated(aspectName: string, template: PatchTemplate, doc0
   const flush = (field: string) => {
     const view = views.get(field);
     if (view === undefined) return;
-    if (isObject(doc)) doc[field] = view.materialize();
+    if (isJsonRecord(doc)) doc[field] = view.materialize();
     views.delete(field);
   };
   const flushAll = () => {
@@ -57,7 +47,7 @@ export function applyTemplated(aspectName: string, template: PatchTemplate, doc0
     const segments = pointerSegments(op.path);
     const field = segments[0];
     const kind = field !== undefined && Object.hasOwn(template.fields, field) ? template.fields[field] : undefined;
-    if (field === undefined || kind === undefined || segments.length === 1 || !isObject(doc)) {
+    if (field === undefined || kind === undefined || segments.length === 1 || !isJsonRecord(doc)) {
       // Whole-document or whole-array operations, or untemplated fields: plain JSON Patch on the
       // current state, so the views it may read or overwrite are written back first.
       flushAll();
@@ -144,7 +134,7 @@ class KeyedView implements View {
 
   keyOf(entry: Json): string {
     let key: Json | undefined = entry;
-    if (isObject(entry)) {
+    if (isJsonRecord(entry)) {
       switch (this.kind.kind) {
         case 'record':
           key = entry[this.kind.keyField];
@@ -175,18 +165,18 @@ class KeyedView implements View {
       case 'urn':
         // The 0.13 SDK sends an Edge as the value of /inputDatasetFields/<urn>.
         if (typeof value === 'string') return value;
-        return isObject(value) && typeof value.destinationUrn === 'string' ? value.destinationUrn : key;
+        return isJsonRecord(value) && typeof value.destinationUrn === 'string' ? value.destinationUrn : key;
       case 'chartInput':
         if (typeof value === 'string') return { string: value };
-        if (isObject(value) && Object.keys(value).length > 0) return value;
+        if (isJsonRecord(value) && Object.keys(value).length > 0) return value;
         return { string: key };
       case 'edge':
         if (typeof value === 'string') return { destinationUrn: value };
-        if (!isObject(value)) throw validationFailed(`${where}: the value must be an Edge object or a urn`);
+        if (!isJsonRecord(value)) throw validationFailed(`${where}: the value must be an Edge object or a urn`);
         return Object.hasOwn(value, 'destinationUrn') ? value : { destinationUrn: key, ...value };
       case 'record': {
         const keyField = this.kind.keyField;
-        if (!isObject(value)) throw validationFailed(`${where}: the value must be an object`);
+        if (!isJsonRecord(value)) throw validationFailed(`${where}: the value must be an object`);
         return Object.hasOwn(value, keyField) ? value : { [keyField]: key, ...value };
       }
       default:
@@ -249,7 +239,7 @@ class KeyedView implements View {
     }
     const value = structuredClone(op.value);
     if (inside.length === 0 && (op.op === 'add' || op.op === 'replace')) {
-      if (value !== undefined && !isObject(value)) throw validationFailed(`${where}: the value must be an Owner object`);
+      if (value !== undefined && !isJsonRecord(value)) throw validationFailed(`${where}: the value must be an Owner object`);
       const entry: JsonObject = { owner, ...(type === undefined ? {} : { type }), ...(value ?? {}) };
       this.entries.set(this.keyOf(entry), entry);
       return;
@@ -304,7 +294,7 @@ class FineGrainedView implements View {
   static from(aspectName: string, field: string, stored: Json[]): FineGrainedView {
     const view = new FineGrainedView(aspectName, field);
     stored.forEach((entry, i) => {
-      if (!isObject(entry)) throw validationFailed(`PATCH on ${aspectName}: stored ${field}[${i}] is not an object`);
+      if (!isJsonRecord(entry)) throw validationFailed(`PATCH on ${aspectName}: stored ${field}[${i}] is not an object`);
       const downstreams = entry.downstreams;
       if (!Array.isArray(downstreams) || downstreams.length !== 1 || typeof downstreams[0] !== 'string') {
         throw validationFailed(
@@ -369,7 +359,7 @@ class FineGrainedView implements View {
       throw validationFailed(`${where}: expected /${this.field}/<transformOperation>/<downstream urn>/<query urn or NONE>/<upstream urn>`);
     }
     const value = op.value;
-    if (!isObject(value)) throw validationFailed(`${where}: the value must be an object such as {"confidenceScore": 1.0}`);
+    if (!isJsonRecord(value)) throw validationFailed(`${where}: the value must be an object such as {"confidenceScore": 1.0}`);
     if (value.confidenceScore !== undefined && typeof value.confidenceScore !== 'number') {
       throw validationFailed(`${where}: confidenceScore must be a number`);
     }

@@ -6,6 +6,7 @@
 // headers is a foreign proposal (a DataHub file): it goes through the write path like any write.
 import { ASPECT_NAME, aspectNameOfFqcn, snapshotEntityType, validateAspect } from '../../model/aspects/index.ts';
 import { badRequest, CatalogError } from '../../model/errors.ts';
+import { isJsonRecord } from '../../model/json.ts';
 import { parseUrn, type Urn } from '../../model/urn.ts';
 import { changeTypeOf, type AspectChange } from '../../write/changes.ts';
 
@@ -61,8 +62,6 @@ const fail = (index: number, message: string): never => {
   throw badRequest(`record ${index}: ${message}`);
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function urnOf(index: number, text: unknown, what: string): Urn {
   if (typeof text !== 'string' || !text) return fail(index, `${what} is missing`);
   try {
@@ -81,7 +80,7 @@ function integerHeader(index: number, headers: Record<string, unknown>, name: st
 
 /** The aspect's JSON text: DataHub's nested form {value, contentType} or the simplified {json}. */
 function aspectText(index: number, aspect: unknown): string {
-  if (!isObject(aspect)) return fail(index, 'aspect is missing');
+  if (!isJsonRecord(aspect)) return fail(index, 'aspect is missing');
   if (typeof aspect.value === 'string') {
     const ct = aspect.contentType;
     if (ct !== undefined && ct !== null && !/^application\/json/i.test(String(ct))) fail(index, `aspect.contentType '${String(ct)}' is not JSON`);
@@ -112,17 +111,17 @@ function checked<T>(index: number, what: string, work: () => T): T {
 /** A DataHub MCE (proposedSnapshot) as UPSERTs of its aspects; union keys may use pegasus2avro names. */
 function snapshotChanges(index: number, obj: Record<string, unknown>): AspectChange[] {
   const union = obj.proposedSnapshot;
-  if (!isObject(union) || Object.keys(union).length !== 1) return fail(index, 'proposedSnapshot must hold exactly one snapshot');
+  if (!isJsonRecord(union) || Object.keys(union).length !== 1) return fail(index, 'proposedSnapshot must hold exactly one snapshot');
   const [fqcnRaw, snapshot] = Object.entries(union)[0]!;
   const fqcn = fqcnRaw.replace('.pegasus2avro.', '.');
   const entityType = snapshotEntityType(fqcn);
   if (!entityType) return fail(index, `unknown snapshot type '${fqcnRaw}'`);
-  if (!isObject(snapshot) || !Array.isArray(snapshot.aspects)) return fail(index, `${fqcnRaw} has no aspects list`);
+  if (!isJsonRecord(snapshot) || !Array.isArray(snapshot.aspects)) return fail(index, `${fqcnRaw} has no aspects list`);
   const urn = urnOf(index, snapshot.urn, `${fqcnRaw}.urn`);
   if (urn.entityType !== entityType) fail(index, `${fqcnRaw} cannot hold ${urn.text}`);
-  const systemMetadata = isObject(obj.systemMetadata) ? obj.systemMetadata : undefined;
+  const systemMetadata = isJsonRecord(obj.systemMetadata) ? obj.systemMetadata : undefined;
   return snapshot.aspects.map((member, i) => {
-    if (!isObject(member) || Object.keys(member).length !== 1) return fail(index, `aspects[${i}] must be a single-key union`);
+    if (!isJsonRecord(member) || Object.keys(member).length !== 1) return fail(index, `aspects[${i}] must be a single-key union`);
     const [aspectFqcn, value] = Object.entries(member)[0]!;
     const aspectName = aspectNameOfFqcn(aspectFqcn.replace('.pegasus2avro.', '.'));
     if (!aspectName) return fail(index, `aspects[${i}]: unknown aspect type '${aspectFqcn}'`);
@@ -145,9 +144,9 @@ export function importItemOf(index: number, obj: Record<string, unknown>): Impor
   const aspectName = obj.aspectName;
   if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName)) fail(index, `aspectName ${JSON.stringify(aspectName)} is not an aspect name`);
   const name = aspectName as string;
-  const headers = isObject(obj.headers) ? obj.headers : {};
+  const headers = isJsonRecord(obj.headers) ? obj.headers : {};
   const systemMetadata = obj.systemMetadata === undefined || obj.systemMetadata === null ? undefined : obj.systemMetadata;
-  if (systemMetadata !== undefined && !isObject(systemMetadata)) fail(index, 'systemMetadata must be an object');
+  if (systemMetadata !== undefined && !isJsonRecord(systemMetadata)) fail(index, 'systemMetadata must be an object');
 
   if (headers[HEADERS.version] !== undefined) {
     if (obj.changeType !== 'UPSERT') fail(index, `a backup record must be an UPSERT, got ${JSON.stringify(obj.changeType)}`);
@@ -174,7 +173,7 @@ export function importItemOf(index: number, obj: Record<string, unknown>): Impor
   const change: AspectChange = { urn, aspectName: name, changeType, systemMetadata: systemMetadata as Record<string, unknown> | undefined };
   if (changeType === 'PATCH') {
     const aspect = obj.aspect;
-    if (!isObject(aspect)) fail(index, 'aspect is missing');
+    if (!isJsonRecord(aspect)) fail(index, 'aspect is missing');
     const a = aspect as Record<string, unknown>;
     change.patchText = typeof a.value === 'string' ? a.value : JSON.stringify(a.json);
   } else if (changeType !== 'DELETE' && changeType !== 'RESTATE') {
