@@ -60,6 +60,9 @@ export const referringOf = (events: readonly StoredEvent[]): ReferringEvent[] =>
   .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
   .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
 
+/** The referring events among stored items (events/aspect-refs' rows), decoded. */
+export const referringEventsOf = (rows: readonly ItemRow[]): ReferringEvent[] => referringOf(decodeItemRows(rows));
+
 export function encodeChangeItem(r: ChangeRecord): string {
   if (r.aspect) return `R${encodeAspectRef(r.aspect)}\n${r.aspect.rowKey}`;
   if (r.lineage) return `L${encodeLineageChange(r.lineage)}`;
@@ -68,14 +71,6 @@ export function encodeChangeItem(r: ChangeRecord): string {
 
 /** The item an event whose rows are about to go away stores instead: its rendered text. */
 export const frozenItem = (value: string): string => `V${value}`;
-
-/**
- * events/aspect-refs' `refs`: for each aspect's latest row (store/rows.ts `rowKey`), the suffix that
- * ends every item referring to its rows.
- */
-export function aspectRefsOf(rows: ReadonlyArray<{ urn: string; rowKey: string }>): Array<{ urn: string; suffix: string }> {
-  return [...new Map(rows.map(({ urn, rowKey }) => [rowKey, { urn, suffix: `\n${rowKey}` }])).values()];
-}
 
 /** A row of events/aspect-refs: an item, and the first offset of the batch that holds it. */
 export type BatchItemRow = ItemRow & { batch: number };

@@ -2,7 +2,7 @@
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record),
 // in batches whose items store/change-batches.ts encodes and decodes.
 import { lineageChangeText, MCL_TOPIC, metadataChangeLog, type EventTopic, type RowText } from '../model/change-events.ts';
-import { aspectRefsOf, decodeItemRows, frozenBatches, referringOf, type BatchItemRow, type ItemRow, type ReferringEvent } from './change-batches.ts';
+import { decodeItemRows, frozenBatches, referringEventsOf, referringOf, type BatchItemRow, type ItemRow, type ReferringEvent } from './change-batches.ts';
 import { rowKey, rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
@@ -91,8 +91,9 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
  */
 export async function freezeAspectRefs(tx: Tx, aspects: ReadonlyArray<{ urn: string; aspect: string }>): Promise<void> {
   if (!aspects.length) return;
-  const rows = await tx.run<BatchItemRow>('events/aspect-refs', { refs: aspectRefsOf(aspects.map(({ urn, aspect }) => ({ urn, rowKey: rowKey(urn, aspect) }))), topic: MCL_TOPIC });
-  const events = referringOf(decodeItemRows(rows));
+  const refs = new Map(aspects.map(({ urn, aspect }) => [rowKey(urn, aspect), urn]));
+  const rows = await tx.run<BatchItemRow>('events/aspect-refs', { refs: [...refs].map(([key, urn]) => ({ urn, rowKey: key })), topic: MCL_TOPIC });
+  const events = referringEventsOf(rows);
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);
   // One rewrite of each batch's items.
