@@ -10,7 +10,7 @@ import type { FieldShape } from '../model/entity-types.ts';
 import { descriptorOf } from '../model/entity-registry.ts';
 import type { JsonRecord } from '../model/json.ts';
 import { assertCan, editLineageDenied, type Actor } from '../model/privileges.ts';
-import { InvalidUrnError, parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
+import { parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 
 export interface LineageEdgeInput {
@@ -199,12 +199,9 @@ interface ParsedEdge {
 }
 
 function parseEdgeUrn(text: string): Urn {
-  try {
-    return parseUrn(text);
-  } catch (e) {
-    if (e instanceof InvalidUrnError) throw validationFailed(`Invalid urn: ${text}`);
-    throw e;
-  }
+  const urn = tryParseUrn(text);
+  if (!urn) throw validationFailed(`Invalid urn: ${text}`);
+  return urn;
 }
 
 /** The checks of updateLineage's steps 1–5 (§GraphQL), in order; returns each edge with where it is written. */
