@@ -423,7 +423,10 @@ export function referencedLineageUrns(
   const seen = new Set<string>();
   for (const r of rules.edges ?? []) {
     for (const c of extractField(r, record, source, ctx)) {
-      if (lineageDirectionOf(entityType, c.type, c.destination.entityType) !== null) seen.add(c.destination.text);
+      if (lineageDirectionOf(entityType, c.type, c.destination.entityType) === null) continue;
+      // Entity-level, as fine-grained ends are: a schemaField stands for its parent.
+      const end = c.destination.entityType === 'schemaField' ? parentOfField(c.destination.text) : c.destination.text;
+      if (end !== null) seen.add(end);
     }
   }
   const fieldEdges = [

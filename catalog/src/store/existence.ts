@@ -13,7 +13,7 @@ export interface Existence {
 }
 
 /** The urn whose key row answers for this one: a schemaField's parent, else the urn itself. */
-export function existenceSubjectOf(urn: Urn): Urn {
+function existenceSubjectOf(urn: Urn): Urn {
   return urn.entityType === 'schemaField' && urn.parts[0] ? parseUrn(urn.parts[0]) : urn;
 }
 

@@ -9,15 +9,12 @@ import { applyPatch } from '../model/patch/index.ts';
 import { edgesOfParsedRow, referencedLineageUrns } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
-import { existenceOf, existenceSubjectOf } from '../store/existence.ts';
+import { existenceOf } from '../store/existence.ts';
 import type { SystemMetadata, WriteOptions } from './changes.ts';
 import type { PlannedChange, Slot, WritePlan } from './plan.ts';
 
 /** Whether each urn exists as of now in this transaction: its key row, as changes apply. */
 export type Existence = Map<string, boolean>;
-
-/** The urn whose key row answers for this one's existence (a schemaField's parent). */
-const existenceSubject = (urnText: string): string => existenceSubjectOf(parseUrn(urnText)).text;
 
 /** Looks up the existence of urns not known yet in this transaction. */
 async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence): Promise<void> {
@@ -36,7 +33,7 @@ async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): 
   if (options.existenceMode === 'strict') {
     for (const pc of plan.changes) {
       const c = pc.change;
-      if (pc.lineage && c.value !== undefined) pc.referenced = referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text).map(existenceSubject);
+      if (pc.lineage && c.value !== undefined) pc.referenced = referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text);
     }
     await lookupExistence(tx, plan.changes.flatMap((pc) => pc.referenced ?? []), exists);
   }
@@ -80,7 +77,7 @@ async function missingLineageReferences(
   // The value as given was read by existenceBefore; a patched or replaced one is read here.
   const refs = value === pc.change.value && pc.referenced !== undefined
     ? pc.referenced
-    : referencedLineageUrns(urn.entityType, aspectName, value, urn.text).map(existenceSubject);
+    : referencedLineageUrns(urn.entityType, aspectName, value, urn.text);
   await lookupExistence(tx, refs, exists);
   const present = (u: string) => exists.get(u) === true || (written.has(u) && !hardDeleted.has(u));
   const missing: string[] = [];
