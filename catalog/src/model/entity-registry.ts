@@ -385,10 +385,16 @@ function keyProblem(u: Urn, spec: EntityTypeSpec): string | undefined {
   return undefined;
 }
 
+/** Why a parsed urn's key does not fit its entity type, naming the urn; undefined when it fits. */
+export function urnKeyProblem(u: Urn): string | undefined {
+  const problem = keyProblem(u, entityTypeSpec(u.entityType));
+  return problem === undefined ? undefined : `Invalid urn ${u.text}: ${problem}`;
+}
+
 /** Throws validationFailed naming the urn when its key does not fit its entity type. */
 export function validateUrnKey(u: Urn): void {
-  const problem = keyProblem(u, entityTypeSpec(u.entityType));
-  if (problem) throw validationFailed(`Invalid urn ${u.text}: ${problem}`);
+  const problem = urnKeyProblem(u);
+  if (problem !== undefined) throw validationFailed(problem);
 }
 
 /** The key aspect of an entity, derived positionally from its urn. */

@@ -1,8 +1,7 @@
 // Records shared by many aspects (com.linkedin.common.*), the urn field types, and the common
 // aspects of docs/wire-contract.md §Rest.li. Objects are loose: fields we do not model are tolerated and kept.
 import { z } from 'zod';
-import { validateUrnKey } from '../entity-registry.ts';
-import { isCatalogError } from '../errors.ts';
+import { urnKeyProblem } from '../entity-registry.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../urn.ts';
 
 /** Why `text` is not an acceptable urn (of `entityType`, when given), or undefined. */
@@ -19,13 +18,7 @@ function urnProblem(text: string, entityTypes?: readonly string[]): string | und
   }
   // A urn of a modelled type must also have a well-formed key: it becomes a node with
   // platform/name/origin derived from that key, even when nobody ingests it.
-  try {
-    validateUrnKey(u);
-  } catch (e) {
-    if (isCatalogError(e)) return e.message;
-    throw e;
-  }
-  return undefined;
+  return urnKeyProblem(u);
 }
 
 /** Any urn (syntax checked; keys of modelled types checked too). */
