@@ -1,12 +1,12 @@
-// Steps 1 and 2 of the write path (docs/lineage-model.md §Derivation): plan a request — what the
-// registry says about each change, asked once, and every aspect row it can touch — then lock its
-// entities and read those rows. Later steps work on the plan's slots only.
+// Step 1 of the write path (docs/lineage-model.md §Derivation): plan a request — what the registry
+// says about each change, asked once, and every aspect row it can touch. No database: a plan is
+// made before the transaction touches anything, which then locks the plan's entities and reads its
+// rows into the slots (aspect-writer.ts); later steps work on the plan's slots only.
 import { entityTypeSpec, keyAspectNameOf } from '../model/entity-registry.ts';
 import { isLineageAspect } from '../model/relationships.ts';
-import { searchAspectsOf, type StoredFields } from '../model/search-fields.ts';
-import { parseUrn, type Urn } from '../model/urn.ts';
-import type { Tx } from '../store/store.ts';
-import { lockRows, rowKey } from '../store/rows.ts';
+import { searchAspectsOf } from '../model/search-fields.ts';
+import type { Urn } from '../model/urn.ts';
+import { rowKey } from '../store/rows.ts';
 import type { AspectChange, SystemMetadata } from './changes.ts';
 
 /** One change with the registry's answers about it. */
@@ -67,7 +67,7 @@ export interface WritePlan {
 }
 
 /**
- * Step 1, no database: each change's entity type is checked and its facts computed once; the rows
+ * Step 1: each change's entity type is checked and its facts computed once; the rows
  * it touches are the changed aspect, the entity's key aspect and the aspects search fields read.
  */
 export function planWrite(changes: readonly AspectChange[]): WritePlan {
@@ -102,36 +102,4 @@ export function planWrite(changes: readonly AspectChange[]): WritePlan {
     return { change, keyAspect, hardDelete, lineage: isLineageAspect(aspectName), creates: aspectName === spec.descriptor?.modelled?.descriptive?.aspect };
   });
   return { changes: planned, slots, slotOf, hardDeleteUrns };
-}
-
-type StoredRowRecord = { value: string; systemMetadata: string; maxVersion: number | null; createdBy: string | null };
-
-/**
- * Step 2: lock every entity the request changes (in urn order, so concurrent writers cannot
- * deadlock), then read its planned rows — all rows of an entity being hard deleted. Returns the
- * search fields each locked node holds now.
- */
-export async function lockAndRead(tx: Tx, plan: WritePlan, actor: string): Promise<Map<string, StoredFields>> {
-  const storedOf = (r: StoredRowRecord): StoredRow =>
-    ({ value: r.value, systemMetadata: r.systemMetadata, maxVersion: r.maxVersion ?? 0, createdBy: r.createdBy ?? actor });
-  const keysOf = new Map<string, string[]>();
-  for (const [key, s] of plan.slots) {
-    if (plan.hardDeleteUrns.has(s.urn.text)) continue;
-    const keys = keysOf.get(s.urn.text);
-    if (keys) keys.push(key);
-    else keysOf.set(s.urn.text, [key]);
-  }
-  const owners = plan.changes.map((c) => c.change.urn);
-  const locked = await tx.run<{ urn: string; fields: StoredFields; rows: Array<StoredRowRecord & { name: string }> }>(
-    'aspects/lock-and-read', { rows: lockRows(owners).map((r) => ({ ...r, keys: keysOf.get(r.urn) ?? [] })) });
-  const storedFields = new Map<string, StoredFields>();
-  for (const l of locked) {
-    storedFields.set(l.urn, l.fields);
-    for (const r of l.rows) plan.slots.get(rowKey(l.urn, r.name))!.stored = storedOf(r);
-  }
-  if (plan.hardDeleteUrns.size) {
-    const all = await tx.run<StoredRowRecord & { urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...plan.hardDeleteUrns] });
-    for (const r of all) plan.slotOf(parseUrn(r.urn), r.name).stored = storedOf(r);
-  }
-  return storedFields;
 }
