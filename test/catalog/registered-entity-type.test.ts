@@ -2,7 +2,8 @@
 // type). This file builds a registry of the built-in types plus a fictional `widget` — a platform's
 // named artefact derived from datasets — and installs it before anything reads the registry, and follows it through every door on a real Neo4j: REST
 // ingestion with its key checked, the GraphQL `entity` and `widget` getters, lineage both ways,
-// the Neo4j label analysts query, and restoreIndices rebuilding its edges.
+// the Neo4j label analysts query, restoreIndices rebuilding its edges, and the strict existence
+// rule reading a column its lineage names as the column's dataset.
 import { buildEntityRegistry, installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
 import { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
 import { namespace } from '../support/context.ts';
@@ -28,7 +29,12 @@ const WIDGET: EntityTypeDescriptor = {
   },
   aspects: {
     widgetProperties: {
-      edges: [{ field: 'sources', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'upstream' }],
+      edges: [
+        { field: 'sources', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'upstream' },
+        // A table-level lineage edge to columns: no built-in type has one (their column lineage is
+        // fine-grained), so this is where the existence rule's reading of a column is checked.
+        { field: 'columns', shape: 'urnList', type: 'DerivedFrom', to: ['schemaField'], lineage: 'upstream' },
+      ],
     },
   },
   graphqlSdl: `
@@ -140,4 +146,23 @@ test('analysts find it under its own label; restoreIndices rebuilds its edges an
   expect(restored.status).toBe(200);
   expect(await lineageUrns(widget, 'UPSTREAM')).toEqual([[source, 'DATASET', 1]]);
   expect((await run('MATCH (w:Entity {urn: $urn}) RETURN w.name AS name')).records[0]!.get('name')).toBe('Weekly report');
+});
+
+test('strict mode: a column named by a table-level lineage edge exists when its dataset does, before or in the same request', async () => {
+  const table = ns.dataset('by_column');
+  const column = `urn:li:schemaField:(${table},amount)`;
+  const byColumn = `urn:li:widget:(urn:li:dataPlatform:${ns.platform},by_column)`;
+  const widgetProposal = proposal(byColumn, 'widget', 'widgetProperties', { title: 'By column', columns: [column] }).proposal;
+  const refused = await rest('/aspects?action=ingestProposalBatch', { proposals: [widgetProposal] });
+  expect(refused.status).toBe(422);
+  // The entity named is the column's dataset: that is what a client has to ingest.
+  expect(refused.body.message).toContain(`referenced entity does not exist: ${table}`);
+
+  const withTable = await rest('/aspects?action=ingestProposalBatch', {
+    proposals: [proposal(table, 'dataset', 'datasetProperties', { name: 'By column' }).proposal, widgetProposal],
+  });
+  expect(withTable.status).toBe(200);
+  const edge = await stack.store.driver.executeQuery('MATCH (:Entity {urn: $from})-[r:DerivedFrom]->(:Entity {urn: $to}) RETURN count(r) AS n',
+    { from: byColumn, to: column }, { database: stack.store.database });
+  expect(edge.records[0]!.get('n').toNumber()).toBe(1);
 });
