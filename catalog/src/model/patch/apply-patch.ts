@@ -13,9 +13,10 @@ import { patchTemplateOf } from '../entity-registry.ts';
 import { validationFailed } from '../errors.ts';
 import { isJsonRecord } from '../json.ts';
 import { jsonDepthProblem } from '../json-depth.ts';
+import { SYSTEM_ACTOR_URN } from '../privileges.ts';
 import { applyPlainOp, OPS, type Json, type JsonObject, type OpName, type PatchOp } from './json-patch.ts';
 import { applyKeyedGeneric } from './keyed-patch.ts';
-import { applyTemplated, SYSTEM_ACTOR } from './templates.ts';
+import { applyTemplated } from './templates.ts';
 
 export interface PatchInput {
   aspectName: string;
@@ -60,7 +61,7 @@ export function applyPatch(input: PatchInput): Record<string, unknown> {
 function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
   const template = patchTemplateOf(aspectName);
   if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
-  return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR })) as JsonObject) : {} };
+  return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR_URN })) as JsonObject) : {} };
 }
 
 function parsePatchText(aspectName: string, patchText: string): ParsedPatch {

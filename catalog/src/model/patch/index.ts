@@ -2,4 +2,3 @@
 // json-patch.ts (RFC 6902 with DataHub's leniencies), templates.ts (the per-aspect map views) and
 // keyed-patch.ts (the generic keyed patch).
 export { applyPatch, type PatchInput } from './apply-patch.ts';
-export { SYSTEM_ACTOR } from './templates.ts';

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from './templates.ts';
+import { SYSTEM_ACTOR_URN as SYSTEM_ACTOR } from '../privileges.ts';
 import { HIVE_A, HIVE_B, NOW, patch, rejects, upstream } from './test-support.ts';
 
 describe('GenericJsonPatch wrapper', () => {

@@ -1,6 +1,6 @@
 import { COMMON_ASPECTS } from '../entity-types.ts';
 import { entityTypeDescriptors, patchTemplateOf } from '../entity-registry.ts';
-import { SYSTEM_ACTOR } from './templates.ts';
+import { SYSTEM_ACTOR_URN as SYSTEM_ACTOR } from '../privileges.ts';
 import { HIVE_A, HIVE_B, NOW, patch, rejects, upstream } from './test-support.ts';
 
 const S3 = 'urn:li:dataset:(urn:li:dataPlatform:s3,bucket/key/file.csv,PROD)';

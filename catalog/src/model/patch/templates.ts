@@ -28,8 +28,6 @@ import { validationFailed } from '../errors.ts';
 import { isJsonRecord } from '../json.ts';
 import { applyPlainOp, deepEqual, pointerSegments, toPointer, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
 
-export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
-
 export function applyTemplated(aspectName: string, template: PatchTemplate, doc0: JsonObject, ops: readonly PatchOp[]): Json {
   let doc: Json = doc0;
   const views = new Map<string, View>();
