@@ -43,6 +43,12 @@ export function buildLineageSchema() {
     module('common', scalarResolvers),
     // Entity types follow their descriptors; which fields each has is what the SDL declares.
     module('entities', entityResolvers(subgraphTypeDefs(typeDefs))),
+    module('generated'),
+    module('metadata'),
+    module('governance'),
+    module('schema-metadata'),
+    module('quality'),
+    module('documents'),
     module('registered'),
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),

@@ -1,16 +1,20 @@
-// The subgraph's SDL: the .graphql files beside the resolvers, parsed once, plus the SDL of entity
-// types of the process's registry (their descriptors carry it). The gateway composes the supergraph
+// The subgraph's SDL: the .graphql files beside the resolvers, parsed once, the entity types'
+// declarations generated from the descriptors (surface/entity-sdl.ts), plus the SDL of entity types
+// of the process's registry (their descriptors carry it). The gateway composes the supergraph
 // from the same documents, so what is served and what is composed cannot drift.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kind, parse, type DocumentNode } from 'graphql';
 import { entityTypeDescriptors } from '@lineage/catalog/model';
+import { entityTypeDefs } from './surface/entity-sdl.ts';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
-export const SCHEMA_FILES = ['common', 'entities', 'lineage', 'tokens', 'search', 'details'] as const;
-export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'registered';
+export const SCHEMA_FILES = [
+  'common', 'entities', 'metadata', 'governance', 'schema-metadata', 'quality', 'documents', 'lineage', 'tokens', 'search', 'details',
+] as const;
+export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'generated' | 'registered';
 
 /** The SDL the process registry's descriptors carry (an installed registry's extra types), as one document. */
 function registeredTypeDefs(): DocumentNode {
@@ -20,7 +24,7 @@ function registeredTypeDefs(): DocumentNode {
 
 export function loadTypeDefs(): Record<SchemaModule, DocumentNode> {
   const files = Object.fromEntries(SCHEMA_FILES.map((f) => [f, parse(readFileSync(join(schemaDir, `${f}.graphql`), 'utf8'))]));
-  return { ...files, registered: registeredTypeDefs() } as Record<SchemaModule, DocumentNode>;
+  return { ...files, generated: entityTypeDefs(), registered: registeredTypeDefs() } as Record<SchemaModule, DocumentNode>;
 }
 
 /** All SDL as one document (for composition, and for the resolvers that follow the declared fields). */

@@ -3,7 +3,7 @@
 import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
 import { rowKey } from '../store/rows.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
-import type { Store } from '../store/store.ts';
+import { int, type Store } from '../store/store.ts';
 import { existenceOf, type Existence } from '../store/existence.ts';
 import { likeToRegex } from '../store/like-pattern.ts';
 
@@ -86,4 +86,14 @@ export async function countLatest(store: Store, aspectName: string, urnLike?: st
     name: aspectName, urnRegex: urnLike === undefined ? null : likeToRegex(urnLike),
   }));
   return rows[0]?.count ?? 0;
+}
+
+/**
+ * Latest rows of one aspect whose JSON names a string (usually a urn), newest first, at most `limit`:
+ * a text match the caller confirms on the parsed value (the queries of a dataset, the documents of
+ * an asset). An empty string lists every row of the aspect.
+ */
+export async function latestRowsNaming(store: Store, aspectName: string, needle: string, limit: number): Promise<{ urn: string; value: Record<string, unknown>; createdOn: number }[]> {
+  const rows = await store.read((tx) => tx.run<{ urn: string; value: string; createdOn: number | null }>('aspects/latest-naming', { name: aspectName, needle, limit: int(limit) }));
+  return rows.map((r) => ({ urn: r.urn, value: JSON.parse(r.value) as Record<string, unknown>, createdOn: r.createdOn ?? 0 }));
 }

@@ -1,7 +1,7 @@
 // The public face of the read layer (docs/CONTRIBUTING.md §Layers): what other layers and services
 // import, by name.
 // Aspects and existence, for the Rest.li, OpenAPI and GraphQL entity reads.
-export { countLatest, entityExistence, getAspect, getLatestAspects, getLatestAspectsOf, syntheticKeyAspect } from './aspect-reader.ts';
+export { countLatest, entityExistence, getAspect, getLatestAspects, getLatestAspectsOf, latestRowsNaming, syntheticKeyAspect } from './aspect-reader.ts';
 // Catalogue search (GraphQL search / searchAcrossEntities).
 export { searchEntities, type EntitySearchInput } from './entity-search.ts';
 // Lineage counts per direction (GraphQL lineage counts).

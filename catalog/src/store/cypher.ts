@@ -22,6 +22,7 @@ const FILE_STATEMENTS = [
   'aspects/update-rows',
   'aspects/delete-rows',
   'aspects/count-latest',
+  'aspects/latest-naming',
   'aspects/bump-generation',
   'entities/exist',
   'entities/merge-nodes',

@@ -30,10 +30,10 @@ function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'
 async function render(ctx: RequestContext, query: EntitySearchInput) {
   requireRead(ctx);
   const result = await searchEntities(ctx.store, query);
-  const searchResults = result.hits
-    .map((h) => storedRef(h.urn))
-    .filter((ref) => ref !== null)
-    .map((entity) => ({ entity, insights: [], matchedFields: [], extraProperties: [] }));
+  const searchResults = result.hits.flatMap((h) => {
+    const entity = storedRef(h.urn);
+    return entity ? [{ entity, score: h.score, insights: [], matchedFields: [], extraProperties: [] }] : [];
+  });
   return {
     start: result.start, count: searchResults.length, total: result.total, searchResults,
     facets: result.facets.map(renderFacet), suggestions: [],
@@ -51,6 +51,14 @@ export const searchResolvers = {
       render(ctx, { ...common(input), types: [input.type] }),
     searchAcrossEntities: (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null } }, ctx: RequestContext) =>
       render(ctx, { ...common(input), types: input.types }),
+    globalViewsSettings: (_: unknown, __: unknown, ctx: RequestContext) => {
+      requireRead(ctx);
+      return { defaultView: null };
+    },
+    semanticSearchAcrossEntities: (_: unknown, __: unknown, ctx: RequestContext) => {
+      requireRead(ctx);
+      throw badRequest('Semantic search is disabled in this environment');
+    },
     // Cursor pages over the same search: the scrollId is the next offset, opaque to the client.
     scrollAcrossEntities: async (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null; scrollId?: string | null; sortInput?: SortInput } }, ctx: RequestContext) => {
       const start = decodeOffset(input.scrollId);

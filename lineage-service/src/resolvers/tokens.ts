@@ -2,7 +2,7 @@
 import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, type AccessTokenDuration } from '@lineage/catalog/operations';
 import { badRequest, forbidden, assertCan, can, graphqlDenied } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
-import { parseRequestUrn } from '../entity-ref.ts';
+import { parseRequestUrn, storedRef } from '../entity-ref.ts';
 
 interface CreateAccessTokenInput {
   type: 'PERSONAL';
@@ -24,7 +24,28 @@ function renderToken(t: IssuedToken) {
   };
 }
 
+/** DataHub's PlatformPrivileges from the caller's privileges: each flag true when its privilege is held. */
+function platformPrivileges(ctx: RequestContext) {
+  const has = (p: Parameters<typeof ctx.actor.privileges.has>[0]) => ctx.actor.privileges.has(p);
+  const manageTokens = has('MANAGE_ACCESS_TOKENS');
+  const flags = {
+    managePolicies: has('MANAGE_POLICIES'), manageIdentities: has('MANAGE_USERS_AND_GROUPS'), manageUserCredentials: has('MANAGE_USER_CREDENTIALS'),
+    generatePersonalAccessTokens: manageTokens || has('GENERATE_PERSONAL_ACCESS_TOKENS'), manageTokens, manageSecrets: has('MANAGE_SECRETS'),
+  };
+  const absent = ['viewAnalytics', 'manageIngestion', 'manageDomains', 'manageGlossaries', 'manageTags', 'createDomains', 'createTags',
+    'manageGlobalViews', 'manageOwnershipTypes', 'manageStructuredProperties', 'viewStructuredPropertiesPage', 'viewTests', 'manageTests',
+    'viewManageTags', 'manageDocumentationForms', 'viewMetadataProposals', 'manageGlobalAnnouncements', 'manageBusinessAttributes',
+    'manageConnections', 'manageGlobalSettings'];
+  return { ...Object.fromEntries(absent.map((f) => [f, false])), ...flags };
+}
+
 export const tokenResolvers = {
+  Query: {
+    me: (_: unknown, __: unknown, ctx: RequestContext) => {
+      assertCan(ctx.actor, 'READ', graphqlDenied());
+      return { corpUser: storedRef(ctx.actor.urn), platformPrivileges: platformPrivileges(ctx) };
+    },
+  },
   Mutation: {
     createAccessToken: async (_: unknown, { input }: { input: CreateAccessTokenInput }, ctx: RequestContext) => {
       const actorUrn = parseRequestUrn(input.actorUrn).text;
