@@ -1,6 +1,7 @@
 // `npm run test:interop`: real Python clients against the whole stack on a throwaway Neo4j — the
 // DataHub client (acryl-datahub, pinned versions from test/interop/requirements-<version>.txt) and
-// the OpenLineage producers (openlineage-python and dbt-ol, test/openlineage/requirements.txt).
+// the OpenLineage producers (openlineage-python and dbt-ol, test/openlineage/requirements.txt), and
+// DataHub's MCP server for AI agents (mcp-server-datahub, test/mcp/requirements.txt).
 //
 //   npm run test:interop                          # every suite, sequentially, one stack
 //   npm run test:interop -- --version 1.7.0.17    # one suite (an acryl-datahub version, or openlineage)
@@ -21,6 +22,7 @@ import { ensureVenv, findPython, junitCounts, mintToken, runProcess, type JunitC
 
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
+const mcpDir = join(repoRoot, 'test', 'mcp');
 const MIN_PYTHON: [number, number] = [3, 9];
 const SUITE_TIMEOUT_MS = 6 * 60_000;
 /**
@@ -60,14 +62,18 @@ interface Suite {
   requirements: string;
 }
 
-/** The acryl-datahub versions pinned (one requirements file each), newest first, then OpenLineage's producers. */
+/** The acryl-datahub versions pinned (one requirements file each), newest first, then OpenLineage's producers and DataHub's MCP server. */
 function pinnedSuites(): Suite[] {
   const datahub = readdirSync(interopDir)
     .map((f) => /^requirements-(.+)\.txt$/.exec(f)?.[1])
     .filter((v): v is string => v !== undefined)
     .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))
     .map((v) => ({ id: v, label: `acryl-datahub ${v}`, dir: interopDir, requirements: join(interopDir, `requirements-${v}.txt`) }));
-  return [...datahub, { id: 'openlineage', label: 'openlineage-python + dbt-ol', dir: openLineageDir, requirements: join(openLineageDir, 'requirements.txt') }];
+  return [
+    ...datahub,
+    { id: 'openlineage', label: 'openlineage-python + dbt-ol', dir: openLineageDir, requirements: join(openLineageDir, 'requirements.txt') },
+    { id: 'mcp', label: 'mcp-server-datahub (AI agents)', dir: mcpDir, requirements: join(mcpDir, 'requirements.txt') },
+  ];
 }
 
 /** A python3 ≥ 3.9 with the venv module: --python / INTEROP_PYTHON, else python3 or python. */

@@ -47,17 +47,29 @@ export async function relatedDocuments(ctx: RequestContext, ref: EntityRef, inpu
   return { start, count: items.length, total, documents: items };
 }
 
-interface ListQueriesInput extends PageInput { datasetUrn?: string | null; source?: string | null; query?: string | null }
+interface ListQueriesInput extends PageInput {
+  datasetUrn?: string | null;
+  source?: string | null;
+  query?: string | null;
+  orFilters?: Array<{ and?: Array<{ field: string; values?: string[] | null; value?: string | null; negated?: boolean | null }> | null }> | null;
+}
+
+/** The datasets a listQueries names: datasetUrn, or an `entities` criterion (how DataHub's clients ask). */
+function datasetsOf(input: ListQueriesInput): string[] {
+  const fromFilters = (input.orFilters ?? []).flatMap((f) => f.and ?? [])
+    .filter((c) => c.field === 'entities' && c.negated !== true)
+    .flatMap((c) => c.values ?? (c.value ? [c.value] : []));
+  const datasets = [...(input.datasetUrn ? [input.datasetUrn] : []), ...fromFilters];
+  for (const d of datasets) if (storedRef(d)?.urn.entityType !== 'dataset') throw badRequest(`Invalid dataset urn: ${d}`);
+  return datasets;
+}
 
 /** Query.listQueries: query entities whose querySubjects name the dataset (or one of its columns). */
 export async function listQueries(ctx: RequestContext, input: ListQueriesInput) {
-  const dataset = input.datasetUrn ?? '';
-  if (dataset !== '' && storedRef(dataset)?.urn.entityType !== 'dataset') throw badRequest(`Invalid dataset urn: ${dataset}`);
-  const columnPrefix = `urn:li:schemaField:(${dataset},`;
-  const urns = await entitiesNaming(ctx, 'querySubjects', dataset, (v) => dataset === '' || records(v.subjects).some((s) => {
-    const entity = str(s.entity);
-    return entity === dataset || (entity !== null && entity.startsWith(columnPrefix));
-  }));
+  const datasets = datasetsOf(input);
+  const names = (entity: string | null) => entity !== null && datasets.some((d) => entity === d || entity.startsWith(`urn:li:schemaField:(${d},`));
+  const urns = await entitiesNaming(ctx, 'querySubjects', datasets.length === 1 ? datasets[0]! : '',
+    (v) => datasets.length === 0 || records(v.subjects).some((s) => names(str(s.entity))));
   const wanted = input.source ?? null;
   const sourced = wanted === null ? urns : await filterBySource(ctx, urns, wanted);
   const { start, items, total } = page(sourced.map((u) => storedRef(u)).filter((r): r is EntityRef => r !== null), input, 20);
