@@ -102,35 +102,24 @@ def call_tools(calls: list[tuple[str, dict]]) -> list[dict]:
     return asyncio.run(asyncio.wait_for(run(), timeout=300))
 
 
-def urns_in(value: object) -> set[str]:
-    """Every urn string anywhere in a tool's answer."""
-    found: set[str] = set()
-    def walk(v: object) -> None:
-        if isinstance(v, str) and v.startswith("urn:li:"):
-            found.add(v)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
+def nodes(value: object):
+    """Every value anywhere in a tool's answer, with the key it stands under (None in lists)."""
+    stack: list = [(None, value)]
+    while stack:
+        key, v = stack.pop()
+        yield key, v
+        if isinstance(v, dict):
+            stack.extend(v.items())
         elif isinstance(v, list):
-            for x in v:
-                walk(x)
-    walk(value)
-    return found
+            stack.extend((None, x) for x in v)
+
+
+def urns_in(value: object) -> set[str]:
+    return {v for _, v in nodes(value) if isinstance(v, str) and v.startswith("urn:li:")}
 
 
 def values_of(value: object, key: str) -> list:
-    """Every value of a key anywhere in a tool's answer."""
-    found: list = []
-    def walk(v: object) -> None:
-        if isinstance(v, dict):
-            found.extend(x for k, x in v.items() if k == key)
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-    walk(value)
-    return found
+    return [v for k, v in nodes(value) if k == key]
 
 
 def test_every_graphql_document_the_package_ships_validates():
