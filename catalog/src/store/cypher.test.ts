@@ -62,6 +62,9 @@ test('every statement the code runs is loaded, and none keeps a placeholder', ()
     expect(statements.all.get(name)).toMatch(/^\/\/ Purpose: /);
     expect(statements.all.get(name)).not.toContain('{{');
   }
+  // …and every file loaded is a statement the code can name: none is reachable only by a string.
+  const named = new Set<string>(statementNames);
+  expect([...statements.all.keys()].filter((n) => !named.has(n))).toEqual([]);
   // Templates run only through their expansions.
   expect(statements.all.has('lineage/reach')).toBe(false);
   expect(boundedStatement('lineage/reach', 'up', 'max', false)).toBe('lineage/reach-up-max');
