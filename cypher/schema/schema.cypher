@@ -1,4 +1,8 @@
-// Constraints and indexes, applied idempotently at every start (IF NOT EXISTS).
+// Purpose: the constraints and indexes, applied idempotently at every start (IF NOT EXISTS). Several
+// statements, split on the semicolons at line ends (store.ts applySchema).
+// Template: catalog/src/store/cypher.ts repeats the relationshipTypes section once per relationship type.
+// Params: none
+// Returns: nothing
 // Entities: one node per urn; aspects: one node per (urn, aspect, version).
 CREATE CONSTRAINT entity_urn IF NOT EXISTS FOR (n:Entity) REQUIRE n.urn IS UNIQUE;
 CREATE CONSTRAINT aspect_key IF NOT EXISTS FOR (a:Aspect) REQUIRE a.key IS UNIQUE;

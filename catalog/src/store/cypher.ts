@@ -30,7 +30,6 @@ const FILE_STATEMENTS = [
   'entities/finish-hard-delete',
   'edges/delete-by-key',
   'edges/merge',
-  'edges/owned-by',
   'auth/token-active',
   'causality/await-bookmarks',
   'auth/roles-of',
@@ -76,6 +75,8 @@ const FILE_STATEMENTS = [
   'events/recent-for-entity',
   'events/migrate-single-events',
   'schema/await-indexes',
+  'schema/read-version',
+  'schema/stamp-version',
 ] as const;
 
 // Templates: one file per family, expanded by the loader over a fixed whitelist. `{{direction}}` is
@@ -103,8 +104,16 @@ const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/hop-nodes', 'lineage/neighbo
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
 export type DirectedFamily = (typeof DIRECTED_TEMPLATES)[number];
 
+// Listing templates: a `{{#relationshipTypes}}…{{/relationshipTypes}}` section is repeated once per
+// relationship type of RELATIONSHIP_TYPES (the descriptors' list), `{{relationshipType}}` standing
+// for the type in each copy — the owned-edge lookup's UNION branches and the owner indexes. A type
+// is never request text: the list is the model's constant, and each name is checked to be a plain
+// identifier before it is spliced in. A listing template is one statement, run by its own name.
+const LISTING_TEMPLATES = ['edges/owned-by', 'schema/schema'] as const;
+
 export type StatementName =
   | (typeof FILE_STATEMENTS)[number]
+  | (typeof LISTING_TEMPLATES)[number]
   | `${BoundedFamily}-${WalkDirection}-${DepthBound}${WalkKind}`
   | `${DirectedFamily}-${WalkDirection}`;
 
@@ -118,21 +127,36 @@ export function directedStatement<F extends DirectedFamily>(family: F, direction
   return `${family}-${direction}`;
 }
 
+/** One statement a template family expands into, and the choices it was expanded with. */
+export interface Expansion {
+  readonly name: StatementName;
+  readonly direction: WalkDirection;
+  /** Bounded families only. */
+  readonly bound?: DepthBound;
+  /** Bounded families only: whether the `{{#windowed}}` section is kept. */
+  readonly windowed?: boolean;
+}
+
+/**
+ * Every template family and the statements it expands into: the one place that takes the product
+ * of directions, depth bounds and walk kinds (the loader expands from it, the names come from it).
+ */
+export const templateFamilies: ReadonlyMap<BoundedFamily | DirectedFamily, readonly Expansion[]> = new Map<BoundedFamily | DirectedFamily, readonly Expansion[]>([
+  ...BOUNDED_TEMPLATES.map((family) => [family, WALK_DIRECTIONS.flatMap((direction) => DEPTH_BOUNDS.flatMap((bound) =>
+    [false, true].map((windowed) => ({ name: boundedStatement(family, direction, bound, windowed), direction, bound, windowed }))))] as const),
+  ...DIRECTED_TEMPLATES.map((family) => [family, WALK_DIRECTIONS.map((direction) => ({ name: directedStatement(family, direction), direction }))] as const),
+]);
+
+/** Which family each expansion comes from: a file of such a name would shadow the template's. */
+const FAMILY_OF_EXPANSION: ReadonlyMap<string, string> = new Map([...templateFamilies].flatMap(([family, expansions]) => expansions.map((e) => [e.name, family] as const)));
+
 /** Every statement name the code may run. Adding a name here without a file is caught by loadCypher. */
 export const statementNames: readonly StatementName[] = [
   ...FILE_STATEMENTS,
-  ...BOUNDED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.flatMap((d) => DEPTH_BOUNDS.flatMap((b) => [false, true].map((w) => boundedStatement(f, d, b, w))))),
-  ...DIRECTED_TEMPLATES.flatMap((f) => WALK_DIRECTIONS.map((d) => directedStatement(f, d))),
+  ...LISTING_TEMPLATES,
+  ...[...templateFamilies.values()].flatMap((expansions) => expansions.map((e) => e.name)),
 ];
 
-// Listing templates: a `{{#relationshipTypes}}…{{/relationshipTypes}}` section is repeated once per
-// relationship type of RELATIONSHIP_TYPES (the descriptors' list), `{{relationshipType}}` standing
-// for the type in each copy — the owned-edge lookup's UNION branches and the owner indexes. A type
-// is never request text: the list is the model's constant, and each name is checked to be a plain
-// identifier before it is spliced in.
-const LISTING_TEMPLATES = ['edges/owned-by', 'schema/schema'] as const;
-
-const TEMPLATE_FAMILIES: ReadonlySet<string> = new Set([...BOUNDED_TEMPLATES, ...DIRECTED_TEMPLATES, ...LISTING_TEMPLATES]);
 
 // Partials: Cypher written once and inlined into templates, never run by themselves. A template says
 // `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with the partial's
@@ -222,16 +246,15 @@ export function loadCypher(dir = cypherDir): Statements {
     const name = relative(dir, file).replace(/\.cypher$/, '');
     const text = readFileSync(file, 'utf8');
     if (PARTIAL_FILES.has(name)) continue;
-    if (!TEMPLATE_FAMILIES.has(name)) {
-      all.set(name, text);
-    } else if ((LISTING_TEMPLATES as readonly string[]).includes(name)) {
-      all.set(name, expandListing(name, text));
-    } else if ((BOUNDED_TEMPLATES as readonly string[]).includes(name)) {
-      for (const d of WALK_DIRECTIONS) {
-        for (const b of DEPTH_BOUNDS) for (const w of [false, true]) all.set(boundedStatement(name as BoundedFamily, d, b, w), expandTemplate(name, text, d, b, w, partials));
-      }
+    // A hand-written variant would either be overwritten by the expansion or replace it, depending
+    // on the order files are read in: either way one variant would drift from its family.
+    const shadowed = FAMILY_OF_EXPANSION.get(name);
+    if (shadowed) throw new Error(`Cypher file ${name}.cypher has the name of an expansion of the template ${shadowed}.cypher: change the template instead`);
+    const expansions = templateFamilies.get(name as BoundedFamily | DirectedFamily);
+    if (expansions) {
+      for (const e of expansions) all.set(e.name, expandTemplate(name, text, e.direction, e.bound, e.windowed, partials));
     } else {
-      for (const d of WALK_DIRECTIONS) all.set(`${name}-${d}`, expandTemplate(name, text, d, undefined, undefined, partials));
+      all.set(name, (LISTING_TEMPLATES as readonly string[]).includes(name) ? expandListing(name, text) : text);
     }
   }
   const missing = statementNames.filter((n) => !all.has(n));

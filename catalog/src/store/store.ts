@@ -360,11 +360,9 @@ export function createStore(options: StoreOptions): Store {
     read: (work, o) => withSession('READ', work, o),
     write: (work, o) => withSession('WRITE', work, o),
     async applySchema() {
-      const text = statements.all.get('schema/schema');
-      if (!text) throw new Error('cypher/schema/schema.cypher is missing');
       const state = await this.schemaState();
       if (state.version !== null && state.version > SCHEMA_VERSION) throw schemaTooNew(state.version);
-      for (const stmt of splitStatements(text)) {
+      for (const stmt of splitStatements(statements['schema/schema'])) {
         try {
           await driver.executeQuery(stmt, {}, { database });
         } catch (e) {
@@ -377,7 +375,7 @@ export function createStore(options: StoreOptions): Store {
     },
     async schemaState() {
       try {
-        const { records } = await driver.executeQuery(statements.all.get('schema/read-version')!, {}, { database, routing: 'WRITE' });
+        const { records } = await driver.executeQuery(statements['schema/read-version'], {}, { database, routing: 'WRITE' });
         const r = toPlain(records[0]?.toObject() ?? {}) as { version?: number | null; entities?: boolean };
         return { version: r.version ?? null, entities: r.entities === true };
       } catch (e) {
@@ -386,7 +384,7 @@ export function createStore(options: StoreOptions): Store {
     },
     async stampSchemaVersion(version: number, by: string) {
       try {
-        await driver.executeQuery(statements.all.get('schema/stamp-version')!, { version: int(version), by, at: int(Date.now()) }, { database });
+        await driver.executeQuery(statements['schema/stamp-version'], { version: int(version), by, at: int(Date.now()) }, { database });
       } catch (e) {
         throw mapDriverError(e);
       }
