@@ -106,6 +106,15 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/**
+ * The explorer page signed in with `token` (and opened on `urn`): the token rides in the URL's
+ * fragment, which the browser never sends to a server; the page reads it and drops it from the
+ * address bar (explorer/src/sign-in.ts).
+ */
+export function signInLink(gatewayUrl: string, token: string, urn?: string): string {
+  return `${gatewayUrl}/#${new URLSearchParams({ token, ...(urn ? { urn } : {}) }).toString()}`;
+}
+
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startStack } from './stack.ts';
+import { signInLink, startStack } from './stack.ts';
+import { loadSampleData } from './sample-data.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 
 const control: { stop?: () => Promise<void> } = {};
@@ -29,6 +30,12 @@ try {
   ensureExplorerBuilt();
   // A person at a terminal reads one line per log record; a pipe or a file gets the JSON lines.
   const stack = await startStack({ control, serviceOutput: process.stdout.isTTY ? 'pretty' : 'inherit' });
+  // --sample: a small lineage graph through the ingestion service's doors, so the first view shows lineage.
+  const sample = process.argv.includes('--sample') ? await loadSampleData({ ingestionUrl: stack.ingestionUrl, token: stack.token }) : undefined;
+  const sampleLines = sample ? `
+Sample lineage loaded (${sample.proposals} aspects, ${sample.runEvents} OpenLineage events). Look at ${sample.featuredName}:
+  ${signInLink(stack.gatewayUrl, stack.token, sample.featuredUrn)}
+` : '';
   console.log(`
 Lineage catalog is running.
   Lineage explorer (web page):           ${stack.gatewayUrl}/
@@ -37,9 +44,11 @@ Lineage catalog is running.
   Lineage subgraph:                      ${stack.lineageUrl}
   Neo4j (Bolt, for Cypher):              ${stack.neo4jUri}
 
+Open the explorer, signed in (the token stays in your browser tab):
+  ${signInLink(stack.gatewayUrl, stack.token)}
 A token for urn:li:corpuser:datahub (Admin), valid one day:
   ${stack.token}
-More tokens: npm run token -- --actor urn:li:corpuser:datahub
+${sampleLines}More tokens: npm run token -- --actor urn:li:corpuser:datahub
 Ctrl-C stops everything.
 `);
 } catch (e) {

@@ -13,13 +13,15 @@ import { createMessages } from './messages.ts';
 import { createNavigation, wireHistory } from './navigation.ts';
 import { wirePanels } from './panels.ts';
 import { wireSearch } from './search.ts';
-import { createSignIn, wireSignIn } from './sign-in.ts';
+import { createSignIn, takeTokenFromAddress, wireSignIn } from './sign-in.ts';
 import { createStartPage } from './start-page.ts';
 import { createState } from './state.ts';
 import { createStatus } from './status.ts';
 import { createViewport } from './viewport.ts';
 import { createViewEvents } from './view-events.ts';
 
+// First of all, before the view is read from the hash: a sign-in link's token leaves the address bar.
+const linkedToken = takeTokenFromAddress();
 const ui = findElements();
 const state = createState();
 const events = createViewEvents();
@@ -42,7 +44,15 @@ function openView(): void {
 }
 
 // Signing in again (after an expired token) reloads the view that was open, so nothing stale stays.
-wireSignIn(ui, signIn, openView);
+const signInFlow = wireSignIn(ui, signIn, openView);
+// A sign-in link pasted into a tab already open on the page changes only the hash. Registered before
+// the history's listener, this one takes the token and stops that listener: signing in opens the view.
+window.addEventListener('hashchange', (ev) => {
+  const token = takeTokenFromAddress();
+  if (!token) return;
+  ev.stopImmediatePropagation();
+  void signInFlow.signInWith(token);
+});
 wireSearch(ui, { messages, navigateTo: navigation.navigateTo });
 wireHistory(navigation);
 wireInteraction(state, ui, { navigation, drawing, viewport, tracer, details });
@@ -54,7 +64,9 @@ events.on('column', impactList.refresh);
 events.on('failed', (text) => impactList.showError(text ?? 'The lineage did not load.'));
 
 renderLegend(ui);
-if (tokenStore.get()) {
+if (linkedToken) {
+  void signInFlow.signInWith(linkedToken);
+} else if (tokenStore.get()) {
   signIn.showSignedIn();
   openView();
 } else {

@@ -26,6 +26,16 @@ test('summarise prefers properties.name, then key fields; the platform comes fro
   expect(summarise({ urn: 'urn:li:chart:(looker,c1)', type: 'CHART', chartId: 'c1', tool: 'looker' })).toMatchObject({ name: 'c1', platform: 'looker' });
 });
 
+test('summarise never names a job by its urn: an empty or urn-shaped name gives way to the job id, else the flow', () => {
+  const flow = 'urn:li:dataFlow:(airflow,tutorial_flow,PROD)';
+  expect(summarise({ urn: job, type: 'DATA_JOB', jobId: 'aggregate_events', properties: { name: '' } }).name).toBe('aggregate_events');
+  expect(summarise({ urn: job, type: 'DATA_JOB', jobId: 'aggregate_events', properties: { name: job } }).name).toBe('aggregate_events');
+  // A key this page cannot read names nothing: the flow it runs in does.
+  const unreadable = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,tutorial_flow,PROD),)';
+  expect(summarise({ urn: unreadable, type: 'DATA_JOB', dataFlow: { urn: flow, flowId: 'tutorial_flow', properties: { name: 'Tutorial' } } }).name).toBe('Tutorial');
+  expect(summarise({ urn: unreadable, type: 'DATA_JOB' }).name).toBe(unreadable);
+});
+
 test('mergeResults: paths become edges in data-flow direction; path-only steps are context nodes', () => {
   const g = emptyNeighbourhood({ urn: ds('events'), type: 'DATASET', name: 'events' });
   const key = 'urn:li:mlPrimaryKey:(hive,session_id)';

@@ -75,6 +75,12 @@ function textOf(reply: object | null | undefined, field: string | undefined): st
   return typeof value === 'string' ? value : null;
 }
 
+/** Text that names something: not empty, and not a urn (which is what a missing name turns into). */
+function nameText(text: string | null | undefined): string | null {
+  const trimmed = text?.trim();
+  return trimmed && !trimmed.startsWith('urn:li:') ? trimmed : null;
+}
+
 /**
  * Name, platform and pipeline of an entity, from the fields its type's descriptor says name it:
  * the descriptive name, else the key's name, else the urn's; the platform entity, else the entity
@@ -84,12 +90,14 @@ export function summarise(e: RawEntity): EntitySummary {
   const fields = pageFieldsOf(e.type);
   const via = fields?.via;
   const parent = via ? ((e as unknown as Record<string, unknown>)[via.field] as { urn?: string; properties?: { name?: string | null } | null } | null | undefined) : undefined;
-  const name = e.properties?.name ?? textOf(e, fields?.name) ?? urnTail(e.urn);
-  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? textOf(parent, via?.fields.platform) ?? textOf(e, fields?.platform) ?? urnPlatformName(e.urn);
   const pipeline = parent?.urn;
+  const pipelineName = pipeline ? nameText(parent?.properties?.name) ?? nameText(textOf(parent, via?.fields.name)) ?? nameText(urnTail(pipeline)) : null;
+  // A job whose own fields name nothing (an empty name, a urn where the name belongs) is its id, else its flow's name.
+  const name = nameText(e.properties?.name) ?? nameText(textOf(e, fields?.name)) ?? nameText(urnTail(e.urn)) ?? pipelineName ?? e.urn;
+  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? textOf(parent, via?.fields.platform) ?? textOf(e, fields?.platform) ?? urnPlatformName(e.urn);
   return {
     urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null,
-    ...(pipeline ? { pipeline: { urn: pipeline, name: parent?.properties?.name ?? textOf(parent, via?.fields.name) ?? urnTail(pipeline) } } : {}),
+    ...(pipeline ? { pipeline: { urn: pipeline, name: pipelineName ?? pipeline } } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
-// Sign-in: the token dialog, checking a pasted token before keeping it, and signing out.
+// Sign-in: the token dialog, checking a pasted token before keeping it, and signing out; or the
+// one-click link `npm start` prints (`/#token=…`), whose token is read here and dropped from the address bar.
 import { ApiError, checkToken, normaliseToken, tokenStore } from './api.ts';
 import type { Elements } from './elements.ts';
 
@@ -31,15 +32,29 @@ export function createSignIn(ui: Elements): SignIn {
   return { open, showSignedIn };
 }
 
+/**
+ * The token a sign-in link carries in the URL's fragment (`#token=…`, beside the view's parameters),
+ * removed from the address bar and the history entry at once, before anything else reads the hash,
+ * so it is neither shared with the link nor kept in history. A fragment is never sent to a server.
+ */
+export function takeTokenFromAddress(): string | null {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = params.get('token');
+  if (token === null) return null;
+  params.delete('token');
+  const rest = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+  return normaliseToken(token) || null;
+}
+
+export interface SignInFlow {
+  /** Checks a token and keeps it, as the dialog's submit does; a refused one opens the dialog saying why. */
+  signInWith(token: string): Promise<void>;
+}
+
 /** `afterSignIn` runs once a checked token is stored, with the search box focused. */
-export function wireSignIn(ui: Elements, signIn: SignIn, afterSignIn: () => void): void {
-  ui.signinForm.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    const token = normaliseToken(ui.token.value);
-    if (!token) {
-      signIn.open('Paste a token first.');
-      return;
-    }
+export function wireSignIn(ui: Elements, signIn: SignIn, afterSignIn: () => void): SignInFlow {
+  async function signInWith(token: string): Promise<void> {
     ui.signinSubmit.disabled = true;
     ui.signinSubmit.textContent = 'Checking…';
     try {
@@ -61,10 +76,22 @@ export function wireSignIn(ui: Elements, signIn: SignIn, afterSignIn: () => void
       ui.signinSubmit.disabled = false;
       ui.signinSubmit.textContent = 'Sign in';
     }
+  }
+
+  ui.signinForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const token = normaliseToken(ui.token.value);
+    if (!token) {
+      signIn.open('Paste a token first.');
+      return;
+    }
+    void signInWith(token);
   });
 
   ui.signOut.addEventListener('click', () => {
     tokenStore.clear();
     signIn.open();
   });
+
+  return { signInWith };
 }

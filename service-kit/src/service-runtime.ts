@@ -8,7 +8,7 @@
 //   request-context for the logger (every line) and the store (Neo4j transaction metadata);
 // - /health/live (200 while the process runs), /health/ready and /health (200 only when Neo4j
 //   answers and the process is not draining; 503 + Retry-After otherwise), /metrics (Prometheus);
-//   open like /health, on the same host and port as the service (see README "Reliability");
+//   open like /health, on the same host and port as the service (see docs/reliability.md §Operability);
 // - request count/latency per route template and status, requests in flight, one access log line.
 //
 // Shutdown on SIGTERM/SIGINT: readiness turns 503, the listener closes (no new connections), idle

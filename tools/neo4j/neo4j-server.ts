@@ -1,6 +1,6 @@
 // Provisions and runs a real Neo4j 5.26 LTS Community server without Docker: the jars come from
 // Maven Central (see pom.xml beside this file), the configuration is written here, and the JVM is
-// started directly on the server entry point, as the official image does. See README "Neo4j".
+// started directly on the server entry point, as the official image does. See docs/neo4j.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, writeFileSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';

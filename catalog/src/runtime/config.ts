@@ -84,7 +84,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How long SIGTERM waits for in-flight requests before cutting them (below the launcher's 10 s SIGKILL). */
   SHUTDOWN_GRACE_MS: positiveInt.default(8_000),
-  // Request limits (README "Limits"). Each refusal names the variable that sets it.
+  // Request limits (docs/reliability.md §Limits). Each refusal names the variable that sets it.
   /** Deepest field nesting of a GraphQL operation; the standard introspection query needs 15. */
   GRAPHQL_MAX_DEPTH: positiveInt.default(20),
   /** Aliased fields in one GraphQL operation (each alias is one more resolver run). */
