@@ -62,14 +62,15 @@ export const SAMPLE_FEATURED_NAME = fctDailyRevenue.name;
 
 // ---- Rest.li proposals ----------------------------------------------------------------------------
 
-function proposal(urn: string, aspectName: string, value: unknown) {
+/** One Rest.li proposal of an aspect value, stamped (the sample's, unless a caller gives its own). */
+export function proposal(urn: string, aspectName: string, value: unknown, stamp = { lastObserved: SAMPLE_TIME, runId: 'sample-data' }) {
   return {
     entityType: /^urn:li:([^:]+):/.exec(urn)![1],
     entityUrn: urn,
     changeType: 'UPSERT',
     aspectName,
     aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-    systemMetadata: { lastObserved: SAMPLE_TIME, runId: 'sample-data' },
+    systemMetadata: stamp,
   };
 }
 export type SampleProposal = ReturnType<typeof proposal>;

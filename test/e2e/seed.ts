@@ -1,5 +1,6 @@
 // Seeds the explorer's end-to-end graphs through the real front door: Rest.li ingestProposalBatch
 // under /api/gms (what acryl-datahub sends) and DataHub's tutorial updateLineage mutation.
+import { proposal as sampleProposal } from '../../tools/sample-data.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -11,16 +12,7 @@ export interface FrontDoor {
 export const dataset = (platform: string, name: string): string => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 export const field = (datasetUrn: string, path: string): string => `urn:li:schemaField:(${datasetUrn},${path})`;
 
-function proposal(urn: string, aspectName: string, value: unknown) {
-  return {
-    entityType: /^urn:li:([^:]+):/.exec(urn)![1],
-    entityUrn: urn,
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-    systemMetadata: { lastObserved: T0, runId: 'explorer-e2e' },
-  };
-}
+const proposal = (urn: string, aspectName: string, value: unknown) => sampleProposal(urn, aspectName, value, { lastObserved: T0, runId: 'explorer-e2e' });
 type Proposal = ReturnType<typeof proposal>;
 
 /** Proposals per ingestProposalBatch request: well under the front door's body limit. */

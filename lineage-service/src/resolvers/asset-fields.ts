@@ -7,7 +7,7 @@ import { getAspect } from '@lineage/catalog/read';
 import type { RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import { schemaFieldEntityOf } from '../surface/aspect-fields.ts';
-import { aspectOf, auditStamp, customProperties, part, record, records, refsOf, str, strings, tagsOf, termsOf } from '../surface/values.ts';
+import { aspectOf, auditStamp, customProperties, oneOf, part, record, records, refsOf, str, strings, tagsOf, termsOf } from '../surface/values.ts';
 import { relationshipsOf } from './relationships.ts';
 
 type Resolver = (ref: EntityRef, args: never, ctx: RequestContext) => unknown;
@@ -92,9 +92,8 @@ function fineGrainedRef(urnText: unknown) {
   return ref.urn.entityType === 'schemaField' ? { urn: part(ref, 0), path: part(ref, 1) } : { urn: ref.urn.text, path: '' };
 }
 
-const CHART_TYPES = new Set(['BAR', 'PIE', 'SCATTER', 'TABLE', 'TEXT', 'LINE', 'AREA', 'HISTOGRAM', 'BOX_PLOT', 'WORD_CLOUD', 'COHORT']);
-const ACCESS_LEVELS = new Set(['PUBLIC', 'PRIVATE']);
-const oneOf = (v: unknown, values: ReadonlySet<string>) => (typeof v === 'string' && values.has(v) ? v : null);
+const CHART_TYPES = ['BAR', 'PIE', 'SCATTER', 'TABLE', 'TEXT', 'LINE', 'AREA', 'HISTOGRAM', 'BOX_PLOT', 'WORD_CLOUD', 'COHORT'];
+const ACCESS_LEVELS = ['PUBLIC', 'PRIVATE'];
 
 /** The stamps of a chart's or dashboard's info (ChangeAuditStamps). */
 function biStamps(v: JsonRecord) {
@@ -122,7 +121,7 @@ const inputFields: Resolver = async (ref, _, ctx) => {
   }) };
 };
 
-const QUERY_LANGUAGES = new Set(['SQL', 'UNKNOWN']);
+const QUERY_LANGUAGES = ['SQL', 'UNKNOWN'];
 
 /** A query's properties as DataHub's QueryProperties. */
 export async function queryProperties(ref: EntityRef, _: unknown, ctx: RequestContext) {

@@ -5,7 +5,7 @@ import { entityTypeToGraphql, type JsonRecord } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import {
-  aspectOf, auditStamp, bool, customProperties, num, part, propertyValue, record, records, refsOf, resolvedStamp, str, strings,
+  aspectOf, auditStamp, bool, customProperties, num, oneOf, part, propertyValue, record, records, refsOf, resolvedStamp, str, strings,
 } from '../surface/values.ts';
 import { domainEntities, searchPageOfUrns } from './listing.ts';
 
@@ -54,7 +54,6 @@ const platformOrDataHub: Field = async (ref, _, ctx) =>
 const ENTITY_TYPE_ID = /^datahub\.(.+)$/;
 
 const INCIDENT_PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
-const oneOf = (v: unknown, values: readonly string[], fallback: string | null = null) => (typeof v === 'string' && values.includes(v) ? v : fallback);
 
 /** An incident's value, with what DataHub answers when no incidentInfo is stored. */
 const incident = (field: (v: JsonRecord, ref: EntityRef) => unknown): Field => async (ref, _, ctx) => field((await aspectOf(ctx, ref, 'incidentInfo')) ?? {}, ref);

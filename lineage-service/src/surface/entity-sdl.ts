@@ -40,7 +40,3 @@ export function entityTypeDefs(): DocumentNode {
   return parse(generatedEntityTypes().map(declaration).join('\n\n'));
 }
 
-/** The generated SDL as text (npm run schema:print; docs). */
-export function entityTypeSdlText(): string {
-  return generatedEntityTypes().map(declaration).join('\n\n');
-}

@@ -11,6 +11,9 @@ export const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v 
 export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 export const records = (v: unknown): JsonRecord[] =>
   Array.isArray(v) ? v.filter((x): x is JsonRecord => !!x && typeof x === 'object' && !Array.isArray(x)) : [];
+/** A string that is one of DataHub's enum values, else the fallback (an unknown stored value is not an error). */
+export const oneOf = (v: unknown, values: readonly string[], fallback: string | null = null): string | null =>
+  (typeof v === 'string' && values.includes(v) ? v : fallback);
 export const record = (v: unknown): JsonRecord | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonRecord) : undefined);
 
 /** The i-th key part of an entity's urn. */
