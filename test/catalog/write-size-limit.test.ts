@@ -70,7 +70,7 @@ test('removals are not counted: an aspect holding more edges than the bound can 
 // The edges a request's whole lineage values certainly add are counted before the existence rule,
 // patches and validation (apply.ts edgesCertainlyDerived): an oversized batch is refused before it is
 // held several times over in the heap (test/faults/hub-body-strict.fault.ts). The count must stay a
-// lower bound of what persist counts, so that nothing persist would take is refused.
+// lower bound of the final count (of the edges the request leaves), so that nothing it would take is refused.
 test('strict mode: a batch past the bound that names missing entities is the 413, judged before the existence rule', async () => {
   const e = await refusal(writeAspects(small, [lineage(ns.dataset('early_a'), ups('early_a', 6))], { ...relaxed, existenceMode: 'strict' }));
   expect(e.kind).toBe('payloadTooLarge');

@@ -4,7 +4,7 @@ import { parseUrn } from './urn.ts';
 const ds = (n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${n},PROD)`;
 const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag,prod),task)';
 
-// The write path derives a new row's edges from the values it stringifies (persist.ts); restore
+// The write path derives a new row's edges from the values it stringifies (apply.ts); restore
 // derives them from the stored text. Both must give the same edges, also for what JSON text does
 // not keep as it is: undefined members, a non-finite number (1e400 parses to Infinity), -0.
 test.each([

@@ -1,16 +1,17 @@
 import {
   deriveEdges,
+  deriveRow,
   edgeKey,
   hasLineage,
   isLineageAspect,
   lineageDirectionOf,
   lineageTriples,
-  referencedLineageUrns,
   RELATIONSHIP_TYPES,
   type DerivedEdge,
   type LineageEnd,
 } from './relationships.ts';
 import { entityTypeDescriptors } from './entity-registry.ts';
+import { parseUrn } from './urn.ts';
 
 const WRITE_TIME = 1700000000000;
 const WRITER = 'urn:li:corpuser:ingestion';
@@ -34,6 +35,12 @@ function derive(urn: string, aspectName: string, value: unknown, writeTime = WRI
   const entityType = urn.split(':')[2]!;
   return deriveEdges({ urn, entityType, aspectName, value, writeTime, actor: WRITER });
 }
+
+/** What the write path derives from one row of `urn`: its edges and lineage references. */
+function deriveWritten(urn: string, aspectName: string, value: unknown) {
+  return deriveRow(parseUrn(urn), aspectName, { value, systemMetadata: { lastObserved: WRITE_TIME }, createdBy: WRITER });
+}
+const references = (urn: string, aspectName: string, value: unknown) => deriveWritten(urn, aspectName, value).references;
 
 /** [type, source, destination, which end the destination is in lineage, or null]. */
 type Row = [string, string, string, 'upstream' | 'downstream' | null];
@@ -605,13 +612,16 @@ describe('the tutorial column-level record', () => {
     expect(edges.slice(1).every((e) => e.owner === downstream && e.via === null && e.createdOn === null)).toBe(true);
   });
 
-  test('referencedLineageUrns names the upstream dataset once and leaves the owner out', () => {
-    expect(referencedLineageUrns('dataset', 'upstreamLineage', value, downstream)).toEqual([upstream]);
-    expect(referencedLineageUrns('dataset', 'upstreamLineage', value)).toEqual([upstream, downstream]);
+  test('the written row derives the same edges, and names the upstream dataset once, leaving the owner out', () => {
+    const written = deriveWritten(downstream, 'upstreamLineage', value);
+    expect(written.edges).toEqual(derive(downstream, 'upstreamLineage', value));
+    expect(written.references).toEqual([upstream]);
+    // Held by another entity, the same value names the fields' dataset too.
+    expect(references(ds('other'), 'upstreamLineage', value)).toEqual([upstream, downstream]);
   });
 });
 
-describe('referencedLineageUrns', () => {
+describe('lineage references of a written row (the existence rule)', () => {
   test('lists entity-level lineage neighbours only, once each, in derivation order', () => {
     const value = {
       inputDatasets: [ds('a')],
@@ -621,22 +631,22 @@ describe('referencedLineageUrns', () => {
       inputDatasetFields: [field('z', 'f')], // Consumes schemaField: not lineage
       fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field('d', 'x')], downstreamType: 'FIELD', downstreams: [field('e', 'y')] }],
     };
-    expect(referencedLineageUrns('dataJob', 'dataJobInputOutput', value, job('j'))).toEqual([
+    expect(references(job('j'), 'dataJobInputOutput', value)).toEqual([
       ds('a'), ds('c'), ds('b'), job('p'), ds('d'), ds('e'),
     ]);
   });
 
   test('non-lineage relationships and non-lineage aspects contribute nothing', () => {
-    expect(referencedLineageUrns('dataProcessInstance', 'dataProcessInstanceInput', { inputs: [ds('a')], inputEdges: [edgeTo(ds('b'))] })).toEqual([ds('b')]);
-    expect(referencedLineageUrns('dataJob', 'dataJobKey', { flow })).toEqual([]);
-    expect(referencedLineageUrns('chart', 'inputFields', { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] }, chart('c')))
+    expect(references(dpi('run'), 'dataProcessInstanceInput', { inputs: [ds('a')], inputEdges: [edgeTo(ds('b'))] })).toEqual([ds('b')]);
+    expect(references(job('j'), 'dataJobKey', { flow })).toEqual([]);
+    expect(references(chart('c'), 'inputFields', { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] }))
       .toEqual([ds('src')]);
-    expect(referencedLineageUrns('mlFeatureTable', 'mlFeatureTableProperties', { mlFeatures: [feature('f')] })).toEqual([]);
-    expect(referencedLineageUrns('mlModel', 'mlModelProperties', { deployments: [deployment], groups: [modelGroup('g')] })).toEqual([modelGroup('g')]);
+    expect(references(featureTable, 'mlFeatureTableProperties', { mlFeatures: [feature('f')] })).toEqual([]);
+    expect(references(model('m'), 'mlModelProperties', { deployments: [deployment], groups: [modelGroup('g')] })).toEqual([modelGroup('g')]);
   });
 
   test('fine-grained dataset upstreams are listed as themselves', () => {
     const value = { upstreams: [], fineGrainedLineages: [{ upstreamType: 'DATASET', upstreams: [ds('s')], downstreamType: 'FIELD', downstreams: [field('t', 'x')] }] };
-    expect(referencedLineageUrns('dataset', 'upstreamLineage', value, ds('t'))).toEqual([ds('s')]);
+    expect(references(ds('t'), 'upstreamLineage', value)).toEqual([ds('s')]);
   });
 });

@@ -285,38 +285,44 @@ export function edgeKey(source: string, type: string, destination: string, owner
   return createHash('sha1').update(JSON.stringify([source, type, destination, owner, aspect])).digest('hex');
 }
 
-interface Derived {
-  edge: DerivedEdge;
-  candidate: Candidate;
+/** The candidates one value holds: its rules' fields (table level), then its column lineage. */
+interface Extracted {
+  owner: Urn;
+  table: Candidate[];
+  columns: Candidate[];
 }
 
-function derive(input: DeriveEdgesInput): Derived[] {
+function extract(input: DeriveEdgesInput): Extracted | undefined {
   const rules = rulesOf(input.entityType, input.aspectName);
-  if (!rules) return [];
+  if (!rules) return undefined;
   const owner = parseUrnOrThrow(input.urn);
   if (owner.entityType !== input.entityType) {
     throw validationFailed(`Urn ${input.urn} is not of entity type ${input.entityType}`);
   }
   const value = asRecord(input.value);
-  if (!value) return [];
+  if (!value) return undefined;
   const ctx: WriteContext = {
     time: Number.isFinite(input.writeTime) && input.writeTime > 0 ? input.writeTime : null,
     actor: input.actor,
   };
+  return {
+    owner,
+    table: (rules.edges ?? []).flatMap((r) => extractField(r, value, owner, ctx)),
+    columns: (rules.fineGrained ? extractFineGrained(value, owner, rules.fineGrained) : [])
+      .concat(rules.inputFieldEdges ? extractInputFieldEdges(value, owner) : []),
+  };
+}
 
-  const candidates = (rules.edges ?? []).flatMap((r) => extractField(r, value, owner, ctx));
-  if (rules.fineGrained) candidates.push(...extractFineGrained(value, owner, rules.fineGrained));
-  if (rules.inputFieldEdges) candidates.push(...extractInputFieldEdges(value, owner));
-
-  // One typed edge per key; first position kept, the higher-ranked (record-typed) content wins.
-  const byKey = new Map<string, Derived>();
-  for (const c of candidates) {
-    const key = edgeKey(c.source.text, c.type, c.destination.text, owner.text, input.aspectName);
+/** One typed edge per key; first position kept, the higher-ranked (record-typed) content wins. */
+function edgesOf(x: Extracted, aspectName: string): DerivedEdge[] {
+  const byKey = new Map<string, { edge: DerivedEdge; rank: number }>();
+  for (const c of x.table.concat(x.columns)) {
+    const key = edgeKey(c.source.text, c.type, c.destination.text, x.owner.text, aspectName);
     const existing = byKey.get(key);
-    if (existing && existing.candidate.rank >= c.rank) continue;
-    byKey.set(key, { edge: toEdge(key, c, owner.text, input.aspectName), candidate: c });
+    if (existing && existing.rank >= c.rank) continue;
+    byKey.set(key, { edge: toEdge(key, c, x.owner.text, aspectName), rank: c.rank });
   }
-  return [...byKey.values()];
+  return [...byKey.values()].map((d) => d.edge);
 }
 
 function toEdge(key: string, c: Candidate, owner: string, aspect: string): DerivedEdge {
@@ -347,7 +353,8 @@ function toEdge(key: string, c: Candidate, owner: string, aspect: string): Deriv
 
 /** The typed edges that one aspect value of one entity declares (§Derivation). */
 export function deriveEdges(input: DeriveEdgesInput): DerivedEdge[] {
-  return derive(input).map((d) => d.edge);
+  const extracted = extract(input);
+  return extracted ? edgesOf(extracted, input.aspectName) : [];
 }
 
 /** What edge derivation reads of a stored row. */
@@ -378,15 +385,39 @@ export function edgesOfRow(urn: Urn, aspect: string, row: DerivableRow): Derived
  * finite numbers, which JSON text keeps as they are, so the edges are those of the row's text.
  */
 export function edgesOfParsedRow(urn: Urn, aspect: string, row: ParsedRow): DerivedEdge[] {
-  const sm = row.systemMetadata;
-  return deriveEdges({
+  return deriveEdges(inputOf(urn, aspect, row));
+}
+
+/** What the write path derives from a row it leaves: its edges, and the entities its lineage names. */
+export interface RowDerivation {
+  edges: DerivedEdge[];
+  /**
+   * For the existence rule: every entity-level urn that the row, of a lineage aspect, names as a
+   * lineage neighbour, the owner left out (fine-grained downstreams of an upstreamLineage are
+   * normally the owner's own fields), de-duplicated, in derivation order (table fields, then each
+   * column edge's upstream before its downstream). A schemaField stands for its parent; fine-grained
+   * entries and input fields name the parents of both their ends, whatever their relationship.
+   */
+  references: string[];
+}
+
+/** {@link edgesOfParsedRow} and the row's lineage references, from one reading of its value. */
+export function deriveRow(urn: Urn, aspect: string, row: ParsedRow): RowDerivation {
+  const extracted = extract(inputOf(urn, aspect, row));
+  if (!extracted) return { edges: [], references: [] };
+  return { edges: edgesOf(extracted, aspect), references: referencesOf(extracted, aspect) };
+}
+
+function inputOf(urn: Urn, aspect: string, row: ParsedRow): DeriveEdgesInput {
+  const lastObserved = row.systemMetadata.lastObserved;
+  return {
     urn: urn.text,
     entityType: urn.entityType,
     aspectName: aspect,
     value: row.value,
-    writeTime: typeof sm.lastObserved === 'number' ? sm.lastObserved : 0,
+    writeTime: typeof lastObserved === 'number' ? lastObserved : 0,
     actor: row.createdBy,
-  });
+  };
 }
 
 function parentOfField(u: string): string | null {
@@ -398,47 +429,20 @@ function parentOfField(u: string): string | null {
   return parent === undefined ? null : (tryParseUrn(parent)?.text ?? null);
 }
 
-/**
- * For the existence rule: every entity-level urn that a lineage aspect names as a lineage
- * neighbour, de-duplicated, in derivation order (table fields, then fine-grained upstreams before
- * downstreams). Fine-grained entries and input fields contribute the parents of their
- * schemaField urns (both ends) and their dataset urns. Pass `ownerUrn` to leave the owner out
- * (fine-grained downstreams of an upstreamLineage are normally the owner's own fields).
- */
-export function referencedLineageUrns(
-  entityType: string,
-  aspectName: string,
-  value: unknown,
-  ownerUrn?: string,
-): string[] {
-  const rules = rulesOf(entityType, aspectName);
-  if (!rules || !isLineageAspect(aspectName)) return [];
-  const record = asRecord(value);
-  if (!record) return [];
-  const owner = ownerUrn === undefined ? undefined : tryParseUrn(ownerUrn);
-  // Candidates only use the owner as their source, which is not read here.
-  const source = owner ?? tryParseUrn(`urn:li:${entityType}`);
-  if (!source) return [];
-  const ctx: WriteContext = { time: null, actor: UNKNOWN_ACTOR };
+function referencesOf(x: Extracted, aspectName: string): string[] {
+  if (!isLineageAspect(aspectName)) return [];
   const seen = new Set<string>();
-  for (const r of rules.edges ?? []) {
-    for (const c of extractField(r, record, source, ctx)) {
-      if (lineageDirectionOf(entityType, c.type, c.destination.entityType) === null) continue;
-      // Entity-level, as fine-grained ends are: a schemaField stands for its parent.
-      const end = c.destination.entityType === 'schemaField' ? parentOfField(c.destination.text) : c.destination.text;
-      if (end !== null) seen.add(end);
-    }
+  for (const c of x.table) {
+    if (lineageDirectionOf(x.owner.entityType, c.type, c.destination.entityType) === null) continue;
+    const end = c.destination.entityType === 'schemaField' ? parentOfField(c.destination.text) : c.destination.text;
+    if (end !== null) seen.add(end);
   }
-  const fieldEdges = [
-    ...(rules.fineGrained ? extractFineGrained(record, source, rules.fineGrained) : []),
-    ...(rules.inputFieldEdges ? extractInputFieldEdges(record, source) : []),
-  ];
-  for (const c of fieldEdges) {
+  for (const c of x.columns) {
     for (const end of [c.destination.text, c.source.text]) {
       const parent = parentOfField(end);
       if (parent !== null) seen.add(parent);
     }
   }
-  if (owner) seen.delete(owner.text);
+  seen.delete(x.owner.text);
   return [...seen];
 }

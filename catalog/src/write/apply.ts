@@ -1,20 +1,19 @@
 // Step 3 of the write path: validate each change against the rows read and compute the rows the
-// request leaves, in request order (a later change sees an earlier one). Nothing is written here;
-// the only reads are existence lookups of the urns lineage names (docs/lineage-model.md §Existence).
+// request leaves, in request order (a later change sees an earlier one), and the edges they change.
+// Each row's edges are derived once, when its value is known, and judged against the edge budget
+// here. Nothing is written here; the only reads are existence lookups of the urns lineage names
+// (docs/lineage-model.md §Existence).
 import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/entity-registry.ts';
 import { payloadTooLarge, preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
 import { applyPatch } from '../model/patch/index.ts';
-import { edgesOfParsedRow, referencedLineageUrns } from '../model/relationships.ts';
+import { deriveRow, edgesOfRow, type DerivedEdge, type RowDerivation } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
 import type { Tx } from '../store/store.ts';
 import { existenceOf } from '../store/existence.ts';
 import type { SystemMetadata, WriteOptions } from './changes.ts';
-import type { PlannedChange, Slot, WritePlan } from './plan.ts';
-
-/** Whether each urn exists as of now in this transaction: its key row, as changes apply. */
-export type Existence = Map<string, boolean>;
+import type { ChangedSlots, Existence, PlannedChange, Slot, WritePlan } from './plan.ts';
 
 /** Looks up the existence of urns not known yet in this transaction. */
 async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence): Promise<void> {
@@ -30,13 +29,7 @@ async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence
 async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): Promise<Existence> {
   const exists: Existence = new Map();
   for (const s of plan.slots.values()) if (s.isKey) exists.set(s.urn.text, s.stored !== undefined);
-  if (options.existenceMode === 'strict') {
-    for (const pc of plan.changes) {
-      const c = pc.change;
-      if (pc.lineage && c.value !== undefined) pc.referenced = referencedLineageUrns(c.urn.entityType, c.aspectName, c.value, c.urn.text);
-    }
-    await lookupExistence(tx, plan.changes.flatMap((pc) => pc.referenced ?? []), exists);
-  }
+  if (options.existenceMode === 'strict') await lookupExistence(tx, plan.changes.flatMap((pc) => pc.derived?.row.references ?? []), exists);
   return exists;
 }
 
@@ -71,13 +64,10 @@ function writtenByRequest(plan: WritePlan): Set<string> {
  * request, or written anywhere in it. Returns what is missing (empty = the record passes).
  */
 async function missingLineageReferences(
-  tx: Tx, pc: PlannedChange, value: unknown, exists: Existence, written: ReadonlySet<string>, hardDeleted: ReadonlySet<string>,
+  tx: Tx, pc: PlannedChange, refs: readonly string[], exists: Existence, written: ReadonlySet<string>, hardDeleted: ReadonlySet<string>,
 ): Promise<string[]> {
-  const { urn, aspectName } = pc.change;
-  // The value as given was read by existenceBefore; a patched or replaced one is read here.
-  const refs = value === pc.change.value && pc.referenced !== undefined
-    ? pc.referenced
-    : referencedLineageUrns(urn.entityType, aspectName, value, urn.text);
+  const { urn } = pc.change;
+  // The value as given had its references looked up by existenceBefore; a patched one's are looked up here.
   await lookupExistence(tx, refs, exists);
   const present = (u: string) => exists.get(u) === true || (written.has(u) && !hardDeleted.has(u));
   const missing: string[] = [];
@@ -158,16 +148,23 @@ function normalizeSystemMetadata(sm: Record<string, unknown> | undefined, now: n
 }
 
 /**
- * Applies every change to the plan's slots (`next`), checking each as DataHub does. Returns the
- * entities hard deleted, and existence as the request leaves it.
+ * What `value`, the value `pc` leaves, derives as the row it leaves holds it (the write's system
+ * metadata and actor): derived on first asking and kept, so a value is derived once whoever asks.
  */
+function derivationOf(pc: PlannedChange, value: unknown, sm: SystemMetadata, actor: string): RowDerivation {
+  if (pc.derived && pc.derived.value === value) return pc.derived.row;
+  const row = deriveRow(pc.change.urn, pc.change.aspectName, { value, systemMetadata: sm, createdBy: actor });
+  pc.derived = { value, row };
+  return row;
+}
+
 /**
  * A write is one transaction, which Neo4j holds in memory until it commits: one deriving more edges
  * than the store's bound (MAX_EDGES_PER_WRITE) is refused before anything is written, with what to do.
  * The edges its rows declare are counted, each merged again whether new or not; edges it removes are
  * not, so that a delete or a shrinking rewrite stays possible (a removal also costs Neo4j less).
  */
-export function checkEdgeBudget(tx: Tx, edges: number): void {
+function checkEdgeBudget(tx: Tx, edges: number): void {
   if (edges <= tx.maxEdgesPerWrite) return;
   throw payloadTooLarge(
     `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} `
@@ -179,36 +176,72 @@ export function checkEdgeBudget(tx: Tx, edges: number): void {
 const WHOLE_VALUE: ReadonlySet<string> = new Set(['UPSERT', 'CREATE', 'CREATE_ENTITY']);
 
 /**
- * The edges the request's whole lineage values will certainly derive: of each row whose last change
- * gives its whole value, when the entity is not hard deleted and — judged only once the count passes
- * the budget, to spare ordinary writes the comparison — the value differs from the stored one
- * (persist.ts then derives exactly these edges, among others). The edge budget is judged on them before
- * the existence lookup, the patches and the validation: a hub batch past the budget held its body
- * about eight times over in the heap through those steps, and one 15 MiB batch in strict mode took a
- * warmed ingestion service past its 160 MB heap (bench/README.md §Bodies handled at once). A value
- * that cannot be derived is left to the checks that name its fault. Under the budget the count may
- * include unchanged values: it only has to stay under the budget whenever persist's count does.
+ * Derives every lineage aspect's whole value as given, before anything reads it: the edge budget's
+ * first count, the existence lookup and the row the value leaves all take this derivation. A value
+ * that cannot be derived is left to the checks that name its fault.
  */
-function edgesCertainlyDerived(plan: WritePlan, budget: number): number {
-  const last = new Map<Slot, PlannedChange>();
-  for (const pc of plan.changes) last.set(plan.slotOf(pc.change.urn, pc.change.aspectName), pc);
-  const derived: Array<{ slot: Slot; value: unknown; keys: string[] }> = [];
-  for (const [slot, pc] of last) {
+function deriveGivenValues(plan: WritePlan, actor: string, now: number): void {
+  for (const pc of plan.changes) {
     const c = pc.change;
-    if (!pc.lineage || !WHOLE_VALUE.has(c.changeType) || c.value === undefined || plan.hardDeleteUrns.has(c.urn.text)) continue;
+    if (!pc.lineage || !WHOLE_VALUE.has(c.changeType) || c.value === undefined) continue;
     try {
-      derived.push({ slot, value: c.value, keys: edgesOfParsedRow(c.urn, c.aspectName, { value: c.value, systemMetadata: {}, createdBy: '' }).map((e) => e.key) });
+      derivationOf(pc, c.value, normalizeSystemMetadata(c.systemMetadata, now), actor);
     } catch {
       continue;
     }
   }
-  const count = (rows: typeof derived) => new Set(rows.flatMap((r) => r.keys)).size;
+}
+
+/**
+ * The edges the request's whole lineage values will certainly derive (deriveGivenValues: nothing
+ * else is derived yet): of each row whose last change gives its whole value, when the entity is not
+ * hard deleted and — judged only once the count passes the budget, to spare ordinary writes the
+ * comparison — the value differs from the stored one (these are then among the edges the request
+ * leaves, changedSlots). The edge budget is judged on them before the existence lookup, the patches
+ * and the validation: a hub batch past the budget held its body about eight times over in the heap
+ * through those steps, and one 15 MiB batch in strict mode took a warmed ingestion service past its
+ * 160 MB heap (bench/README.md §Bodies handled at once). Under the budget the count may include
+ * unchanged values: it only has to stay under the budget whenever the final count does.
+ */
+function edgesCertainlyDerived(plan: WritePlan, budget: number): number {
+  const last = new Map<Slot, PlannedChange>();
+  for (const pc of plan.changes) last.set(plan.slotOf(pc.change.urn, pc.change.aspectName), pc);
+  const derived: Array<{ slot: Slot; value: unknown; edges: readonly DerivedEdge[] }> = [];
+  for (const [slot, pc] of last) {
+    if (pc.derived && !plan.hardDeleteUrns.has(pc.change.urn.text)) derived.push({ slot, value: pc.derived.value, edges: pc.derived.row.edges });
+  }
+  const count = (rows: typeof derived) => new Set(rows.flatMap((r) => r.edges.map((e) => e.key))).size;
   const all = count(derived);
   if (all <= budget) return all;
   return count(derived.filter((r) => !(r.slot.stored && sameJsonText(r.slot.stored.value, JSON.stringify(r.value)))));
 }
 
-export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOptions, now: number): Promise<{ exists: Existence; hardDeleted: Set<string> }> {
+/**
+ * The slots whose derived state may change — rows written or removed, and restated ones — with the
+ * edges their old rows declared and those the request leaves them: a new row's, derived as it was
+ * decided; a restated row's, its old ones. The edge budget is judged on the latter.
+ */
+function changedSlots(plan: WritePlan): ChangedSlots {
+  const slots = [...plan.slots.values()].filter((s) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined)));
+  const edgesBefore = new Map<string, DerivedEdge>();
+  const edgesAfter = new Map<string, DerivedEdge>();
+  for (const s of slots) {
+    const old = s.stored ? edgesOfRow(s.urn, s.aspect, s.stored) : [];
+    for (const e of old) edgesBefore.set(e.key, e);
+    const next = s.next === undefined ? old : s.next === null ? [] : s.next.edges;
+    for (const e of next) edgesAfter.set(e.key, e);
+  }
+  return { slots, edgesBefore, edgesAfter };
+}
+
+/**
+ * Applies every change to the plan's slots (`next`), checking each as DataHub does. Returns the
+ * entities hard deleted, existence as the request leaves it, and the slots and edges it changes.
+ */
+export async function applyChanges(
+  tx: Tx, plan: WritePlan, options: WriteOptions, now: number,
+): Promise<{ exists: Existence; hardDeleted: Set<string>; changed: ChangedSlots }> {
+  deriveGivenValues(plan, options.actor, now);
   checkEdgeBudget(tx, edgesCertainlyDerived(plan, tx.maxEdgesPerWrite));
   const exists = await existenceBefore(tx, plan, options);
   const hardDeleted = new Set<string>();
@@ -242,20 +275,20 @@ export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOption
     }
     const value = keyAspectFromUrn(pc, newValue(pc, slot, now));
     validateAspect(c.aspectName, value, c.urn);
+    const sm = normalizeSystemMetadata(c.systemMetadata, now);
     if (strict && pc.lineage) {
       // Every refused record is collected, so the 422 names them all; nothing is written then.
-      const missing = await missingLineageReferences(tx, pc, value, exists, written, hardDeleted);
+      const refs = derivationOf(pc, value, sm, options.actor).references;
+      const missing = await missingLineageReferences(tx, pc, refs, exists, written, hardDeleted);
       if (missing.length) problems.push({ index, source: c.source, urn: c.urn.text, aspect: c.aspectName, missing });
     }
 
-    const sm = normalizeSystemMetadata(c.systemMetadata, now);
     const systemMetadata = JSON.stringify(sm);
     // Any accepted write creates the entity's key aspect first.
     if (!entityExists && c.aspectName !== pc.keyAspect) {
       const key = keyAspectOf(c.urn);
-      plan.slotOf(c.urn, key.aspectName).next = {
-        value: JSON.stringify(key.value), systemMetadata, createdBy: options.actor, parsed: { value: key.value, systemMetadata: sm },
-      };
+      const edges = deriveRow(c.urn, key.aspectName, { value: key.value, systemMetadata: sm, createdBy: options.actor }).edges;
+      plan.slotOf(c.urn, key.aspectName).next = { value: JSON.stringify(key.value), systemMetadata, createdBy: options.actor, parsedValue: key.value, edges };
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
@@ -265,8 +298,10 @@ export async function applyChanges(tx: Tx, plan: WritePlan, options: WriteOption
     // the existence rule, so the answer is the one a write gets.
     const current = currentValue(slot);
     if (current !== undefined && sameJsonText(current, text)) continue;
-    slot.next = { value: text, systemMetadata, createdBy: options.actor, parsed: { value, systemMetadata: sm } };
+    slot.next = { value: text, systemMetadata, createdBy: options.actor, parsedValue: value, edges: derivationOf(pc, value, sm, options.actor).edges };
   }
   if (problems.length) throw existenceError(problems, options.existenceHint);
-  return { exists, hardDeleted };
+  const changed = changedSlots(plan);
+  checkEdgeBudget(tx, changed.edgesAfter.size);
+  return { exists, hardDeleted, changed };
 }

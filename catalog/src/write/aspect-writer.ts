@@ -1,8 +1,8 @@
 // The aspect write path: the one routine every write goes through (REST MCP/MCE/PATCH/DELETE,
 // GraphQL updateLineage, RESTATE). One call = one transaction, in named steps: plan (plan.ts, no
-// database), lock and read (here: the transaction's first statement), validate and apply in memory
-// (apply.ts), then rows, edges and search fields (persist.ts). Any error rolls back everything
-// (all-or-nothing per request).
+// database), lock and read (here: the transaction's first statement), validate and apply in memory,
+// deriving each new row's edges once and judging the edge budget (apply.ts), then rows, edges and
+// search fields (persist.ts). Any error rolls back everything (all-or-nothing per request).
 //
 // Edges and search fields are a pure function of the stored latest rows, so restoreIndices can
 // rebuild them exactly. A change whose value equals the stored latest one (key order and system
@@ -39,8 +39,8 @@ export async function writeAspectsInTx(tx: Tx, changes: AspectChange[], options:
   // Read the clock only once the entity locks are held: writers of an entity then stamp createdOn
   // in the order they commit, so the newest createdOn is always the latest version.
   const now = options.now ?? Date.now();
-  const { exists, hardDeleted } = await applyChanges(tx, plan, options, now);
-  return persist(tx, { plan, hardDeleted, exists, storedFields, now, actor: options.actor });
+  const { exists, hardDeleted, changed } = await applyChanges(tx, plan, options, now);
+  return persist(tx, { plan, hardDeleted, exists, storedFields, now, actor: options.actor, changed });
 }
 
 type StoredRowRecord = { value: string; systemMetadata: string; maxVersion: number | null; createdBy: string | null };

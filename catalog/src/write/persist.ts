@@ -1,20 +1,19 @@
-// Steps 4–6 of the write path: the aspect rows, then the edges they justify, then the search fields
-// of the touched entities — each a function of the rows the request leaves (the slots' final
-// state), which is why restoreIndices can rebuild edges and fields exactly (docs/lineage-model.md
-// §Restore).
+// Steps 4–6 of the write path: the aspect rows, then the edges they justify (derived by apply.ts as
+// it decided each row), then the search fields of the touched entities — each a function of the rows
+// the request leaves (the slots' final state), which is why restoreIndices can rebuild edges and
+// fields exactly (docs/lineage-model.md §Restore).
 import {
   lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
 } from '../model/change-events.ts';
-import { edgesOfParsedRow, edgesOfRow, type DerivedEdge } from '../model/relationships.ts';
+import type { DerivedEdge } from '../model/relationships.ts';
 import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { freezeAspectRefs } from '../store/change-log.ts';
 import { int, type Tx } from '../store/store.ts';
 import { mergeEdgeRows, rowKey } from '../store/rows.ts';
 import { markWrite } from '../store/write-generation.ts';
-import { checkEdgeBudget, type Existence } from './apply.ts';
 import type { WriteResult } from './changes.ts';
-import type { Slot, WritePlan } from './plan.ts';
+import type { ChangedSlots, Existence, Slot, WritePlan } from './plan.ts';
 
 /** What steps 1–3 leave for the writes. */
 export interface Outcome {
@@ -25,30 +24,13 @@ export interface Outcome {
   now: number;
   /** Who writes: the change events' audit stamp. */
   actor: string;
+  /** What the request changes, with the edges derived and judged by apply.ts. */
+  changed: ChangedSlots;
 }
 
 /** The row a slot ends with: its next row, else what is stored (none once its entity is hard deleted). */
 function finalRow(s: Slot, hardDeleted: ReadonlySet<string>) {
   return s.next === undefined ? (hardDeleted.has(s.urn.text) ? undefined : s.stored) : s.next;
-}
-
-/** Slots whose derived state may change: rows written or removed, and restated ones. */
-const isChanged = (s: Slot) => s.restate || (s.next !== undefined && !(s.next === null && s.stored === undefined));
-
-/**
- * The edges the changed slots' old rows declared, and those their final rows declare: a new row's
- * from the values apply.ts stringified, a kept one's (RESTATE) are its old ones.
- */
-function edgeChange(changed: readonly Slot[]): { before: Map<string, DerivedEdge>; after: Map<string, DerivedEdge> } {
-  const before = new Map<string, DerivedEdge>();
-  const after = new Map<string, DerivedEdge>();
-  for (const s of changed) {
-    const old = s.stored ? edgesOfRow(s.urn, s.aspect, s.stored) : [];
-    for (const e of old) before.set(e.key, e);
-    const next = s.next === undefined ? old : s.next === null ? [] : edgesOfParsedRow(s.urn, s.aspect, { ...s.next.parsed, createdBy: s.next.createdBy });
-    for (const e of next) after.set(e.key, e);
-  }
-  return { before, after };
 }
 
 /** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
@@ -119,7 +101,7 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
     // a row this request wrote is read as apply.ts built it, a stored one is parsed.
     if (!s.feedsSearch) continue;
     const final = finalRow(s, o.hardDeleted);
-    if (final) entry.aspects.set(s.aspect, 'parsed' in final ? final.parsed.value : JSON.parse(final.value));
+    if (final) entry.aspects.set(s.aspect, 'parsedValue' in final ? final.parsedValue : JSON.parse(final.value));
   }
   const fields = [...byUrn.values()]
     .map((e) => searchFieldDrift(e.urn, { exists: o.exists.get(e.urn.text) === true, aspects: e.aspects }, o.storedFields.get(e.urn.text)))
@@ -178,10 +160,8 @@ function changeRecords(
  */
 export async function persist(tx: Tx, o: Outcome): Promise<WriteResult> {
   const slots = [...o.plan.slots.values()];
-  const changed = slots.filter(isChanged);
-  if (!changed.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
-  const { before, after } = edgeChange(changed);
-  checkEdgeBudget(tx, after.size);
+  if (!o.changed.slots.length && !o.hardDeleted.size) return { rowsWritten: 0, rowsDeleted: 0 };
+  const { edgesBefore: before, edgesAfter: after } = o.changed;
   await removeStaleEdges(tx, before, after, o.hardDeleted);
   const result = await writeRows(tx, slots, o.hardDeleted, o.now);
   await mergeEdges(tx, after, o);

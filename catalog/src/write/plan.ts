@@ -1,13 +1,14 @@
 // Step 1 of the write path (docs/lineage-model.md §Derivation): plan a request — what the registry
 // says about each change, asked once, and every aspect row it can touch. No database: a plan is
 // made before the transaction touches anything, which then locks the plan's entities and reads its
-// rows into the slots (aspect-writer.ts); later steps work on the plan's slots only.
+// rows into the slots (aspect-writer.ts); later steps work on the plan's slots only, and what step 3
+// leaves step 4 (existence, the changed slots with their edges) is declared here, below both.
 import { entityTypeSpec, keyAspectNameOf } from '../model/entity-registry.ts';
-import { isLineageAspect } from '../model/relationships.ts';
+import { isLineageAspect, type DerivedEdge, type RowDerivation } from '../model/relationships.ts';
 import { searchAspectsOf } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';
 import { rowKey } from '../store/rows.ts';
-import type { AspectChange, SystemMetadata } from './changes.ts';
+import type { AspectChange } from './changes.ts';
 
 /** One change with the registry's answers about it. */
 export interface PlannedChange {
@@ -21,10 +22,11 @@ export interface PlannedChange {
   /** Its aspect is its type's descriptive aspect, which creates the entity in strict mode too. */
   creates: boolean;
   /**
-   * Strict mode: the entities its own value names as lineage neighbours (existence subjects), found
-   * once by existenceBefore and reused by the existence rule while the value is that one.
+   * What the value it leaves derives — edges and, for the existence rule, the entities its lineage
+   * names — derived once (apply.ts derivationOf): a whole value as given before the edge budget's
+   * first count and the existence lookup, a patched one when first needed.
    */
-  referenced?: string[];
+  derived?: { value: unknown; row: RowDerivation };
 }
 
 export interface StoredRow {
@@ -38,8 +40,10 @@ export interface NextRow {
   value: string;
   systemMetadata: string;
   createdBy: string;
-  /** value and systemMetadata as they were before being stringified: edges derive from these. */
-  parsed: { value: unknown; systemMetadata: SystemMetadata };
+  /** value before it was stringified: search fields read it. */
+  parsedValue: unknown;
+  /** The edges the row derives, derived once when apply.ts decided the row. */
+  edges: DerivedEdge[];
 }
 
 /** One (urn, aspect) as this transaction sees it: stored state plus the request's changes. */
@@ -55,6 +59,19 @@ export interface Slot {
   next: NextRow | null | undefined;
   /** Re-derive even if unchanged (RESTATE). */
   restate: boolean;
+}
+
+/** Whether each urn exists as of now in this transaction: its key row, as changes apply. */
+export type Existence = Map<string, boolean>;
+
+/**
+ * The slots whose derived state the request may change (rows written or removed, and restated ones),
+ * with the edges their old rows declared and those the request leaves them, by edge key.
+ */
+export interface ChangedSlots {
+  slots: Slot[];
+  edgesBefore: Map<string, DerivedEdge>;
+  edgesAfter: Map<string, DerivedEdge>;
 }
 
 export interface WritePlan {
