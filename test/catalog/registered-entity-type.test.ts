@@ -4,8 +4,10 @@
 // ingestion with its key checked, the GraphQL `entity` and `widget` getters, lineage both ways,
 // the Neo4j label analysts query, restoreIndices rebuilding its edges, and the strict existence
 // rule reading a column its lineage names as the column's dataset.
-import { buildEntityRegistry, installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
-import { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
+import { buildEntityRegistry } from '../../catalog/src/model/build-entity-registry.ts';
+import { installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
+import { BUILT_IN_ENTITY_TYPES } from '../../catalog/src/model/descriptors/built-in-entity-types.ts';
+import type { EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from '../graphql/stack.ts';

@@ -1,8 +1,9 @@
 // What a web page may use of the model (the explorer imports it as `@lineage/catalog/browser`):
 // pure, no Node API — the entity types' names and looks, the fields the page asks for to name them,
 // and the names a urn's key implies.
-import { nameOf, platformOf } from './entity-registry.ts';
-import { MODELLED_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
+import { nameOf, platformOf } from './key-search-fields.ts';
+import { MODELLED_ENTITY_TYPES } from './descriptors/built-in-entity-types.ts';
+import type { EntityTypeDescriptor } from './entity-types.ts';
 import { tryParseUrn } from './urn.ts';
 
 export { colouredTypes, displayColourOf, displayLabelOf } from './entity-registry.ts';

@@ -1,21 +1,10 @@
-import {
-  buildEntityRegistry,
-  descriptorOf,
-  entityLabels,
-  entityRegistry,
-  entityTypeSpec,
-  entityTypeToGraphql,
-  graphqlToEntityType,
-  isModelledEntityType,
-  keyAspectOf,
-  modelledEntityTypes,
-  nameOf,
-  originOf,
-  parentOf,
-  installEntityRegistry,
-  platformOf,
-} from './entity-registry.ts';
-import { BUILT_IN_ENTITY_TYPES, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
+import { buildEntityRegistry } from './build-entity-registry.ts';
+import { descriptorOf, entityRegistry, entityTypeToGraphql, graphqlToEntityType, installEntityRegistry } from './entity-registry.ts';
+import { entityLabels, entityTypeSpec, isModelledEntityType, modelledEntityTypes } from './entity-type-spec.ts';
+import { nameOf, originOf, parentOf, platformOf } from './key-search-fields.ts';
+import { keyAspectOf } from './urn-key.ts';
+import { BUILT_IN_ENTITY_TYPES } from './descriptors/built-in-entity-types.ts';
+import { type EntityTypeDescriptor, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from './entity-types.ts';
 import { CatalogError } from './errors.ts';
 import { parseUrn } from './urn.ts';
 

@@ -2,7 +2,7 @@
 // says about each change, asked once, and every aspect row it can touch. No database: a plan is
 // made before the transaction touches anything, which then locks the plan's entities and reads its
 // rows into the slots (aspect-writer.ts); later steps work on the plan's slots only.
-import { entityTypeSpec, keyAspectNameOf } from '../model/entity-registry.ts';
+import { entityTypeSpec, keyAspectNameOf } from '../model/entity-type-spec.ts';
 import { isLineageAspect } from '../model/relationships.ts';
 import { searchAspectsOf } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';

@@ -1,5 +1,5 @@
 // What an event writes of one dataset it names.
-import { keyAspectOf } from '../entity-registry.ts';
+import { keyAspectOf } from '../urn-key.ts';
 import { parseUrn } from '../urn.ts';
 import { columnLineageJson, type ColumnLineage } from './column-lineage.ts';
 import { entityState, isNewest, nextEntityState, OPENLINEAGE_ASPECT, stateKey, type StoredAspects } from './entity-state.ts';

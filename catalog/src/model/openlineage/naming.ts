@@ -7,7 +7,7 @@
 // - dataFlow: (orchestrator, first dot-separated part of the flow's job name, job namespace), the flow's
 //   job being the root (else parent) job of the run's parent facet, else the job itself;
 // - dataJob: (its flow, the whole job name); run: dataProcessInstance:<runId>.
-import { schemaFieldUrnOf } from '../entity-registry.ts';
+import { schemaFieldUrnOf } from '../key-search-fields.ts';
 import { facetOf, type OlDataset, type OlJob, type OpenLineageEvent } from './events.ts';
 
 /** DataHub's names for schemes that differ (OpenLineage naming spec → DataHub platform). */

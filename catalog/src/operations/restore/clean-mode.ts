@@ -2,7 +2,7 @@
 // after its rows — edges whose (owner, aspect) has no latest row any more (scanned per owner through
 // the per-type owner indexes), and nodes without a key row (ghosts: search fields reset to what the
 // urn alone gives; orphans with no row and no relationship dropped, as a hard delete would).
-import { keyAspectNameOf } from '../../model/entity-registry.ts';
+import { keyAspectNameOf } from '../../model/entity-type-spec.ts';
 import type { Urn } from '../../model/urn.ts';
 import { lockRows, rowKey } from '../../store/rows.ts';
 import { int, type Tx } from '../../store/store.ts';

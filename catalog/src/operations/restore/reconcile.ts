@@ -1,7 +1,7 @@
 // Making derived state match stored rows: an entity's search fields, and the edges some (owner,
 // aspect) pairs justify (with the lineage change events a repair records).
 import { lineageChangeRecord, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
-import { keyAspectNameOf } from '../../model/entity-registry.ts';
+import { keyAspectNameOf } from '../../model/entity-type-spec.ts';
 import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
 import { searchAspectsOf, searchFieldDrift, type SearchFields, type StoredFields } from '../../model/search-fields.ts';

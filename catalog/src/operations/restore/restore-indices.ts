@@ -8,7 +8,7 @@
 // fully before (its rows are what we read) or fully after (it re-derives over our result): no edge
 // is lost or resurrected. Whole-store scans page by keyset (urn, aspect), never by SKIP. Clean mode's
 // two passes over the same urn scope are clean-mode.ts; what a run reports, restore-report.ts.
-import { keyAspectNameOf } from '../../model/entity-registry.ts';
+import { keyAspectNameOf } from '../../model/entity-type-spec.ts';
 import { isCatalogError } from '../../model/errors.ts';
 import { edgesOfRow, type DerivedEdge } from '../../model/relationships.ts';
 import { searchAspectsOf } from '../../model/search-fields.ts';
