@@ -295,6 +295,14 @@ describe('the registry value', () => {
     expect(withGadget.lineageTriples).toContainEqual({ sourceType: 'gadget', type: 'DerivedFrom', destinationType: 'dataset', destinationIs: 'upstream' });
     expect(withGadget.lineageAspects.has('gadgetInfo')).toBe(true);
     expect(withGadget.pageLooks.get('GADGET')).toEqual({ label: 'Gadget', colour: '#123456' });
+    expect(withGadget.defaultSearchTypes).toContain('GADGET');
+  });
+
+  test('a search naming no type lists the types taking part in lineage with an EntityType of their own, columns aside', () => {
+    // The list read/entity-search.ts kept by hand before it was derived.
+    expect([...entityRegistry().defaultSearchTypes].sort()).toEqual([
+      'CHART', 'DASHBOARD', 'DATASET', 'DATA_JOB', 'DATA_PROCESS_INSTANCE', 'MLFEATURE', 'MLMODEL', 'MLMODEL_GROUP', 'MLPRIMARY_KEY',
+    ]);
   });
 
   test('building one leaves the process registry as it was: the built-in types', () => {

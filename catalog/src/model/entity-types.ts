@@ -162,8 +162,12 @@ export interface EntityTypeDescriptor {
     readonly originPart?: string;
     /** The key part that is the parent (a schemaField's dataset, chart or dashboard). */
     readonly parentPart?: string;
-    /** The aspect whose fields name and describe it; writing it to a new urn creates the entity. */
-    readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[] };
+    /**
+     * The aspect whose fields name and describe it; writing it to a new urn creates the entity.
+     * `editable`: the aspect DataHub's UI writes a description edited by hand to, which the page's
+     * details sheet shows before the descriptive one (absent = it shows only the descriptive one).
+     */
+    readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[]; readonly editable?: string };
     /** GraphQL: the descriptive aspect as `properties {name description …}`, or only as `description`. */
     readonly graphqlDescriptive?: 'properties' | 'description';
     /**

@@ -16,6 +16,7 @@ const INPUT_FIELDS: OwnedAspect = {
 function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[], keyed: Readonly<Record<string, KeyedKind>>, arrays: readonly string[]): EntityTypeDescriptor {
   const id = `${names.name}Id`;
   const info = `${names.name}Info`;
+  const editable = `editable${names.name[0]!.toUpperCase()}${names.name.slice(1)}Properties`;
   const defaultValue = (stamp: () => PatchStamp) => ({
     title: '', description: '', lastModified: { created: stamp(), lastModified: stamp() }, ...Object.fromEntries(arrays.map((a) => [a, []])),
   });
@@ -25,7 +26,7 @@ function visualisation(names: Names, look: Look, inputs: readonly EdgeRule[], ke
     key: [str('dashboardTool', 'tool'), str(id, id)],
     modelled: {
       ...look, namePart: id, platformPart: 'dashboardTool', graphqlDescriptive: 'properties', relationships: true,
-      descriptive: { aspect: info, name: ['title'], description: ['description'] },
+      descriptive: { aspect: info, name: ['title'], description: ['description'], editable },
     },
     aspects: { [info]: { edges: inputs, patch: { fields: keyed, defaultValue } }, inputFields: INPUT_FIELDS },
   };

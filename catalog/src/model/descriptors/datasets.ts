@@ -9,7 +9,7 @@ export const DATASET: EntityTypeDescriptor = {
   key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
   modelled: {
     label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin', relationships: true,
-    descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'], editable: 'editableDatasetProperties' }, graphqlDescriptive: 'properties',
     updateLineageRejection: 'Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: {urn}',
   },
   aspects: {

@@ -8,7 +8,7 @@ export const DATA_JOB: EntityTypeDescriptor = {
   key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
   modelled: {
     label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow', relationships: true,
-    descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'], editable: 'editableDataJobProperties' }, graphqlDescriptive: 'properties',
     // "datJob" (sic) is DataHub's text.
     updateLineageRejection: "Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: {urn}",
   },
@@ -47,7 +47,7 @@ export const DATA_FLOW: EntityTypeDescriptor = {
   key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
   modelled: {
     label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator', relationships: true,
-    descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'] }, graphqlDescriptive: 'properties',
+    descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'], editable: 'editableDataFlowProperties' }, graphqlDescriptive: 'properties',
   },
   aspects: { dataFlowInfo: OWN },
 };
