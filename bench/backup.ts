@@ -42,7 +42,8 @@ import { startNeo4j, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import { writeAspects } from '../catalog/src/write/aspect-writer.ts';
-import { restoreIndices, hasDrift } from '../catalog/src/operations/restore/restore-indices.ts';
+import { restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
+import { hasDrift } from '../catalog/src/operations/restore/restore-report.ts';
 import { searchLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
 import { entityProposals, generate, lineageProposals, SIZES, type Proposal } from './generate.ts';
 

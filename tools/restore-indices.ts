@@ -15,10 +15,9 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { storeFromEnv } from './store-from-env.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
-import {
-  countRestoreRows, DEFAULT_BATCH_SIZE, hasDrift, restoreIndices,
-  type RestoreArgs, type RestoreCursor, type RestoreResult,
-} from '../catalog/src/operations/restore/restore-indices.ts';
+import { countRestoreRows, DEFAULT_BATCH_SIZE, restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
+import type { RestoreArgs, RestoreCursor } from '../catalog/src/operations/restore/restore-args.ts';
+import { hasDrift, type RestoreResult } from '../catalog/src/operations/restore/restore-report.ts';
 
 const USAGE = `usage: npm run restore-indices -- [--urn U | --urn-like P] [--aspect A] [--batch-size N] [--resume] [--dry-run] [--clean] [--checkpoint FILE]`;
 

@@ -8,7 +8,7 @@
 // run ids, a day later: the flow, the jobs' info and the outputs' schemas are unchanged, the
 // runs, the lineage stamps and the openLineage records are new) — re-runs are the common case.
 import { parseOpenLineageEvent } from '../../catalog/src/model/openlineage/events.ts';
-import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/mapping.ts';
+import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/plan-openlineage-event.ts';
 import { rng } from '../lib/rng.ts';
 import { summarize, type Summary } from '../lib/stats.ts';
 

@@ -10,7 +10,7 @@ import { TYPES_WITH_COLUMNS } from './columns.ts';
 import type { Elements } from './elements.ts';
 import type { Messages } from './messages.ts';
 import { summarise, typeLabel, urnTail } from './model.ts';
-import type { DetailsReply, JobRunsReply, RecentLineageReply } from './queries.ts';
+import { DESCRIBING_ASPECTS, type DetailsReply, type JobRunsReply, type RecentLineageReply } from './queries.ts';
 import { colourOf, escapeXml } from './render.ts';
 import type { ExplorerState } from './state.ts';
 import { viewHash, viewOf } from './view-url.ts';
@@ -126,10 +126,8 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     const e = data.entity!;
     const summary = summarise(e);
     const aspects = new Map((e.aspects ?? []).map((a) => [a.aspectName, parse(a.payload)]));
-    const info = ['datasetProperties', 'dataJobInfo', 'dataFlowInfo', 'chartInfo', 'dashboardInfo', 'mlModelProperties', 'mlFeatureProperties',
-      'mlPrimaryKeyProperties', 'mlFeatureTableProperties', 'mlModelGroupProperties'].map((n) => aspects.get(n)).find((a) => a) ?? null;
-    const editable = ['editableDatasetProperties', 'editableDataJobProperties', 'editableDataFlowProperties', 'editableChartProperties', 'editableDashboardProperties']
-      .map((n) => aspects.get(n)).find((a) => a) ?? null;
+    const info = DESCRIBING_ASPECTS.map((a) => aspects.get(a.aspect)).find((a) => a) ?? null;
+    const editable = DESCRIBING_ASPECTS.flatMap((a) => (a.editable ? [aspects.get(a.editable)] : [])).find((a) => a) ?? null;
     const description = str(editable?.description) ?? str(info?.description);
     const qualified = str(info?.qualifiedName);
     const out: string[] = [];

@@ -3,7 +3,7 @@
 // itself a result is drawn from its urn.
 // Only operations of the public API (lineage-service SDL):
 // entity, entities, scrollAcrossLineage, searchAcrossEntities.
-import { describedTypenames, pageEntityFragment } from '@lineage/catalog/browser';
+import { describedTypenames, describingAspectsOf, pageEntityFragment } from '@lineage/catalog/browser';
 import type { RawEntity, RawResult } from './model.ts';
 import type { FineGrainedLineage } from './columns.ts';
 
@@ -134,13 +134,15 @@ export interface ColumnImpactExportReply {
   searchAcrossLineage: Pick<NonNullable<ColumnImpactReply['searchAcrossLineage']>, 'total' | 'isPartial' | 'searchResults'> | null;
 }
 
-/** Aspects the details sheet reads (description, schema, properties, owners, tags, terms). */
-export const DETAIL_ASPECTS = [
-  'schemaMetadata', 'editableSchemaMetadata', 'datasetProperties', 'editableDatasetProperties', 'dataJobInfo', 'editableDataJobProperties',
-  'dataFlowInfo', 'editableDataFlowProperties', 'chartInfo', 'editableChartProperties', 'dashboardInfo', 'editableDashboardProperties',
-  'mlModelProperties', 'mlFeatureProperties', 'mlPrimaryKeyProperties', 'mlFeatureTableProperties', 'mlModelGroupProperties',
+/** The aspects that describe the drawn types and their hand-edited twins, as their descriptors say. */
+export const DESCRIBING_ASPECTS = describingAspectsOf();
+
+/** Aspects the details sheet reads (schema, description and properties, owners, tags, terms). */
+export const DETAIL_ASPECTS: readonly string[] = [
+  'schemaMetadata', 'editableSchemaMetadata',
+  ...DESCRIBING_ASPECTS.flatMap((a) => [a.aspect, ...(a.editable ? [a.editable] : [])]),
   'ownership', 'globalTags', 'glossaryTerms',
-] as const;
+];
 
 /** The types whose aspects the details sheet reads: those with a descriptive aspect. */
 const WITH_ASPECTS = describedTypenames();

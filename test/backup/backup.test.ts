@@ -22,7 +22,8 @@ import { readJsonArray } from '../../catalog/src/operations/backup/json-array.ts
 import { HEADERS } from '../../catalog/src/operations/backup/format.ts';
 import { migrateStore } from '../../catalog/src/operations/backup/migrate.ts';
 import { readEvents } from '../../catalog/src/store/change-log.ts';
-import { hasDrift, restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { restoreIndices } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { hasDrift } from '../../catalog/src/operations/restore/restore-report.ts';
 import { searchLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
 import { freePort, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
 import { testStore, namespace } from '../support/context.ts';

@@ -5,7 +5,7 @@
 // edge of the entities with its identity and stamps (a delete + merge would make a new edge).
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { parseOpenLineageEvent } from '../../catalog/src/model/openlineage/events.ts';
-import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/mapping.ts';
+import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/plan-openlineage-event.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
 import { ingestOpenLineage } from '../../catalog/src/write/openlineage.ts';
 import type { Store } from '../../catalog/src/store/store.ts';

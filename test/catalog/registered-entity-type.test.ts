@@ -1,11 +1,15 @@
 // Adding a modelled entity type is one descriptor plus its SDL (docs/CONTRIBUTING.md §Add an entity
 // type). This file builds a registry of the built-in types plus a fictional `widget` — a platform's
-// named artefact derived from datasets — and installs it before anything reads the registry, and follows it through every door on a real Neo4j: REST
-// ingestion with its key checked, the GraphQL `entity` and `widget` getters, lineage both ways,
-// the Neo4j label analysts query, restoreIndices rebuilding its edges, and the strict existence
-// rule reading a column its lineage names as the column's dataset.
-import { buildEntityRegistry, installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
-import { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
+// named artefact derived from datasets, with an aspect of its own — and installs it before anything
+// reads the registry, and follows it through every door on a real Neo4j: REST ingestion with its key
+// checked, the GraphQL `entity` and `widget` getters, search naming no type, the aspects the page's
+// details sheet reads, lineage both ways, the Neo4j label analysts query, restoreIndices rebuilding
+// its edges, and the strict existence rule reading a column its lineage names as the column's dataset.
+import { describingAspectsOf } from '../../catalog/src/model/browser.ts';
+import { buildEntityRegistry } from '../../catalog/src/model/build-entity-registry.ts';
+import { defaultSearchTypes, entityTypeDescriptors, installEntityRegistry } from '../../catalog/src/model/entity-registry.ts';
+import { BUILT_IN_ENTITY_TYPES } from '../../catalog/src/model/descriptors/built-in-entity-types.ts';
+import type { EntityTypeDescriptor } from '../../catalog/src/model/entity-types.ts';
 import { namespace } from '../support/context.ts';
 import { tokenFor } from '../support/services.ts';
 import { startStack, type Stack } from '../graphql/stack.ts';
@@ -24,8 +28,10 @@ const WIDGET: EntityTypeDescriptor = {
     displayLabel: 'Widget',
     namePart: 'name',
     platformPart: 'platform',
-    descriptive: { aspect: 'widgetProperties', name: ['title'], description: ['summary'] },
+    descriptive: { aspect: 'widgetProperties', name: ['title'], description: ['summary'], editable: 'editableWidgetProperties' },
     graphqlDescriptive: 'description',
+    // Its SDL implements EntityWithRelationships: the page draws it.
+    relationships: true,
   },
   aspects: {
     widgetProperties: {
@@ -123,6 +129,20 @@ test('GraphQL renders it through entity and its own getter, fields from the desc
     urn: widget, type: 'WIDGET', exists: true, name: 'weekly_report', description: 'what happened this week', platform: { name: ns.platform },
   });
   expect(r.body.data.widget).toEqual({ name: 'weekly_report', relationships: { total: 1, relationships: [{ entity: { urn: source } }] } });
+});
+
+test('a search naming no type finds it, and the page reads its own aspects, from its descriptor alone', async () => {
+  // Derived from the descriptor: it takes part in lineage and has an EntityType of its own.
+  expect(defaultSearchTypes()).toContain('WIDGET');
+  const r = await stack.graphql(`query q($input: SearchAcrossEntitiesInput!) {
+    searchAcrossEntities(input: $input) { searchResults { entity { urn type } } } }`, admin,
+  { variables: { input: { query: `${ns.platform} weekly_report`, start: 0, count: 10 } } });
+  expect(r.body.errors).toBeUndefined();
+  expect(r.body.data.searchAcrossEntities.searchResults).toEqual([{ entity: { urn: widget, type: 'WIDGET' } }]);
+  // What the details sheet asks for and describes it by, from the registry holding it (the page
+  // itself is built with the built-in types).
+  expect(describingAspectsOf(entityTypeDescriptors())).toContainEqual({ aspect: 'widgetProperties', editable: 'editableWidgetProperties' });
+  expect(describingAspectsOf()).not.toContainEqual(expect.objectContaining({ aspect: 'widgetProperties' }));
 });
 
 test('lineage runs through it in both directions, and its new EntityType value filters', async () => {

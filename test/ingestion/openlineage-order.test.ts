@@ -8,7 +8,7 @@
 // namespace taken out. The two cases issue 30 found are also checked by value.
 import { randomUUID } from 'node:crypto';
 import { parseOpenLineageEvent } from '../../catalog/src/model/openlineage/events.ts';
-import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/mapping.ts';
+import { planOpenLineageEvent } from '../../catalog/src/model/openlineage/plan-openlineage-event.ts';
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { getLatestAspects } from '../../catalog/src/read/aspect-reader.ts';
 import type { Store } from '../../catalog/src/store/store.ts';

@@ -3,7 +3,8 @@
 // whole namespace in clean mode — without touching a stored aspect row.
 import { parseUrn } from '../../catalog/src/model/urn.ts';
 import { writeAspects, type AspectChange } from '../../catalog/src/write/aspect-writer.ts';
-import { restoreIndices, hasDrift, countRestoreRows, type RestoreResult } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { restoreIndices, countRestoreRows } from '../../catalog/src/operations/restore/restore-indices.ts';
+import { hasDrift, type RestoreResult } from '../../catalog/src/operations/restore/restore-report.ts';
 import { handleRestoreIndices } from '../../ingestion-service/src/restore-handler.ts';
 import { privilegesOf, ROLE_URNS } from '../../catalog/src/model/privileges.ts';
 import { toPlain, type Store } from '../../catalog/src/store/store.ts';

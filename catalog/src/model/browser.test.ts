@@ -1,4 +1,4 @@
-import { describedTypenames, pageEntityFragment, pageFieldsOf } from './browser.ts';
+import { describedTypenames, describingAspectsOf, pageEntityFragment, pageFieldsOf } from './browser.ts';
 
 test('the fields that name a drawn type follow from its descriptor: key name, platform part, descriptive name', () => {
   expect(pageFieldsOf('DATASET')).toEqual({ typename: 'Dataset', name: 'name', platformEntity: true, properties: true, described: true });
@@ -23,4 +23,17 @@ test('the page fragment asks each drawn type whether it exists and what names it
   expect(describedTypenames()).toContain('MLFeature');
   expect(describedTypenames()).not.toContain('SchemaFieldEntity');
   expect(describedTypenames()).not.toContain('DataProcessInstance');
+});
+
+test('the aspects that describe the drawn types, and their hand-edited twins, follow from their descriptors', () => {
+  const describing = describingAspectsOf();
+  // The lists the explorer kept by hand (queries.ts DETAIL_ASPECTS, details.ts) before they were derived.
+  expect(describing.map((a) => a.aspect).sort()).toEqual([
+    'chartInfo', 'dashboardInfo', 'dataFlowInfo', 'dataJobInfo', 'datasetProperties', 'mlFeatureProperties', 'mlFeatureTableProperties',
+    'mlModelGroupProperties', 'mlModelProperties', 'mlPrimaryKeyProperties',
+  ]);
+  expect(describing.flatMap((a) => (a.editable ? [a.editable] : [])).sort()).toEqual([
+    'editableChartProperties', 'editableDashboardProperties', 'editableDataFlowProperties', 'editableDataJobProperties', 'editableDatasetProperties',
+  ]);
+  expect(describing).toContainEqual({ aspect: 'chartInfo', editable: 'editableChartProperties' });
 });

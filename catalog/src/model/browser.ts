@@ -1,8 +1,9 @@
 // What a web page may use of the model (the explorer imports it as `@lineage/catalog/browser`):
 // pure, no Node API — the entity types' names and looks, the fields the page asks for to name them,
 // and the names a urn's key implies.
-import { nameOf, platformOf } from './entity-registry.ts';
-import { MODELLED_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
+import { nameOf, platformOf } from './key-search-fields.ts';
+import { MODELLED_ENTITY_TYPES } from './descriptors/built-in-entity-types.ts';
+import type { EntityTypeDescriptor } from './entity-types.ts';
 import { tryParseUrn } from './urn.ts';
 
 export { colouredTypes, displayColourOf, displayLabelOf } from './entity-registry.ts';
@@ -77,13 +78,16 @@ function pageFieldsOfDescriptor(d: EntityTypeDescriptor & { graphqlTypename: str
   };
 }
 
+/** Whether the page draws a type: one with relationships and lineage, and a GraphQL object type. */
+const isDrawn = (d: EntityTypeDescriptor): d is EntityTypeDescriptor & { graphqlTypename: string } =>
+  d.modelled?.relationships === true && d.graphqlTypename !== undefined;
+
 /**
- * The types the page draws (those with relationships and lineage), by GraphQL EntityType value. The
- * page is built with the built-in types: one added at start-up (installEntityRegistry) is drawn by its urn.
+ * The types the page draws, by GraphQL EntityType value. The page is built with the built-in types:
+ * one added at start-up (installEntityRegistry) is drawn by its urn.
  */
 function drawnTypes(): ReadonlyMap<string, PageFields> {
-  return new Map(MODELLED_ENTITY_TYPES.flatMap((d) =>
-    d.modelled?.relationships && d.graphqlTypename ? [[d.graphqlType, pageFieldsOfDescriptor({ ...d, graphqlTypename: d.graphqlTypename })] as const] : []));
+  return new Map(MODELLED_ENTITY_TYPES.flatMap((d) => (isDrawn(d) ? [[d.graphqlType, pageFieldsOfDescriptor(d)] as const] : [])));
 }
 
 const DRAWN = drawnTypes();
@@ -91,6 +95,23 @@ const DRAWN = drawnTypes();
 /** The fields the page asks for to name an entity of a GraphQL EntityType; undefined = none (the urn names it). */
 export function pageFieldsOf(graphqlType: string): PageFields | undefined {
   return DRAWN.get(graphqlType);
+}
+
+/** The aspect that describes a drawn type, and the one DataHub's UI writes a hand-edited description to. */
+export interface DescribingAspect {
+  readonly aspect: string;
+  readonly editable?: string;
+}
+
+/**
+ * The aspects that describe the drawn types, in registry order, from their descriptors: the details
+ * sheet asks for them and shows the first it finds. The page passes none (the built-in types).
+ */
+export function describingAspectsOf(descriptors: readonly EntityTypeDescriptor[] = MODELLED_ENTITY_TYPES): DescribingAspect[] {
+  return descriptors.flatMap((d) => {
+    const descriptive = isDrawn(d) ? d.modelled?.descriptive : undefined;
+    return descriptive ? [{ aspect: descriptive.aspect, ...(descriptive.editable ? { editable: descriptive.editable } : {}) }] : [];
+  });
 }
 
 /** The GraphQL object types the details sheet reads aspects of. */

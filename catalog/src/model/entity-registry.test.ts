@@ -1,21 +1,10 @@
-import {
-  buildEntityRegistry,
-  descriptorOf,
-  entityLabels,
-  entityRegistry,
-  entityTypeSpec,
-  entityTypeToGraphql,
-  graphqlToEntityType,
-  isModelledEntityType,
-  keyAspectOf,
-  modelledEntityTypes,
-  nameOf,
-  originOf,
-  parentOf,
-  installEntityRegistry,
-  platformOf,
-} from './entity-registry.ts';
-import { BUILT_IN_ENTITY_TYPES, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
+import { buildEntityRegistry } from './build-entity-registry.ts';
+import { descriptorOf, entityRegistry, entityTypeToGraphql, graphqlToEntityType, installEntityRegistry } from './entity-registry.ts';
+import { entityLabels, entityTypeSpec, isModelledEntityType, modelledEntityTypes } from './entity-type-spec.ts';
+import { nameOf, originOf, parentOf, platformOf } from './key-search-fields.ts';
+import { keyAspectOf } from './urn-key.ts';
+import { BUILT_IN_ENTITY_TYPES } from './descriptors/built-in-entity-types.ts';
+import { type EntityTypeDescriptor, FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from './entity-types.ts';
 import { CatalogError } from './errors.ts';
 import { parseUrn } from './urn.ts';
 
@@ -306,6 +295,14 @@ describe('the registry value', () => {
     expect(withGadget.lineageTriples).toContainEqual({ sourceType: 'gadget', type: 'DerivedFrom', destinationType: 'dataset', destinationIs: 'upstream' });
     expect(withGadget.lineageAspects.has('gadgetInfo')).toBe(true);
     expect(withGadget.pageLooks.get('GADGET')).toEqual({ label: 'Gadget', colour: '#123456' });
+    expect(withGadget.defaultSearchTypes).toContain('GADGET');
+  });
+
+  test('a search naming no type lists the types taking part in lineage with an EntityType of their own, columns aside', () => {
+    // The list read/entity-search.ts kept by hand before it was derived.
+    expect([...entityRegistry().defaultSearchTypes].sort()).toEqual([
+      'CHART', 'DASHBOARD', 'DATASET', 'DATA_JOB', 'DATA_PROCESS_INSTANCE', 'MLFEATURE', 'MLMODEL', 'MLMODEL_GROUP', 'MLPRIMARY_KEY',
+    ]);
   });
 
   test('building one leaves the process registry as it was: the built-in types', () => {

@@ -2,14 +2,18 @@
 // import, by name. A name another package needs is added here; the rest stays inside the layer.
 // Aspect names and snapshot classes, for the Rest.li wire (snapshots, restore, FQCN-keyed aspects).
 export { ASPECT_NAME, aspectFqcn, aspectNameOfFqcn, snapshotEntityType } from './aspects/index.ts';
-// The entity registry: key aspects, names and platforms, GraphQL type names, urn keys.
-export { entityTypeToGraphql, keyAspectNameOf, nameOf, platformOf, registeredEntityTypes, validateUrnKey } from './entity-registry.ts';
+// The entity registry: GraphQL type names (the process registry), key aspects and registered names
+// (entity type specs), names and platforms (key search fields), urn keys (the urn-key grammar).
+export { entityTypeToGraphql } from './entity-registry.ts';
+export { keyAspectNameOf, registeredEntityTypes } from './entity-type-spec.ts';
+export { nameOf, platformOf } from './key-search-fields.ts';
+export { validateUrnKey } from './urn-key.ts';
 // The registry value: the process reads one, the built-in types unless start-up installs another;
 // and the descriptors it holds, for the subgraph's per-type resolvers and schema.
-export {
-  buildEntityRegistry, descriptorOf, entityRegistry, entityTypeDescriptors, installEntityRegistry, type EntityRegistry,
-} from './entity-registry.ts';
-export { BUILT_IN_ENTITY_TYPES, type EntityTypeDescriptor } from './entity-types.ts';
+export { buildEntityRegistry, type EntityRegistry } from './build-entity-registry.ts';
+export { descriptorOf, entityRegistry, entityTypeDescriptors, installEntityRegistry } from './entity-registry.ts';
+export { BUILT_IN_ENTITY_TYPES } from './descriptors/built-in-entity-types.ts';
+export type { EntityTypeDescriptor } from './entity-types.ts';
 // The error taxonomy the doors render (REST status, GraphQL code).
 export { badRequest, CatalogError, forbidden, isCatalogError, notFound, unavailable, validationFailed, type ErrorKind } from './errors.ts';
 // Search filters of DataHub's search and lineage inputs.

@@ -5,13 +5,17 @@
 // restated old row (or an aspect of a registered type without a schema) can never throw here.
 import { createHash } from 'node:crypto';
 import { parseUrnOrThrow, tryParseUrn, type Urn } from './urn.ts';
-import { descriptorOf, entityRegistry, schemaFieldUrnOf, tripleKey, type LineageEnd, type LineageTriple } from './entity-registry.ts';
-import { COMMON_ASPECTS, FIELD_PARENT_TYPES, type EdgeRule, type OwnedAspect, type RelationshipType } from './entity-types.ts';
+import { type LineageEnd, type LineageTriple, tripleKey } from './build-entity-registry.ts';
+import { descriptorOf, entityRegistry } from './entity-registry.ts';
+import { schemaFieldUrnOf } from './key-search-fields.ts';
+import { COMMON_ASPECTS } from './descriptors/common-aspects.ts';
+import { FIELD_PARENT_TYPES } from './descriptors/datasets.ts';
+import type { EdgeRule, OwnedAspect, RelationshipType } from './entity-types.ts';
 import { validationFailed } from './errors.ts';
 import { asRecord, type JsonRecord } from './json.ts';
 
 export { RELATIONSHIP_TYPES, type RelationshipType } from './entity-types.ts';
-export type { LineageEnd, LineageTriple } from './entity-registry.ts';
+export type { LineageEnd, LineageTriple } from './build-entity-registry.ts';
 
 export interface DerivedEdge {
   /** sha1 hex of [source, type, destination, owner, aspect]: the identity of the stored edge. */

@@ -2,7 +2,8 @@
 // derived from the urn, the entity's status aspect and its one descriptive aspect. Together with
 // the derived edges they are the "indices" restoreIndices rebuilds.
 import { createHash } from 'node:crypto';
-import { descriptorOf, keySearchFieldsOf } from './entity-registry.ts';
+import { descriptorOf } from './entity-registry.ts';
+import { keySearchFieldsOf } from './key-search-fields.ts';
 import { searchTextOf } from './search-analyzer.ts';
 import type { Urn } from './urn.ts';
 

@@ -9,7 +9,9 @@ export { authConfigOf, authenticate, type AuthConfig, type TokenStore } from './
 // Token durations as the GraphQL token input names them.
 export { type AccessTokenDuration } from './auth/tokens.ts';
 // Rest.li restoreIndices and its progress metrics.
-export { restoreIndices, type RestoreArgs, type RestoreProgress, type RestoreResult } from './restore/restore-indices.ts';
+export { restoreIndices } from './restore/restore-indices.ts';
+export type { RestoreArgs } from './restore/restore-args.ts';
+export type { RestoreProgress, RestoreResult } from './restore/restore-report.ts';
 // The catalog export served by the ingestion service.
 export { prepareExport } from './backup/index.ts';
 // Change-log retention, run in the background by the ingestion service.

@@ -1,6 +1,7 @@
 // Reads of stored aspect rows and entity existence, shared by the REST service, the GraphQL
 // service and authentication.
-import { keyAspectNameOf, keyAspectOf } from '../model/entity-registry.ts';
+import { keyAspectNameOf } from '../model/entity-type-spec.ts';
+import { keyAspectOf } from '../model/urn-key.ts';
 import { rowKey } from '../store/rows.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';

@@ -1,11 +1,10 @@
 // Reads behind the explorer's start page and details sheet that no DataHub operation gives in one
 // request: the most connected and most recently changed entities, a job's runs from its stored
 // dataProcessInstances, and per-column lineage counts (explorer/README.md §Details and start page).
-import { graphqlToEntityType } from '../model/entity-registry.ts';
+import { defaultSearchTypes, graphqlToEntityType } from '../model/entity-registry.ts';
 import { badRequest } from '../model/errors.ts';
 import { UNIT_SEPARATOR } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
-import { DEFAULT_SEARCH_TYPES } from './entity-search.ts';
 
 /** More than a start page or a run table shows; a request asking for more is a client mistake. */
 export const MAX_DETAILS_COUNT = 100;
@@ -20,7 +19,7 @@ function checkCount(count: number | null | undefined, fallback: number): number 
 
 /** The entity types the start page lists: those search lists (the ones taking part in lineage) but runs. */
 function startPageTypes(): string[] {
-  return DEFAULT_SEARCH_TYPES.filter((t) => t !== 'DATA_PROCESS_INSTANCE').map((t) => graphqlToEntityType(t)!);
+  return defaultSearchTypes().filter((t) => t !== 'DATA_PROCESS_INSTANCE').map((t) => graphqlToEntityType(t)!);
 }
 
 export interface ConnectedEntity {

@@ -5,18 +5,12 @@
 // first, then an exact name. Ghosts are never returned; soft-deleted entities only when a filter on
 // `removed` asks for them. orFilters are evaluated in Neo4j, on the same fields and with the same
 // meanings as everywhere (filters.ts); facets count every match (docs/wire-contract.md §Catalogue search).
-import { entityTypeToGraphql, graphqlToEntityType } from '../model/entity-registry.ts';
+import { defaultSearchTypes, entityTypeToGraphql, graphqlToEntityType } from '../model/entity-registry.ts';
 import { badRequest } from '../model/errors.ts';
 import { clausesParam, parseClauses, type FilterField, type RawFilter } from '../model/filters.ts';
 import { luceneOf, searchQueryOf } from '../model/search-analyzer.ts';
 import { int, type Store } from '../store/store.ts';
 import type { Facet, FacetAggregation } from './lineage/results.ts';
-
-/** What a search lists when `types` is null or empty: the types that take part in lineage. */
-export const DEFAULT_SEARCH_TYPES = [
-  'DATASET', 'DATA_JOB', 'CHART', 'DASHBOARD', 'MLFEATURE', 'MLPRIMARY_KEY', 'MLMODEL', 'MLMODEL_GROUP',
-  'DATA_PROCESS_INSTANCE',
-] as const;
 
 export interface EntitySearchInput {
   query: string;
@@ -87,7 +81,8 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
   if (!Number.isInteger(count) || count < 0) throw badRequest(`count must be a non-negative integer, got ${count}`);
   const maxAgg = input.maxAggValues ?? 20;
   if (!Number.isInteger(maxAgg) || maxAgg < 0) throw badRequest(`maxAggValues must be a non-negative integer, got ${maxAgg}`);
-  const typeNames = input.types?.length ? input.types : DEFAULT_SEARCH_TYPES;
+  // No types: those taking part in lineage (the registry's defaultSearchTypes, from the descriptors).
+  const typeNames = input.types?.length ? input.types : defaultSearchTypes();
   const types = input.entityTypes ?? typeNames.map((t) => {
     const name = graphqlToEntityType(t);
     if (!name) throw badRequest(`Unknown entity type ${t}`);

@@ -1,7 +1,7 @@
 // Existence as the store records it (docs/lineage-model.md §Existence): an entity exists iff its key
 // aspect row does; a schemaField exists iff its parent does. Read inside the caller's transaction,
 // so the write path sees its own locks and the readers a consistent answer.
-import { keyAspectNameOf } from '../model/entity-registry.ts';
+import { keyAspectNameOf } from '../model/entity-type-spec.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import { rowKey } from './rows.ts';
 import type { Tx } from './store.ts';

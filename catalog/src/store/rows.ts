@@ -1,7 +1,7 @@
 // Row mapping between the domain and the stored graph: the key of an aspect row and the parameter
 // rows of the edge, node and lock statements. Shared by the write path, restore and the readers, so a
 // row is keyed one way only (the edges a row justifies: model/relationships.ts edgesOfRow).
-import { entityTypeSpec } from '../model/entity-registry.ts';
+import { entityTypeSpec } from '../model/entity-type-spec.ts';
 import type { DerivedEdge } from '../model/relationships.ts';
 import { urnFields } from '../model/search-fields.ts';
 import { parseUrn, UNIT_SEPARATOR, type Urn } from '../model/urn.ts';

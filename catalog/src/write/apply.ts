@@ -4,7 +4,7 @@
 // here. Nothing is written here; the only reads are existence lookups of the urns lineage names
 // (docs/lineage-model.md §Existence).
 import { validateAspect } from '../model/aspects/index.ts';
-import { keyAspectOf } from '../model/entity-registry.ts';
+import { keyAspectOf } from '../model/urn-key.ts';
 import { payloadTooLarge, preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
 import { applyPatch } from '../model/patch/index.ts';

@@ -9,7 +9,7 @@
 // metadata aside: an UPSERT sent again, a PATCH that changes nothing) writes nothing at all — no
 // version, no edge, no search field, no write generation — and the stored row keeps its system
 // metadata (docs/lineage-model.md §Aspect rows).
-import { keyAspectNameOf } from '../model/entity-registry.ts';
+import { keyAspectNameOf } from '../model/entity-type-spec.ts';
 import type { StoredFields } from '../model/search-fields.ts';
 import { parseUrn, type Urn } from '../model/urn.ts';
 import { lockRows, rowKey } from '../store/rows.ts';

@@ -9,7 +9,9 @@
 // take, a value the write path refuses) is that event's failure, reported with its reason; the
 // other events of the batch are written. Only the store failing fails the request.
 import { isCatalogError, validationFailed, type CatalogError } from '../model/errors.ts';
-import { planOpenLineageEvent, stateKey, type AspectWrite, type EventPlan } from '../model/openlineage/mapping.ts';
+import { stateKey } from '../model/openlineage/entity-state.ts';
+import type { AspectWrite, EventPlan } from '../model/openlineage/event-plan.ts';
+import { planOpenLineageEvent } from '../model/openlineage/plan-openlineage-event.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
 import { sameJsonText, type JsonRecord } from '../model/json.ts';
 import { InvalidUrnError, parseUrn, parseUrnOrThrow } from '../model/urn.ts';

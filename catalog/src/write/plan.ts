@@ -3,7 +3,7 @@
 // made before the transaction touches anything, which then locks the plan's entities and reads its
 // rows into the slots (aspect-writer.ts); later steps work on the plan's slots only, and what step 3
 // leaves step 4 (existence, the changed slots with their edges) is declared here, below both.
-import { entityTypeSpec, keyAspectNameOf } from '../model/entity-registry.ts';
+import { entityTypeSpec, keyAspectNameOf } from '../model/entity-type-spec.ts';
 import { isLineageAspect, type DerivedEdge, type RowDerivation } from '../model/relationships.ts';
 import { searchAspectsOf } from '../model/search-fields.ts';
 import type { Urn } from '../model/urn.ts';

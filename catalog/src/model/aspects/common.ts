@@ -1,7 +1,7 @@
 // Records shared by many aspects (com.linkedin.common.*), the urn field types, and the common
 // aspects of docs/wire-contract.md §Rest.li. Objects are loose: fields we do not model are tolerated and kept.
 import { z } from 'zod';
-import { urnKeyProblem } from '../entity-registry.ts';
+import { urnKeyProblem } from '../urn-key.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../urn.ts';
 
 /** Why `text` is not an acceptable urn (of `entityType`, when given), or undefined. */

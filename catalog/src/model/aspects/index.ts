@@ -3,7 +3,10 @@
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { entityRegistry, entityTypeOfKeyAspect, keyAspectNameOf, keyAspectOf, type EntityRegistry } from '../entity-registry.ts';
+import type { EntityRegistry } from '../build-entity-registry.ts';
+import { entityRegistry } from '../entity-registry.ts';
+import { entityTypeOfKeyAspect, keyAspectNameOf } from '../entity-type-spec.ts';
+import { keyAspectOf } from '../urn-key.ts';
 import { FABRIC_TYPES, type KeyPart } from '../entity-types.ts';
 import { validationFailed } from '../errors.ts';
 import { isJsonRecord } from '../json.ts';

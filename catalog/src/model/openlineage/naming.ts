@@ -7,8 +7,8 @@
 // - dataFlow: (orchestrator, first dot-separated part of the flow's job name, job namespace), the flow's
 //   job being the root (else parent) job of the run's parent facet, else the job itself;
 // - dataJob: (its flow, the whole job name); run: dataProcessInstance:<runId>.
-import { schemaFieldUrnOf } from '../entity-registry.ts';
-import { facetOf, type OlDataset, type OlJob } from './events.ts';
+import { schemaFieldUrnOf } from '../key-search-fields.ts';
+import { facetOf, type OlDataset, type OlJob, type OpenLineageEvent } from './events.ts';
 
 /** DataHub's names for schemes that differ (OpenLineage naming spec → DataHub platform). */
 const PLATFORM_OF_SCHEME: Readonly<Record<string, string>> = {
@@ -77,4 +77,25 @@ export function dataJobUrnOf(flowUrn: string, jobName: string): string {
 
 export function runUrnOf(runId: string): string {
   return `urn:li:dataProcessInstance:${runId.toLowerCase()}`;
+}
+
+/** The entities a job or run event names: its flow and job, and for a run event the run and its parent run. */
+export interface JobEventNames {
+  orchestrator: string;
+  flowUrn: string;
+  jobUrn: string;
+  runUrn: string | undefined;
+  parentUrn: string | undefined;
+}
+
+export function jobEventNamesOf(e: Extract<OpenLineageEvent, { kind: 'run' | 'job' }>): JobEventNames {
+  const runFacets = e.kind === 'run' ? e.runFacets : {};
+  const orchestrator = orchestratorOf(e.job.facets, runFacets, e.producer);
+  const flowUrn = dataFlowUrnOf(orchestrator, flowJobOf(e.job, runFacets));
+  const parentRun = facetOf(runFacets, 'parent')?.run.runId;
+  return {
+    orchestrator, flowUrn, jobUrn: dataJobUrnOf(flowUrn, e.job.name),
+    runUrn: e.kind === 'run' ? runUrnOf(e.runId) : undefined,
+    parentUrn: parentRun ? runUrnOf(parentRun) : undefined,
+  };
 }

@@ -1,4 +1,4 @@
-import { COMMON_ASPECTS } from '../entity-types.ts';
+import { COMMON_ASPECTS } from '../descriptors/common-aspects.ts';
 import { entityTypeDescriptors, patchTemplateOf } from '../entity-registry.ts';
 import { SYSTEM_ACTOR_URN as SYSTEM_ACTOR } from '../privileges.ts';
 import { HIVE_A, HIVE_B, NOW, patch, rejects, upstream } from './test-support.ts';

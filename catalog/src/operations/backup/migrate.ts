@@ -6,7 +6,8 @@
 import { SCHEMA_VERSION, effectiveVersion, schemaTooNew } from '../../store/schema-version.ts';
 import { batchSingleEvents } from '../../store/change-log.ts';
 import type { Store } from '../../store/store.ts';
-import { restoreIndices, type RestoreProgress } from '../restore/restore-indices.ts';
+import { restoreIndices } from '../restore/restore-indices.ts';
+import type { RestoreProgress } from '../restore/restore-report.ts';
 
 export interface MigrationStep {
   to: number;

@@ -14,7 +14,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { badRequest } from '../../model/errors.ts';
-import { entityTypeSpec, keyAspectNameOf } from '../../model/entity-registry.ts';
+import { entityTypeSpec, keyAspectNameOf } from '../../model/entity-type-spec.ts';
 import { searchAspectsOf, searchFieldsOf, urnFields } from '../../model/search-fields.ts';
 import { parseUrn, type Urn } from '../../model/urn.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';

@@ -2,7 +2,7 @@
 // index range, and the difference between the derived state a row justifies and what the graph
 // holds. No database access here, so every rule is unit-tested on its own.
 import { checkAspectPlacement } from '../../model/aspects/index.ts';
-import { entityTypeSpec } from '../../model/entity-registry.ts';
+import { entityTypeSpec } from '../../model/entity-type-spec.ts';
 import { likeToRegex } from '../../store/like-pattern.ts';
 import type { DerivedEdge } from '../../model/relationships.ts';
 import { InvalidUrnError, parseUrn, type Urn } from '../../model/urn.ts';

@@ -1,302 +1,37 @@
 // restoreIndices (docs/wire-contract.md §Restore, docs/lineage-model.md §Restore): rebuild the derived state —
 // typed edges, :LINEAGE edges, entity search fields and flags — from the stored latest aspect rows,
 // without touching any row. Derivation is the write path's own (edgesOfRow, searchFieldsOf): restore
-// only compares and repairs.
+// only compares and repairs (reconcile.ts).
 //
 // Each batch is one write transaction that takes the entity locks the write path takes (sorted
 // urns, aspects/lock-entities) and re-reads the rows after locking, so a concurrent write is either
 // fully before (its rows are what we read) or fully after (it re-derives over our result): no edge
-// is lost or resurrected. Whole-store scans page by keyset (urn, aspect), never by SKIP.
-//
-// Clean mode adds two passes over the same urn scope: edges whose (owner, aspect) has no latest
-// row any more (scanned per owner through the per-type owner indexes), and nodes without a key
-// row (ghosts: search fields reset to what the urn alone gives; orphans with no row and no
-// relationship dropped, as a hard delete would).
-import { lockRows, mergeEdgeRows, rowKey } from '../../store/rows.ts';
-import { keyAspectNameOf } from '../../model/entity-registry.ts';
+// is lost or resurrected. Whole-store scans page by keyset (urn, aspect), never by SKIP. Clean mode's
+// two passes over the same urn scope are clean-mode.ts; what a run reports, restore-report.ts.
+import { keyAspectNameOf } from '../../model/entity-type-spec.ts';
+import { isCatalogError } from '../../model/errors.ts';
 import { edgesOfRow, type DerivedEdge } from '../../model/relationships.ts';
-import { searchAspectsOf, searchFieldDrift, type SearchFields, type StoredFields } from '../../model/search-fields.ts';
+import { searchAspectsOf } from '../../model/search-fields.ts';
+import type { Urn } from '../../model/urn.ts';
+import { lockRows, rowKey } from '../../store/rows.ts';
 import { int, type Store, type Tx } from '../../store/store.ts';
 import { markWrite } from '../../store/write-generation.ts';
-import type { Urn } from '../../model/urn.ts';
-import { badRequest, isCatalogError } from '../../model/errors.ts';
-import { lineageChangeRecord, lineageEdgeOf, type ChangeRecord } from '../../model/change-events.ts';
-import { SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
-import {
-  checkRow, checkUrn, diffEdges, urnRange,
-  type ChangedEdge, type EdgeDiff, type EdgeRef, type StoredEdge, type UrnRange,
-} from './diff.ts';
-
-export interface RestoreArgs {
-  urn?: string | undefined;
-  aspect?: string | undefined;
-  urnLike?: string | undefined;
-  /** Rows to skip before the first one restored (offset; the API's window start). */
-  start?: number | undefined;
-  /** Rows per transaction. */
-  batchSize?: number | undefined;
-  /** At most this many rows; 0 or absent = every row of the scope. */
-  limit?: number | undefined;
-  /** Only rows created at or after this time (epoch ms); 0 = no time filter. */
-  gePitEpochMs?: number | undefined;
-  /** With gePitEpochMs: only rows created at or before this time (default now). */
-  lePitEpochMs?: number | undefined;
-  clean?: boolean | undefined;
-  dryRun?: boolean | undefined;
-  /** Resume after this cursor (a previous run's lastUrn/lastAspect, or a progress event's cursor). */
-  after?: RestoreCursor | undefined;
-}
-
-export type RestorePhase = 'rows' | 'edges' | 'nodes';
-
-/** Where a run stands: rows after (urn, aspect); in clean mode, edge owners or nodes after urn. */
-export interface RestoreCursor {
-  phase?: RestorePhase;
-  urn: string;
-  aspect?: string | null;
-}
-
-export interface Examples<T> {
-  count: number;
-  examples: T[];
-}
-
-export interface FieldDrift {
-  urn: string;
-  fields: Record<string, { expected: unknown; actual: unknown }>;
-}
-
-export interface DriftReport {
-  missingEdges: Examples<EdgeRef>;
-  extraEdges: Examples<EdgeRef>;
-  changedEdges: Examples<ChangedEdge>;
-  searchFields: Examples<FieldDrift>;
-  orphanNodes: Examples<string>;
-}
-
-export interface RestoreResult {
-  dryRun: boolean;
-  clean: boolean;
-  rowsScanned: number;
-  /** Rows whose derived state was checked and repaired (DataHub's rowsMigrated). */
-  rowsMigrated: number;
-  ignored: number;
-  ignoredRows: Array<{ urn: string; aspect: string; reason: string }>;
-  edgesAdded: number;
-  edgesRemoved: number;
-  edgesChanged: number;
-  searchFieldsRewritten: number;
-  nodesRemoved: number;
-  lastUrn: string | null;
-  lastAspect: string | null;
-  timeSqlQueryMs: number;
-  timeMs: number;
-  /** What differed from the stored rows (found, and unless dryRun, repaired). */
-  drift: DriftReport;
-}
-
-export interface RestoreProgress {
-  phase: RestorePhase;
-  /** Rows (phase rows), owners (edges) or nodes (nodes) done so far in this phase. */
-  done: number;
-  cursor: RestoreCursor;
-  result: RestoreResult;
-}
+import { cleanNodeBatch, cleanOwnerBatch } from './clean-mode.ts';
+import { checkRow, checkUrn } from './diff.ts';
+import { reconcileEdges, reconcileFields, type RowRead } from './reconcile.ts';
+import { scanParams, scopeOf, validateArgs, type RestoreArgs, type RestorePhase, type Scope } from './restore-args.ts';
+import { absorb, emptyOutcome, newResult, timed, type BatchOutcome, type RestoreProgress, type RestoreResult } from './restore-report.ts';
 
 export const DEFAULT_BATCH_SIZE = 500;
 /** Transactions stay bounded whatever batchSize a client asks for. */
 export const MAX_TX_ROWS = 2000;
-export const MAX_EXAMPLES = 20;
-const MAX_IGNORED_ROWS = 100;
-const CLEAN_PAGE = 200;
 
-const emptyExamples = <T>(): Examples<T> => ({ count: 0, examples: [] });
-
-/** push(...items) passes every item as an argument: past ~100k (a batch of hubs' edges) the stack overflows. */
-function appendAll<T>(to: T[], items: readonly T[]): void {
-  for (const item of items) to.push(item);
-}
-
-function newResult(args: RestoreArgs): RestoreResult {
-  return {
-    dryRun: args.dryRun === true, clean: args.clean === true, rowsScanned: 0, rowsMigrated: 0, ignored: 0, ignoredRows: [],
-    edgesAdded: 0, edgesRemoved: 0, edgesChanged: 0, searchFieldsRewritten: 0, nodesRemoved: 0,
-    lastUrn: null, lastAspect: null, timeSqlQueryMs: 0, timeMs: 0,
-    drift: { missingEdges: emptyExamples(), extraEdges: emptyExamples(), changedEdges: emptyExamples(), searchFields: emptyExamples(), orphanNodes: emptyExamples() },
-  };
-}
-
-function note<T>(into: Examples<T>, items: readonly T[]): void {
-  into.count += items.length;
-  for (const i of items) if (into.examples.length < MAX_EXAMPLES) into.examples.push(i);
-}
-
-export function hasDrift(r: RestoreResult): boolean {
-  const d = r.drift;
-  return d.missingEdges.count + d.extraEdges.count + d.changedEdges.count + d.searchFields.count + d.orphanNodes.count > 0;
-}
-
-/** What one transaction found and did; merged into the result only after it committed. */
-interface BatchOutcome {
-  scanned: number;
-  migrated: number;
-  ignoredRows: Array<{ urn: string; aspect: string; reason: string }>;
-  missing: EdgeRef[];
-  extra: EdgeRef[];
-  changed: ChangedEdge[];
-  fields: FieldDrift[];
-  orphans: string[];
-  edgesAdded: number;
-  edgesRemoved: number;
-  edgesChanged: number;
-  fieldsRewritten: number;
-  nodesRemoved: number;
-  sqlMs: number;
-}
-
-const emptyOutcome = (): BatchOutcome => ({
-  scanned: 0, migrated: 0, ignoredRows: [], missing: [], extra: [], changed: [], fields: [], orphans: [],
-  edgesAdded: 0, edgesRemoved: 0, edgesChanged: 0, fieldsRewritten: 0, nodesRemoved: 0, sqlMs: 0,
-});
-
-function absorb(result: RestoreResult, o: BatchOutcome): void {
-  result.rowsScanned += o.scanned;
-  result.rowsMigrated += o.migrated;
-  result.ignored += o.ignoredRows.length;
-  for (const r of o.ignoredRows) if (result.ignoredRows.length < MAX_IGNORED_ROWS) result.ignoredRows.push(r);
-  note(result.drift.missingEdges, o.missing);
-  note(result.drift.extraEdges, o.extra);
-  note(result.drift.changedEdges, o.changed);
-  note(result.drift.searchFields, o.fields);
-  note(result.drift.orphanNodes, o.orphans);
-  result.edgesAdded += o.edgesAdded;
-  result.edgesRemoved += o.edgesRemoved;
-  result.edgesChanged += o.edgesChanged;
-  result.searchFieldsRewritten += o.fieldsRewritten;
-  result.nodesRemoved += o.nodesRemoved;
-  result.timeSqlQueryMs += o.sqlMs;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scope
-
-interface Scope {
-  range: UrnRange;
-  aspect: string | null;
-  ge: number;
-  le: number;
-}
-
-function scopeOf(args: RestoreArgs): Scope {
-  const ge = args.gePitEpochMs ?? 0;
-  return {
-    range: urnRange({ urn: args.urn, urnLike: args.urnLike }),
-    aspect: args.aspect ?? null,
-    ge,
-    le: args.lePitEpochMs ?? Date.now(),
-  };
-}
-
-function scanParams(scope: Scope) {
-  return { ...scope.range, name: scope.aspect, ge: int(scope.ge), le: int(scope.le) };
-}
 
 /** Latest rows in a scope (the CLI's progress total). */
 export async function countRestoreRows(store: Store, args: RestoreArgs): Promise<number> {
   const scope = scopeOf(args);
   const rows = await store.read((tx) => tx.run<{ total: number }>('restore/count-rows', scanParams(scope)));
   return rows[0]?.total ?? 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rows
-
-interface RowRead {
-  key: string;
-  urn: string;
-  name: string;
-  value: string;
-  systemMetadata: string;
-  createdBy: string | null;
-}
-
-async function timed<T>(o: BatchOutcome, work: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  try {
-    return await work();
-  } finally {
-    o.sqlMs += performance.now() - t0;
-  }
-}
-
-/** Search fields of some entities from their stored rows, compared with (and written to) their nodes. */
-async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string, RowRead>, write: boolean, o: BatchOutcome): Promise<void> {
-  if (!urns.length) return;
-  const current = await tx.run<StoredFields & { urn: string }>('restore/node-fields', { urns: urns.map((u) => u.text) });
-  const byUrn = new Map(current.map((c) => [c.urn, c]));
-  const rewrite: SearchFields[] = [];
-  for (const u of urns) {
-    const aspects = new Map<string, unknown>();
-    for (const a of searchAspectsOf(u.entityType)) {
-      const row = rowsByKey.get(rowKey(u.text, a));
-      if (!row) continue;
-      try {
-        aspects.set(a, JSON.parse(row.value));
-      } catch {
-        // An unparseable row describes nothing; checkRow reports it when it is scanned.
-      }
-    }
-    const stored = byUrn.get(u.text);
-    if (!stored) continue; // the node went away with a concurrent hard delete: nothing to index
-    const { expected, drift: fields } = searchFieldDrift(u, { exists: rowsByKey.has(rowKey(u.text, keyAspectNameOf(u.entityType))), aspects }, stored);
-    if (Object.keys(fields).length) {
-      o.fields.push({ urn: u.text, fields });
-      rewrite.push(expected);
-    }
-  }
-  if (write && rewrite.length) {
-    await tx.run('entities/set-search-fields', { rows: rewrite });
-    o.fieldsRewritten += rewrite.length;
-  }
-}
-
-/**
- * The lineage a repair changed, as change events (docs/change-events.md §What is recorded): a
- * LINEAGE edge the rows justify that was missing is added, one they do not justify is removed.
- */
-function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[], stored: readonly StoredEdge[]): ChangeRecord[] {
-  // restoreIndices runs as an operation, not for a request's actor: the system actor made the change.
-  const stamp = { actor: SYSTEM_ACTOR_URN, time: Date.now() };
-  const byKey = new Map(derived.map((e) => [e.key, e]));
-  const storedLineage = new Map(stored.filter((e) => e.type === 'LINEAGE').map((e) => [e.key, e]));
-  const records: ChangeRecord[] = [];
-  for (const ref of diff.extra) {
-    const s = ref.type === 'LINEAGE' ? storedLineage.get(ref.key) : undefined;
-    if (s) records.push(lineageChangeRecord({ owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via }, 'REMOVE', stamp));
-  }
-  for (const ref of diff.missing) {
-    const e = ref.type === 'LINEAGE' ? byKey.get(ref.key) : undefined;
-    const edge = e ? lineageEdgeOf(e) : null;
-    if (edge) records.push(lineageChangeRecord(edge, 'ADD', stamp));
-  }
-  return records;
-}
-
-/** Makes the graph match what some (owner, aspect) pairs justify; derived = every edge they justify. */
-async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: string | null }>, derived: DerivedEdge[], write: boolean, o: BatchOutcome): Promise<void> {
-  if (!owners.length) return;
-  const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: owners });
-  const diff = diffEdges(derived, stored);
-  appendAll(o.missing, diff.missing);
-  appendAll(o.extra, diff.extra);
-  appendAll(o.changed, diff.changed);
-  if (!write) return;
-  if (diff.toDelete.length) await tx.run('edges/delete-by-key', { rows: diff.toDelete });
-  await mergeEdgeRows(tx, diff.toMerge);
-  if (tx.changeLog.size) tx.record(restoredLineageChanges(diff, derived, stored));
-  o.edgesAdded += diff.missing.length;
-  o.edgesRemoved += diff.extra.length;
-  o.edgesChanged += diff.changed.length;
 }
 
 /**
@@ -428,91 +163,6 @@ async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<Ba
   return o;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Clean mode
-
-/** One keyset page of a clean-mode scan (owners or nodes in the scope, after `after`), timed and counted. */
-async function scanCleanPage<R>(tx: Tx, o: BatchOutcome, statement: 'restore/scan-owners' | 'restore/scan-nodes', scope: Scope, after: string): Promise<R[]> {
-  const page = await timed(o, () => tx.run<R>(statement, {
-    lower: scope.range.lower, upper: scope.range.upper, regex: scope.range.regex, after, limit: int(CLEAN_PAGE),
-  }));
-  o.scanned = page.length;
-  return page;
-}
-
-/** The urns of a page that parse and fit their type (the others are reported by the row scan). */
-function validUrns(texts: readonly string[]): Urn[] {
-  return texts.flatMap((t) => {
-    const c = checkUrn(t);
-    return c.ok ? [c.urn] : [];
-  });
-}
-
-/** Edges of some owners whose (owner, aspect) has no latest row any more. */
-async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
-  const o = emptyOutcome();
-  const page = await scanCleanPage<{ owner: string }>(tx, o, 'restore/scan-owners', scope, after);
-  if (!page.length) return { outcome: o, last: null };
-  const lockable = validUrns(page.map((p) => p.owner));
-  if (write && lockable.length) await tx.run('aspects/lock-entities', { rows: lockRows(lockable) });
-  const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: page.map((p) => ({ owner: p.owner, aspect: scope.aspect })) });
-  const pairs = new Map<string, { owner: string; aspect: string }>();
-  for (const e of stored) pairs.set(rowKey(e.owner, e.aspect), { owner: e.owner, aspect: e.aspect });
-  const present = new Set((await tx.run<{ key: string }>('aspects/fetch-latest', { keys: [...pairs.keys()] })).map((r) => r.key));
-  const orphaned = [...pairs].filter(([k]) => !present.has(k)).map(([, p]) => p);
-  // Nothing justifies these pairs: the derived set is empty, so every edge they own is extra.
-  await reconcileEdges(tx, orphaned, [], write, o);
-  return { outcome: o, last: page[page.length - 1]!.owner };
-}
-
-/** Nodes without a key row: search fields from the urn (and any stray rows), orphans removed. */
-async function cleanNodeBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
-  const o = emptyOutcome();
-  const page = await scanCleanPage<{ urn: string }>(tx, o, 'restore/scan-nodes', scope, after);
-  if (!page.length) return { outcome: o, last: null };
-  const urns = validUrns(page.map((p) => p.urn));
-  const keyRows = (list: Urn[]) => list.map((u) => ({ urn: u.text, keyRow: rowKey(u.text, keyAspectNameOf(u.entityType)) }));
-  const existing = async (list: Urn[]) => new Set((await tx.run<{ urn: string; exists: boolean }>('entities/exist', { rows: keyRows(list) }))
-    .filter((r) => r.exists).map((r) => r.urn));
-  const withKey = await existing(urns);
-  let ghosts = urns.filter((u) => !withKey.has(u.text));
-  if (write && ghosts.length) {
-    await tx.run('aspects/lock-entities', { rows: lockRows(ghosts) });
-    const nowWithKey = await existing(ghosts); // a writer may have created the entity meanwhile
-    ghosts = ghosts.filter((u) => !nowWithKey.has(u.text));
-  }
-  if (!ghosts.length) return { outcome: o, last: page[page.length - 1]!.urn };
-  const stray = await tx.run<RowRead & { name: string }>('aspects/fetch-entity-latest', { urns: ghosts.map((u) => u.text) });
-  const rowsByKey = new Map(stray.map((r) => [rowKey(r.urn, r.name), { ...r, key: rowKey(r.urn, r.name) }]));
-  await reconcileFields(tx, ghosts, rowsByKey, write, o);
-  const degrees = await tx.run<{ urn: string; degree: number }>('restore/node-fields', { urns: ghosts.map((u) => u.text) });
-  const orphans = degrees.filter((d) => d.degree === 0).map((d) => d.urn);
-  appendAll(o.orphans, orphans);
-  if (write && orphans.length) {
-    const deleted = await tx.run<{ deleted: number }>('restore/delete-orphans', { urns: orphans });
-    o.nodesRemoved += deleted.reduce((n, r) => n + r.deleted, 0);
-  }
-  return { outcome: o, last: page[page.length - 1]!.urn };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function validateArgs(args: RestoreArgs): void {
-  const nonNegative = (name: string, v: number | undefined) => {
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw badRequest(`${name} must be a non-negative integer`);
-  };
-  nonNegative('start', args.start);
-  nonNegative('limit', args.limit);
-  nonNegative('gePitEpochMs', args.gePitEpochMs);
-  nonNegative('lePitEpochMs', args.lePitEpochMs);
-  if (args.batchSize !== undefined && (!Number.isInteger(args.batchSize) || args.batchSize < 1)) {
-    throw badRequest('batchSize must be a positive integer');
-  }
-  if (args.clean && ((args.start ?? 0) > 0 || (args.limit ?? 0) > 0)) {
-    throw badRequest('clean mode rebuilds a whole scope: it cannot be combined with start or limit');
-  }
-  if (args.after && (args.start ?? 0) > 0) throw badRequest('start cannot be combined with a resume cursor');
-}
 
 /**
  * Restores the derived state of the rows in scope: rows (urn ASC, aspect ASC) from `start` or after

@@ -7,7 +7,7 @@
 //   ones too, filtered only by what a urn and its parent tell (platform, origin, parent) — anything
 //   else is a 400 — and, unless validation is off, columns confirmed by their parent's schema.
 import { badRequest } from '../../model/errors.ts';
-import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/entity-registry.ts';
+import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/key-search-fields.ts';
 import { clausesMatch, type FilterField } from '../../model/filters.ts';
 import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';

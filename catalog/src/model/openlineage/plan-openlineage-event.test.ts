@@ -1,5 +1,7 @@
 import { parseOpenLineageEvent } from './events.ts';
-import { planOpenLineageEvent, stateKey, type AspectWrite, type StoredAspects } from './mapping.ts';
+import { stateKey, type StoredAspects } from './entity-state.ts';
+import type { AspectWrite } from './event-plan.ts';
+import { planOpenLineageEvent } from './plan-openlineage-event.ts';
 
 const ACTOR = 'urn:li:corpuser:ol';
 const pg = 'postgres://h:5432';
