@@ -4,11 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './neo4j/neo4j-server.ts';
+import { loadEmbeddedServerConfig } from '../catalog/src/runtime/config.ts';
 
+const embedded = loadEmbeddedServerConfig();
 /** `LINEAGE_DATA_DIR` moves it (another disk, or a second embedded catalog beside the first). */
-export const dataDir = process.env.LINEAGE_DATA_DIR ? resolve(process.env.LINEAGE_DATA_DIR) : join(repoRoot, '.data');
+export const dataDir = embedded.LINEAGE_DATA_DIR ? resolve(embedded.LINEAGE_DATA_DIR) : join(repoRoot, '.data');
 export const neo4jHome = join(dataDir, 'neo4j');
-export const defaultBoltPort = Number(process.env.NEO4J_BOLT_PORT ?? 7687);
+export const defaultBoltPort = embedded.NEO4J_BOLT_PORT;
 const secretsFile = join(dataDir, 'secrets.json');
 
 export interface EmbeddedSecrets {

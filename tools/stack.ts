@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pinoPretty from 'pino-pretty';
 import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
-import { changeLogTopicsOf, loadConfig } from '../catalog/src/runtime/config.ts';
+import { changeLogTopicsOf, loadLauncherConfig } from '../catalog/src/runtime/config.ts';
 import { createStore } from '../catalog/src/store/store.ts';
 import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
 
@@ -211,7 +211,8 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
       env = embeddedEnv(uri);
     }
     Object.assign(env, opts.env ?? {});
-    const config = loadConfig(env);
+    // What the launcher reads itself; each service checks the rest of its own config as it starts.
+    const config = loadLauncherConfig(env);
     const base = (port: number) => `http://127.0.0.1:${port}`;
     const ingestionUrl = base(config.INGESTION_PORT);
     const lineageUrl = config.LINEAGE_URL ?? `${base(config.LINEAGE_PORT)}/graphql`;

@@ -7,7 +7,7 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { composeServices } from '@apollo/composition';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, createTokenStore, authConfigOf } from '@lineage/catalog/operations';
-import { type Config, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
+import { type GatewayConfig, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
@@ -33,7 +33,7 @@ export function gatewayRouteTemplate(url: string): string {
 }
 
 export interface GatewayDeps {
-  config: Config;
+  config: GatewayConfig;
   logger: Logger;
   /** Token store for authentication at the door. */
   store: Store;
@@ -98,11 +98,11 @@ export function composeSupergraph(lineageUrl: string): string {
   return result.supergraphSdl;
 }
 
-export function defaultLineageUrl(config: Config): string {
+export function defaultLineageUrl(config: GatewayConfig): string {
   return config.LINEAGE_URL ?? `http://127.0.0.1:${config.LINEAGE_PORT}${GRAPHQL_PATH}`;
 }
 
-export function defaultIngestionUrl(config: Config): string {
+export function defaultIngestionUrl(config: GatewayConfig): string {
   return config.INGESTION_URL ?? 'http://127.0.0.1:8080';
 }
 

@@ -1,12 +1,17 @@
-// Gateway process: the front door on GATEWAY_PORT. The shared runtime
-// (service-kit/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
-import { runService } from '@lineage/service-kit';
+// Gateway process: the front door on GATEWAY_PORT. It reads its own config (loadGatewayConfig); the
+// shared runtime (service-kit/src/service-runtime.ts) owns health, metrics, request ids, signals and the driver.
+import { loadGatewayConfig } from '@lineage/catalog/runtime';
+import { loadServiceConfig, runService } from '@lineage/service-kit';
 import { createGateway, defaultIngestionUrl, defaultLineageUrl, gatewayRouteTemplate } from './app.ts';
 
+const name = 'gateway';
+const config = loadServiceConfig(name, loadGatewayConfig);
+
 await runService({
-  name: 'gateway',
-  port: (config) => config.GATEWAY_PORT,
-  async build({ store, config, logger }) {
+  name,
+  config,
+  port: config.GATEWAY_PORT,
+  async build({ store, logger }) {
     const gateway = await createGateway({ config, logger, store });
     return {
       server: gateway.httpServer,

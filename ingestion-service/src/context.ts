@@ -4,13 +4,13 @@
 import type { Context } from 'koa';
 import { writeAspects, existenceOptionsOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy, type WriteOptions } from '@lineage/catalog/write';
 import { authorizeWrite } from '@lineage/catalog/model';
-import type { Config, Logger } from '@lineage/catalog/runtime';
+import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, type RestState } from './restli.ts';
 
 export interface IngestionDeps {
   store: Store;
-  config: Config;
+  config: IngestionConfig;
   logger: Logger;
   /** Version reported by /config; must stay below 1.0.1 or SDK clients switch to OpenAPI ingestion. */
   serverVersion?: string;

@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { assertCan, getPlatformEventsDenied, notFound } from '@lineage/catalog/model';
 import { parsePollRequest, pollChanges } from '@lineage/catalog/read';
-import { changeLogTopicsOf, type Config } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, type IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';
 
@@ -18,7 +18,7 @@ function queryOf(ctx: Context): Record<string, string | undefined> {
   return out;
 }
 
-export function registerEventRoutes(router: Router, deps: { store: Store; config: Config }): void {
+export function registerEventRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   router.get(EVENTS_POLL_PATH, async (ctx: Context) => {
     if (!deps.config.EVENTS_API_ENABLED) throw notFound('The Events API is off on this catalog (EVENTS_API_ENABLED=false): no change log is kept.');
     const actor = (ctx.state as RestState).actor;

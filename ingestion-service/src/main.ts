@@ -1,15 +1,20 @@
-// Process entry point of the ingestion service; the shared runtime (service-kit/src/service-runtime.ts)
-// owns configuration, health, metrics, request ids, signals and the driver.
+// Process entry point of the ingestion service: it reads its own config (loadIngestionConfig); the
+// shared runtime (service-kit/src/service-runtime.ts) owns health, metrics, request ids, signals and the driver.
 import { createServer } from 'node:http';
 import { startChangeLogRetention } from '@lineage/catalog/operations';
-import { gmsRouteTemplate, httpServerOptions, runService } from '@lineage/service-kit';
+import { loadIngestionConfig } from '@lineage/catalog/runtime';
+import { gmsRouteTemplate, httpServerOptions, loadServiceConfig, runService } from '@lineage/service-kit';
 import { createIngestionApp } from './app.ts';
 
+const name = 'ingestion-service';
+const config = loadServiceConfig(name, loadIngestionConfig);
+
 await runService({
-  name: 'ingestion-service',
-  port: (config) => config.INGESTION_PORT,
+  name,
+  config,
+  port: config.INGESTION_PORT,
   applySchema: true,
-  async build({ store, config, logger }) {
+  async build({ store, logger }) {
     const app = createIngestionApp({ store, config, logger });
     // Every replica prunes; passes are idempotent and take no lock writers take.
     if (config.EVENTS_API_ENABLED) {

@@ -11,7 +11,7 @@ import {
   type JsonRecord, type OrFilters, type RawFilter, type Urn,
 } from '@lineage/catalog/model';
 import { entityExistence, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
+import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, decodePathUrn } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
@@ -19,7 +19,7 @@ import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, reque
 
 export interface OpenApiEntityDeps {
   store: Store;
-  config: Config;
+  config: IngestionConfig;
   ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
 }
 
@@ -276,7 +276,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
   return { scroll: registerScroll, rest: registerRest };
 }
 
-export function registerOpenApiRelationshipRoutes(router: Router, deps: { store: Store; config: Config }): void {
+export function registerOpenApiRelationshipRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   const { store, config } = deps;
   // POST /openapi/v3/relationship/scroll?relationshipTypes=&sourceTypes=&destinationTypes=&direction=
   //   &count=&scrollId=&includeSoftDelete=  body {sourceFilter?, destinationFilter?, edgeFilter?}.

@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
 import { keyAspectNameOf, badRequest, validationFailed, isJsonRecord, type JsonRecord, type Urn, assertCan, authorizeWrite, getAspectDenied } from '@lineage/catalog/model';
 import { getLatestAspectsOf } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
+import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
 import { booleanParam, jsonValueBody, listParam, requestUrn } from './request-params.ts';
@@ -17,7 +17,7 @@ import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } f
 
 export interface OpenApiDeps {
   store: Store;
-  config: Config;
+  config: IngestionConfig;
   /** Authorizes every change (403 on the first denial), then writes them in one transaction. */
   ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
   writeOptions(ctx: Context): WriteOptions;

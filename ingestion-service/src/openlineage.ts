@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { assertCan, badRequest, isCatalogError, openLineageDenied, parseOpenLineageEvent, validationFailed, type CatalogError, type OpenLineageEvent } from '@lineage/catalog/model';
-import type { Config, Logger } from '@lineage/catalog/runtime';
+import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from '@lineage/service-kit';
@@ -13,7 +13,7 @@ import type { RestState } from './restli.ts';
 
 export interface OpenLineageDeps {
   store: Store;
-  config: Config;
+  config: IngestionConfig;
   logger: Logger;
   writeOptions(ctx: Context): WriteOptions;
 }

@@ -10,7 +10,7 @@ import {
   lineageEdgePage, relatedEntities, relationshipTypesOf,
   type LineageEdge, type LineageEdgeKey, type LineageEdgeQuery, type LineageScrollDirection, type RelationshipDirection,
 } from '@lineage/catalog/read';
-import type { Config } from '@lineage/catalog/runtime';
+import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
@@ -81,7 +81,7 @@ async function lineageScrollPage(store: Store, q: LineageEdgeQuery): Promise<{ s
 /** DataHub's RelationshipsController denial. */
 const relationshipsDenied = (actorUrn: string) => `${actorUrn} is unauthorized to get relationships.`;
 
-export function registerRelationshipRoutes(router: Router, deps: { store: Store; config: Config }): void {
+export function registerRelationshipRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   const { store, config } = deps;
 
   /** What both relationship doors ask: the urn, direction, types and page, the caller allowed to read. */

@@ -1,7 +1,7 @@
 // The routes about the server rather than the catalog: GET /config (what DataHub's clients probe
 // before they ingest), GET /health, and the GraphQL relay DataHub GMS's clients post to.
 import type Router from '@koa/router';
-import type { Config } from '@lineage/catalog/runtime';
+import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { IngestionContext } from './context.ts';
 import { graphqlRelay, methodNotAllowed } from './restli.ts';
 
@@ -10,7 +10,7 @@ import { graphqlRelay, methodNotAllowed } from './restli.ts';
  * gateway container's address), else loopback + GATEWAY_PORT, right for `npm start` and the interop
  * stack. A `graphqlUrl` passed in the deps overrides both.
  */
-export function defaultGraphqlUrl(config: Config): string {
+export function defaultGraphqlUrl(config: IngestionConfig): string {
   return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
 }
 

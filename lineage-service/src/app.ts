@@ -8,7 +8,7 @@ import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
 import { authenticate, authConfigOf, createTokenStore } from '@lineage/catalog/operations';
 import { lineageLimitsFromConfig } from '@lineage/catalog/read';
-import { changeLogTopicsOf, type Config, type Logger } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, type LineageConfig, type Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
 import { asksForLineagePlans, lineagePlanPlugin, createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
@@ -22,7 +22,7 @@ import { detailsResolvers } from './resolvers/details.ts';
 
 export interface LineageSubgraphDeps {
   store: Store;
-  config: Config;
+  config: LineageConfig;
   logger: Logger;
 }
 

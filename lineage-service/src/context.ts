@@ -7,7 +7,7 @@ import { type TokenSecrets } from '@lineage/catalog/operations';
 import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
 import type { Existence, Store } from '@lineage/catalog/store';
 import type { PlanCarrier } from '@lineage/service-kit';
-import type { Config } from '@lineage/catalog/runtime';
+import type { EventTopicName } from '@lineage/catalog/runtime';
 
 export interface LatestAspect {
   name: string;
@@ -20,7 +20,7 @@ export interface ResolverServices {
   limits: LineageLimits;
   tokenSecrets: TokenSecrets;
   /** The change log's topics this catalog records (EVENTS_API_ENABLED, EVENTS_TOPICS). */
-  changeLogTopics: Config['EVENTS_TOPICS'];
+  changeLogTopics: EventTopicName[];
 }
 
 export interface RequestContext extends ResolverServices, PlanCarrier {

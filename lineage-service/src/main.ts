@@ -1,12 +1,18 @@
-// Lineage subgraph process: the subgraph on LINEAGE_PORT at /graphql. The shared runtime
-// (service-kit/src/service-runtime.ts) owns configuration, health, metrics, request ids, signals and the driver.
-import { GRAPHQL_PATH, opsRouteTemplate, runService } from '@lineage/service-kit';
+// Lineage subgraph process: the subgraph on LINEAGE_PORT at /graphql. It reads its own config
+// (loadLineageConfig); the shared runtime (service-kit/src/service-runtime.ts) owns health, metrics,
+// request ids, signals and the driver.
+import { loadLineageConfig } from '@lineage/catalog/runtime';
+import { GRAPHQL_PATH, loadServiceConfig, opsRouteTemplate, runService } from '@lineage/service-kit';
 import { createLineageSubgraph } from './app.ts';
 
+const name = 'lineage-service';
+const config = loadServiceConfig(name, loadLineageConfig);
+
 await runService({
-  name: 'lineage-service',
-  port: (config) => config.LINEAGE_PORT,
-  async build({ store, config, logger }) {
+  name,
+  config,
+  port: config.LINEAGE_PORT,
+  async build({ store, logger }) {
     const subgraph = await createLineageSubgraph({ store, config, logger });
     return {
       server: subgraph.httpServer,

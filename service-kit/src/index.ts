@@ -26,5 +26,5 @@ export { processMetrics } from './metrics.ts';
 export { isOpenLineagePath, OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
 // Request bodies read one way by every door.
 export { declaredBodyLength, gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
-// The process runtime: ops endpoints, graceful shutdown.
-export { opsRouteTemplate, runService } from './service-runtime.ts';
+// The process runtime: a service's config or a fail-fast exit, ops endpoints, graceful shutdown.
+export { loadServiceConfig, opsRouteTemplate, runService } from './service-runtime.ts';

@@ -1,6 +1,6 @@
-// What every service process does the same way, in one place: configuration, logger, store, the
-// operational endpoints and the process lifecycle. main.ts of each service only says how to build
-// its HTTP server.
+// What every service process does the same way, in one place: failing fast on a bad configuration,
+// logger, store, the operational endpoints and the process lifecycle. main.ts of each service loads
+// its own config (its schema in catalog/src/runtime/config.ts) and says how to build its HTTP server.
 //
 // Around every request (whatever framework serves it: Koa, Apollo on plain Node HTTP, the proxy):
 // - a request id: the caller's `x-request-id` when it is a plain short id, else a fresh UUID; set on
@@ -16,7 +16,7 @@
 // below tools/stack.ts's 10 s SIGKILL escalation) and are told `Connection: close`, then the rest
 // is cut, the service's own close runs and the driver closes.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { changeLogTopicsOf, loadConfig, ConfigError, type Config, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
+import { changeLogTopicsOf, ConfigError, type ServiceConfig, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
 import { processMetrics, type ServiceMetrics } from './metrics.ts';
 import { createStore, type Store } from '@lineage/catalog/store';
 
@@ -178,8 +178,8 @@ export async function drainServer(server: Server, ops: Operable, graceMs: number
   return drained;
 }
 
-export interface ServiceContext {
-  config: Config;
+export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
+  config: C;
   logger: Logger;
   store: Store;
   metrics: ServiceMetrics;
@@ -198,26 +198,35 @@ export interface BuiltService {
   describe?(address: string): string;
 }
 
-export interface ServiceSpec {
+export interface ServiceSpec<C extends ServiceConfig> {
   name: string;
-  port(config: Config): number;
+  /** The service's own config, from {@link loadServiceConfig}. */
+  config: C;
+  port: number;
   /** Apply the Neo4j schema (constraints, indexes) before serving. */
   applySchema?: boolean;
-  build(context: ServiceContext): Promise<BuiltService>;
+  build(context: ServiceContext<C>): Promise<BuiltService>;
 }
 
-/** The process entry point of a service: never returns until the process exits. */
-export async function runService(spec: ServiceSpec): Promise<void> {
-  let config: Config;
+/**
+ * A service's config, read by its own loader (main.ts chooses it): on an invalid environment,
+ * every problem is logged and the process exits with status 2 before anything starts.
+ */
+export function loadServiceConfig<C extends ServiceConfig>(name: string, load: () => C): C {
   try {
-    config = loadConfig();
+    return load();
   } catch (e) {
     if (e instanceof ConfigError) {
-      createLogger(spec.name, 'info').fatal(e.message);
+      createLogger(name, 'info').fatal(e.message);
       process.exit(2);
     }
     throw e;
   }
+}
+
+/** The process entry point of a service: never returns until the process exits. */
+export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>): Promise<void> {
+  const { config } = spec;
   const logger = createLogger(spec.name, config.LOG_LEVEL);
   process.on('uncaughtException', (e) => {
     logger.fatal({ err: e }, 'uncaught exception');
@@ -240,7 +249,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     readyPaths: ['/health', READY_PATH, ...(built.readyPaths ?? [])],
     ...(built.routeTemplate ? { routeTemplate: built.routeTemplate } : {}),
   });
-  const port = spec.port(config);
+  const { port } = spec;
   await new Promise<void>((resolve, reject) => {
     built.server.once('error', reject);
     built.server.listen(port, config.HOST, () => { built.server.off('error', reject); resolve(); });

@@ -1,7 +1,10 @@
 // The public face of the runtime layer (docs/CONTRIBUTING.md §Layers): what other layers and services
 // import, by name.
-// The process config, loaded and validated once at start.
-export { changeLogTopicsOf, ConfigError, loadConfig, type Config } from './config.ts';
+// The process configs: one per process, loaded and validated once at start (docs/configuration.md).
+export {
+  changeLogTopicsOf, ConfigError, loadConfig, loadGatewayConfig, loadIngestionConfig, loadLineageConfig,
+  type Config, type EventTopicName, type GatewayConfig, type IngestionConfig, type LineageConfig, type ServiceConfig,
+} from './config.ts';
 // The process logger.
 export { createLogger, type Logger } from './logger.ts';
 // Request ids, carried through a request.

@@ -2,11 +2,15 @@
 // never reach a log line: the Authorization header and token fields are redacted wherever they appear.
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { currentRequestId } from './request-context.ts';
+import type { LogLevel } from './config.ts';
 
 export type { Logger };
 
-/** `destination` (default stdout) lets tests read what a service logs. */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+/**
+ * `level` is the process config's LOG_LEVEL (the logger reads no environment of its own);
+ * `destination` (default stdout) lets tests read what a service logs.
+ */
+export function createLogger(name: string, level: LogLevel, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     name,
     level,

@@ -3,7 +3,7 @@
 // DataHubTokenAuthenticator (Bearer), both accepting the lowercase scheme too.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated } from '../../model/errors.ts';
-import type { Config } from '../../runtime/config.ts';
+import type { AuthenticationConfig } from '../../runtime/config.ts';
 import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor } from '../../model/privileges.ts';
 import { tokenId, verifyAccessToken, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
@@ -25,7 +25,7 @@ export interface AuthConfig {
 export const MISSING_CREDENTIALS_MESSAGE = 'Unauthorized to perform this action.';
 
 /** The authentication settings of a process's validated configuration. */
-export function authConfigOf(config: Config): AuthConfig {
+export function authConfigOf(config: AuthenticationConfig): AuthConfig {
   return {
     enabled: config.METADATA_SERVICE_AUTH_ENABLED,
     signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY,
