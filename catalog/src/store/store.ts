@@ -213,8 +213,10 @@ const CONNECTION_ACQUISITION_MS = 5_000;
 
 /**
  * Bounds the time a store call spends waiting for Neo4j — connection acquisition, BEGIN, the
- * driver's back-off between retries — but not the time its transaction function runs (a large write
- * or a long walk is work, not waiting). The driver alone does not hold such a bound: it retries
+ * driver's back-off between retries, a statement Neo4j has not yet accepted — but not the time after
+ * Neo4j accepted one (a large write or a long walk is work, not waiting). BEGIN alone is no sign of
+ * service: a Neo4j starting on a loaded machine acknowledged it and then sat on the statements for
+ * over 55 s (test/faults/neo4j-outage.fault.ts). The driver alone does not hold such a bound: it retries
  * while less than maxTransactionRetryTime has passed since the first failure, so a retry may start
  * at 4.9 s, sleep its 4.8 s back-off and spend 5 s acquiring, after a first attempt that spent 5 s
  * too: ≈ 20 s, and Neo4j restarting on a loaded machine gets there (docs/faults.md). `expired`
@@ -240,17 +242,28 @@ function waitWatch(limitMs: number) {
     expired,
     /** Whether the call gave up waiting (its session may still be opening a connection). */
     get fired() { return fired; },
-    /** The transaction function starts: Neo4j is serving, the clock stops. */
+    /** Neo4j accepted a statement of this attempt: it is serving, the clock stops. */
     working() {
       if (!timer) return;
       clearTimeout(timer);
       timer = undefined;
       waitedMs += Date.now() - since;
     },
-    /** It failed and the driver will retry (or give up): waiting again. A commit after it returns is work. */
+    /** The attempt failed and the driver will retry (or give up): waiting again. A commit after it returns is work. */
     failed() { if (!timer) arm(); },
     stop() { clearTimeout(timer); timer = undefined; },
   };
+}
+
+/** `tx`, telling `served` when Neo4j accepts a statement (its RUN answered with the field names). */
+function reportingService(tx: ManagedTransaction, served: () => void): ManagedTransaction {
+  return {
+    run(query: string, parameters?: Record<string, unknown>) {
+      const result = tx.run(query, parameters);
+      result.keys().then(served, () => {});
+      return result;
+    },
+  } as ManagedTransaction;
 }
 
 export function createStore(options: StoreOptions): Store {
@@ -368,8 +381,8 @@ export function createStore(options: StoreOptions): Store {
       const metadata = metadataOf(o);
       // A write's change events are appended last (the log's lock is then held only for the commit);
       // a retried transaction function starts with none.
-      const fn = async (tx: ManagedTransaction) => {
-        watch.working();
+      const fn = async (managed: ManagedTransaction) => {
+        const tx = reportingService(managed, watch.working);
         try {
           if (mode === 'READ') return await work(wrapTx(tx, metadata));
           const recorded: ChangeRecord[] = [];
