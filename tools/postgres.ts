@@ -11,6 +11,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { harnessWaitMs, logTail } from './wait.ts';
 
 export interface RunningPostgres {
   host: string;
@@ -143,7 +144,13 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Running
       `-p ${port}`, `-c listen_addresses=127.0.0.1`, `-c unix_socket_directories=${dir}`,
       '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=50',
     ].join(' ');
-    ctl(['start', '-D', data, '-l', logFile, '-w', '-t', '60', '-o', serverOpts], `start on 127.0.0.1:${port}`);
+    // pg_ctl -w waits on the server's own readiness; the bound is the harness's (tools/wait.ts).
+    const waitSeconds = String(Math.ceil(harnessWaitMs() / 1000));
+    try {
+      ctl(['start', '-D', data, '-l', logFile, '-w', '-t', waitSeconds, '-o', serverOpts], `start on 127.0.0.1:${port} (waiting up to ${waitSeconds} s)`);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n--- last lines of ${logFile} ---\n${logTail(logFile)}`);
+    }
     started = true;
     run(...wrap(join(bin, 'createdb'), ['-h', dir, '-p', String(port), '-U', USER, database]), `create database ${database}`);
   } catch (e) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import pinoPretty from 'pino-pretty';
 import { startNeo4j, repoRoot, freePort, type RunningNeo4j } from './neo4j/neo4j-server.ts';
 import { embeddedEnv, neo4jHome, defaultBoltPort } from './embedded.ts';
+import { exitOf, waitForHttpOk } from './wait.ts';
 import { changeLogTopicsOf, loadLauncherConfig } from '../catalog/src/runtime/config.ts';
 import { createStore } from '../catalog/src/store/store.ts';
 import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
@@ -113,22 +114,6 @@ export interface RunningStack {
  */
 export function signInLink(gatewayUrl: string, token: string, urn?: string): string {
   return `${gatewayUrl}/#${new URLSearchParams({ token, ...(urn ? { urn } : {}) }).toString()}`;
-}
-
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      // An unread body keeps the connection busy, and a busy connection blocks the service's
-      // graceful shutdown (server.close waits for it) when the stack stops.
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not become healthy in ${timeoutMs} ms`);
 }
 
 /**
@@ -247,8 +232,9 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         const label = replicaCount > 1 ? `${svc.name}-${i}` : svc.name;
         let stdio: ['ignore', 'inherit' | 'pipe' | number, 'inherit' | 'pipe' | number] = ['ignore', 'inherit', 'inherit'];
         let fd: number | undefined;
-        if (logDir) {
-          fd = openSync(join(logDir, `${label}.log`), 'a');
+        const logFile = logDir ? join(logDir, `${label}.log`) : undefined;
+        if (logFile) {
+          fd = openSync(logFile, 'a');
           stdio = ['ignore', fd, fd];
         } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
         const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=${svc.semiSpaceMb} ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
@@ -267,7 +253,8 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
           }
         });
         children.push({ name: svc.name, child });
-        await waitForHealth(`${base(Number(replicaEnv[svc.portKey] ?? config[svc.portKey]))}/health`, child);
+        await waitForHttpOk(`${label} to become healthy`, `${base(Number(replicaEnv[svc.portKey] ?? config[svc.portKey]))}/health`,
+          { gone: () => exitOf(child), ...(logFile ? { logFile } : {}) });
         running.push(svc.name);
       }
     }

@@ -3,10 +3,11 @@
 // what production runs. Not a test file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, startNeo4j, type RunningNeo4j } from '../../tools/neo4j/neo4j-server.ts';
+import { exitOf, waitForHttpOk } from '../../tools/wait.ts';
 import { createStore, type Store } from '../../catalog/src/store/store.ts';
 import { issueAccessToken } from '../../catalog/src/operations/auth/access-tokens.ts';
 
@@ -77,16 +78,12 @@ export async function spawnService(entry: string, env: Record<string, string>, p
   closeSync(fd);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-    try {
-      const res = await fetch(`${baseUrl}/health/live`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`${entry} did not come up in 60 s`);
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await waitForHttpOk(`${entry} to come up`, `${baseUrl}/health/live`, { gone: () => exitOf(child), logFile, intervalMs: 200 });
+  } catch (e) {
+    // A service that never came up must not outlive the test that gave up on it.
+    child.kill('SIGKILL');
+    throw e;
   }
   return { child, baseUrl, logFile, exited };
 }

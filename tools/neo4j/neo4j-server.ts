@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync, openSync, closeSync,
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import neo4j from 'neo4j-driver';
+import { waitFor, type WaitOptions } from '../wait.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
@@ -156,23 +157,20 @@ export async function portInUse(port: number): Promise<boolean> {
   });
 }
 
-/** Polls with the driver until `RETURN 1` runs on database neo4j: an open port is not enough. */
-export async function waitForBolt(uri: string, timeoutMs: number, alive: () => boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const driver = neo4j.driver(uri, undefined, { connectionTimeout: 2000, maxConnectionPoolSize: 1 });
+/**
+ * Waits until `RETURN 1` runs on database neo4j (an open port is not enough), polling with the
+ * driver. Default bound: tools/wait.ts (HARNESS_WAIT_MS).
+ */
+export async function waitForBolt(uri: string, options: WaitOptions = {}): Promise<void> {
+  const driver = neo4j.driver(uri, undefined, {
+    // One attempt per look: waitFor does the retrying, and a look must not outlast the bound by the driver's 30 s.
+    connectionTimeout: 5_000, connectionAcquisitionTimeout: 15_000, maxConnectionPoolSize: 1, maxTransactionRetryTime: 0,
+  });
   try {
-    let lastError: unknown;
-    while (Date.now() < deadline) {
-      if (!alive()) throw new Error('neo4j: the server process exited during startup');
-      try {
-        await driver.executeQuery('RETURN 1', {}, { database: 'neo4j' });
-        return;
-      } catch (e) {
-        lastError = e;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-    throw new Error(`neo4j: not ready after ${timeoutMs} ms: ${String(lastError)}`);
+    await waitFor(`neo4j at ${uri} to run RETURN 1 on database neo4j`, async () => {
+      await driver.executeQuery('RETURN 1', {}, { database: 'neo4j' });
+      return { met: true, value: undefined };
+    }, { intervalMs: 500, ...options });
   } finally {
     await driver.close();
   }
@@ -213,11 +211,15 @@ export async function startNeo4j(options: Neo4jInstanceOptions): Promise<Running
   const exitedPromise = new Promise<void>((r) => child.once('exit', (code) => { exited = true; exitCode = code; r(); }));
   const uri = `bolt://127.0.0.1:${opts.boltPort}`;
   try {
-    await waitForBolt(uri, 180_000, () => !exited);
+    await waitForBolt(uri, {
+      // Neo4j's exit codes: 1 = startup error, 2 = database error such as a locked store, 3 = invalid configuration.
+      gone: () => (exited ? `the server process exited during startup with code ${exitCode}` : undefined),
+      // console.log has the JVM's own errors too; with verbose output it is not written.
+      logFile: join(h, 'logs', options.verbose ? 'neo4j.log' : 'console.log'),
+    });
   } catch (e) {
     if (!exited) child.kill('SIGKILL');
-    const tail = readFileSync(join(h, 'logs', 'console.log'), 'utf8').split('\n').slice(-30).join('\n');
-    throw new Error(`${(e as Error).message} (exit code ${exitCode}; 1 = startup error, 2 = database error such as a locked store, 3 = invalid configuration)\n${tail}`);
+    throw e;
   }
   return {
     uri, home: h, pid: child.pid ?? -1,

@@ -208,17 +208,77 @@ async function appendChanges(tx: Tx, records: readonly ChangeRecord[]): Promise<
   });
 }
 
+/** How long the driver may take to hand over a connection, opening one included. */
+const CONNECTION_ACQUISITION_MS = 5_000;
+
+/**
+ * Bounds the time a store call spends waiting for Neo4j — connection acquisition, BEGIN, the
+ * driver's back-off between retries, a statement Neo4j has not yet accepted — but not the time after
+ * Neo4j accepted one (a large write or a long walk is work, not waiting). BEGIN alone is no sign of
+ * service: a Neo4j starting on a loaded machine acknowledged it and then sat on the statements for
+ * over 55 s (test/faults/neo4j-outage.fault.ts). The driver alone does not hold such a bound: it retries
+ * while less than maxTransactionRetryTime has passed since the first failure, so a retry may start
+ * at 4.9 s, sleep its 4.8 s back-off and spend 5 s acquiring, after a first attempt that spent 5 s
+ * too: ≈ 20 s, and Neo4j restarting on a loaded machine gets there (docs/faults.md). `expired`
+ * rejects once the call has waited `limitMs` in all.
+ */
+function waitWatch(limitMs: number) {
+  let waitedMs = 0;
+  let since = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  let fired = false;
+  let fire: (e: unknown) => void = () => {};
+  const expired = new Promise<never>((_, reject) => { fire = reject; });
+  expired.catch(() => {});
+  const arm = () => {
+    since = Date.now();
+    timer = setTimeout(() => {
+      fired = true;
+      fire(unavailable(`The metadata store did not serve this call within ${limitMs} ms of waiting (connection, retries); retry later.`));
+    }, Math.max(0, limitMs - waitedMs));
+  };
+  arm();
+  return {
+    expired,
+    /** Whether the call gave up waiting (its session may still be opening a connection). */
+    get fired() { return fired; },
+    /** Neo4j accepted a statement of this attempt: it is serving, the clock stops. */
+    working() {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = undefined;
+      waitedMs += Date.now() - since;
+    },
+    /** The attempt failed and the driver will retry (or give up): waiting again. A commit after it returns is work. */
+    failed() { if (!timer) arm(); },
+    stop() { clearTimeout(timer); timer = undefined; },
+  };
+}
+
+/** `tx`, telling `served` when Neo4j accepts a statement (its RUN answered with the field names). */
+function reportingService(tx: ManagedTransaction, served: () => void): ManagedTransaction {
+  return {
+    run(query: string, parameters?: Record<string, unknown>) {
+      const result = tx.run(query, parameters);
+      result.keys().then(served, () => {});
+      return result;
+    },
+  } as ManagedTransaction;
+}
+
 export function createStore(options: StoreOptions): Store {
   const auth = options.user ? neo4j.auth.basic(options.user, options.password ?? '') : undefined;
+  const maxRetryMs = options.maxRetryMs ?? 5_000;
+  // What one store call may spend waiting for Neo4j before it answers 503 (waitWatch): the
+  // driver's retry window plus one connection acquisition, as docs/faults.md states it.
+  const waitLimitMs = maxRetryMs + CONNECTION_ACQUISITION_MS;
   const driver = neo4j.driver(options.uri, auth, {
-    // Fail fast when the store is gone so requests answer 503 instead of hanging. One store call
-    // takes at most about maxTransactionRetryTime + backoff + connectionAcquisitionTimeout (~11 s)
-    // when Neo4j is unreachable; test/faults/neo4j-outage.fault.ts holds requests to that bound.
-    connectionAcquisitionTimeout: 5_000,
+    // Fail fast when the store is gone so requests answer 503 instead of hanging.
+    connectionAcquisitionTimeout: CONNECTION_ACQUISITION_MS,
     connectionTimeout: 3_000,
     // Deadlocks between writers are retried; an unreachable store should become a 503 quickly,
     // since DataHub clients retry 503s themselves.
-    maxTransactionRetryTime: options.maxRetryMs ?? 5_000,
+    maxTransactionRetryTime: maxRetryMs,
     disableLosslessIntegers: false,
   });
   const statements = options.statements ?? loadCypher();
@@ -311,6 +371,7 @@ export function createStore(options: StoreOptions): Store {
     const chain = currentCausalChain();
     if (chain) await awaitPresentedBookmarks(chain, waitForBookmarks);
     const startedWith = chain?.bookmarks ?? [];
+    const watch = waitWatch(waitLimitMs);
     const session = driver.session({
       database,
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
@@ -320,9 +381,10 @@ export function createStore(options: StoreOptions): Store {
       const metadata = metadataOf(o);
       // A write's change events are appended last (the log's lock is then held only for the commit);
       // a retried transaction function starts with none.
-      const fn = mode === 'READ'
-        ? (tx: ManagedTransaction) => work(wrapTx(tx, metadata))
-        : async (tx: ManagedTransaction) => {
+      const fn = async (managed: ManagedTransaction) => {
+        const tx = reportingService(managed, watch.working);
+        try {
+          if (mode === 'READ') return await work(wrapTx(tx, metadata));
           const recorded: ChangeRecord[] = [];
           const wrapped = wrapTx(tx, metadata, recorded);
           try {
@@ -334,15 +396,23 @@ export function createStore(options: StoreOptions): Store {
             // same way: thrown as ours, it is not retried. (Past the cap at commit, it still is.)
             throw overTransactionMemory(e) ? writeTooLarge() : e;
           }
-        };
+        } catch (e) {
+          watch.failed();
+          throw e;
+        }
+      };
       const config = txConfig(o, metadata);
-      const result = mode === 'READ' ? await session.executeRead(fn, config) : await session.executeWrite(fn, config);
+      const result = await Promise.race([mode === 'READ' ? session.executeRead(fn, config) : session.executeWrite(fn, config), watch.expired]);
       if (chain) advanceCausalChain(chain, startedWith, session.lastBookmarks(), mode === 'WRITE');
       return result;
     } catch (e) {
       throw mapDriverError(e, mode);
     } finally {
-      await session.close();
+      watch.stop();
+      // Closing cancels the driver's pending retry; when the call gave up waiting it is not awaited,
+      // since it waits for a connection still being opened (up to CONNECTION_ACQUISITION_MS).
+      if (watch.fired) session.close().catch(() => {});
+      else await session.close();
     }
   }
 
