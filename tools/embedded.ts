@@ -11,24 +11,25 @@ const embedded = loadEmbeddedServerConfig();
 export const dataDir = embedded.LINEAGE_DATA_DIR ? resolve(embedded.LINEAGE_DATA_DIR) : join(repoRoot, '.data');
 export const neo4jHome = join(dataDir, 'neo4j');
 export const defaultBoltPort = embedded.NEO4J_BOLT_PORT;
-const secretsFile = join(dataDir, 'secrets.json');
 
 export interface EmbeddedSecrets {
   signingKey: string;
   salt: string;
 }
 
-export function embeddedSecrets(): EmbeddedSecrets {
+/** `dir` is the data dir (an operator tool's `--data-dir`), by default the one above. */
+export function embeddedSecrets(dir = dataDir): EmbeddedSecrets {
+  const secretsFile = join(dir, 'secrets.json');
   if (existsSync(secretsFile)) return JSON.parse(readFileSync(secretsFile, 'utf8')) as EmbeddedSecrets;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const secrets = { signingKey: randomBytes(32).toString('base64url'), salt: randomBytes(16).toString('base64url') };
   writeFileSync(secretsFile, JSON.stringify(secrets, null, 2) + '\n', { mode: 0o600 });
   return secrets;
 }
 
 /** Environment for the services: the caller's settings win over the embedded defaults. */
-export function embeddedEnv(neo4jUri: string): Record<string, string> {
-  const s = embeddedSecrets();
+export function embeddedEnv(neo4jUri: string, dir = dataDir): Record<string, string> {
+  const s = embeddedSecrets(dir);
   return {
     NEO4J_URI: neo4jUri,
     DATAHUB_TOKEN_SERVICE_SIGNING_KEY: s.signingKey,

@@ -4,33 +4,46 @@
 //   npm run restore-indices -- [--urn U | --urn-like P] [--aspect A] [--batch-size N] [--resume]
 //                              [--dry-run] [--clean] [--checkpoint FILE]
 //
-// Uses NEO4J_URI (default bolt://127.0.0.1:7687, the embedded default), NEO4J_USER,
-// NEO4J_PASSWORD, NEO4J_DATABASE. After every committed batch the cursor goes to a checkpoint file,
-// so --resume continues after a crash. --dry-run writes nothing, prints the drift report and exits
-// 1 when anything differs (for monitoring). Exit 2 = bad usage or failure.
+// Works on the Neo4j of --neo4j-uri / NEO4J_URI (default: the embedded one). After every committed
+// batch the cursor goes to a checkpoint file, so --resume continues after a crash. --dry-run writes
+// nothing, prints the drift report and exits 1 when anything differs (for monitoring). Flags and
+// exit codes: docs/operators.md (`--help`).
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { dataDir } from './embedded.ts';
-import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
-import { storeFromEnv } from './store-from-env.ts';
+import { Option, type Command } from 'commander';
+import {
+  addOptions, batchSizeOption, checkpointOptions, createProgram, dataDirOption, neo4jOptions, quietOption, urnLikeOption,
+  type Neo4jConnection,
+} from './cli/program.ts';
+import { progressBar } from './cli/progress.ts';
+import { storeOf } from './store-from-env.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import { countRestoreRows, DEFAULT_BATCH_SIZE, restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
 import type { RestoreArgs, RestoreCursor } from '../catalog/src/operations/restore/restore-args.ts';
 import { hasDrift, type RestoreResult } from '../catalog/src/operations/restore/restore-report.ts';
 
-const USAGE = `usage: npm run restore-indices -- [--urn U | --urn-like P] [--aspect A] [--batch-size N] [--resume] [--dry-run] [--clean] [--checkpoint FILE]`;
+/** --dry-run found drift (for monitoring); a failure exits 2, as it always has (docs/operators.md). */
+const DRIFT_FOUND = 1;
+const RESTORE_FAILED = 2;
+
+interface RestoreOptions extends Neo4jConnection {
+  urn?: string;
+  urnLike?: string;
+  aspect?: string;
+  batchSize: number;
+  resume: boolean;
+  dryRun: boolean;
+  clean: boolean;
+  checkpoint?: string;
+  dataDir: string;
+  quiet: boolean;
+}
 
 interface Checkpoint {
   scope: { urn: string | null; urnLike: string | null; aspect: string | null; clean: boolean };
   cursor: RestoreCursor;
   rowsDone: number;
   updatedAt: string;
-}
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${USAGE}\n`);
-  process.exit(2);
 }
 
 function writeCheckpoint(file: string, cp: Checkpoint): void {
@@ -54,43 +67,31 @@ function printDrift(r: RestoreResult): void {
 }
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        urn: { type: 'string' },
-        'urn-like': { type: 'string' },
-        aspect: { type: 'string' },
-        'batch-size': { type: 'string' },
-        resume: { type: 'boolean', default: false },
-        'dry-run': { type: 'boolean', default: false },
-        clean: { type: 'boolean', default: false },
-        checkpoint: { type: 'string', default: join(dataDir, 'restore-checkpoint.json') },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (values.urn !== undefined && values['urn-like'] !== undefined) fail('--urn and --urn-like are exclusive');
-  const batchSize = values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : Number(values['batch-size']);
-  if (!Number.isInteger(batchSize) || batchSize < 1) fail('--batch-size must be a positive integer');
+  const program: Command = addOptions(createProgram('restore-indices', 'Rebuild derived indices (edges, :LINEAGE, search fields) from the stored aspect rows: one urn, a LIKE pattern or the whole store.'), [
+    new Option('--urn <urn>', 'only this entity').conflicts('urnLike'),
+    urnLikeOption('are restored'),
+    new Option('--aspect <name>', 'only rows of this aspect'),
+    batchSizeOption(DEFAULT_BATCH_SIZE, 'rows'),
+    new Option('--dry-run', 'write nothing: print the drift report, exit 1 when anything differs').default(false),
+    new Option('--clean', 'also remove derived edges, fields and nodes no stored row justifies').default(false),
+    ...checkpointOptions('restore-checkpoint.json'),
+    dataDirOption(),
+    quietOption(),
+    ...neo4jOptions(),
+  ]);
+  const values = program.parse().opts<RestoreOptions>();
+  const batchSize = values.batchSize;
   let urn: string | undefined;
   if (values.urn !== undefined) {
     try {
       urn = parseUrn(values.urn).text;
     } catch (e) {
-      fail((e as Error).message);
+      program.error((e as Error).message);
     }
   }
-  const scope: Checkpoint['scope'] = { urn: urn ?? null, urnLike: values['urn-like'] ?? null, aspect: values.aspect ?? null, clean: values.clean };
-  const checkpointFile = resolve(values.checkpoint);
-  const dryRun = values['dry-run'];
+  const scope: Checkpoint['scope'] = { urn: urn ?? null, urnLike: values.urnLike ?? null, aspect: values.aspect ?? null, clean: values.clean };
+  const checkpointFile = resolve(values.checkpoint ?? join(values.dataDir, 'restore-checkpoint.json'));
+  const dryRun = values.dryRun;
 
   let after: RestoreCursor | undefined;
   let rowsDoneBefore = 0;
@@ -99,25 +100,21 @@ async function main(): Promise<void> {
     try {
       cp = JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint;
     } catch {
-      fail(`--resume: no readable checkpoint at ${checkpointFile}`);
+      program.error(`--resume: no readable checkpoint at ${checkpointFile}`);
     }
     if (JSON.stringify(cp.scope) !== JSON.stringify(scope)) {
-      fail(`--resume: the checkpoint was written for another scope ${JSON.stringify(cp.scope)}`);
+      program.error(`--resume: the checkpoint was written for another scope ${JSON.stringify(cp.scope)}`);
     }
     after = cp.cursor;
     rowsDoneBefore = cp.rowsDone;
     process.stderr.write(`resuming after ${JSON.stringify(after)} (${rowsDoneBefore} rows done before)\n`);
   }
 
-  const store = storeFromEnv();
+  const store = storeOf(values);
   const args: RestoreArgs = {
-    urn, urnLike: values['urn-like'], aspect: values.aspect, batchSize, clean: values.clean, dryRun, after,
+    urn, urnLike: values.urnLike, aspect: values.aspect, batchSize, clean: values.clean, dryRun, after,
   };
-  const bar = new cliProgress.SingleBar({
-    format: '{phase} [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | +{added} -{removed} ~{changed} edges, {fields} fields',
-    etaBuffer: 50,
-    hideCursor: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = progressBar('{phase} [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | +{added} -{removed} ~{changed} edges, {fields} fields', values);
   const t0 = Date.now();
   let result: RestoreResult;
   try {
@@ -143,7 +140,7 @@ async function main(): Promise<void> {
     process.stderr.write(`restore-indices failed: ${(e as Error).message}\n`);
     if (!dryRun) process.stderr.write(`progress is in ${checkpointFile}; rerun with --resume to continue\n`);
     await store.close();
-    process.exit(2);
+    process.exit(RESTORE_FAILED);
   }
   await store.close();
   if (!dryRun) rmSync(checkpointFile, { force: true });
@@ -159,7 +156,7 @@ async function main(): Promise<void> {
   for (const i of r.ignoredRows) process.stdout.write(`ignored ${i.urn} ${i.aspect}: ${i.reason}\n`);
   if (dryRun) {
     printDrift(r);
-    if (hasDrift(r)) process.exit(1);
+    if (hasDrift(r)) process.exit(DRIFT_FOUND);
   }
 }
 
