@@ -310,7 +310,7 @@ try {
   const importedRecords = Number(/^(\d+) records imported/.exec(imported.stdout)?.[1]);
   const drift = await restoreIndices(storeB, { dryRun: true, batchSize: 2000 });
   const probesB = await probe(storeB);
-  const again = await runNode('tools/export.ts', ['--out', againFile, '--quiet'], envB);
+  await runNode('tools/export.ts', ['--out', againFile, '--quiet'], envB);
   const storeBBytes = storeBytes(b);
 
   // 5b: the restore rate when restore has work to do. Step 2's pass runs on a consistent store, so it

@@ -12,7 +12,7 @@
 // leaves of a range of domains (a large UPSTREAM reach). Reach from an ordinary node stays local.
 import { rng } from './lib/rng.ts';
 
-export type Kind = 'dataset' | 'dataJob' | 'dataFlow' | 'chart' | 'dashboard' | 'mlPrimaryKey' | 'mlFeature';
+type Kind = 'dataset' | 'dataJob' | 'dataFlow' | 'chart' | 'dashboard' | 'mlPrimaryKey' | 'mlFeature';
 
 export interface Entity {
   urn: string;

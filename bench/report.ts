@@ -111,7 +111,7 @@ function queryTable(cases: QueryCase[]): string[] {
   return rows;
 }
 
-export function renderMarkdown(r: BenchResult): string {
+function renderMarkdown(r: BenchResult): string {
   const L: string[] = [];
   const m = r.machine;
   L.push(`### ${r.size.label} — ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC (results/${r.file})`);

@@ -12,13 +12,13 @@ export const dataDir = embedded.LINEAGE_DATA_DIR ? resolve(embedded.LINEAGE_DATA
 export const neo4jHome = join(dataDir, 'neo4j');
 export const defaultBoltPort = embedded.NEO4J_BOLT_PORT;
 
-export interface EmbeddedSecrets {
+interface EmbeddedSecrets {
   signingKey: string;
   salt: string;
 }
 
 /** `dir` is the data dir (an operator tool's `--data-dir`), by default the one above. */
-export function embeddedSecrets(dir = dataDir): EmbeddedSecrets {
+function embeddedSecrets(dir = dataDir): EmbeddedSecrets {
   const secretsFile = join(dir, 'secrets.json');
   if (existsSync(secretsFile)) return JSON.parse(readFileSync(secretsFile, 'utf8')) as EmbeddedSecrets;
   mkdirSync(dir, { recursive: true });

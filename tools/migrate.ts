@@ -9,7 +9,7 @@ import { Option } from 'commander';
 import { addOptions, createProgram, EXIT, neo4jOptions, quietOption, type Neo4jConnection } from './cli/program.ts';
 import { progressBar } from './cli/progress.ts';
 import { storeOf } from './store-from-env.ts';
-import { effectiveVersion, SCHEMA_VERSION } from '../catalog/src/store/schema-version.ts';
+import { effectiveVersion, SCHEMA_VERSION, SCHEMA_VERSIONS } from '../catalog/src/store/schema-version.ts';
 import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
 
 /** `--status` found the store behind this catalog; a failure exits 2, as it always has. */
@@ -34,6 +34,7 @@ try {
   const at = effectiveVersion(state);
   if (values.status) {
     process.stdout.write(`store ${uri}: schema version ${at}${state.version === null ? (state.entities ? ' (never stamped: written before versions)' : ' (empty)') : ''}; this catalog: ${SCHEMA_VERSION}\n`);
+    for (const due of SCHEMA_VERSIONS.filter((v) => v.version > at)) process.stdout.write(`  due: version ${due.version}: ${due.what}\n`);
     code = at < SCHEMA_VERSION ? MIGRATION_DUE : at > SCHEMA_VERSION ? MIGRATE_FAILED : EXIT.ok;
   } else {
     const bar = progressBar('migrate: derived state [{bar}] {value} rows', values);

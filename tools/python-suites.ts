@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import type { RunningStack } from './stack.ts';
 
-export const venvRoot = join(repoRoot, '.venv');
+const venvRoot = join(repoRoot, '.venv');
 
 export interface Python {
   exe: string;

@@ -57,8 +57,8 @@ const countryChart = 'revenue_by_country';
 const DASHBOARD = 'urn:li:dashboard:(looker,revenue_overview)';
 
 /** The entity the banner points at: it has sources on both platforms and a dashboard downstream. */
-export const SAMPLE_FEATURED_URN = fctDailyRevenue.urn;
-export const SAMPLE_FEATURED_NAME = fctDailyRevenue.name;
+const SAMPLE_FEATURED_URN = fctDailyRevenue.urn;
+const SAMPLE_FEATURED_NAME = fctDailyRevenue.name;
 
 // ---- Rest.li proposals ----------------------------------------------------------------------------
 
@@ -73,7 +73,7 @@ export function proposal(urn: string, aspectName: string, value: unknown, stamp 
     systemMetadata: stamp,
   };
 }
-export type SampleProposal = ReturnType<typeof proposal>;
+type SampleProposal = ReturnType<typeof proposal>;
 
 /** DataHub's type family of a native column type, as its SQL connectors map them. */
 function typeFamily(nativeType: string): string {
@@ -139,7 +139,7 @@ function chart(look: string, title: string, inputs: Array<[Table, string[]]>): S
  * Every aspect the Rest.li door receives, in one batch: a batch is one transaction and the existence
  * rule counts what the same request writes, so the lineage may name the tables it creates.
  */
-export function sampleProposals(): SampleProposal[] {
+function sampleProposals(): SampleProposal[] {
   return [
     ...TABLES.flatMap(describeTable),
     proposal(FLOW, 'dataFlowInfo', { name: 'Shop nightly load', description: 'Copies the shop database into the warehouse every night.', customProperties: {} }),
@@ -234,10 +234,10 @@ function runEvent(model: Model, night: (typeof NIGHTS)[number], index: number, e
     outputs: [{ namespace: WAREHOUSE, name: model.output.name, facets: { columnLineage } }],
   };
 }
-export type SampleRunEvent = ReturnType<typeof runEvent>;
+type SampleRunEvent = ReturnType<typeof runEvent>;
 
 /** Every OpenLineage event, in the order dbt-ol would send them. */
-export function sampleRunEvents(): SampleRunEvent[] {
+function sampleRunEvents(): SampleRunEvent[] {
   return NIGHTS.flatMap((night) => MODELS.flatMap((model, i) => [runEvent(model, night, i, 'START'), runEvent(model, night, i, 'COMPLETE')]));
 }
 

@@ -37,14 +37,14 @@ import { issueAccessToken } from '../catalog/src/operations/auth/access-tokens.t
 // service's garbage is rows that die at once: 4 MB semi-spaces keep a hub's streamed walk ~35 MB
 // lower in RSS at no measurable cost in time (bench/README.md §Each service ≤ 256 MB RSS). NODE_OPTIONS from the
 // environment comes after these and wins.
-export const SERVICES = [
+const SERVICES = [
   { name: 'ingestion-service', entry: 'ingestion-service/src/main.ts', portKey: 'INGESTION_PORT', heapMb: 160, semiSpaceMb: 16 },
   { name: 'lineage-service', entry: 'lineage-service/src/main.ts', portKey: 'LINEAGE_PORT', heapMb: 160, semiSpaceMb: 4 },
   { name: 'gateway', entry: 'gateway/src/main.ts', portKey: 'GATEWAY_PORT', heapMb: 128, semiSpaceMb: 16 },
 ] as const;
 const STOP_GRACE_MS = 10_000;
 
-export type ServiceName = (typeof SERVICES)[number]['name'];
+type ServiceName = (typeof SERVICES)[number]['name'];
 
 export interface StackOptions {
   /** Throwaway everything: temp Neo4j home, free ports, fresh secrets; `stop()` deletes the temp dir. */
@@ -78,7 +78,7 @@ export interface StackOptions {
 }
 
 /** Where one replica of each service listens. */
-export interface StackReplica {
+interface StackReplica {
   ingestionUrl: string;
   lineageUrl: string;
   gatewayUrl: string;

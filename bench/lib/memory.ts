@@ -48,7 +48,7 @@ function readdirSafe(dir: string): string[] {
   }
 }
 
-export async function neo4jHeapMb(driver: Driver): Promise<{ usedMb: number; committedMb: number; maxMb: number } | null> {
+async function neo4jHeapMb(driver: Driver): Promise<{ usedMb: number; committedMb: number; maxMb: number } | null> {
   try {
     const r = await driver.executeQuery("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap", {}, { database: 'neo4j' });
     const h = r.records[0]?.get('heap') as Record<string, { toNumber?: () => number } | number> | undefined;

@@ -109,13 +109,13 @@ async function loadInPhases(
 }
 
 /** The client's cap on one request body: DataHub's REST emitter's (15 MiB, under the server's 16 MiB). */
-export const MAX_PAYLOAD_BYTES = 15 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 15 * 1024 * 1024;
 
 /**
  * `proposals` in order, in runs whose ingestProposalBatch body is at most `maxBytes` each (a single
  * proposal over it goes alone, for the server to refuse by name).
  */
-export function payloadParts(proposals: readonly Proposal[], maxBytes: number): Proposal[][] {
+function payloadParts(proposals: readonly Proposal[], maxBytes: number): Proposal[][] {
   if (Buffer.byteLength(JSON.stringify({ proposals })) <= maxBytes) return [[...proposals]];
   const parts: Proposal[][] = [];
   let part: Proposal[] = [];

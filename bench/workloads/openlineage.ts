@@ -27,7 +27,7 @@ export interface OpenLineageResult {
   mcpPath: { mcps: number; ms: number; mcpPerSec: number; eventsPerSec: number; batchMs: Summary };
 }
 
-export interface DoorRun { ms: number; eventsPerSec: number; batchMs: Summary }
+interface DoorRun { ms: number; eventsPerSec: number; batchMs: Summary }
 
 const COLUMNS = ['c0', 'c1', 'c2', 'c3'];
 const EDGES_PER_EVENT = 13;
@@ -36,7 +36,7 @@ const WINDOW = 200;
 const PRODUCER = 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/spark';
 
 /** COMPLETE RunEvents making about `targetEdges` lineage edges, as a Spark job would report them. */
-export function openLineageEvents(targetEdges: number, seed: number, namespace: string): Array<Record<string, unknown>> {
+function openLineageEvents(targetEdges: number, seed: number, namespace: string): Array<Record<string, unknown>> {
   const random = rng(seed);
   const count = Math.ceil(targetEdges / EDGES_PER_EVENT);
   const db = `postgres://${namespace}.example.com:5432`;
@@ -71,7 +71,7 @@ export function openLineageEvents(targetEdges: number, seed: number, namespace: 
 }
 
 /** The next run of the same jobs: each event with a new run id (drawn from `seed`), `days` later. */
-export function nextRunOf(events: ReadonlyArray<Record<string, unknown>>, days: number, seed: number): Array<Record<string, unknown>> {
+function nextRunOf(events: ReadonlyArray<Record<string, unknown>>, days: number, seed: number): Array<Record<string, unknown>> {
   const random = rng(seed);
   const hex = (n: number, width: number) => Math.floor(random() * n).toString(16).padStart(width, '0');
   return events.map((e) => ({

@@ -16,9 +16,9 @@ import type { LineageLimits } from '../../catalog/src/read/lineage/query.ts';
 import { adjacency, BASE_TIME, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
 
-export const DEGREES = ['1', '2', '3+'] as const;
-export type Degree = (typeof DEGREES)[number];
-export type Direction = 'DOWNSTREAM' | 'UPSTREAM';
+const DEGREES = ['1', '2', '3+'] as const;
+type Degree = (typeof DEGREES)[number];
+type Direction = 'DOWNSTREAM' | 'UPSTREAM';
 
 export interface QueryCase {
   source: string;
@@ -123,7 +123,7 @@ const GQL = `query benchScroll($input: ScrollAcrossLineageInput!) {
   }
 }`;
 
-export async function graphqlScroll(url: string, token: string, input: Record<string, unknown>): Promise<{ total: number; nextScrollId: string | null }> {
+async function graphqlScroll(url: string, token: string, input: Record<string, unknown>): Promise<{ total: number; nextScrollId: string | null }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -144,7 +144,7 @@ export async function graphqlScroll(url: string, token: string, input: Record<st
  * The pruning BFS alone (no property read, one row out): what any answer from Neo4j costs at least.
  * A windowed walk tests each edge it reads (the test of cypher/lineage/reach.cypher): its floor does too.
  */
-export function floorText(direction: Direction, windowed = false, reads?: string): string {
+function floorText(direction: Direction, windowed = false, reads?: string): string {
   const arrow = direction === 'DOWNSTREAM' ? '-[rs:LINEAGE*1..1000]->' : '<-[rs:LINEAGE*1..1000]-';
   const edgeTest = windowed
     ? ' WHERE all(r IN rs WHERE r.manual OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0) OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))'
@@ -204,7 +204,7 @@ WITH DISTINCT n RETURN elementId(n) AS id, n.entityType = $ignoredType AS ignore
 
 /** The naive peer query: enumerate every path (count(p) defeats the BFS pruning), aggregate after. */
 
-export function naiveText(direction: Direction, maxDepth: number): string {
+function naiveText(direction: Direction, maxDepth: number): string {
   const arrow = direction === 'DOWNSTREAM' ? `-[:LINEAGE*1..${maxDepth}]->` : `<-[:LINEAGE*1..${maxDepth}]-`;
   return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n:Entity) WITH n, min(length(p)) AS degree, count(p) AS paths
 RETURN count(n) AS rows, sum(paths) AS paths`;

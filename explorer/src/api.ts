@@ -3,13 +3,13 @@
 // kind the UI can word for people: a 401 is a plain HTTP status (docs/wire-contract.md §Auth), GraphQL
 // errors carry DataHub's integer `extensions.code` (§Errors).
 
-export const GRAPHQL_ENDPOINT = 'api/graphql';
+const GRAPHQL_ENDPOINT = 'api/graphql';
 const TOKEN_KEY = 'lineage-explorer.token';
 
 export type ApiErrorKind = 'unauthenticated' | 'expired' | 'forbidden' | 'bad-request' | 'not-found' | 'unavailable' | 'network' | 'timeout' | 'server';
 
 /** A request the catalog has not answered in this long is reported as a timeout, never as an empty answer. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;

@@ -21,7 +21,7 @@ export interface LineageFilter {
 }
 
 /** The time window as scrollAcrossLineage input fields; an open end is left out. */
-export function timeWindowInput(filter: LineageFilter): { startTimeMillis?: number; endTimeMillis?: number } {
+function timeWindowInput(filter: LineageFilter): { startTimeMillis?: number; endTimeMillis?: number } {
   const w = filter.timeWindow;
   return {
     ...(w?.startTimeMillis !== null && w?.startTimeMillis !== undefined ? { startTimeMillis: w.startTimeMillis } : {}),
@@ -39,7 +39,7 @@ export async function searchEntities(text: string, count: number): Promise<Searc
   return r.searchAcrossEntities;
 }
 
-export function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
+function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
   const and: Array<Record<string, unknown>> = [{ field: 'degree', values: [...filter.degrees] }];
   if (filter.types.size) and.push({ field: '_entityType', values: [...filter.types] });
   if (filter.platforms.size) and.push({ field: 'platform', values: [...filter.platforms] });
@@ -120,8 +120,6 @@ export async function exportColumnImpactPage(schemaFieldUrn: string, direction: 
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
 }
-
-export type DetailsData = DetailsReply;
 
 /** The details sheet's entity, aspects and per-degree counts both ways, under the graph's filter. */
 export async function fetchDetails(urn: string, filter: LineageFilter): Promise<DetailsReply> {

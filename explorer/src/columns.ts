@@ -5,7 +5,7 @@
 // fields, the column it reads (docs/lineage-model.md §inputFields), which becomes the same kind of edge.
 import { schemaFieldParts, UNIT_SEPARATOR } from '@lineage/catalog/browser';
 
-export interface SchemaFieldRef {
+interface SchemaFieldRef {
   /** The parent dataset urn. */
   urn: string;
   /** The fieldPath; '' when the upstream is a whole dataset. */

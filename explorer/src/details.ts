@@ -48,7 +48,7 @@ function fieldType(f: Json): string {
   return key ? key.split('.').pop()!.replace(/Type$/, '').toLowerCase() : '—';
 }
 
-export function formatDuration(ms: number | null): string {
+function formatDuration(ms: number | null): string {
   if (ms === null) return '—';
   if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);
@@ -68,7 +68,7 @@ function runState(r: JobRunsReply['dataJobRuns']['runs'][number]): string {
 type LineageChange = NonNullable<RecentLineageReply['recentLineageChanges']['changes']>[number];
 
 /** "added upstream", "removed downstream": what the change did, from the entity's side. */
-export function changeText(c: Pick<LineageChange, 'operation' | 'direction'>): string {
+function changeText(c: Pick<LineageChange, 'operation' | 'direction'>): string {
   return `${c.operation === 'REMOVE' ? 'removed' : 'added'} ${c.direction === 'UPSTREAM' ? 'upstream' : 'downstream'}`;
 }
 

@@ -39,7 +39,7 @@ export interface NodeGroup {
  * expanded group's members. A group's box and its control both use the group key as id (only one of
  * them is drawn at a time). Controls are not laid out: placeCollapseControls puts them in afterwards.
  */
-export type DrawnBox =
+type DrawnBox =
   | { kind: 'entity'; id: string; column: number }
   | { kind: 'group'; id: string; column: number; group: NodeGroup }
   | { kind: 'collapse'; id: string; column: number; group: NodeGroup };

@@ -8,7 +8,7 @@ import type { ImpactCursor } from './impact-rows.ts';
 import type { ImpactQuery } from './state.ts';
 
 /** Rows per request: few requests for a big reach, each still a small reply (~1 MB of JSON). */
-export const EXPORT_PAGE_SIZE = 2_000;
+const EXPORT_PAGE_SIZE = 2_000;
 
 export interface ExportedFile {
   blob: Blob;

@@ -13,7 +13,7 @@ import { escapeXml } from './render.ts';
 import { createImpactListState, type ExplorerState, type ImpactQuery } from './state.ts';
 
 /** Rows per "Load more": a screenful or two, each row with its paths. */
-export const LIST_PAGE_SIZE = 100;
+const LIST_PAGE_SIZE = 100;
 
 export interface ImpactList {
   /** Follows the view: loads the list again when what it traces (or a filter) changed. */

@@ -82,9 +82,6 @@ export interface ImpactSort {
   descending: boolean;
 }
 
-/** The catalog's own order: (degree, urn). */
-export const SERVER_ORDER: ImpactSort = { key: 'degree', descending: false };
-
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**
@@ -137,7 +134,7 @@ export function csvHeaderOf(mode: ImpactMode): string {
 }
 
 /** This page's link to an entity: the explorer at `pageAddress` centred on it. */
-export function entityLink(pageAddress: string, urn: string): string {
+function entityLink(pageAddress: string, urn: string): string {
   return `${pageAddress}#urn=${encodeURIComponent(urn)}`;
 }
 

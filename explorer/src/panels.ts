@@ -6,7 +6,7 @@ import type { Elements } from './elements.ts';
 
 const PANELS_KEY = 'lineage-explorer.panels';
 /** Below this width both panels start closed: two fixed panels left 632 of 1,280 px to the graph. */
-export const WIDE_SCREEN_PX = 1600;
+const WIDE_SCREEN_PX = 1600;
 const NARROW = '(max-width: 760px)';
 
 type Panel = 'controls' | 'impact';

@@ -11,9 +11,9 @@ import { columnKey, displayFieldPath, splitColumnKey, type ColumnEdge } from './
 import type { Grouping, NodeGroup } from './grouping.ts';
 
 export const NODE_WIDTH = 216;
-export const HEADER_HEIGHT = 64;
-export const ROW_HEIGHT = 22;
-export const MAX_ROWS = 12;
+const HEADER_HEIGHT = 64;
+const ROW_HEIGHT = 22;
+const MAX_ROWS = 12;
 export const MORE_WIDTH = 170;
 export const MORE_HEIGHT = 54;
 /** A group is drawn as a node-sized card with two cards stacked behind it, each this much lower right. */

@@ -10,7 +10,7 @@ import { colourOf, escapeXml } from './render.ts';
 
 const SEARCH_COUNT = 25;
 /** Typing pauses this long before the catalog is asked: one request per pause, not per key. */
-export const SUGGEST_DEBOUNCE_MS = 250;
+const SUGGEST_DEBOUNCE_MS = 250;
 
 interface Suggestion {
   summary: EntitySummary;

@@ -18,7 +18,7 @@ export function degreeFilterValues(degree: Degree): string[] {
 export const DIRECTIONS: readonly Direction[] = ['UPSTREAM', 'DOWNSTREAM'];
 
 /** Where one side's scrollAcrossLineage paging stands. */
-export interface Cursor {
+interface Cursor {
   next: string | null;
   total: number;
   loaded: number;
@@ -26,7 +26,7 @@ export interface Cursor {
 }
 
 /** The cost of the last draw, shown in the status line and read by the end-to-end test. */
-export interface Timings {
+interface Timings {
   fetchMs: number;
   layoutMs: number;
   renderMs: number;
@@ -42,7 +42,7 @@ export interface TimeWindow {
   endTimeMillis: number | null;
 }
 
-export interface PlatformOption {
+interface PlatformOption {
   label: string;
   count: number;
 }

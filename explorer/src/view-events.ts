@@ -2,7 +2,7 @@
 // list, the address bar): `loaded` after a neighbourhood load settles, `column` after the selected
 // column changes, `failed` (with the wording) when a load failed and nothing is known. main.ts creates one and hands it to the emitters and the listeners.
 
-export type ViewEvent = 'loaded' | 'column' | 'failed';
+type ViewEvent = 'loaded' | 'column' | 'failed';
 
 export interface ViewEvents {
   on(event: ViewEvent, listener: (detail?: string) => void): void;

@@ -19,7 +19,7 @@ import { explorerStaticHandler } from '@lineage/explorer/serve';
 import { subgraphFailure, subgraphFetcher } from './subgraph-fetch.ts';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
-export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
+const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
 
 /** The front door's routes as templates, for metric labels (what it relays to GMS as GMS's own). */
@@ -43,7 +43,7 @@ export interface GatewayDeps {
   ingestionUrl?: string;
 }
 
-export interface GatewayContext {
+interface GatewayContext {
   /** The caller's Authorization header, forwarded so each subgraph authenticates the caller itself. */
   authorization?: string;
   /** Forwarded so the subgraph's logs and Neo4j transactions carry the front door's request id. */
@@ -81,11 +81,6 @@ export interface Gateway {
   httpServer: Server;
   apollo: ApolloServer<GatewayContext>;
   close(): Promise<void>;
-}
-
-export interface SubgraphEndpoint {
-  name: string;
-  url: string;
 }
 
 /**

@@ -18,7 +18,7 @@ import { registerEventRoutes } from './events.ts';
 import { bodyAdmissionMiddleware } from './body-admission.ts';
 
 export type { IngestionDeps } from './context.ts';
-export { defaultGraphqlUrl } from './server-routes.ts';
+;
 
 export function createIngestionApp(deps: IngestionDeps): Koa {
   const context = createIngestionContext(deps);

@@ -12,7 +12,7 @@ import { prepareExport } from '@lineage/catalog/operations';
 import type { Store } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';
 
-export const EXPORT_AS_OF_HEADER = 'X-Lineage-Export-As-Of';
+const EXPORT_AS_OF_HEADER = 'X-Lineage-Export-As-Of';
 
 export function registerBackupRoutes(router: Router, deps: { store: Store }): void {
   router.get('/operations/backup', async (ctx: Context) => {

@@ -9,7 +9,7 @@ import { changeLogTopicsOf, type IngestionConfig } from '@lineage/catalog/runtim
 import type { Store } from '@lineage/catalog/store';
 import type { RestState } from './restli.ts';
 
-export const EVENTS_POLL_PATH = '/openapi/v1/events/poll';
+const EVENTS_POLL_PATH = '/openapi/v1/events/poll';
 
 /** Each query parameter once, as text (a repeated one is refused by the parser as not a number or topic). */
 function queryOf(ctx: Context): Record<string, string | undefined> {

@@ -52,7 +52,7 @@ function bodyEntityTypes(raw: unknown, where: string): string[] | undefined {
  * A v3 filter body as orFilters: `{"and": [{"criteria": […]}, …]}` (what the SDK sends: each element
  * one conjunction, the list a disjunction), DataHub's `{"or": [{"and": […]}]}`, or `{"criteria": […]}`.
  */
-export function filterBody(raw: unknown, where: string): OrFilters {
+function filterBody(raw: unknown, where: string): OrFilters {
   if (raw === undefined || raw === null) return [];
   if (!isJsonRecord(raw)) throw badRequest(`${where} must be an object {"and": [{"criteria": [...]}]}`);
   const criteria = (list: unknown, at: string): RawFilter[] => {

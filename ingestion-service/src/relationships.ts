@@ -50,11 +50,11 @@ function urnParam(ctx: Context): string | undefined {
 
 const SCROLL_ID_VERSION = 1;
 
-export function encodeScrollId(after: LineageEdgeKey): string {
+function encodeScrollId(after: LineageEdgeKey): string {
   return Buffer.from(JSON.stringify({ v: SCROLL_ID_VERSION, after }), 'utf8').toString('base64url');
 }
 
-export function decodeScrollId(scrollId: string): LineageEdgeKey {
+function decodeScrollId(scrollId: string): LineageEdgeKey {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));

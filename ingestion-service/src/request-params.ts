@@ -31,7 +31,7 @@ export function booleanParam(ctx: Context, name: string, fallback: boolean): boo
 }
 
 /** DataHub's integer parameters are Java ints: a larger value is a 400, as its parameter binding answers. */
-export const MAX_INTEGER_PARAM = 2_147_483_647;
+const MAX_INTEGER_PARAM = 2_147_483_647;
 
 /** A non-negative integer parameter (at most a Java int); values above `max` are clamped (the page just gets shorter). */
 export function integerParam(ctx: Context, name: string, fallback: number, max = MAX_INTEGER_PARAM): number {

@@ -72,7 +72,7 @@ function renderOpenApiError(ctx: Context, status: number, message: string, retry
  * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
  */
 /** OpenAPI doors and the OpenLineage routes answer errors as `{"error": message}`, as DataHub's servlet does. */
-export function isOpenApiPath(path: string): boolean {
+function isOpenApiPath(path: string): boolean {
   const unprefixed = withoutGmsPrefix(path).path;
   return /^\/openapi(?:\/|$)/.test(unprefixed) || isOpenLineagePath(unprefixed);
 }

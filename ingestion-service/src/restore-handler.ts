@@ -10,7 +10,7 @@ import type { Store } from '@lineage/catalog/store';
 import { processMetrics } from '@lineage/service-kit';
 
 /** DataHub's defaults for the Rest.li action. */
-export const API_DEFAULT_BATCH_SIZE = 10;
+const API_DEFAULT_BATCH_SIZE = 10;
 
 // The Python client sends JSON numbers, but curl users and older clients send "10": accept both.
 const integer = z.union([
@@ -21,7 +21,7 @@ const positive = integer.pipe(z.number().int().min(1, 'must be at least 1'));
 // Python's client sends `"urn": ""` in some paths: an empty string means "not given".
 const text = z.string().transform((s) => (s === '' ? undefined : s));
 
-export const restoreBodySchema = z.looseObject({
+const restoreBodySchema = z.looseObject({
   urn: text.nullish(),
   aspect: text.nullish(),
   urnLike: text.nullish(),
@@ -69,7 +69,7 @@ export function restoreArgsOfBody(body: unknown): WindowArgs {
 const show = (v: string | number | null | undefined) => (v === undefined || v === null ? 'null' : String(v));
 
 /** DataHub's `{args=RestoreIndicesArgs(…), result=RestoreIndicesResult(…)}` line (clients only log it). */
-export function summaryOf(args: WindowArgs, r: RestoreResult): string {
+function summaryOf(args: WindowArgs, r: RestoreResult): string {
   return `{args=RestoreIndicesArgs(start=${args.start}, batchSize=${args.batchSize}, limit=${args.requestedLimit}, ` +
     `aspectName=${show(args.aspect)}, urn=${show(args.urn)}, urnLike=${show(args.urnLike)}, ` +
     `gePitEpochMs=${show(args.gePitEpochMs)}, lePitEpochMs=${show(args.lePitEpochMs)}), ` +

@@ -10,7 +10,7 @@ import { graphqlRelay, methodNotAllowed } from './restli.ts';
  * gateway container's address), else loopback + GATEWAY_PORT, right for `npm start` and the interop
  * stack. A `graphqlUrl` passed in the deps overrides both.
  */
-export function defaultGraphqlUrl(config: IngestionConfig): string {
+function defaultGraphqlUrl(config: IngestionConfig): string {
   return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
 }
 

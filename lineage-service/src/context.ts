@@ -9,7 +9,7 @@ import type { Existence, Store } from '@lineage/catalog/store';
 import type { PlanCarrier } from '@lineage/service-kit';
 import type { EventTopicName } from '@lineage/catalog/runtime';
 
-export interface LatestAspect {
+interface LatestAspect {
   name: string;
   value: Record<string, unknown>;
 }

@@ -8,7 +8,7 @@ export interface EntityRef {
 }
 
 /** The GraphQL object type rendering an entity type (its descriptor's); undefined = resolves to null. */
-export function typenameOfType(entityType: string): string | undefined {
+function typenameOfType(entityType: string): string | undefined {
   return descriptorOf(entityType)?.graphqlTypename;
 }
 

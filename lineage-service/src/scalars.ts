@@ -9,7 +9,7 @@ function toLong(value: unknown, shown: string): number {
   throw new GraphQLError(`Long cannot represent non-integer value: ${shown}`);
 }
 
-export const LongScalar = new GraphQLScalarType({
+const LongScalar = new GraphQLScalarType({
   name: 'Long',
   description: 'A 64-bit integer as a JSON number (epoch milliseconds, counts); limited to ±2^53 here.',
   serialize: (value) => value,

@@ -11,7 +11,7 @@ import { entityTypeDefs } from './surface/entity-sdl.ts';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
-export const SCHEMA_FILES = [
+const SCHEMA_FILES = [
   'common', 'entities', 'metadata', 'governance', 'schema-metadata', 'quality', 'documents', 'lineage', 'tokens', 'search', 'details',
 ] as const;
 export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'generated' | 'registered';

@@ -71,7 +71,7 @@ export function createFormatError(logger: Logger) {
 }
 
 /** Location of the field an error path names, for errors that lost theirs (subgraph errors at the gateway). */
-export function locateErrorPath(document: DocumentNode, operationName: string | null | undefined, path: ReadonlyArray<string | number>): SourceLocation | undefined {
+function locateErrorPath(document: DocumentNode, operationName: string | null | undefined, path: ReadonlyArray<string | number>): SourceLocation | undefined {
   const operation = document.definitions.find(
     (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
   );

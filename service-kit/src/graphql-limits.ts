@@ -4,7 +4,6 @@
 // the document size is checked before parsing, since parsing is what a huge document costs.
 import { GraphQLError, Kind, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { badRequest } from '@lineage/catalog/model';
 
 export interface GraphqlLimits {
   /** GRAPHQL_MAX_DEPTH: deepest field nesting of an operation (fragments expanded). */
@@ -20,7 +19,7 @@ export function graphqlLimitsFromConfig(config: { GRAPHQL_MAX_DEPTH: number; GRA
 }
 
 /** Why the document is too large, or undefined when it is within the limit. */
-export function documentSizeProblem(query: string, maxBytes: number): string | undefined {
+function documentSizeProblem(query: string, maxBytes: number): string | undefined {
   // Cheap bound first: a UTF-8 encoding takes at most 3 bytes per UTF-16 unit.
   if (query.length * 3 <= maxBytes) return undefined;
   const bytes = Buffer.byteLength(query, 'utf8');
@@ -32,7 +31,7 @@ export function documentSizeProblem(query: string, maxBytes: number): string | u
  * parsing: graphql-js parses recursively, so a document nested thousands of levels would overflow
  * the stack instead of reaching the depth rule. Real documents stay far below this bound.
  */
-export function documentNestingProblem(query: string, maxDepth: number): string | undefined {
+function documentNestingProblem(query: string, maxDepth: number): string | undefined {
   const bound = Math.max(100, 5 * maxDepth);
   let depth = 0;
   for (let i = 0; i < query.length; i++) {
@@ -107,7 +106,7 @@ function limitRule(name: string, m: Measure, message: (value: number) => string,
 }
 
 /** Deepest field nesting: `{ a { b } }` is 2. Fragments add no depth of their own. */
-export function maxDepthRule(maxDepth: number) {
+function maxDepthRule(maxDepth: number) {
   return limitRule(
     'MaxDepthRule',
     { field: (_, inner) => 1 + inner, combine: Math.max },
@@ -117,7 +116,7 @@ export function maxDepthRule(maxDepth: number) {
 }
 
 /** Aliased fields, counting each fragment once per spread (what execution would resolve). */
-export function maxAliasesRule(maxAliases: number) {
+function maxAliasesRule(maxAliases: number) {
   return limitRule(
     'MaxAliasesRule',
     { field: (node, inner) => (node.alias ? 1 : 0) + inner, combine: (a, b) => a + b },
@@ -130,7 +129,7 @@ export function maxAliasesRule(maxAliases: number) {
  * graphql-js 16 does not validate the operation type against the schema; the gateway's executor
  * then throws on a `subscription` (no such root type here), which would surface as a 500.
  */
-export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
+function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
   const schema = context.getSchema();
   return {
     OperationDefinition(node) {

@@ -39,7 +39,7 @@ export function operationLabel(name: string | null | undefined): string {
   return /^[_A-Za-z][_0-9A-Za-z]{0,63}$/.test(name) ? name : 'invalid';
 }
 
-export function createMetrics(): ServiceMetrics {
+function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpRequests = new Histogram({

@@ -11,7 +11,7 @@ import { withoutGmsPrefix } from './gms-prefix.ts';
 import { isOpenLineagePath } from './openlineage-paths.ts';
 
 /** The 413 message of every door: it names the setting an operator raises (docs/wire-contract.md §Limits). */
-export const bodyTooLargeMessage = (limitBytes: number) => `Request body is larger than ${limitBytes} bytes (MAX_BODY_BYTES)`;
+const bodyTooLargeMessage = (limitBytes: number) => `Request body is larger than ${limitBytes} bytes (MAX_BODY_BYTES)`;
 
 /**
  * The 413 a GMS path answers, in the body format of its door: `{"error"}` on the OpenAPI and
@@ -73,7 +73,7 @@ export async function readBodyText(req: IncomingMessage, limitBytes: number): Pr
  * Strict UTF-8: a lenient decoder turns every invalid byte into U+FFFD, so two different names
  * (0xFF vs 0xFE) would become one urn. The error gives the offset of the first bad byte.
  */
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {

@@ -20,9 +20,9 @@ import { changeLogTopicsOf, ConfigError, type ServiceConfig, createLogger, type 
 import { processMetrics, type ServiceMetrics } from './metrics.ts';
 import { createStore, type Store } from '@lineage/catalog/store';
 
-export const LIVE_PATH = '/health/live';
-export const READY_PATH = '/health/ready';
-export const METRICS_PATH = '/metrics';
+const LIVE_PATH = '/health/live';
+const READY_PATH = '/health/ready';
+const METRICS_PATH = '/metrics';
 /** How long a readiness probe waits for Neo4j before answering 503. */
 const READY_PING_TIMEOUT_MS = 3_000;
 
@@ -78,7 +78,7 @@ async function pingWithin(store: Pick<Store, 'ping'>, ms: number): Promise<boole
   }
 }
 
-export function operable(inner: RequestListener, options: OpsOptions): Operable {
+function operable(inner: RequestListener, options: OpsOptions): Operable {
   const { service, logger, store } = options;
   const metrics = options.metrics ?? processMetrics();
   const readyPaths = new Set(options.readyPaths ?? ['/health', READY_PATH]);
@@ -168,7 +168,7 @@ export function instrumentServer(server: Server, options: OpsOptions): Operable 
 }
 
 /** Stops accepting, drains in-flight requests (bounded), then cuts what is left. */
-export async function drainServer(server: Server, ops: Operable, graceMs: number): Promise<boolean> {
+async function drainServer(server: Server, ops: Operable, graceMs: number): Promise<boolean> {
   ops.startDraining();
   const closed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
   server.closeIdleConnections();
@@ -178,14 +178,14 @@ export async function drainServer(server: Server, ops: Operable, graceMs: number
   return drained;
 }
 
-export interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
+interface ServiceContext<C extends ServiceConfig = ServiceConfig> {
   config: C;
   logger: Logger;
   store: Store;
   metrics: ServiceMetrics;
 }
 
-export interface BuiltService {
+interface BuiltService {
   /** Not listening yet. */
   server: Server;
   /** Releases what the service owns besides the HTTP server and the store (Apollo). */

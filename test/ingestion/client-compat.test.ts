@@ -23,7 +23,6 @@ const logger = createLogger('client-compat-test', 'silent');
 let store: Store;
 let subgraph: LineageSubgraph;
 let gateway: Gateway;
-let ingestion: Server;
 let ingestionUrl: string;
 let admin: string;
 const servers: Server[] = [];
@@ -42,7 +41,7 @@ beforeAll(async () => {
   const subgraphUrl = `${await listen(subgraph.httpServer)}${GRAPHQL_PATH}`;
   // Each side needs the other's address: reserve the gateway's port first.
   const gatewayPort = await freePort();
-  ({ server: ingestion, url: ingestionUrl } = await startIngestionApp(`http://127.0.0.1:${gatewayPort}/api/graphql`));
+  ({ url: ingestionUrl } = await startIngestionApp(`http://127.0.0.1:${gatewayPort}/api/graphql`));
   gateway = await createGateway({ config, logger, store, lineageUrl: subgraphUrl, ingestionUrl });
   await new Promise<void>((r) => gateway.httpServer.listen(gatewayPort, '127.0.0.1', () => r()));
   admin = await tokenFor(store, 'urn:li:corpuser:datahub');

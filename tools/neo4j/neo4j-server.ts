@@ -52,7 +52,7 @@ function pinnedVersion(): string {
   return m[1];
 }
 
-export function installedVersion(libDir = defaultLibDir): string | undefined {
+function installedVersion(libDir = defaultLibDir): string | undefined {
   if (!existsSync(libDir)) return undefined;
   const jar = readdirSync(libDir).find((f) => /^neo4j-5\.26\.\d+\.jar$/.test(f));
   return jar?.replace(/^neo4j-/, '').replace(/\.jar$/, '');
@@ -161,7 +161,7 @@ export async function portInUse(port: number): Promise<boolean> {
  * Waits until `RETURN 1` runs on database neo4j (an open port is not enough), polling with the
  * driver. Default bound: tools/wait.ts (HARNESS_WAIT_MS).
  */
-export async function waitForBolt(uri: string, options: WaitOptions = {}): Promise<void> {
+async function waitForBolt(uri: string, options: WaitOptions = {}): Promise<void> {
   const driver = neo4j.driver(uri, undefined, {
     // One attempt per look: waitFor does the retrying, and a look must not outlast the bound by the driver's 30 s.
     connectionTimeout: 5_000, connectionAcquisitionTimeout: 15_000, maxConnectionPoolSize: 1, maxTransactionRetryTime: 0,

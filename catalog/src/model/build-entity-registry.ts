@@ -30,7 +30,7 @@ export interface LineageTriple {
 }
 
 /** What the page shows of a type. */
-export interface PageLook {
+interface PageLook {
   readonly label: string;
   readonly colour?: string;
 }
@@ -189,7 +189,7 @@ export function buildEntityRegistry(descriptors: readonly EntityTypeDescriptor[]
   });
 }
 
-export type EntityTier = 'modelled' | 'knownGeneric' | 'generic';
+type EntityTier = 'modelled' | 'knownGeneric' | 'generic';
 
 /** What the write path, the store and the readers ask of a type. */
 export interface EntityTypeSpec {

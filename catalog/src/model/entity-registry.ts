@@ -55,7 +55,7 @@ export function graphqlEntityTypes(): readonly string[] {
 }
 
 /** Whether a value is an EntityType value: DataHub's, or one a registered type added. */
-export function isGraphqlEntityType(value: string): boolean {
+function isGraphqlEntityType(value: string): boolean {
   return entityRegistry().graphqlTypeSet.has(value);
 }
 

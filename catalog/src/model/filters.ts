@@ -217,12 +217,12 @@ export function clausesMatch(s: FilterSubject, clauses: Clauses): boolean {
 }
 
 /** Whether a criterion on `removed` appears anywhere: then it decides soft deletion, not the default. */
-export function filtersOnRemoved(clauses: Clauses): boolean {
+function filtersOnRemoved(clauses: Clauses): boolean {
   return clauses !== null && clauses.some((and) => and.some((c) => c.field === 'removed'));
 }
 
 /** `removed != true` (or `removed = false`): exactly the default exclusion of soft-deleted entities. */
-export function isNotRemovedCriterion(c: Criterion): boolean {
+function isNotRemovedCriterion(c: Criterion): boolean {
   if (c.field !== 'removed' || c.condition !== 'EQUAL' || c.values.length !== 1) return false;
   return (c.values[0] === 'true' && c.negated) || (c.values[0] === 'false' && !c.negated);
 }

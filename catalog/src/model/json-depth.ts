@@ -1,6 +1,5 @@
 // Request limits every process shares (issue 7 item 5): JSON nesting depth and the HTTP servers'
 // receive timeouts. GraphQL's own limits live in service-kit/src/graphql-limits.ts.
-import type { ServerOptions } from 'node:http';
 
 /**
  * Deepest nesting accepted in JSON bodies, aspect values and patches. Jackson (DataHub's parser)

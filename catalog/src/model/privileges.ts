@@ -99,7 +99,7 @@ export type Operation =
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
 /** Operation → privileges, any one of which suffices (DataHub's Disjunctive groups). */
-export const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
+const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
   READ: READ_PRIVILEGES,
   INGEST: ['EDIT_ENTITY'],
   INGEST_CREATE: ['CREATE_ENTITY', 'EDIT_ENTITY'],
@@ -211,11 +211,11 @@ export function systemPrivilegeOf(target: WriteTarget): Privilege | undefined {
 }
 
 /** Denial of a system write: DataHub's Rest.li wording, plus what was missing. */
-export const systemWriteDenied = (actorUrn: string, target: WriteTarget, privilege: Privilege) =>
+const systemWriteDenied = (actorUrn: string, target: WriteTarget, privilege: Privilege) =>
   `${modifyEntityDenied(actorUrn, target.urn)} (${target.aspectName === undefined ? `deleting a ${target.entityType}` : `writing ${target.aspectName}`} needs the ${privilege} privilege)`;
 
 /** Why token entities are never written through the doors, even by a token manager. */
-export const ACCESS_TOKEN_WRITE_REFUSED =
+const ACCESS_TOKEN_WRITE_REFUSED =
   'dataHubAccessToken entities are written only by createAccessToken (and deleted by revokeAccessToken or a delete): writing one directly could bring a revoked token back';
 
 /**

@@ -46,7 +46,7 @@ export interface SearchFields {
 }
 
 /** The facetKey of an entity that does not exist (flags 0); `facetKey + 2 (+1)` once it does. */
-export function facetBaseOf(entityType: string, platform: string | null, origin: string | null): number {
+function facetBaseOf(entityType: string, platform: string | null, origin: string | null): number {
   // ~2 µs a hash: not worth a cache even for a batch of thousands of entities.
   const text = `${entityType}\u0000${platform ?? ''}\u0000${origin ?? ''}`;
   return parseInt(createHash('sha1').update(text).digest('hex').slice(0, 11), 16) * 4;
@@ -115,7 +115,7 @@ function typeNamesOf(subTypes: unknown): string[] | null {
   return kept.length ? kept : null;
 }
 
-export const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'typeNames', 'facetKey'] as const;
+const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'typeNames', 'facetKey'] as const;
 
 /** Search fields as read from a node (a missing property reads as absent or null). */
 export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown };

@@ -47,7 +47,7 @@ export function utf8Length(s: string): number {
 }
 
 /** The input as an error message quotes it: whole when short, else its head and its length. */
-export function quoteUrn(input: string): string {
+function quoteUrn(input: string): string {
   if (input.length <= QUOTED_URN_CHARS) return input;
   // Cut on a code point boundary so the quote itself stays well-formed.
   let cut = QUOTED_URN_CHARS;

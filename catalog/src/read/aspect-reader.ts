@@ -1,9 +1,8 @@
 // Reads of stored aspect rows and entity existence, shared by the REST service, the GraphQL
 // service and authentication.
-import { keyAspectNameOf } from '../model/entity-type-spec.ts';
 import { keyAspectOf } from '../model/urn-key.ts';
 import { rowKey } from '../store/rows.ts';
-import { parseUrn, type Urn } from '../model/urn.ts';
+import { type Urn } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
 import { existenceOf, type Existence } from '../store/existence.ts';
 import { likeToRegex } from '../store/like-pattern.ts';

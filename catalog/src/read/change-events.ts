@@ -9,10 +9,10 @@ import { firstOffsetSince, readEvents, readLogHead } from '../store/change-log.t
 import type { Store } from '../store/store.ts';
 
 /** DataHub's defaults and bounds (its events service factory and controller). */
-export const POLL_DEFAULT_LIMIT = 100;
-export const POLL_MAX_LIMIT = 5000;
-export const POLL_DEFAULT_TIMEOUT_SECONDS = 5;
-export const POLL_MAX_TIMEOUT_SECONDS = 60;
+const POLL_DEFAULT_LIMIT = 100;
+const POLL_MAX_LIMIT = 5000;
+const POLL_DEFAULT_TIMEOUT_SECONDS = 5;
+const POLL_MAX_TIMEOUT_SECONDS = 60;
 /** How often a waiting poll looks for new events: the floor of commit-to-delivery latency. */
 const WAIT_STEP_MS = 50;
 

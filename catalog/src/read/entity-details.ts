@@ -7,7 +7,7 @@ import { UNIT_SEPARATOR } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
 
 /** More than a start page or a run table shows; a request asking for more is a client mistake. */
-export const MAX_DETAILS_COUNT = 100;
+const MAX_DETAILS_COUNT = 100;
 /** Latest aspect rows looked at for "recently changed", per entity asked for. */
 const RECENT_SCAN_PER_ENTITY = 20;
 

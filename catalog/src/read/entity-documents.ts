@@ -5,7 +5,7 @@ import { clausesMatch, parseClauses, type Clauses, type FilterField, type Filter
 import { int, type Store } from '../store/store.ts';
 import { searchEntities } from './entity-search.ts';
 
-export interface AspectDocument {
+interface AspectDocument {
   value: unknown;
   systemMetadata?: Record<string, unknown>;
   auditStamp?: { time: number; actor: string };
@@ -57,7 +57,7 @@ export function decodeOffset(scrollId: string | null | undefined): number {
   throw badRequest('Invalid scrollId: pass back the scrollId of a previous answer unchanged');
 }
 
-export const ENTITY_SORT_FIELDS = ['urn', 'name', '_score'] as const;
+const ENTITY_SORT_FIELDS = ['urn', 'name', '_score'] as const;
 
 export interface EntityScrollInput {
   /** Entity type names (dataset, …), already checked. */
@@ -92,7 +92,7 @@ export async function scrollEntities(store: Store, input: EntityScrollInput): Pr
 }
 
 /** Filter fields the relationship scroll accepts on either end. */
-export const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
   ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
 
 export interface RelationshipScrollInput {

@@ -34,7 +34,7 @@ export interface EntitySearchInput {
 }
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
-export const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
   ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
 
 export interface EntitySearchResult {
@@ -45,7 +45,7 @@ export interface EntitySearchResult {
   facets: Facet[];
 }
 
-export const MAX_SEARCH_PAGE = 1000;
+const MAX_SEARCH_PAGE = 1000;
 
 /** User text → Lucene text for the search index; undefined when the text asks for everything. */
 export function luceneQueryOf(text: string): string | undefined {

@@ -12,8 +12,8 @@ import { badRequest } from '../model/errors.ts';
 import { decodeChangeItem } from '../store/change-batches.ts';
 import { int, type Store } from '../store/store.ts';
 
-export const RECENT_LINEAGE_CHANGES_DEFAULT = 20;
-export const RECENT_LINEAGE_CHANGES_MAX = 100;
+const RECENT_LINEAGE_CHANGES_DEFAULT = 20;
+const RECENT_LINEAGE_CHANGES_MAX = 100;
 
 export interface RecentLineageChange {
   /** The event's offset in the change log: larger is later. */

@@ -17,7 +17,7 @@ export function relationshipTypesOf(asked: readonly string[]): string[] {
   return [...new Set(asked)].filter((t) => !NOT_RELATIONSHIPS.has(t));
 }
 
-export interface RelatedEntity {
+interface RelatedEntity {
   type: string;
   urn: string;
   /** The earliest creation among the parallel edges of several owners. */

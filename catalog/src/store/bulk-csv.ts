@@ -14,7 +14,7 @@ import type { SearchFields } from '../model/search-fields.ts';
  * Separates a field's array items and a node's labels. Neo4j's default (`;`) can occur in a type
  * name; the unit separator cannot occur in an entity type label and is refused in a type name.
  */
-export const ARRAY_DELIMITER = '\u001f';
+const ARRAY_DELIMITER = '\u001f';
 
 const ENTITY_HEADER = 'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
 

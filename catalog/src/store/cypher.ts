@@ -87,9 +87,9 @@ const FILE_STATEMENTS = [
 // `-windowed` expansion (a time window's edge test) and dropped from the other. Dropping it rather
 // than short-circuiting it with a parameter matters: Neo4j evaluates the test on every relationship
 // the breadth-first expansion reads (+70 ms on a 120k-node reach; bench/README.md §Every request shape).
-export const WALK_DIRECTIONS = ['down', 'up'] as const;
+const WALK_DIRECTIONS = ['down', 'up'] as const;
 export type WalkDirection = (typeof WALK_DIRECTIONS)[number];
-export const DEPTH_BOUNDS = [1, 2, 'max'] as const;
+const DEPTH_BOUNDS = [1, 2, 'max'] as const;
 export type DepthBound = (typeof DEPTH_BOUNDS)[number];
 /** The literal bound of the max family: the largest LINEAGE_MAX_HOPS the config accepts. */
 export const MAX_DEPTH_LITERAL = 1000;

@@ -78,7 +78,7 @@ export interface Tx {
   each<T = Record<string, unknown>>(name: StatementName, params: Record<string, unknown>, onRow: (row: T) => void): Promise<number>;
 }
 
-export interface TxOptions {
+interface TxOptions {
   timeoutMs?: number;
   /** Transaction metadata, visible in SHOW TRANSACTIONS and the query log (request ids). */
   metadata?: Record<string, string>;

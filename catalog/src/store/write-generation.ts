@@ -5,7 +5,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { int, type Store, type Tx } from './store.ts';
 
 /** Writers spread over this many shard nodes, so concurrent commits rarely wait on one lock. */
-export const GENERATION_SHARDS = 16;
+const GENERATION_SHARDS = 16;
 
 /** Call last in a write transaction that changed something (the shard lock is then held only for the commit). */
 export async function markWrite(tx: Tx): Promise<void> {

@@ -34,7 +34,7 @@ async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): 
 }
 
 /** One record the existence rule refuses: where it is, what it writes, what it names that does not exist. */
-export interface ExistenceProblem {
+interface ExistenceProblem {
   index: number;
   source: string | undefined;
   urn: string;

@@ -4,7 +4,7 @@ import { validationFailed } from '../model/errors.ts';
 import type { Urn } from '../model/urn.ts';
 
 /** The change types the writer applies: DataHub's ChangeType but UPDATE, which DataHub rejects too. */
-export const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'DELETE', 'PATCH', 'RESTATE'] as const;
+const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'DELETE', 'PATCH', 'RESTATE'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 /** A change type as a request names it; 422 naming `where` for UPDATE and unknown values. */

@@ -11,8 +11,8 @@ import type { ExistenceMode, WriteOptions } from './changes.ts';
 /** The request header a client sends to choose its existence mode. */
 export const EXISTENCE_MODE_HEADER = 'X-Lineage-Existence-Mode';
 
-export const RELAXABLE_ROLES = ['Admin', 'Editor', 'Reader'] as const;
-export type RelaxableRole = (typeof RELAXABLE_ROLES)[number];
+const RELAXABLE_ROLES = ['Admin', 'Editor', 'Reader'] as const;
+type RelaxableRole = (typeof RELAXABLE_ROLES)[number];
 
 export interface ExistencePolicy {
   /** LINEAGE_EXISTENCE_MODE: the mode of requests that do not ask. */
@@ -31,7 +31,7 @@ function holdsRole(actor: Actor, role: RelaxableRole): boolean {
   return true;
 }
 
-export function mayAskRelaxed(actor: Actor, policy: ExistencePolicy): boolean {
+function mayAskRelaxed(actor: Actor, policy: ExistencePolicy): boolean {
   return policy.relaxedRoles.some((r) => holdsRole(actor, r));
 }
 

@@ -36,7 +36,7 @@ export interface StoredRow {
   createdBy: string;
 }
 
-export interface NextRow {
+interface NextRow {
   value: string;
   systemMetadata: string;
   createdBy: string;

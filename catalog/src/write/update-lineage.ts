@@ -27,7 +27,7 @@ export interface UpdateLineageInput {
  * A field updateLineage writes: an edge rule its owner's descriptor marks `updateLineage`
  * (entity-types.ts), with the legacy urn list of the same edges.
  */
-export interface LineageField {
+interface LineageField {
   aspect: string;
   /** The Edge[] (or, upstreamLineage, Upstream[]) field new edges go to. */
   field: string;
@@ -57,7 +57,7 @@ function fieldFor(owner: string, lineage: 'upstream' | 'downstream', other: stri
 }
 
 /** Where one edge is recorded: an aspect of `owner`, listing `other`. */
-export interface PairTarget {
+interface PairTarget {
   field: LineageField;
   owner: Urn;
   other: Urn;
@@ -119,7 +119,7 @@ function urnOfElement(shape: FieldShape, x: unknown): string | undefined {
 }
 
 /** The aspect value an absent aspect starts from, or undefined when it must already exist. */
-export function emptyAspect(entityType: string, aspect: string): JsonRecord | undefined {
+function emptyAspect(entityType: string, aspect: string): JsonRecord | undefined {
   const owned = descriptorOf(entityType)?.aspects;
   const start = owned && Object.hasOwn(owned, aspect) ? owned[aspect]?.updateLineageStart : undefined;
   return start && Object.fromEntries(start.map((a) => [a, []]));

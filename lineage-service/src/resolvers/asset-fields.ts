@@ -26,7 +26,7 @@ function fieldType(type: unknown): string {
 }
 
 /** One SchemaField of a schemaMetadata or inputFields aspect as DataHub's GraphQL renders it. */
-export function schemaFieldOf(f: JsonRecord, datasetUrn: string | null) {
+function schemaFieldOf(f: JsonRecord, datasetUrn: string | null) {
   const fieldPath = str(f.fieldPath) ?? '';
   return {
     fieldPath,
@@ -124,7 +124,7 @@ const inputFields: Resolver = async (ref, _, ctx) => {
 const QUERY_LANGUAGES = ['SQL', 'UNKNOWN'];
 
 /** A query's properties as DataHub's QueryProperties. */
-export async function queryProperties(ref: EntityRef, _: unknown, ctx: RequestContext) {
+async function queryProperties(ref: EntityRef, _: unknown, ctx: RequestContext) {
   const v = await aspectOf(ctx, ref, 'queryProperties');
   const statement = record(v?.statement);
   if (!v || !statement || typeof statement.value !== 'string') return null;

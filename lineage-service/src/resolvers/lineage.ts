@@ -64,7 +64,7 @@ function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
  * groupingSpec is given without the SCHEMA_FIELD → DATASET criterion; scrollAcrossLineage always
  * lifts, whatever the spec says (both as DataHub does: docs/lineage-model.md §Columns).
  */
-export function liftsFields(searchFlags: SearchFlagsInput | null | undefined): boolean {
+function liftsFields(searchFlags: SearchFlagsInput | null | undefined): boolean {
   const spec = searchFlags?.groupingSpec;
   if (!spec) return true;
   return (spec.groupingCriteria ?? []).some((c) => c.baseEntityType === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');

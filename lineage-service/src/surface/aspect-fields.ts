@@ -29,7 +29,7 @@ export interface AspectField {
 // Which GraphQL types carry what, in DataHub's schema.
 const ML = ['MLFeature', 'MLPrimaryKey', 'MLFeatureTable', 'MLModel', 'MLModelGroup'];
 const PIPELINES_AND_BI = ['DataJob', 'DataFlow', 'Chart', 'Dashboard'];
-export const DATA_ASSETS = ['Dataset', ...PIPELINES_AND_BI, ...ML];
+const DATA_ASSETS = ['Dataset', ...PIPELINES_AND_BI, ...ML];
 const CONTAINED = [...DATA_ASSETS, 'Container'];
 const GOVERNED = [...CONTAINED, 'DataProduct', 'Document'];
 const OWNABLE = [...GOVERNED, 'CorpGroup', 'Domain', 'GlossaryTerm', 'GlossaryNode', 'Tag', 'BusinessAttribute', 'Application'];

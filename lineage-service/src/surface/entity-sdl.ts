@@ -21,7 +21,7 @@ const LINEAGE_FIELD = `
   lineage(input: LineageInput!): EntityLineageResult`;
 
 /** The descriptors whose GraphQL type is generated here (a registry installed at start-up brings its own SDL). */
-export function generatedEntityTypes(): EntityTypeDescriptor[] {
+function generatedEntityTypes(): EntityTypeDescriptor[] {
   return entityTypeDescriptors().filter((d) => d.graphqlTypename !== undefined && d.graphqlSdl === undefined);
 }
 

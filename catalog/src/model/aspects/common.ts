@@ -45,10 +45,8 @@ export const auditStampSchema = z.looseObject({
   impersonator: urnSchema.optional(),
   message: z.string().optional(),
 });
-export type AuditStamp = z.infer<typeof auditStampSchema>;
 
 export const timeStampSchema = z.looseObject({ time: longSchema, actor: urnSchema.optional() });
-export type TimeStamp = z.infer<typeof timeStampSchema>;
 
 // created/lastModified have Pegasus defaults, so a client may omit them.
 export const changeAuditStampsSchema = z.looseObject({
@@ -56,7 +54,6 @@ export const changeAuditStampsSchema = z.looseObject({
   lastModified: auditStampSchema.optional(),
   deleted: auditStampSchema.optional(),
 });
-export type ChangeAuditStamps = z.infer<typeof changeAuditStampsSchema>;
 
 export const edgeSchema = z.looseObject({
   sourceUrn: urnSchema.optional(),
@@ -65,44 +62,36 @@ export const edgeSchema = z.looseObject({
   lastModified: auditStampSchema.optional(),
   properties: stringMapSchema.optional(),
 });
-export type Edge = z.infer<typeof edgeSchema>;
 
 export const statusSchema = z.looseObject({
   removed: z.boolean().optional(),
   lifecycleStage: urnSchema.optional(),
   lifecycleLastUpdated: auditStampSchema.optional(),
 });
-export type Status = z.infer<typeof statusSchema>;
 
 export const subTypesSchema = z.looseObject({ typeNames: z.array(z.string()) });
-export type SubTypes = z.infer<typeof subTypesSchema>;
 
 // Owner.type is an enum in DataHub that grows; any string is accepted so new values never fail.
 export const ownershipSchema = z.looseObject({
   owners: z.array(z.looseObject({ owner: urnSchema, type: z.string(), typeUrn: urnSchema.optional() })),
   lastModified: auditStampSchema.optional(),
 });
-export type Ownership = z.infer<typeof ownershipSchema>;
 
 export const globalTagsSchema = z.looseObject({ tags: z.array(z.looseObject({ tag: urnOf('tag') })) });
-export type GlobalTags = z.infer<typeof globalTagsSchema>;
 
 export const glossaryTermsSchema = z.looseObject({
   terms: z.array(z.looseObject({ urn: urnOf('glossaryTerm') })),
   auditStamp: auditStampSchema,
 });
-export type GlossaryTerms = z.infer<typeof glossaryTermsSchema>;
 
 export const browsePathsV2Schema = z.looseObject({
   path: z.array(z.looseObject({ id: z.string(), urn: urnSchema.optional() })),
 });
-export type BrowsePathsV2 = z.infer<typeof browsePathsV2Schema>;
 
 export const dataPlatformInstanceSchema = z.looseObject({
   platform: urnSchema,
   instance: urnSchema.optional(),
 });
-export type DataPlatformInstance = z.infer<typeof dataPlatformInstanceSchema>;
 
 export const inputFieldsSchema = z.looseObject({
   fields: z.array(z.looseObject({
@@ -111,7 +100,5 @@ export const inputFieldsSchema = z.looseObject({
     schemaField: z.looseObject({ fieldPath: z.string() }).optional(),
   })),
 });
-export type InputFields = z.infer<typeof inputFieldsSchema>;
 
 export const containerSchema = z.looseObject({ container: urnSchema });
-export type Container = z.infer<typeof containerSchema>;

@@ -30,14 +30,12 @@ export const datasetPropertiesSchema = z.looseObject({
   lastModified: timeStampSchema.optional(),
   tags: z.array(z.string()).optional(),
 });
-export type DatasetProperties = z.infer<typeof datasetPropertiesSchema>;
 
-export const schemaFieldSchema = z.looseObject({
+const schemaFieldSchema = z.looseObject({
   fieldPath: z.string(),
   type: z.looseObject({ type: z.record(z.string(), z.unknown()) }),
   nativeDataType: z.string(),
 });
-export type SchemaField = z.infer<typeof schemaFieldSchema>;
 
 export const schemaMetadataSchema = z.looseObject({
   schemaName: z.string(),
@@ -50,7 +48,6 @@ export const schemaMetadataSchema = z.looseObject({
   lastModified: auditStampSchema.optional(),
   dataset: urnOf('dataset').optional(),
 });
-export type SchemaMetadata = z.infer<typeof schemaMetadataSchema>;
 
 export const dataFlowInfoSchema = z.looseObject({
   name: z.string(),
@@ -59,7 +56,6 @@ export const dataFlowInfoSchema = z.looseObject({
   customProperties: stringMapSchema.optional(),
   externalUrl: z.string().optional(),
 });
-export type DataFlowInfo = z.infer<typeof dataFlowInfoSchema>;
 
 export const dataJobInfoSchema = z.looseObject({
   name: z.string(),
@@ -70,7 +66,6 @@ export const dataJobInfoSchema = z.looseObject({
   customProperties: stringMapSchema.optional(),
   externalUrl: z.string().optional(),
 });
-export type DataJobInfo = z.infer<typeof dataJobInfoSchema>;
 
 // The fields a chart and a dashboard share (DataHub's ChartInfo and DashboardInfo).
 const visualisationInfo = {
@@ -89,7 +84,6 @@ export const chartInfoSchema = z.looseObject({
   inputEdges: z.array(edgeSchema).optional(),
   chartUrl: z.string().optional(),
 });
-export type ChartInfo = z.infer<typeof chartInfoSchema>;
 
 export const dashboardInfoSchema = z.looseObject({
   ...visualisationInfo,
@@ -100,7 +94,6 @@ export const dashboardInfoSchema = z.looseObject({
   dashboards: z.array(edgeSchema).optional(),
   dashboardUrl: z.string().optional(),
 });
-export type DashboardInfo = z.infer<typeof dashboardInfoSchema>;
 
 export const corpUserInfoSchema = z.looseObject({
   active: z.boolean(),
@@ -113,10 +106,8 @@ export const corpUserInfoSchema = z.looseObject({
   fullName: z.string().optional(),
   customProperties: stringMapSchema.optional(),
 });
-export type CorpUserInfo = z.infer<typeof corpUserInfoSchema>;
 
 export const roleMembershipSchema = z.looseObject({ roles: z.array(urnSchema) });
-export type RoleMembership = z.infer<typeof roleMembershipSchema>;
 
 export const dataPlatformInfoSchema = z.looseObject({
   name: z.string(),
@@ -126,7 +117,5 @@ export const dataPlatformInfoSchema = z.looseObject({
   displayName: z.string().optional(),
   logoUrl: z.string().optional(),
 });
-export type DataPlatformInfo = z.infer<typeof dataPlatformInfoSchema>;
 
 export const telemetryClientIdSchema = z.looseObject({ clientId: z.string() });
-export type TelemetryClientId = z.infer<typeof telemetryClientIdSchema>;

@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { auditStampSchema, edgeSchema, stringMapSchema, urnOf, urnSchema } from './common.ts';
 
-export const DATASET_LINEAGE_TYPES = ['COPY', 'TRANSFORMED', 'VIEW'] as const;
-export const FINE_GRAINED_UPSTREAM_TYPES = ['FIELD_SET', 'DATASET', 'NONE'] as const;
-export const FINE_GRAINED_DOWNSTREAM_TYPES = ['FIELD', 'FIELD_SET'] as const;
+const DATASET_LINEAGE_TYPES = ['COPY', 'TRANSFORMED', 'VIEW'] as const;
+const FINE_GRAINED_UPSTREAM_TYPES = ['FIELD_SET', 'DATASET', 'NONE'] as const;
+const FINE_GRAINED_DOWNSTREAM_TYPES = ['FIELD', 'FIELD_SET'] as const;
 
-export const upstreamSchema = z.looseObject({
+const upstreamSchema = z.looseObject({
   // Optional here because it has a Pegasus default; the Python client always sends it.
   auditStamp: auditStampSchema.optional(),
   created: auditStampSchema.optional(),
@@ -15,9 +15,8 @@ export const upstreamSchema = z.looseObject({
   properties: stringMapSchema.optional(),
   query: urnSchema.optional(),
 });
-export type Upstream = z.infer<typeof upstreamSchema>;
 
-export const fineGrainedLineageSchema = z.looseObject({
+const fineGrainedLineageSchema = z.looseObject({
   upstreamType: z.enum(FINE_GRAINED_UPSTREAM_TYPES),
   upstreams: z.array(urnSchema).optional(),
   downstreamType: z.enum(FINE_GRAINED_DOWNSTREAM_TYPES),
@@ -26,13 +25,11 @@ export const fineGrainedLineageSchema = z.looseObject({
   confidenceScore: z.number().optional(),
   query: urnSchema.optional(),
 });
-export type FineGrainedLineage = z.infer<typeof fineGrainedLineageSchema>;
 
 export const upstreamLineageSchema = z.looseObject({
   upstreams: z.array(upstreamSchema),
   fineGrainedLineages: z.array(fineGrainedLineageSchema).optional(),
 });
-export type UpstreamLineage = z.infer<typeof upstreamLineageSchema>;
 
 export const dataJobInputOutputSchema = z.looseObject({
   // Deprecated but required by the model: clients send [].
@@ -46,23 +43,19 @@ export const dataJobInputOutputSchema = z.looseObject({
   outputDatasetFields: z.array(urnSchema).optional(),
   fineGrainedLineages: z.array(fineGrainedLineageSchema).optional(),
 });
-export type DataJobInputOutput = z.infer<typeof dataJobInputOutputSchema>;
 
 export const dataProcessInstanceInputSchema = z.looseObject({
   inputs: z.array(urnSchema),
   inputEdges: z.array(edgeSchema).optional(),
 });
-export type DataProcessInstanceInput = z.infer<typeof dataProcessInstanceInputSchema>;
 
 export const dataProcessInstanceOutputSchema = z.looseObject({
   outputs: z.array(urnSchema),
   outputEdges: z.array(edgeSchema).optional(),
 });
-export type DataProcessInstanceOutput = z.infer<typeof dataProcessInstanceOutputSchema>;
 
 /** Legacy dataProcess lineage: both lists are DatasetUrn arrays in the model. */
 export const dataProcessInfoSchema = z.looseObject({
   inputs: z.array(urnOf('dataset')).optional(),
   outputs: z.array(urnOf('dataset')).optional(),
 });
-export type DataProcessInfo = z.infer<typeof dataProcessInfoSchema>;

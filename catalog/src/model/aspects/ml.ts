@@ -13,13 +13,11 @@ export const mlPrimaryKeyPropertiesSchema = z.looseObject({
   ...common,
   sources: z.array(urnOf('dataset')),
 });
-export type MLPrimaryKeyProperties = z.infer<typeof mlPrimaryKeyPropertiesSchema>;
 
 export const mlFeaturePropertiesSchema = z.looseObject({
   ...common,
   sources: z.array(urnSchema).optional(),
 });
-export type MLFeatureProperties = z.infer<typeof mlFeaturePropertiesSchema>;
 
 // What a model group has, a model has too (DataHub's two records share these fields).
 export const mlModelGroupPropertiesSchema = z.looseObject({
@@ -28,18 +26,15 @@ export const mlModelGroupPropertiesSchema = z.looseObject({
   trainingJobs: z.array(urnSchema).optional(),
   downstreamJobs: z.array(urnSchema).optional(),
 });
-export type MLModelGroupProperties = z.infer<typeof mlModelGroupPropertiesSchema>;
 
 export const mlModelPropertiesSchema = mlModelGroupPropertiesSchema.extend({
   mlFeatures: z.array(urnSchema).optional(),
   groups: z.array(urnSchema).optional(),
   deployments: z.array(urnSchema).optional(),
 });
-export type MLModelProperties = z.infer<typeof mlModelPropertiesSchema>;
 
 export const mlFeatureTablePropertiesSchema = z.looseObject({
   ...common,
   mlFeatures: z.array(urnSchema).optional(),
   mlPrimaryKeys: z.array(urnSchema).optional(),
 });
-export type MLFeatureTableProperties = z.infer<typeof mlFeatureTablePropertiesSchema>;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import { canonicalJson, isJsonRecord, type JsonRecord } from '../json.ts';
 
-export const RUN_EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
+const RUN_EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
 
 const text = z.string().min(1, 'must not be empty');

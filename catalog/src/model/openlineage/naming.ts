@@ -20,7 +20,7 @@ const PATH_SCHEMES: ReadonlySet<string> = new Set(['s3', 's3a', 's3n', 'gs', 'gc
 /** The urn grammar's characters in a name are percent-encoded, as DataHub's builders do. */
 const encodeNamePart = (s: string) => s.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
 
-export function datasetUrnOf(platform: string, name: string): string {
+function datasetUrnOf(platform: string, name: string): string {
   return `urn:li:dataset:(urn:li:dataPlatform:${encodeNamePart(platform)},${encodeNamePart(name)},PROD)`;
 }
 
@@ -75,7 +75,7 @@ export function dataJobUrnOf(flowUrn: string, jobName: string): string {
   return `urn:li:dataJob:(${flowUrn},${encodeNamePart(jobName)})`;
 }
 
-export function runUrnOf(runId: string): string {
+function runUrnOf(runId: string): string {
   return `urn:li:dataProcessInstance:${runId.toLowerCase()}`;
 }
 

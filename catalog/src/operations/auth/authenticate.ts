@@ -22,7 +22,7 @@ export interface AuthConfig {
   systemClientSecret?: string;
 }
 
-export const MISSING_CREDENTIALS_MESSAGE = 'Unauthorized to perform this action.';
+const MISSING_CREDENTIALS_MESSAGE = 'Unauthorized to perform this action.';
 
 /** The authentication settings of a process's validated configuration. */
 export function authConfigOf(config: AuthenticationConfig): AuthConfig {

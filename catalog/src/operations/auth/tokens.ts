@@ -4,11 +4,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { unauthenticated } from '../../model/errors.ts';
 
-export const TOKEN_ISSUER = 'datahub-metadata-service';
+const TOKEN_ISSUER = 'datahub-metadata-service';
 const ALGORITHM = 'HS256';
 
-export type TokenType = 'PERSONAL' | 'SESSION';
-export type TokenVersion = '2' | '1';
+type TokenType = 'PERSONAL' | 'SESSION';
+type TokenVersion = '2' | '1';
 
 const TOKEN_TYPES: ReadonlySet<string> = new Set<TokenType>(['PERSONAL', 'SESSION']);
 const TOKEN_VERSIONS: ReadonlySet<string> = new Set<TokenVersion>(['2', '1']);
@@ -174,7 +174,3 @@ export const accessTokenDurationMs = {
 } as const satisfies Record<string, number | null>;
 
 export type AccessTokenDuration = keyof typeof accessTokenDurationMs;
-
-export function isAccessTokenDuration(v: unknown): v is AccessTokenDuration {
-  return typeof v === 'string' && Object.hasOwn(accessTokenDurationMs, v);
-}

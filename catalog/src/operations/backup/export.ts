@@ -47,7 +47,7 @@ export interface PreparedExport {
   chunks(): AsyncGenerator<string>;
 }
 
-export const DEFAULT_EXPORT_PAGE = 500;
+const DEFAULT_EXPORT_PAGE = 500;
 const BARRIER_TAG = 'lineage-catalog-export-barrier';
 
 /** A stored row as the export's page reads it, under its entity. */
@@ -139,7 +139,7 @@ function withHeldRows(entities: readonly ScannedEntity[], held: ReadonlyArray<{ 
 }
 
 /** Rows in a scope now (every version): the progress bar's total. */
-export async function countExportRows(store: Store, range: UrnRange): Promise<number> {
+async function countExportRows(store: Store, range: UrnRange): Promise<number> {
   const [r] = await store.read((tx) => tx.run<{ total: number }>('backup/count-rows', { lower: range.lower, upper: range.upper, regex: range.regex }));
   return r?.total ?? 0;
 }

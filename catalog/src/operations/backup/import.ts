@@ -54,7 +54,7 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void | Promise<void>;
 }
 
-export const emptyImportProgress = (): ImportProgress => ({ phase: 'records', records: 0, rows: 0, changes: 0, needsDerive: false });
+const emptyImportProgress = (): ImportProgress => ({ phase: 'records', records: 0, rows: 0, changes: 0, needsDerive: false });
 
 interface Batch {
   items: Array<{ index: number; item: ImportItem }>;

@@ -20,7 +20,7 @@ export interface ReadOptions {
   skip?: number;
 }
 
-export const DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024;
+const DEFAULT_MAX_RECORD_CHARS = 64 * 1024 * 1024;
 
 type State = 'start' | 'first' | 'next' | 'element' | 'after' | 'done';
 

@@ -32,7 +32,7 @@ async function applySchemaOnly(store: Store): Promise<string[]> {
 }
 
 /** One entry per version after 1: what moves a store from `to - 1` to `to`. */
-export const MIGRATIONS: readonly MigrationStep[] = [
+const MIGRATIONS: readonly MigrationStep[] = [
   {
     to: 2,
     what: 'apply the constraints and indexes (entity_search_v1 dropped), then rebuild derived state from the rows: facetKey, tag/term/owner edges',

@@ -9,7 +9,7 @@ import type { Store } from '../../store/store.ts';
  * Batches deleted per transaction (a batch is one write's events about one entity: usually a few,
  * hundreds for a column-level OpenLineage event): small enough to stay far below Neo4j's transaction memory.
  */
-export const PRUNE_BATCH = 2_000;
+const PRUNE_BATCH = 2_000;
 
 export interface PruneResult {
   deleted: number;

@@ -11,7 +11,7 @@ import { InvalidUrnError, parseUrn, type Urn } from '../../model/urn.ts';
 // Scope
 
 /** Above every urn the catalog stores (they start with "urn:"), so it closes an open range. */
-export const RANGE_TOP = '\uffff\uffff';
+const RANGE_TOP = '\uffff\uffff';
 
 export interface UrnRange {
   lower: string;

@@ -24,7 +24,7 @@ import { absorb, emptyOutcome, newResult, timed, type BatchOutcome, type Restore
 
 export const DEFAULT_BATCH_SIZE = 500;
 /** Transactions stay bounded whatever batchSize a client asks for. */
-export const MAX_TX_ROWS = 2000;
+const MAX_TX_ROWS = 2000;
 
 
 /** Latest rows in a scope (the CLI's progress total). */

@@ -3,17 +3,17 @@
 import type { ChangedEdge, EdgeRef } from './diff.ts';
 import type { RestoreArgs, RestoreCursor, RestorePhase } from './restore-args.ts';
 
-export interface Examples<T> {
+interface Examples<T> {
   count: number;
   examples: T[];
 }
 
-export interface FieldDrift {
+interface FieldDrift {
   urn: string;
   fields: Record<string, { expected: unknown; actual: unknown }>;
 }
 
-export interface DriftReport {
+interface DriftReport {
   missingEdges: Examples<EdgeRef>;
   extraEdges: Examples<EdgeRef>;
   changedEdges: Examples<ChangedEdge>;
@@ -50,7 +50,7 @@ export interface RestoreProgress {
   result: RestoreResult;
 }
 
-export const MAX_EXAMPLES = 20;
+const MAX_EXAMPLES = 20;
 const MAX_IGNORED_ROWS = 100;
 
 const emptyExamples = <T>(): Examples<T> => ({ count: 0, examples: [] });

@@ -18,8 +18,8 @@ import { planLineageRead } from './plan.ts';
 import { reach, type ReachRow } from './traverse.ts';
 import { countInDatabase } from './select.ts';
 
-export const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
-export type SchemaFieldValidation = (typeof SCHEMA_FIELD_VALIDATION)[number];
+const SCHEMA_FIELD_VALIDATION = ['NONE', 'AUTO', 'ALWAYS'] as const;
+type SchemaFieldValidation = (typeof SCHEMA_FIELD_VALIDATION)[number];
 
 export interface LineageCountQuery extends Omit<LineageQuery, 'includeGhosts' | 'liftFields' | 'includePaths'> {
   includeGhostEntities?: boolean | null | undefined;
@@ -30,7 +30,7 @@ export interface LineageCountQuery extends Omit<LineageQuery, 'includeGhosts' | 
 const GRAPH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['platform', 'origin', 'parent']);
 
 /** AUTO validates columns against their parents' schemas up to this many parents, like ALWAYS. */
-export const MAX_PARENTS_TO_VALIDATE = 1000;
+const MAX_PARENTS_TO_VALIDATE = 1000;
 
 /**
  * Columns their parent's schemaMetadata declares (by fieldPath or its plain v2 form); a column

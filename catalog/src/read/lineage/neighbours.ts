@@ -20,7 +20,7 @@ export interface NeighbourOptions {
   timeoutMs?: number | undefined;
 }
 
-export interface NeighbourRelationship {
+interface NeighbourRelationship {
   /** DataHub relationship name of the typed edge (DownstreamOf, Consumes, Produces, …). */
   type: string;
   urn: string;

@@ -35,7 +35,7 @@ export interface DatabaseStep {
   maxDepth: number;
 }
 
-export type StreamedWalk = 'fast-then-hops' | 'hops';
+type StreamedWalk = 'fast-then-hops' | 'hops';
 
 export interface LineagePlan {
   /** Nothing to walk (entitiesExploredPerHopLimit 0): an empty answer without a query. */

@@ -18,7 +18,7 @@ export interface AndFilter {
   and?: readonly FacetFilter[] | null | undefined;
 }
 
-export interface IgnoreAsHop {
+interface IgnoreAsHop {
   /** GraphQL EntityType name (DATA_JOB, …). */
   entityType: string;
   /** Platform urns (a bare name is read as urn:li:dataPlatform:<name>); empty/null = every platform. */
@@ -63,16 +63,15 @@ export interface LineageQuery {
  * What a lineage search returns when `types` is null or empty: every type but QUERY. A query is a
  * via of an edge, shown inside paths, never a result (docs/lineage-model.md §Paths).
  */
-export function defaultResultTypes(): readonly string[] {
+function defaultResultTypes(): readonly string[] {
   return graphqlEntityTypes().filter((t) => t !== 'QUERY');
 }
 
 /** Filter fields a lineage search accepts besides degree. */
-export const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
+const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
   ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
 
-export const DEGREE_VALUES = ['1', '2', '3+'] as const;
-export type DegreeValue = (typeof DEGREE_VALUES)[number];
+const DEGREE_VALUES = ['1', '2', '3+'] as const;
 
 /** Which depth-bound statement runs: a literal in the Cypher text, never a parameter. */
 export type { DepthBound } from '../../store/cypher.ts';

@@ -13,10 +13,10 @@ import { planLineageRead, type LineagePlan } from './plan.ts';
 import { lineagePaths } from './paths.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
 
-export type { LineageQuery, LineageDirection, LineageLimits } from './query.ts';
-export type { LineageHit, Facet, FacetAggregation } from './results.ts';
+export type { LineageQuery,  LineageLimits } from './query.ts';
+export type { LineageHit,   } from './results.ts';
 export type { LineagePlan } from './plan.ts';
-export { lineageLimitsFromConfig } from './query.ts';
+;
 export { lineagePaths } from './paths.ts';
 export { lineageNeighbours } from './neighbours.ts';
 
@@ -49,7 +49,7 @@ type Strategy = Walked | 'none' | 'snapshot';
  * snapshot; past them the reach is streamed again (docs/lineage-model.md §Results). ~300 bytes a
  * hit, so ~1.5 MB, twice that between compactions, whatever the reach.
  */
-export const STREAM_WINDOW = 5_000;
+const STREAM_WINDOW = 5_000;
 
 function emptyPage(nq: NormalizedQuery, plan: LineagePlan): LineagePage {
   return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none', plan };
@@ -80,7 +80,7 @@ const SNAPSHOTS: LRUCache.Options<string, Snapshot, unknown> = {
  * its cursor (selected again in Neo4j, or streamed again) so a long scroll (a CSV export of a hub's
  * 120k hits) does not hold all it has seen.
  */
-export const MAX_HELD_HITS = 20_000;
+const MAX_HELD_HITS = 20_000;
 const snapshotsOf = (store: Store) => store.cache<string, Snapshot>('lineage/snapshots', SNAPSHOTS);
 
 function snapshotKey(nq: NormalizedQuery): string {

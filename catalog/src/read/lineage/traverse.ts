@@ -12,7 +12,7 @@ import type { StatementName } from '../../store/cypher.ts';
 import { isIgnoredAsHop, windowParams, type LineageLimits, type NormalizedQuery } from './query.ts';
 import { planLineageRead, type LineagePlan } from './plan.ts';
 
-export interface ParentFields {
+interface ParentFields {
   urn: string;
   entityType: string;
   platform: string | null;
@@ -65,7 +65,7 @@ export interface ReachSink {
 }
 
 /** A sink that keeps every row (tests, the bench and small reaches). */
-export function collectRows(): ReachSink & { rows: ReachRow[] } {
+function collectRows(): ReachSink & { rows: ReachRow[] } {
   const sink = { rows: [] as ReachRow[], reset: () => { sink.rows = []; }, add: (r: ReachRow) => { sink.rows.push(r); } };
   return sink;
 }
