@@ -31,7 +31,17 @@
 // gives them): their time and peak RSS (VmHWM, polled from /proc) are theirs alone.
 // Everything goes to bench/results/<date>-backup-<size>.json; exit 1 when a check fails.
 import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -72,7 +82,12 @@ const LOAD_PLATFORM = 'benchload';
 // ---------------------------------------------------------------------------------------------
 // Child processes, measured
 
-interface Measured { ms: number; peakRssMb: number; stdout: string; stderr: string }
+interface Measured {
+  ms: number;
+  peakRssMb: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** The node flags package.json gives a script (`"import": "node --max-old-space-size=160 … tools/import.ts"`). */
 const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -85,17 +100,28 @@ function nodeFlagsOf(script: string): string[] {
 function runNode(script: string, args: string[], env: Record<string, string>): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [...nodeFlagsOf(script), join(root, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeFlagsOf(script), join(root, script), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; if (stderr.length > 1e6) stderr = stderr.slice(-1e5); });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (stderr.length > 1e6) stderr = stderr.slice(-1e5);
+    });
     let hwmKb = 0;
     const sample = () => {
       try {
         const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
         if (m) hwmKb = Math.max(hwmKb, Number(m[1]));
-      } catch { /* exited */ }
+      } catch {
+        /* exited */
+      }
     };
     const timer = setInterval(sample, 200);
     child.on('error', reject);
@@ -145,7 +171,12 @@ async function compare(a: string, b: string, skip: (line: string) => boolean = (
     const [l, r] = await Promise.all([next(x), next(y)]);
     if (l === null && r === null) return { identical: true, compared, uncompressedBytes: bytes };
     if (l === null || r === null || normal(l) !== normal(r)) {
-      return { identical: false, compared, uncompressedBytes: bytes, firstDifference: { line: compared, a: l?.slice(0, 400) ?? null, b: r?.slice(0, 400) ?? null } };
+      return {
+        identical: false,
+        compared,
+        uncompressedBytes: bytes,
+        firstDifference: { line: compared, a: l?.slice(0, 400) ?? null, b: r?.slice(0, 400) ?? null },
+      };
     }
     compared++;
     bytes += Buffer.byteLength(l) + 1;
@@ -188,14 +219,21 @@ let g: ReturnType<typeof generate> | null = generate(edges);
 const stats = g.stats;
 const src = g.sources;
 const sourceUrns = {
-  hub: g.entities[src.hub]!.urn, sinkHub: g.entities[src.sinkHub]!.urn, mid: g.entities[src.mid]!.urn,
-  leaf: g.entities[src.leaf]!.urn, field: g.fieldUrns[src.field]!,
+  hub: g.entities[src.hub]!.urn,
+  sinkHub: g.entities[src.sinkHub]!.urn,
+  mid: g.entities[src.mid]!.urn,
+  leaf: g.entities[src.leaf]!.urn,
+  field: g.fieldUrns[src.field]!,
 };
 let seedRecords = 0;
 let versionUpdates = 0;
 {
   const out = createWriteStream(seedFile);
-  const write = (p: Proposal) => new Promise<void>((r) => { if (out.write(`${seedRecords++ ? ',' : ''}\n${JSON.stringify(p)}`)) r(); else out.once('drain', r); });
+  const write = (p: Proposal) =>
+    new Promise<void>((r) => {
+      if (out.write(`${seedRecords++ ? ',' : ''}\n${JSON.stringify(p)}`)) r();
+      else out.once('drain', r);
+    });
   out.write('[');
   for (let id = 0; id < g.entities.length; id++) for (const p of entityProposals(g, id)) await write(p);
   for (let id = 0; id < g.entities.length; id++) for (const p of lineageProposals(g, id)) await write(p);
@@ -204,7 +242,11 @@ let versionUpdates = 0;
     for (const p of entityProposals(g, id)) {
       if (p.aspectName !== 'datasetProperties') continue;
       const v = JSON.parse(p.aspect.value) as Record<string, unknown>;
-      await write({ ...p, aspect: { ...p.aspect, value: JSON.stringify({ ...v, description: `${String(v.description)} (revised)` }) }, systemMetadata: { ...p.systemMetadata, runId: 'bench-revision' } });
+      await write({
+        ...p,
+        aspect: { ...p.aspect, value: JSON.stringify({ ...v, description: `${String(v.description)} (revised)` }) },
+        systemMetadata: { ...p.systemMetadata, runId: 'bench-revision' },
+      });
       versionUpdates++;
     }
   }
@@ -218,8 +260,16 @@ const PROBES: Array<{ name: string; q: LineageQuery; start: number }> = [];
 for (const [name, urn] of Object.entries(sourceUrns)) {
   for (const direction of ['DOWNSTREAM', 'UPSTREAM'] as const) {
     PROBES.push({ name: `${name} ${direction} all`, q: { urn, direction }, start: 0 });
-    PROBES.push({ name: `${name} ${direction} degree 1`, q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['1'] }] }] }, start: 0 });
-    PROBES.push({ name: `${name} ${direction} 3+ page 2`, q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] }, start: 100 });
+    PROBES.push({
+      name: `${name} ${direction} degree 1`,
+      q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['1'] }] }] },
+      start: 0,
+    });
+    PROBES.push({
+      name: `${name} ${direction} 3+ page 2`,
+      q: { urn, direction, orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] },
+      start: 100,
+    });
   }
 }
 async function probe(store: Store): Promise<string[]> {
@@ -251,12 +301,19 @@ try {
   await storeA.applySchema();
   const envA = { NEO4J_URI: a.uri };
   log(`loading A from the DataHub file (${seedRecords} proposals, write path) …`);
-  const seed = await runNode('tools/import.ts', [seedFile, '--quiet', '--checkpoint', join(work, 'seed-checkpoint.json'), '--actor', ACTOR], envA);
+  const seed = await runNode(
+    'tools/import.ts',
+    [seedFile, '--quiet', '--checkpoint', join(work, 'seed-checkpoint.json'), '--actor', ACTOR],
+    envA,
+  );
   log(`  ${seed.stdout.trim()}`);
 
   log('restore rate on A: full restoreIndices (batch 500) …');
   const restore = await runNode('bench/restore-worker.ts', [a.uri, '500'], {});
-  const restoreOut = JSON.parse(restore.stdout.trim().split('\n').at(-1)!) as { result: { rowsScanned: number; timeMs: number }; hwmMb: number };
+  const restoreOut = JSON.parse(restore.stdout.trim().split('\n').at(-1)!) as {
+    result: { rowsScanned: number; timeMs: number };
+    hwmMb: number;
+  };
   const restoreRate = Math.round(restoreOut.result.rowsScanned / (restoreOut.result.timeMs / 1000));
   log(`  ${restoreOut.result.rowsScanned} rows in ${(restoreOut.result.timeMs / 1000).toFixed(1)} s = ${restoreRate} rows/s`);
 
@@ -272,11 +329,22 @@ try {
       const urn = (k: number) => `urn:li:dataset:(urn:li:dataPlatform:${LOAD_PLATFORM},t${k % 50},PROD)`;
       // Every third write deletes an aspect (the next round writes it again): rows deleted while the
       // export runs are what its hold keeps (docs/operations.md §Consistency).
-      const change = i % 3 === 2
-        ? { urn: parseUrn(urn(i)), aspectName: i % 2 === 0 ? 'datasetProperties' : 'upstreamLineage', changeType: 'DELETE' as const }
-        : i % 2 === 0
-          ? { urn: parseUrn(urn(i)), aspectName: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: `t${i % 50}`, description: `write ${i}` } }
-          : { urn: parseUrn(urn(i)), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] } };
+      const change =
+        i % 3 === 2
+          ? { urn: parseUrn(urn(i)), aspectName: i % 2 === 0 ? 'datasetProperties' : 'upstreamLineage', changeType: 'DELETE' as const }
+          : i % 2 === 0
+            ? {
+                urn: parseUrn(urn(i)),
+                aspectName: 'datasetProperties',
+                changeType: 'UPSERT' as const,
+                value: { name: `t${i % 50}`, description: `write ${i}` },
+              }
+            : {
+                urn: parseUrn(urn(i)),
+                aspectName: 'upstreamLineage',
+                changeType: 'UPSERT' as const,
+                value: { upstreams: [{ dataset: urn(i + 7), type: 'TRANSFORMED', auditStamp: { time: i, actor: ACTOR } }] },
+              };
       await writeAspects(storeA, [change], { actor: ACTOR, existenceMode: 'relaxed' });
       writes++;
       if (change.changeType === 'DELETE') deletes++;
@@ -289,8 +357,13 @@ try {
   log(`  ${exported.stdout.trim()} (${writes} writes beside it)`);
   const exportedRows = Number(/^(\d+) rows/.exec(exported.stdout)?.[1]);
   // The export ended its hold and dropped what it held.
-  const [afterExport] = (await storeA.driver.executeQuery(
-    'OPTIONAL MATCH (h:ExportHold) WITH count(h) AS holds OPTIONAL MATCH (r:HeldRow) RETURN holds, count(r) AS held', {}, { database: 'neo4j' })).records;
+  const [afterExport] = (
+    await storeA.driver.executeQuery(
+      'OPTIONAL MATCH (h:ExportHold) WITH count(h) AS holds OPTIONAL MATCH (r:HeldRow) RETURN holds, count(r) AS held',
+      {},
+      { database: 'neo4j' },
+    )
+  ).records;
   const holdsLeft = Number(afterExport?.get('holds') ?? -1);
   const heldLeft = Number(afterExport?.get('held') ?? -1);
   const later = await runNode('tools/export.ts', ['--out', laterFile, '--quiet'], envA);
@@ -305,7 +378,11 @@ try {
   storeB = createStore({ uri: b.uri, database: 'neo4j' });
   const envB = { NEO4J_URI: b.uri };
   await runNode('tools/migrate.ts', ['--quiet'], envB);
-  const imported = await runNode('tools/import.ts', [exportFile, '--quiet', '--checkpoint', join(work, 'import-checkpoint.json'), '--actor', ACTOR], envB);
+  const imported = await runNode(
+    'tools/import.ts',
+    [exportFile, '--quiet', '--checkpoint', join(work, 'import-checkpoint.json'), '--actor', ACTOR],
+    envB,
+  );
   log(`  ${imported.stdout.trim()}`);
   const importedRecords = Number(/^(\d+) records imported/.exec(imported.stdout)?.[1]);
   const drift = await restoreIndices(storeB, { dryRun: true, batchSize: 2000 });
@@ -317,12 +394,17 @@ try {
   // only reads and compares; an import writes every row, edge and search field. Here B's derived
   // edges are dropped (the damage restoreIndices exists to repair: rows intact, edges gone) and the
   // same full pass rebuilds them, then the probes must answer on B as they did on A.
-  log('restore rate when it rebuilds: B\'s derived edges dropped, full restoreIndices (batch 500) …');
+  log("restore rate when it rebuilds: B's derived edges dropped, full restoreIndices (batch 500) …");
   const dropped = await dropDerivedEdges(storeB);
   const rebuild = await runNode('bench/restore-worker.ts', [b.uri, '500'], {});
-  const rebuildOut = JSON.parse(rebuild.stdout.trim().split('\n').at(-1)!) as { result: { rowsScanned: number; timeMs: number; edgesAdded: number }; hwmMb: number };
+  const rebuildOut = JSON.parse(rebuild.stdout.trim().split('\n').at(-1)!) as {
+    result: { rowsScanned: number; timeMs: number; edgesAdded: number };
+    hwmMb: number;
+  };
   const rebuildRate = Math.round(rebuildOut.result.rowsScanned / (rebuildOut.result.timeMs / 1000));
-  log(`  ${dropped} edges dropped; ${rebuildOut.result.rowsScanned} rows, ${rebuildOut.result.edgesAdded} edges added in ${(rebuildOut.result.timeMs / 1000).toFixed(1)} s = ${rebuildRate} rows/s`);
+  log(
+    `  ${dropped} edges dropped; ${rebuildOut.result.rowsScanned} rows, ${rebuildOut.result.edgesAdded} edges added in ${(rebuildOut.result.timeMs / 1000).toFixed(1)} s = ${rebuildRate} rows/s`,
+  );
   const probesRebuilt = await probe(storeB);
   await storeB.close();
   storeB = undefined;
@@ -370,43 +452,87 @@ try {
     machine: { cores: cpus().length, memGb: Math.round(totalmem() / 2 ** 30), loadAvgAtEnd: loadavg(), node: process.version },
     neo4j: { heap, pageCache, storeAMb: mb(storeABytes), storeBMb: mb(storeBBytes), storeCMb: mb(storeCBytes) },
     seed: { proposals: seedRecords, ms: seed.ms, mcpPerSec: Math.round(seedRecords / (seed.ms / 1000)), peakRssMb: seed.peakRssMb },
-    restore: { rows: restoreOut.result.rowsScanned, ms: Math.round(restoreOut.result.timeMs), rowsPerSec: restoreRate, peakRssMb: restoreOut.hwmMb },
-    restoreRebuild: {
-      edgesDropped: dropped, rows: rebuildOut.result.rowsScanned, edgesAdded: rebuildOut.result.edgesAdded,
-      ms: Math.round(rebuildOut.result.timeMs), rowsPerSec: rebuildRate, peakRssMb: rebuildOut.hwmMb,
+    restore: {
+      rows: restoreOut.result.rowsScanned,
+      ms: Math.round(restoreOut.result.timeMs),
+      rowsPerSec: restoreRate,
+      peakRssMb: restoreOut.hwmMb,
     },
-    memoryCap: { serviceRssMb: 256, exportFlags: nodeFlagsOf('tools/export.ts').join(' '), importFlags: nodeFlagsOf('tools/import.ts').join(' ') },
+    restoreRebuild: {
+      edgesDropped: dropped,
+      rows: rebuildOut.result.rowsScanned,
+      edgesAdded: rebuildOut.result.edgesAdded,
+      ms: Math.round(rebuildOut.result.timeMs),
+      rowsPerSec: rebuildRate,
+      peakRssMb: rebuildOut.hwmMb,
+    },
+    memoryCap: {
+      serviceRssMb: 256,
+      exportFlags: nodeFlagsOf('tools/export.ts').join(' '),
+      importFlags: nodeFlagsOf('tools/import.ts').join(' '),
+    },
     export: {
-      rows: exportedRows, ms: exported.ms, rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
-      gzipMb: +(statSync(exportFile).size / 2 ** 20).toFixed(2), jsonMb: mb(roundTrip.uncompressedBytes), peakRssMb: exported.peakRssMb,
-      concurrentWrites: writes, concurrentDeletes: deletes, writerRecordsInFile: loadRecords,
-      idleRerunMs: later.ms, idleRerunPeakRssMb: later.peakRssMb,
+      rows: exportedRows,
+      ms: exported.ms,
+      rowsPerSec: Math.round(exportedRows / (exported.ms / 1000)),
+      gzipMb: +(statSync(exportFile).size / 2 ** 20).toFixed(2),
+      jsonMb: mb(roundTrip.uncompressedBytes),
+      peakRssMb: exported.peakRssMb,
+      concurrentWrites: writes,
+      concurrentDeletes: deletes,
+      writerRecordsInFile: loadRecords,
+      idleRerunMs: later.ms,
+      idleRerunPeakRssMb: later.peakRssMb,
     },
     import: {
-      records: importedRecords, ms: imported.ms, recordsPerSec: Math.round(importedRecords / (imported.ms / 1000)), peakRssMb: imported.peakRssMb,
-      versusRestoreRate: +((importedRecords / (imported.ms / 1000)) / restoreRate).toFixed(2),
-      versusRestoreRebuildRate: +((importedRecords / (imported.ms / 1000)) / rebuildRate).toFixed(2),
+      records: importedRecords,
+      ms: imported.ms,
+      recordsPerSec: Math.round(importedRecords / (imported.ms / 1000)),
+      peakRssMb: imported.peakRssMb,
+      versusRestoreRate: +(importedRecords / (imported.ms / 1000) / restoreRate).toFixed(2),
+      versusRestoreRebuildRate: +(importedRecords / (imported.ms / 1000) / rebuildRate).toFixed(2),
     },
     offlineImport: {
-      records: offlineRecords, ms: offline.ms, recordsPerSec: Math.round(offlineRecords / (offline.ms / 1000)), peakRssMb: offline.peakRssMb,
-      phasesS: offlinePhases ? { files: +offlinePhases[1]!, ghosts: +offlinePhases[2]!, neo4jAdmin: +offlinePhases[3]!, schema: +offlinePhases[4]! } : null,
-      versusRestoreRate: +((offlineRecords / (offline.ms / 1000)) / restoreRate).toFixed(2),
-      versusRestoreRebuildRate: +((offlineRecords / (offline.ms / 1000)) / rebuildRate).toFixed(2),
-      versusOnlineImport: +((offlineRecords / offline.ms) / (importedRecords / imported.ms)).toFixed(1),
+      records: offlineRecords,
+      ms: offline.ms,
+      recordsPerSec: Math.round(offlineRecords / (offline.ms / 1000)),
+      peakRssMb: offline.peakRssMb,
+      phasesS: offlinePhases
+        ? { files: +offlinePhases[1]!, ghosts: +offlinePhases[2]!, neo4jAdmin: +offlinePhases[3]!, schema: +offlinePhases[4]! }
+        : null,
+      versusRestoreRate: +(offlineRecords / (offline.ms / 1000) / restoreRate).toFixed(2),
+      versusRestoreRebuildRate: +(offlineRecords / (offline.ms / 1000) / rebuildRate).toFixed(2),
+      versusOnlineImport: +(offlineRecords / offline.ms / (importedRecords / imported.ms)).toFixed(1),
     },
     check: {
-      reexportOfBIdentical: roundTrip.identical, recordsCompared: roundTrip.compared, ...(roundTrip.identical ? {} : { difference: roundTrip.firstDifference }),
-      untouchedRowsOfAIdentical: untouched.identical, ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
-      driftOnB: hasDrift(drift), probes: PROBES.length, probeAnswersDiffering: probeDiffs,
-      rebuiltEdgesEqualDropped: rebuildOut.result.edgesAdded === dropped, probeAnswersDifferingAfterRebuild: rebuiltDiffs,
+      reexportOfBIdentical: roundTrip.identical,
+      recordsCompared: roundTrip.compared,
+      ...(roundTrip.identical ? {} : { difference: roundTrip.firstDifference }),
+      untouchedRowsOfAIdentical: untouched.identical,
+      ...(untouched.identical ? {} : { untouchedDifference: untouched.firstDifference }),
+      driftOnB: hasDrift(drift),
+      probes: PROBES.length,
+      probeAnswersDiffering: probeDiffs,
+      rebuiltEdgesEqualDropped: rebuildOut.result.edgesAdded === dropped,
+      probeAnswersDifferingAfterRebuild: rebuiltDiffs,
       holdsAndHeldRowsLeftAfterExport: holdsLeft + heldLeft,
-      reexportOfCIdentical: offlineRoundTrip.identical, ...(offlineRoundTrip.identical ? {} : { offlineDifference: offlineRoundTrip.firstDifference }),
-      driftOnC: hasDrift(driftC), probeAnswersDifferingOnC: probeDiffsC,
+      reexportOfCIdentical: offlineRoundTrip.identical,
+      ...(offlineRoundTrip.identical ? {} : { offlineDifference: offlineRoundTrip.firstDifference }),
+      driftOnC: hasDrift(driftC),
+      probeAnswersDifferingOnC: probeDiffsC,
     },
   };
-  const ok = roundTrip.identical && untouched.identical && !hasDrift(drift) && probeDiffs.length === 0 &&
-    rebuildOut.result.edgesAdded === dropped && rebuiltDiffs.length === 0 && holdsLeft + heldLeft === 0 &&
-    offlineRoundTrip.identical && !hasDrift(driftC) && probeDiffsC.length === 0;
+  const ok =
+    roundTrip.identical &&
+    untouched.identical &&
+    !hasDrift(drift) &&
+    probeDiffs.length === 0 &&
+    rebuildOut.result.edgesAdded === dropped &&
+    rebuiltDiffs.length === 0 &&
+    holdsLeft + heldLeft === 0 &&
+    offlineRoundTrip.identical &&
+    !hasDrift(driftC) &&
+    probeDiffsC.length === 0;
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', result.file), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -27,7 +27,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 let stack: RunningStack | undefined;
 try {
   stack = await startStack({
-    ephemeral: true, log, serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
+    ephemeral: true,
+    log,
+    serviceOutput: 'files',
+    tokenName: 'bench',
+    tokenDuration: 'ONE_DAY',
     env: ports ? { INGESTION_PORT: String(ports[0]), LINEAGE_PORT: String(ports[0]! + 1), GATEWAY_PORT: String(ports[0]! + 2) } : {},
   });
   const gms = stack.ingestionUrl;
@@ -35,17 +39,26 @@ try {
   const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:bench,events.${name},PROD)`;
   const ups = [urn('a'), urn('b')];
   const down = urn('c');
-  const proposal = (entityUrn: string, aspectName: string, value: unknown) =>
-    ({ entityType: 'dataset', entityUrn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } });
+  const proposal = (entityUrn: string, aspectName: string, value: unknown) => ({
+    entityType: 'dataset',
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  });
   const ingest = async (proposals: unknown[]) => {
-    const r = await fetch(`${gms}/aspects?action=ingestProposalBatch`, { method: 'POST', headers: auth, body: JSON.stringify({ proposals }) });
+    const r = await fetch(`${gms}/aspects?action=ingestProposalBatch`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ proposals }),
+    });
     if (r.status !== 200) throw new Error(`ingest: HTTP ${r.status} ${await r.text()}`);
   };
   const poll = async (offsetId: string | undefined, timeout: number) => {
     const q = new URLSearchParams({ topic: 'PlatformEvent_v1', pollTimeoutSeconds: String(timeout), ...(offsetId ? { offsetId } : {}) });
     const r = await fetch(`${gms}/openapi/v1/events/poll?${q}`, { headers: auth });
     if (r.status !== 200) throw new Error(`poll: HTTP ${r.status} ${await r.text()}`);
-    return await r.json() as { offsetId: string; count: number; events: Array<{ value: string }> };
+    return (await r.json()) as { offsetId: string; count: number; events: Array<{ value: string }> };
   };
 
   await ingest([...ups, down].map((u) => proposal(u, 'datasetProperties', { name: u })));
@@ -60,7 +73,10 @@ try {
       const at = performance.now();
       token = page.offsetId;
       for (const e of page.events) {
-        const ece = JSON.parse((JSON.parse(e.value) as { payload: { value: string } }).payload.value) as { operation: string; entityUrn: string };
+        const ece = JSON.parse((JSON.parse(e.value) as { payload: { value: string } }).payload.value) as {
+          operation: string;
+          entityUrn: string;
+        };
         if (ece.operation === 'ADD' && ece.entityUrn === down) deliveredAt.push(at);
       }
     }
@@ -75,14 +91,23 @@ try {
   const latencies = ackedAt.map((t, i) => deliveredAt[i]! - t).sort((x, y) => x - y);
   const result = {
     file: `${new Date().toISOString().slice(0, 10)}-events-latency.json`,
-    what: 'commit-to-delivery latency of LINEAGE change events: from the Rest.li write\'s answer to the long poll\'s answer carrying its ADD event (negative: the poll answered before the write\'s HTTP answer arrived)',
+    what: "commit-to-delivery latency of LINEAGE change events: from the Rest.li write's answer to the long poll's answer carrying its ADD event (negative: the poll answered before the write's HTTP answer arrived)",
     writes,
     pollTimeoutSeconds: 30,
     latencyMs: {
-      p50: Math.round(percentile(latencies, 50)), p90: Math.round(percentile(latencies, 90)), p99: Math.round(percentile(latencies, 99)),
-      min: Math.round(latencies[0]!), max: Math.round(latencies[latencies.length - 1]!),
+      p50: Math.round(percentile(latencies, 50)),
+      p90: Math.round(percentile(latencies, 90)),
+      p99: Math.round(percentile(latencies, 99)),
+      min: Math.round(latencies[0]!),
+      max: Math.round(latencies[latencies.length - 1]!),
     },
-    machine: { cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30), loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version },
+    machine: {
+      cores: cpus().length,
+      cpuModel: cpus()[0]?.model ?? '?',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
+      node: process.version,
+    },
   };
   writeFileSync(join(here, 'results', result.file), JSON.stringify(result, null, 2) + '\n');
   log(`latency ms ${JSON.stringify(result.latencyMs)} → bench/results/${result.file}`);

@@ -20,7 +20,13 @@ const SOURCE_SHARE = 0.22;
 const LAYER_SHARES = [0.32, 0.26, 0.17, 0.11, 0.07, 0.04, 0.02, 0.01];
 /** In-degree buckets [min, max, probability]: mostly one parent, a heavy tail up to 72. */
 const IN_DEGREE: ReadonlyArray<readonly [number, number, number]> = [
-  [1, 1, 0.86], [2, 2, 0.07], [3, 3, 0.03], [4, 6, 0.02], [7, 11, 0.012], [12, 30, 0.006], [31, 72, 0.002],
+  [1, 1, 0.86],
+  [2, 2, 0.07],
+  [3, 3, 0.03],
+  [4, 6, 0.02],
+  [7, 11, 0.012],
+  [12, 30, 0.006],
+  [31, 72, 0.002],
 ];
 /** Source tables most models start from (users, orders, events …): picked by a 1/rank law. */
 const HOT_SOURCES = 6;
@@ -77,8 +83,15 @@ export function generateWarehouse(targetEdges: number, seed = 42): Graph {
       for (let i = 0; i < count; i++) {
         const ups = new Set<number>([parentIn(l - 1)]);
         const want = inDegree();
-        for (let tries = 0; ups.size < want && tries < want * 4; tries++) ups.add(parentIn(random() < 0.5 ? l - 1 : Math.floor(random() * l)));
-        const id = add({ urn: datasetUrn('snowflake', `p${t}_analytics.l${l}_model_${i}`), kind: 'dataset', domain: tile, ups: [...ups], layer: l });
+        for (let tries = 0; ups.size < want && tries < want * 4; tries++)
+          ups.add(parentIn(random() < 0.5 ? l - 1 : Math.floor(random() * l)));
+        const id = add({
+          urn: datasetUrn('snowflake', `p${t}_analytics.l${l}_model_${i}`),
+          kind: 'dataset',
+          domain: tile,
+          ups: [...ups],
+          layer: l,
+        });
         edges += ups.size;
         if (random() < COLUMN_LINEAGE_SHARE) {
           const e = entities[id]!;
@@ -97,7 +110,9 @@ export function generateWarehouse(targetEdges: number, seed = 42): Graph {
     const tileCharts: number[] = [];
     for (let c = 0; c < CHARTS_PER_TILE; c++) {
       const inputs = [...new Set(Array.from({ length: between(1, 3) }, () => pick(marts)))];
-      tileCharts.push(add({ urn: `urn:li:chart:(looker,p${t}_chart_${c})`, kind: 'chart', domain: tile, ups: inputs, layer: LAYER_SHARES.length + 1 }));
+      tileCharts.push(
+        add({ urn: `urn:li:chart:(looker,p${t}_chart_${c})`, kind: 'chart', domain: tile, ups: inputs, layer: LAYER_SHARES.length + 1 }),
+      );
       edges += inputs.length;
     }
     for (let d = 0; d * CHARTS_PER_DASHBOARD < tileCharts.length; d++) {
@@ -146,8 +161,12 @@ export function shapeOf(g: Graph): Record<string, number> {
     }
   }
   return {
-    outDegreeMedian: pct(out, 0.5), outDegreeP99: pct(out, 0.99), outDegreeMax: max(out),
-    inDegreeMedian: pct(inn, 0.5), inDegreeP99: pct(inn, 0.99), inDegreeMax: max(inn),
+    outDegreeMedian: pct(out, 0.5),
+    outDegreeP99: pct(out, 0.99),
+    outDegreeMax: max(out),
+    inDegreeMedian: pct(inn, 0.5),
+    inDegreeP99: pct(inn, 0.99),
+    inDegreeMax: max(inn),
     longestChain: chain,
     hubReachDown: bfs(adj, g.sources.hub, 1000).order.length,
   };

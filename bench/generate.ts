@@ -47,7 +47,14 @@ export interface Graph {
   stats: Record<string, number>;
 }
 
-export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000, '1M': 1_000_000, '10m': 10_000_000, '10M': 10_000_000 };
+export const SIZES: Record<string, number> = {
+  '10k': 10_000,
+  '100k': 100_000,
+  '1m': 1_000_000,
+  '1M': 1_000_000,
+  '10m': 10_000_000,
+  '10M': 10_000_000,
+};
 
 /**
  * A size as the runner names it: `10k`, `100k`, `1M`, `4M` (k thousands, M or m millions) or a plain
@@ -84,7 +91,8 @@ export function generate(targetEdges: number, seed = 42): Graph {
   const hubCount = 3;
   const hubs: number[] = [];
   const hubRaw = add({ urn: datasetUrn('kafka', 'ingest.raw_events'), kind: 'dataset', domain: -1, ups: [], layer: 0 });
-  for (let h = 0; h < hubCount; h++) hubs.push(add({ urn: datasetUrn('hive', `core.hub_${h}`), kind: 'dataset', domain: -1, ups: [hubRaw], layer: 1 }));
+  for (let h = 0; h < hubCount; h++)
+    hubs.push(add({ urn: datasetUrn('hive', `core.hub_${h}`), kind: 'dataset', domain: -1, ups: [hubRaw], layer: 1 }));
   edges += hubCount;
 
   // Reserve ~2.5% of the budget for the hub wiring, the rest for domains.
@@ -96,8 +104,16 @@ export function generate(targetEdges: number, seed = 42): Graph {
     const layers: number[][] = [];
     // 8 layers (staging → intermediate → marts → exposures, as dbt projects go): deep enough that
     // reconverging paths multiply, as they do in real warehouses.
-    const widths = [3 + Math.floor(random() * 3), 5 + Math.floor(random() * 4), 6 + Math.floor(random() * 4), 6 + Math.floor(random() * 4),
-      6 + Math.floor(random() * 4), 6 + Math.floor(random() * 4), 5 + Math.floor(random() * 3), 4 + Math.floor(random() * 3)];
+    const widths = [
+      3 + Math.floor(random() * 3),
+      5 + Math.floor(random() * 4),
+      6 + Math.floor(random() * 4),
+      6 + Math.floor(random() * 4),
+      6 + Math.floor(random() * 4),
+      6 + Math.floor(random() * 4),
+      5 + Math.floor(random() * 3),
+      4 + Math.floor(random() * 3),
+    ];
     let size = 0;
     let jobs = 0;
     for (let l = 0; l < widths.length; l++) {
@@ -118,7 +134,15 @@ export function generate(targetEdges: number, seed = 42): Graph {
         const upList = [...ups];
         if (random() < 0.25) {
           // The transformation is a job of the domain's flow: inputs → job → this dataset.
-          const job = add({ urn: `urn:li:dataJob:(${entities[flow]!.urn},task_l${l}_${i})`, kind: 'dataJob', domain: d, ups: upList, outs: [id], flow, layer: l });
+          const job = add({
+            urn: `urn:li:dataJob:(${entities[flow]!.urn},task_l${l}_${i})`,
+            kind: 'dataJob',
+            domain: d,
+            ups: upList,
+            outs: [id],
+            flow,
+            layer: l,
+          });
           jobs++;
           edges += upList.length + 1;
           void job;
@@ -174,7 +198,9 @@ export function generate(targetEdges: number, seed = 42): Graph {
   for (let h = 0; h < hubCount; h++) {
     const staging: number[] = [];
     for (let s = 0; s < stagingPerHub; s++) {
-      staging.push(add({ urn: datasetUrn('hive', `core.hub_${h}_staging_${pad(s, 3)}`), kind: 'dataset', domain: -1, ups: [hubs[h]!], layer: 2 }));
+      staging.push(
+        add({ urn: datasetUrn('hive', `core.hub_${h}_staging_${pad(s, 3)}`), kind: 'dataset', domain: -1, ups: [hubs[h]!], layer: 2 }),
+      );
       edges++;
     }
     for (let k = 0; k < perHub; k++) {
@@ -191,7 +217,10 @@ export function generate(targetEdges: number, seed = 42): Graph {
   const collectors: number[] = [];
   const sinkStart = Math.floor(step / 2);
   for (let k = 0; k < perHub; k++) {
-    if (k % stagingPerHub === 0) collectors.push(add({ urn: datasetUrn('hive', `core.audit_collect_${pad(collectors.length, 3)}`), kind: 'dataset', domain: -1, ups: [], layer: 6 }));
+    if (k % stagingPerHub === 0)
+      collectors.push(
+        add({ urn: datasetUrn('hive', `core.audit_collect_${pad(collectors.length, 3)}`), kind: 'dataset', domain: -1, ups: [], layer: 6 }),
+      );
     const c = entities[collectors.at(-1)!]!;
     for (const leaf of domainLeaves[(sinkStart + k) % domains]!) {
       c.ups.push(leaf);
@@ -206,16 +235,31 @@ export function generate(targetEdges: number, seed = 42): Graph {
   const mid = entities.findIndex((e) => e.urn === datasetUrn('hive', 'core.hub_0_staging_000'));
   const midDomain = 0;
   const leaf = entities.findIndex((e) => e.kind === 'dashboard' && e.domain === midDomain);
-  return materialise(seed, targetEdges, entities, { hub, sinkHub, mid, leaf }, {
-    domains, columnLineageDatasets: fineDatasets.length, domainsPerHub: perHub, stagingPerHub,
-  });
+  return materialise(
+    seed,
+    targetEdges,
+    entities,
+    { hub, sinkHub, mid, leaf },
+    {
+      domains,
+      columnLineageDatasets: fineDatasets.length,
+      domainsPerHub: perHub,
+      stagingPerHub,
+    },
+  );
 }
 
 /**
  * The edge arrays, column edges and statistics of a generated entity list (any shape). The
  * schemaField source is the column whose downstream field reach is largest (deterministic).
  */
-export function materialise(seed: number, targetEdges: number, entities: Entity[], sources: Omit<Graph['sources'], 'field'>, shapeStats: Record<string, number>): Graph {
+export function materialise(
+  seed: number,
+  targetEdges: number,
+  entities: Entity[],
+  sources: Omit<Graph['sources'], 'field'>,
+  shapeStats: Record<string, number>,
+): Graph {
   const ups: number[] = [];
   const downs: number[] = [];
   const fieldIds = new Map<string, number>();
@@ -232,8 +276,15 @@ export function materialise(seed: number, targetEdges: number, entities: Entity[
   const fDown: number[] = [];
   for (let id = 0; id < entities.length; id++) {
     const e = entities[id]!;
-    for (const u of e.ups) { ups.push(u); downs.push(id); }
-    if (e.outs) for (const o of e.outs) { ups.push(id); downs.push(o); }
+    for (const u of e.ups) {
+      ups.push(u);
+      downs.push(id);
+    }
+    if (e.outs)
+      for (const o of e.outs) {
+        ups.push(id);
+        downs.push(o);
+      }
     if (e.fine) {
       for (const f of e.fine) {
         fUp.push(fid(fieldUrn(entities[f.up]!.urn, f.col)));
@@ -246,17 +297,29 @@ export function materialise(seed: number, targetEdges: number, entities: Entity[
   let best = -1;
   for (let i = 0; i < Math.min(fieldUrns.length, 20_000); i++) {
     const n = bfs(fieldAdj, i, 1000).order.length;
-    if (n > best) { best = n; field = i; }
+    if (n > best) {
+      best = n;
+      field = i;
+    }
   }
   const counts: Record<string, number> = {};
   for (const e of entities) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
   return {
-    seed, targetEdges, entities,
-    up: Int32Array.from(ups), down: Int32Array.from(downs),
-    fieldUrns, fieldUp: Int32Array.from(fUp), fieldDown: Int32Array.from(fDown),
+    seed,
+    targetEdges,
+    entities,
+    up: Int32Array.from(ups),
+    down: Int32Array.from(downs),
+    fieldUrns,
+    fieldUp: Int32Array.from(fUp),
+    fieldDown: Int32Array.from(fDown),
     sources: { ...sources, field },
     stats: {
-      ...shapeStats, entities: entities.length, entityEdges: ups.length, fieldEdges: fUp.length, lineageEdges: ups.length + fUp.length,
+      ...shapeStats,
+      entities: entities.length,
+      entityEdges: ups.length,
+      fieldEdges: fUp.length,
+      lineageEdges: ups.length + fUp.length,
       fieldNodes: fieldUrns.length,
       ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [`${k}s`, v])),
     },
@@ -266,7 +329,10 @@ export function materialise(seed: number, targetEdges: number, entities: Entity[
 // ---------------------------------------------------------------------------------------------
 // In-memory traversal: the lower bound of a reachable-set computation.
 
-export interface Adjacency { offsets: Int32Array; targets: Int32Array }
+export interface Adjacency {
+  offsets: Int32Array;
+  targets: Int32Array;
+}
 
 /** CSR adjacency (outgoing) from parallel edge arrays. */
 export function adjacency(n: number, from: Int32Array, to: Int32Array): Adjacency {
@@ -316,7 +382,10 @@ const stamp = (t: number) => ({ time: t, actor: ACTOR });
 
 function mcp(entityType: string, urn: string, aspectName: string, value: unknown, t: number): Proposal {
   return {
-    entityType, entityUrn: urn, changeType: 'UPSERT', aspectName,
+    entityType,
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName,
     aspect: { value: JSON.stringify(value), contentType: 'application/json' },
     systemMetadata: { lastObserved: t, runId: 'bench' },
   };
@@ -324,8 +393,17 @@ function mcp(entityType: string, urn: string, aspectName: string, value: unknown
 
 function schemaMetadata(name: string) {
   return {
-    schemaName: name, platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-    fields: Array.from({ length: COLUMNS }, (_, c) => ({ fieldPath: `col_${c}`, type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string', nullable: true })),
+    schemaName: name,
+    platform: 'urn:li:dataPlatform:hive',
+    version: 0,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+    fields: Array.from({ length: COLUMNS }, (_, c) => ({
+      fieldPath: `col_${c}`,
+      type: { type: { 'com.linkedin.schema.StringType': {} } },
+      nativeDataType: 'string',
+      nullable: true,
+    })),
   };
 }
 
@@ -336,13 +414,32 @@ export function entityProposals(g: Graph, id: number): Proposal[] {
   switch (e.kind) {
     case 'dataset': {
       const name = /,([^,]+),PROD\)$/.exec(e.urn)![1]!;
-      const out = [mcp('dataset', e.urn, 'datasetProperties', { name, description: `bench table ${name}`, customProperties: { domain: String(e.domain) } }, t)];
+      const out = [
+        mcp(
+          'dataset',
+          e.urn,
+          'datasetProperties',
+          { name, description: `bench table ${name}`, customProperties: { domain: String(e.domain) } },
+          t,
+        ),
+      ];
       if (e.schema) out.push(mcp('dataset', e.urn, 'schemaMetadata', schemaMetadata(name), t));
       return out;
     }
-    case 'dataFlow': return [mcp('dataFlow', e.urn, 'dataFlowInfo', { name: `domain ${e.domain}`, customProperties: {} }, t)];
-    case 'dataJob': return [mcp('dataJob', e.urn, 'dataJobInfo', { name: e.urn.slice(e.urn.lastIndexOf(',') + 1, -1), type: { string: 'COMMAND' }, customProperties: {} }, t)];
-    default: return [mcp(e.kind, e.urn, 'status', { removed: false }, t)];
+    case 'dataFlow':
+      return [mcp('dataFlow', e.urn, 'dataFlowInfo', { name: `domain ${e.domain}`, customProperties: {} }, t)];
+    case 'dataJob':
+      return [
+        mcp(
+          'dataJob',
+          e.urn,
+          'dataJobInfo',
+          { name: e.urn.slice(e.urn.lastIndexOf(',') + 1, -1), type: { string: 'COMMAND' }, customProperties: {} },
+          t,
+        ),
+      ];
+    default:
+      return [mcp(e.kind, e.urn, 'status', { removed: false }, t)];
   }
 }
 
@@ -359,8 +456,11 @@ export function lineageProposals(g: Graph, id: number): Proposal[] {
       };
       if (e.fine) {
         value.fineGrainedLineages = e.fine.map((f) => ({
-          upstreamType: 'FIELD_SET', upstreams: [fieldUrn(g.entities[f.up]!.urn, f.col)],
-          downstreamType: 'FIELD', downstreams: [fieldUrn(e.urn, f.col)], confidenceScore: 1.0,
+          upstreamType: 'FIELD_SET',
+          upstreams: [fieldUrn(g.entities[f.up]!.urn, f.col)],
+          downstreamType: 'FIELD',
+          downstreams: [fieldUrn(e.urn, f.col)],
+          confidenceScore: 1.0,
         }));
       }
       return [mcp('dataset', e.urn, 'upstreamLineage', value, t)];
@@ -368,20 +468,54 @@ export function lineageProposals(g: Graph, id: number): Proposal[] {
     case 'dataJob':
       return [mcp('dataJob', e.urn, 'dataJobInputOutput', { inputDatasets: urns(e.ups), outputDatasets: urns(e.outs ?? []) }, t)];
     case 'chart':
-      return [mcp('chart', e.urn, 'chartInfo', { title: e.urn, description: 'bench chart', lastModified: { created: stamp(t), lastModified: stamp(t) }, inputs: urns(e.ups).map((u) => ({ string: u })) }, t)];
+      return [
+        mcp(
+          'chart',
+          e.urn,
+          'chartInfo',
+          {
+            title: e.urn,
+            description: 'bench chart',
+            lastModified: { created: stamp(t), lastModified: stamp(t) },
+            inputs: urns(e.ups).map((u) => ({ string: u })),
+          },
+          t,
+        ),
+      ];
     case 'dashboard':
-      return [mcp('dashboard', e.urn, 'dashboardInfo', { title: e.urn, description: 'bench dashboard', lastModified: { created: stamp(t), lastModified: stamp(t) }, charts: urns(e.ups) }, t)];
+      return [
+        mcp(
+          'dashboard',
+          e.urn,
+          'dashboardInfo',
+          {
+            title: e.urn,
+            description: 'bench dashboard',
+            lastModified: { created: stamp(t), lastModified: stamp(t) },
+            charts: urns(e.ups),
+          },
+          t,
+        ),
+      ];
     case 'mlPrimaryKey':
-      return [mcp('mlPrimaryKey', e.urn, 'mlPrimaryKeyProperties', { description: 'bench key', dataType: 'ORDINAL', sources: urns(e.ups) }, t)];
+      return [
+        mcp('mlPrimaryKey', e.urn, 'mlPrimaryKeyProperties', { description: 'bench key', dataType: 'ORDINAL', sources: urns(e.ups) }, t),
+      ];
     case 'mlFeature':
-      return [mcp('mlFeature', e.urn, 'mlFeatureProperties', { description: 'bench feature', dataType: 'CONTINUOUS', sources: urns(e.ups) }, t)];
+      return [
+        mcp('mlFeature', e.urn, 'mlFeatureProperties', { description: 'bench feature', dataType: 'CONTINUOUS', sources: urns(e.ups) }, t),
+      ];
     default:
       return [];
   }
 }
 
 /** All proposals in load order, in batches (phase 1 for every entity, then phase 2). */
-export function* proposalBatches(g: Graph, batchSize: number, fromBatch = 0): Generator<{ index: number; phase: 1 | 2; proposals: Proposal[] }> {
+export function* proposalBatches(
+  g: Graph,
+  batchSize: number,
+  fromBatch = 0,
+): Generator<{ index: number; phase: 1 | 2; proposals: Proposal[] }> {
   let buf: Proposal[] = [];
   let index = 0;
   for (const phase of [1, 2] as const) {
@@ -424,10 +558,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t1 = performance.now();
   const adj = adjacency(g.entities.length, g.up, g.down);
   const radj = adjacency(g.entities.length, g.down, g.up);
-  const reach = Object.fromEntries(Object.entries(g.sources).filter(([k]) => k !== 'field').flatMap(([k, id]) => [
-    [`${k}.down`, bfs(adj, id, 1000).order.length], [`${k}.up`, bfs(radj, id, 1000).order.length]]));
+  const reach = Object.fromEntries(
+    Object.entries(g.sources)
+      .filter(([k]) => k !== 'field')
+      .flatMap(([k, id]) => [
+        [`${k}.down`, bfs(adj, id, 1000).order.length],
+        [`${k}.up`, bfs(radj, id, 1000).order.length],
+      ]),
+  );
   const fadj = adjacency(g.fieldUrns.length, g.fieldUp, g.fieldDown);
   const rfadj = adjacency(g.fieldUrns.length, g.fieldDown, g.fieldUp);
-  Object.assign(reach, { 'field.down': bfs(fadj, g.sources.field, 1000).order.length, 'field.up': bfs(rfadj, g.sources.field, 1000).order.length });
+  Object.assign(reach, {
+    'field.down': bfs(fadj, g.sources.field, 1000).order.length,
+    'field.up': bfs(rfadj, g.sources.field, 1000).order.length,
+  });
   console.log(JSON.stringify({ generatedMs: Math.round(t1 - t0), ...g.stats, ...countProposals(g), reach }, null, 2));
 }

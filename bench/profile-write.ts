@@ -28,7 +28,11 @@ const { values: args } = parseArgs({
   },
 });
 
-interface Stat { ms: number; calls: number; rows: number }
+interface Stat {
+  ms: number;
+  calls: number;
+  rows: number;
+}
 
 function timedStore(store: Store, stats: Map<string, Stat>): Store {
   const wrap = (tx: Tx): Tx => ({
@@ -44,7 +48,8 @@ function timedStore(store: Store, stats: Map<string, Stat>): Store {
       s.calls++;
       const first = Object.values(params).find(Array.isArray);
       s.rows += first ? first.length : 0;
-      if (name === args.trace) console.log(`  ${name} call ${s.calls}: ${(performance.now() - t).toFixed(1)} ms, ${first?.length ?? 0} rows`);
+      if (name === args.trace)
+        console.log(`  ${name} call ${s.calls}: ${(performance.now() - t).toFixed(1)} ms, ${first?.length ?? 0} rows`);
       stats.set(name, s);
       return out;
     },
@@ -52,7 +57,14 @@ function timedStore(store: Store, stats: Map<string, Stat>): Store {
   return { ...store, write: (work, o) => store.write((tx) => work(wrap(tx)), o), read: (work, o) => store.read((tx) => work(wrap(tx)), o) };
 }
 
-interface PlanNode { operatorType: string; dbHits?: number; rows?: number; time?: number; arguments?: Record<string, unknown>; children: PlanNode[] }
+interface PlanNode {
+  operatorType: string;
+  dbHits?: number;
+  rows?: number;
+  time?: number;
+  arguments?: Record<string, unknown>;
+  children: PlanNode[];
+}
 
 async function profiledBatch(store: Store, changes: AspectChange[], traced: string): Promise<void> {
   const session = store.driver.session({ database: store.database, defaultAccessMode: neo4j.session.WRITE });
@@ -70,7 +82,9 @@ async function profiledBatch(store: Store, changes: AspectChange[], traced: stri
           const r = await mtx.run(`PROFILE ${text}`, params);
           console.log(`  PROFILE ${name}: ${(performance.now() - t).toFixed(1)} ms`);
           const show = (p: PlanNode, depth: number): void => {
-            console.log(`    ${'  '.repeat(depth)}${p.operatorType} rows=${p.rows ?? 0} dbHits=${p.dbHits ?? 0} ${String(p.arguments?.Details ?? '').slice(0, 90)}`);
+            console.log(
+              `    ${'  '.repeat(depth)}${p.operatorType} rows=${p.rows ?? 0} dbHits=${p.dbHits ?? 0} ${String(p.arguments?.Details ?? '').slice(0, 90)}`,
+            );
             p.children.forEach((c) => show(c, depth + 1));
           };
           show(r.summary.profile as unknown as PlanNode, 0);
@@ -107,11 +121,15 @@ async function main(): Promise<void> {
       const p = perPhase.get(b.phase) ?? { stats: new Map(), total: 0, mcps: 0, jsCpu: 0, dbCpu: 0 };
       perPhase.set(b.phase, p);
       const changes: AspectChange[] = b.proposals.map((x) => ({
-        urn: parseUrn(x.entityUrn), aspectName: x.aspectName, changeType: 'UPSERT', value: JSON.parse(x.aspect.value), systemMetadata: x.systemMetadata,
+        urn: parseUrn(x.entityUrn),
+        aspectName: x.aspectName,
+        changeType: 'UPSERT',
+        value: JSON.parse(x.aspect.value),
+        systemMetadata: x.systemMetadata,
       }));
       const t = performance.now();
       const js0 = process.cpuUsage();
-      const db0 = neo ? cpuSeconds(neo.pid) ?? 0 : 0;
+      const db0 = neo ? (cpuSeconds(neo.pid) ?? 0) : 0;
       if (args.trace && n % 5 === 3) {
         // Every fifth batch: the traced statement runs under PROFILE (operator tree printed).
         await profiledBatch(store, changes, args.trace);
@@ -126,16 +144,24 @@ async function main(): Promise<void> {
     }
     for (const [phase, p] of perPhase) {
       const inDb = [...p.stats.values()].reduce((a, s) => a + s.ms, 0);
-      console.log(`\nphase ${phase}: ${p.mcps} MCPs in ${(p.total / 1000).toFixed(1)} s = ${Math.round(p.mcps / (p.total / 1000))} MCP/s; statements ${(inDb / 1000).toFixed(1)} s, JS + commit ${((p.total - inDb) / 1000).toFixed(1)} s`);
-      const perMcp = (sec: number) => `${Math.round(sec / p.mcps * 1e6)} µs/MCP`;
-      console.log(`  CPU: this process ${p.jsCpu.toFixed(1)} s (${perMcp(p.jsCpu)})${neo ? `, Neo4j ${p.dbCpu.toFixed(1)} s (${perMcp(p.dbCpu)})` : ''}`);
+      console.log(
+        `\nphase ${phase}: ${p.mcps} MCPs in ${(p.total / 1000).toFixed(1)} s = ${Math.round(p.mcps / (p.total / 1000))} MCP/s; statements ${(inDb / 1000).toFixed(1)} s, JS + commit ${((p.total - inDb) / 1000).toFixed(1)} s`,
+      );
+      const perMcp = (sec: number) => `${Math.round((sec / p.mcps) * 1e6)} µs/MCP`;
+      console.log(
+        `  CPU: this process ${p.jsCpu.toFixed(1)} s (${perMcp(p.jsCpu)})${neo ? `, Neo4j ${p.dbCpu.toFixed(1)} s (${perMcp(p.dbCpu)})` : ''}`,
+      );
       for (const [name, s] of [...p.stats].sort((a, b) => b[1].ms - a[1].ms)) {
-        console.log(`  ${name.padEnd(28)} ${(s.ms / 1000).toFixed(2).padStart(7)} s  ${String(s.calls).padStart(6)} calls  ${String(s.rows).padStart(8)} rows  ${(s.ms / Math.max(1, s.rows) * 1000).toFixed(0).padStart(6)} µs/row`);
+        console.log(
+          `  ${name.padEnd(28)} ${(s.ms / 1000).toFixed(2).padStart(7)} s  ${String(s.calls).padStart(6)} calls  ${String(s.rows).padStart(8)} rows  ${((s.ms / Math.max(1, s.rows)) * 1000).toFixed(0).padStart(6)} µs/row`,
+        );
       }
     }
     if (neo) {
       console.log('\nNeo4j CPU by thread group (whole run, s):');
-      for (const [name, sec] of Object.entries(threadCpuSeconds(neo.pid)).sort((a, b) => b[1] - a[1]).slice(0, 10)) {
+      for (const [name, sec] of Object.entries(threadCpuSeconds(neo.pid))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10)) {
         console.log(`  ${name.padEnd(24)} ${sec.toFixed(1).padStart(7)}`);
       }
     }

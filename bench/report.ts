@@ -16,10 +16,22 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
   if (hub?.errors?.answer) {
     out.push({ target: `hub DOWNSTREAM "3+" first page ≤ 300 ms p50${scale}`, measured: `failed: ${hub.errors.answer}`, met: false });
   } else if (hub) {
-    out.push({ target: `hub DOWNSTREAM "3+" first page ≤ 300 ms p50${scale}`, measured: `${fmtMs(hub.domainFirst.p50)} ms (${fmtInt(hub.total ?? NaN)} results)`, met: hub.domainFirst.p50 <= 300 });
-    out.push({ target: `hub DOWNSTREAM "3+" next page ≤ 20 ms p50${scale}`, measured: `${ms(hub.domainNext)} ms`, met: hub.domainNext ? hub.domainNext.p50 <= 20 : null });
+    out.push({
+      target: `hub DOWNSTREAM "3+" first page ≤ 300 ms p50${scale}`,
+      measured: `${fmtMs(hub.domainFirst.p50)} ms (${fmtInt(hub.total ?? NaN)} results)`,
+      met: hub.domainFirst.p50 <= 300,
+    });
+    out.push({
+      target: `hub DOWNSTREAM "3+" next page ≤ 20 ms p50${scale}`,
+      measured: `${ms(hub.domainNext)} ms`,
+      met: hub.domainNext ? hub.domainNext.p50 <= 20 : null,
+    });
     const ratio = hub.domainFirst.p50 / hub.bfs.p50;
-    out.push({ target: 'hub "3+" first page ≤ 10× in-process BFS', measured: `${ratio.toFixed(1)}× (${fmtMs(hub.domainFirst.p50)} vs ${fmtMs(hub.bfs.p50)} ms)`, met: ratio <= 10 });
+    out.push({
+      target: 'hub "3+" first page ≤ 10× in-process BFS',
+      measured: `${ratio.toFixed(1)}× (${fmtMs(hub.domainFirst.p50)} vs ${fmtMs(hub.bfs.p50)} ms)`,
+      met: ratio <= 10,
+    });
     if (hub.naive) {
       const speedup = hub.naive.ms / hub.domainFirst.p50;
       out.push({
@@ -37,42 +49,78 @@ export function checkTargets(r: BenchResult): TargetCheck[] {
   const failedNote = failedShapes.length ? `; ${failedShapes.length} failed (${failedShapes.map(label).join(', ')})` : '';
   if (shapes.length) {
     const worstFirst = shapes.reduce((a, b) => (b.domainFirst.p50 > a.domainFirst.p50 ? b : a));
-    out.push({ target: `every request shape: first page ≤ 300 ms p50${scale}`, measured: `worst ${fmtMs(worstFirst.domainFirst.p50)} ms (${label(worstFirst)}); ${shapes.filter((c) => c.domainFirst.p50 <= 300).length} of ${allShapes.length} met${failedNote}`, met: worstFirst.domainFirst.p50 <= 300 && !failedShapes.length });
+    out.push({
+      target: `every request shape: first page ≤ 300 ms p50${scale}`,
+      measured: `worst ${fmtMs(worstFirst.domainFirst.p50)} ms (${label(worstFirst)}); ${shapes.filter((c) => c.domainFirst.p50 <= 300).length} of ${allShapes.length} met${failedNote}`,
+      met: worstFirst.domainFirst.p50 <= 300 && !failedShapes.length,
+    });
     const withFloor = shapes.filter((c) => c.floor);
     if (withFloor.length) {
       const ratio = (c: ShapeCase) => c.domainFirst.p50 / c.floor!.p50;
       const worst = withFloor.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
-      out.push({ target: 'every request shape: first page ≤ 3× the engine\'s floor', measured: `worst ${ratio(worst).toFixed(1)}× (${label(worst)}: ${fmtMs(worst.domainFirst.p50)} vs ${fmtMs(worst.floor!.p50)} ms); ${withFloor.filter((c) => ratio(c) <= 3).length} of ${withFloor.length} met`, met: ratio(worst) <= 3 });
+      out.push({
+        target: "every request shape: first page ≤ 3× the engine's floor",
+        measured: `worst ${ratio(worst).toFixed(1)}× (${label(worst)}: ${fmtMs(worst.domainFirst.p50)} vs ${fmtMs(worst.floor!.p50)} ms); ${withFloor.filter((c) => ratio(c) <= 3).length} of ${withFloor.length} met`,
+        met: ratio(worst) <= 3,
+      });
     }
     const nexts = shapes.filter((c) => c.domainNext);
     if (nexts.length) {
       const worst = nexts.reduce((a, b) => (b.domainNext!.p50 > a.domainNext!.p50 ? b : a));
-      out.push({ target: 'every request shape: next page ≤ 20 ms p50', measured: `worst ${fmtMs(worst.domainNext!.p50)} ms (${label(worst)})`, met: worst.domainNext!.p50 <= 20 });
+      out.push({
+        target: 'every request shape: next page ≤ 20 ms p50',
+        measured: `worst ${fmtMs(worst.domainNext!.p50)} ms (${label(worst)})`,
+        met: worst.domainNext!.p50 <= 20,
+      });
     }
   }
   const d1 = r.query?.cases.filter((c) => c.degree === '1' && !c.errors?.answer) ?? [];
   if (d1.length) {
     const worst = d1.reduce((a, b) => (b.domainFirst.p50 > a.domainFirst.p50 ? b : a));
-    out.push({ target: 'degree "1" first page ≤ 20 ms p50 (every source, both directions)', measured: `worst ${fmtMs(worst.domainFirst.p50)} ms (${worst.source} ${worst.direction})`, met: worst.domainFirst.p50 <= 20 });
+    out.push({
+      target: 'degree "1" first page ≤ 20 ms p50 (every source, both directions)',
+      measured: `worst ${fmtMs(worst.domainFirst.p50)} ms (${worst.source} ${worst.direction})`,
+      met: worst.domainFirst.p50 <= 20,
+    });
   }
   if (r.ingest?.api) {
     out.push({ target: 'ingest ≥ 5,000 MCP/s', measured: `${fmtInt(r.ingest.api.mcpPerSec)} MCP/s`, met: r.ingest.api.mcpPerSec >= 5000 });
     if (r.ingest.raw) {
       const share = r.ingest.api.mcpPerSec / r.ingest.raw.mcpPerSec;
-      out.push({ target: 'ingest ≥ 1/3 of raw UNWIND…MERGE', measured: `${(share * 100).toFixed(0)}% (raw ${fmtInt(r.ingest.raw.mcpPerSec)} MCP/s)`, met: share >= 1 / 3 });
+      out.push({
+        target: 'ingest ≥ 1/3 of raw UNWIND…MERGE',
+        measured: `${(share * 100).toFixed(0)}% (raw ${fmtInt(r.ingest.raw.mcpPerSec)} MCP/s)`,
+        met: share >= 1 / 3,
+      });
     }
   }
   if (r.openlineage) {
-    out.push({ target: 'OpenLineage ≥ 2,000 events/s (batch route, 2 inputs, 1 output, column lineage)', measured: `${fmtInt(r.openlineage.eventsPerSec)} events/s (${fmtInt(r.openlineage.events)} events, ${fmtInt(r.openlineage.lineageEdges)} lineage edges)`, met: r.openlineage.eventsPerSec >= 2000 });
+    out.push({
+      target: 'OpenLineage ≥ 2,000 events/s (batch route, 2 inputs, 1 output, column lineage)',
+      measured: `${fmtInt(r.openlineage.eventsPerSec)} events/s (${fmtInt(r.openlineage.events)} events, ${fmtInt(r.openlineage.lineageEdges)} lineage edges)`,
+      met: r.openlineage.eventsPerSec >= 2000,
+    });
   }
-  if (r.restore?.full) out.push({ target: 'full restore ≥ 5,000 rows/s', measured: `${fmtInt(r.restore.full.rowsPerSec)} rows/s`, met: r.restore.full.rowsPerSec >= 5000 });
+  if (r.restore?.full)
+    out.push({
+      target: 'full restore ≥ 5,000 rows/s',
+      measured: `${fmtInt(r.restore.full.rowsPerSec)} rows/s`,
+      met: r.restore.full.rowsPerSec >= 5000,
+    });
   const peaks: Record<string, number> = {};
   for (const w of Object.values(r.memory ?? {})) {
-    for (const [name, mb] of Object.entries(w.peakRssMb)) if (name !== 'neo4j' && !name.startsWith('bench')) peaks[name] = Math.max(peaks[name] ?? 0, mb);
+    for (const [name, mb] of Object.entries(w.peakRssMb))
+      if (name !== 'neo4j' && !name.startsWith('bench')) peaks[name] = Math.max(peaks[name] ?? 0, mb);
   }
   if (Object.keys(peaks).length) {
     const worst = Object.entries(peaks).sort((a, b) => b[1] - a[1])[0]!;
-    out.push({ target: 'each service ≤ 256 MB RSS', measured: Object.entries(peaks).map(([n, v]) => `${n} ${v} MB`).join(', '), met: worst[1] <= 256 });
+    out.push({
+      target: 'each service ≤ 256 MB RSS',
+      measured: Object.entries(peaks)
+        .map(([n, v]) => `${n} ${v} MB`)
+        .join(', '),
+      met: worst[1] <= 256,
+    });
   }
   return out;
 }
@@ -90,10 +138,18 @@ function shapeTable(r: BenchResult, shapes: ShapeCase[]): string[] {
   for (const c of shapes) {
     const how = `${c.strategy && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
     const base = baselineOf(r, c);
-    const naive = !base?.naive ? '–' : base.naive.timedOut ? `stopped at ${fmtInt(base.naive.ms)} ms` : base.naive.error ? 'error' : `${fmtInt(base.naive.ms)} ms`;
+    const naive = !base?.naive
+      ? '–'
+      : base.naive.timedOut
+        ? `stopped at ${fmtInt(base.naive.ms)} ms`
+        : base.naive.error
+          ? 'error'
+          : `${fmtInt(base.naive.ms)} ms`;
     const ratio = c.floor ? `${(c.domainFirst.p50 / c.floor.p50).toFixed(1)}×` : '–';
     const http = c.httpError ? 'error' : `${ms(c.httpFirst)} / ${ms(c.httpNext ?? null)}`;
-    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ratio} | ${ms(c.domainNext)} | ${http} | ${ms(c.floor ?? null)} | ${ms(c.readFloor ?? c.hopFloor ?? null)} | ${ms(base?.bfs ?? null)} | ${naive} |`);
+    rows.push(
+      `| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.shape} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ratio} | ${ms(c.domainNext)} | ${http} | ${ms(c.floor ?? null)} | ${ms(c.readFloor ?? c.hopFloor ?? null)} | ${ms(base?.bfs ?? null)} | ${naive} |`,
+    );
   }
   return rows;
 }
@@ -104,9 +160,17 @@ function queryTable(cases: QueryCase[]): string[] {
     '|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const c of cases) {
-    const naive = !c.naive ? '–' : c.naive.timedOut ? `stopped at ${fmtInt(c.naive.ms)} ms${c.naive.error ? ` (${c.naive.error})` : ''}` : c.naive.error ? `error` : `${fmtInt(c.naive.ms)} ms (${fmtInt(c.naive.paths ?? NaN)} paths)`;
+    const naive = !c.naive
+      ? '–'
+      : c.naive.timedOut
+        ? `stopped at ${fmtInt(c.naive.ms)} ms${c.naive.error ? ` (${c.naive.error})` : ''}`
+        : c.naive.error
+          ? `error`
+          : `${fmtInt(c.naive.ms)} ms (${fmtInt(c.naive.paths ?? NaN)} paths)`;
     const how = `${c.strategy && c.strategy !== 'none' ? ` (${c.strategy})` : ''}${c.isPartial ? ' partial' : ''}`;
-    rows.push(`| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.degree} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${ms(c.bfsFloor ?? null)} | ${ms(c.reachOnly)} | ${c.httpError ? 'error' : ms(c.httpFirst)} | ${ms(c.httpNext)} | ${ms(c.bfs)} | ${naive} |`);
+    rows.push(
+      `| ${c.source} | ${c.direction === 'DOWNSTREAM' ? 'down' : 'up'} | ${c.degree} | ${fmtInt(c.total ?? NaN)}${how} | ${trio(c.domainFirst)} | ${ms(c.domainNext)} | ${ms(c.bfsFloor ?? null)} | ${ms(c.reachOnly)} | ${c.httpError ? 'error' : ms(c.httpFirst)} | ${ms(c.httpNext)} | ${ms(c.bfs)} | ${naive} |`,
+    );
   }
   return rows;
 }
@@ -116,13 +180,19 @@ function renderMarkdown(r: BenchResult): string {
   const m = r.machine;
   L.push(`### ${r.size.label} — ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC (results/${r.file})`);
   L.push('');
-  L.push(`Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}${r.config.checkpointInterval === undefined ? '' : `, checkpoint every ${r.config.checkpointInterval}, checkpoint IO limit ${r.config.checkpointIopsLimit}`}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`);
+  L.push(
+    `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, load average at start ${m.loadAvg.join(' / ')}; Node ${m.node}; Neo4j ${m.neo4j} (heap ${r.config.heap}, page cache ${r.config.pageCache}${r.config.checkpointInterval === undefined ? '' : `, checkpoint every ${r.config.checkpointInterval}, checkpoint IO limit ${r.config.checkpointIopsLimit}`}); ${r.config.quiet ? 'machine quiet' : '**machine shared with other work: noisy numbers**'}.`,
+  );
   const g = (k: string): number => r.graph[k] ?? NaN;
   if (r.graph.tiles !== undefined) {
     // The warehouse shape (bench/generate-warehouse.ts): its measured degrees beside the target.
-    L.push(`Shape: warehouse (${fmtInt(g('tiles'))} dbt-project tiles); out-degree median / p99 / max ${g('outDegreeMedian')} / ${g('outDegreeP99')} / ${fmtInt(g('outDegreeMax'))} (target 1 / 6 / 559), in-degree p99 / max ${g('inDegreeP99')} / ${g('inDegreeMax')} (target 11 / 72), longest chain ${g('longestChain')} hops (target 10); the hub is the most-read source table of tile 0.`);
+    L.push(
+      `Shape: warehouse (${fmtInt(g('tiles'))} dbt-project tiles); out-degree median / p99 / max ${g('outDegreeMedian')} / ${g('outDegreeP99')} / ${fmtInt(g('outDegreeMax'))} (target 1 / 6 / 559), in-degree p99 / max ${g('inDegreeP99')} / ${g('inDegreeMax')} (target 11 / 72), longest chain ${g('longestChain')} hops (target 10); the hub is the most-read source table of tile 0.`,
+    );
   }
-  L.push(`Graph (seed ${r.config.seed}): ${fmtInt(g('lineageEdges'))} lineage edges (${fmtInt(g('entityEdges'))} entity-level, ${fmtInt(g('fieldEdges'))} column-level), ${fmtInt(g('entities'))} entities (${fmtInt(g('datasets'))} datasets, ${fmtInt(g('dataJobs'))} jobs, ${fmtInt(g('charts'))} charts, ${fmtInt(g('dashboards'))} dashboards, ${fmtInt(g('mlPrimaryKeys') + g('mlFeatures'))} ML), ${fmtInt(g('fieldNodes'))} schemaFields, ${fmtInt(g('domains'))} domains; hub reaches ${fmtInt(r.hubReach)} nodes downstream${r.loaded?.storeMb ? `; store ${fmtInt(r.loaded.storeMb)} MB on disk ${r.ingest?.raw ? "after both loads (the dropped raw copy's space is reused, not returned)" : 'after the load (the data directory, transaction logs not yet pruned included)'}` : ''}. Run took ${fmtInt(r.totalMs / 1000)} s.`);
+  L.push(
+    `Graph (seed ${r.config.seed}): ${fmtInt(g('lineageEdges'))} lineage edges (${fmtInt(g('entityEdges'))} entity-level, ${fmtInt(g('fieldEdges'))} column-level), ${fmtInt(g('entities'))} entities (${fmtInt(g('datasets'))} datasets, ${fmtInt(g('dataJobs'))} jobs, ${fmtInt(g('charts'))} charts, ${fmtInt(g('dashboards'))} dashboards, ${fmtInt(g('mlPrimaryKeys') + g('mlFeatures'))} ML), ${fmtInt(g('fieldNodes'))} schemaFields, ${fmtInt(g('domains'))} domains; hub reaches ${fmtInt(r.hubReach)} nodes downstream${r.loaded?.storeMb ? `; store ${fmtInt(r.loaded.storeMb)} MB on disk ${r.ingest?.raw ? "after both loads (the dropped raw copy's space is reused, not returned)" : 'after the load (the data directory, transaction logs not yet pruned included)'}` : ''}. Run took ${fmtInt(r.totalMs / 1000)} s.`,
+  );
   L.push('');
   L.push('| target | measured | met |');
   L.push('|---|---|---|');
@@ -131,24 +201,39 @@ function renderMarkdown(r: BenchResult): string {
   if (r.ingest) {
     L.push('| W-ingest | MCPs | time (s) | MCP/s | batch p50 / p95 / max (ms) |');
     L.push('|---|---:|---:|---:|---|');
-    if (r.ingest.raw) L.push(`| raw UNWIND…MERGE (bound) | ${fmtInt(r.ingest.raw.mcps)} | ${(r.ingest.raw.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.raw.mcpPerSec)} | ${trio(r.ingest.raw.batchMs)} |`);
+    if (r.ingest.raw)
+      L.push(
+        `| raw UNWIND…MERGE (bound) | ${fmtInt(r.ingest.raw.mcps)} | ${(r.ingest.raw.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.raw.mcpPerSec)} | ${trio(r.ingest.raw.batchMs)} |`,
+      );
     if (r.ingest.api) {
-      L.push(`| ingestProposalBatch over HTTP (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(r.ingest.api.mcps)} | ${(r.ingest.api.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.api.mcpPerSec)} | ${trio(r.ingest.api.batchMs)} |`);
-      for (const p of r.ingest.api.phases) L.push(`| … phase ${p.phase} (${p.phase === 1 ? 'entities' : 'lineage aspects'}) | ${fmtInt(p.mcps)} | ${(p.ms / 1000).toFixed(1)} | ${fmtInt(p.mcpPerSec)} | ${trio(p.batchMs)} |`);
+      L.push(
+        `| ingestProposalBatch over HTTP (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(r.ingest.api.mcps)} | ${(r.ingest.api.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.api.mcpPerSec)} | ${trio(r.ingest.api.batchMs)} |`,
+      );
+      for (const p of r.ingest.api.phases)
+        L.push(
+          `| … phase ${p.phase} (${p.phase === 1 ? 'entities' : 'lineage aspects'}) | ${fmtInt(p.mcps)} | ${(p.ms / 1000).toFixed(1)} | ${fmtInt(p.mcpPerSec)} | ${trio(p.batchMs)} |`,
+        );
     }
     const api = r.memory['W-ingest API']?.cpuSec;
     const raw = r.memory['W-ingest raw']?.cpuSec;
     if (api && r.ingest.api) {
       const perMcp = (c: Record<string, number>, keys: string[], mcps: number) => (keys.reduce((a, k) => a + (c[k] ?? 0), 0) / mcps) * 1e6;
       L.push('');
-      L.push(`CPU per MCP — API: Neo4j ${perMcp(api, ['neo4j'], r.ingest.api.mcps).toFixed(0)} µs + ingestion service ${perMcp(api, ['ingestion-service'], r.ingest.api.mcps).toFixed(0)} µs` +
-        (raw && r.ingest.raw ? `; raw: Neo4j ${perMcp(raw, ['neo4j'], r.ingest.raw.mcps).toFixed(0)} µs` : '') +
-        ` (the runner's own CPU — generating and sending — excluded). On ${r.machine.cores} otherwise idle cores this bounds the API at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(api, ['neo4j', 'ingestion-service'], r.ingest.api.mcps))} MCP/s` +
-        (raw && r.ingest.raw ? ` and the raw load at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(raw, ['neo4j'], r.ingest.raw.mcps))} MCP/s.` : '.'));
+      L.push(
+        `CPU per MCP — API: Neo4j ${perMcp(api, ['neo4j'], r.ingest.api.mcps).toFixed(0)} µs + ingestion service ${perMcp(api, ['ingestion-service'], r.ingest.api.mcps).toFixed(0)} µs` +
+          (raw && r.ingest.raw ? `; raw: Neo4j ${perMcp(raw, ['neo4j'], r.ingest.raw.mcps).toFixed(0)} µs` : '') +
+          ` (the runner's own CPU — generating and sending — excluded). On ${r.machine.cores} otherwise idle cores this bounds the API at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(api, ['neo4j', 'ingestion-service'], r.ingest.api.mcps))} MCP/s` +
+          (raw && r.ingest.raw
+            ? ` and the raw load at ≈ ${fmtInt((r.machine.cores * 1e6) / perMcp(raw, ['neo4j'], r.ingest.raw.mcps))} MCP/s.`
+            : '.'),
+      );
       const split = (w: string, mcps: number) => {
         const t = r.memory[w]?.neo4jThreadsSec;
         if (!t || !Object.keys(t).length) return null;
-        const sum = (re: RegExp) => Object.entries(t).filter(([n]) => re.test(n)).reduce((a, [, v]) => a + v, 0);
+        const sum = (re: RegExp) =>
+          Object.entries(t)
+            .filter(([n]) => re.test(n))
+            .reduce((a, [, v]) => a + v, 0);
         const all = sum(/./);
         const bolt = sum(/^neo4j\.Bolt/);
         const jit = sum(/CompilerThre/);
@@ -156,7 +241,9 @@ function renderMarkdown(r: BenchResult): string {
         const us = (v: number) => `${((v / mcps) * 1e6).toFixed(0)} µs`;
         return `${w}: Bolt threads (query execution, commit, network) ${us(bolt)}, JIT compilers ${us(jit)}, GC ${us(gc)}, other ${us(all - bolt - jit - gc)}`;
       };
-      const parts = [split('W-ingest API', r.ingest.api.mcps), r.ingest.raw ? split('W-ingest raw', r.ingest.raw.mcps) : null].filter(Boolean);
+      const parts = [split('W-ingest API', r.ingest.api.mcps), r.ingest.raw ? split('W-ingest raw', r.ingest.raw.mcps) : null].filter(
+        Boolean,
+      );
       if (parts.length) L.push('', `Neo4j CPU per MCP by thread group — ${parts.join('; ')}.`);
     }
     L.push('');
@@ -167,29 +254,51 @@ function renderMarkdown(r: BenchResult): string {
     if (r.query.shapes?.length) {
       L.push(...shapeTable(r, r.query.shapes));
       L.push('');
-      L.push('Request shapes beyond the degree filter (issue 17), from the hub, the sink hub and the column source at "3+": database = selected in Neo4j (time windows, free text, filters on type, platform, origin and soft deletion judged per facetKey, on urn, name, description and parent per node, every condition); fast / hops = the reach streamed to the lineage service, which holds a page and a window of 5,000 hits and counts the rest (ignoreAsHops and per-hop limits hop by hop, column walks). "× floor" = first page p50 over the engine floor of the same walk (the pruning BFS counting the reach, nothing read; with the time window\'s edge test for a windowed shape); "floor reading the strings" = that BFS counting the nodes a hand-written test of the strings the shape judges passes (what reading them costs at least); "walking by hops" = the lightest walk by hops driven from outside Neo4j (node ids in and out, one flag per node: what any such walk costs at least); the in-memory BFS and the naive path query are the degree table\'s "3+" baselines of the same source (without the shape\'s filters).');
+      L.push(
+        'Request shapes beyond the degree filter (issue 17), from the hub, the sink hub and the column source at "3+": database = selected in Neo4j (time windows, free text, filters on type, platform, origin and soft deletion judged per facetKey, on urn, name, description and parent per node, every condition); fast / hops = the reach streamed to the lineage service, which holds a page and a window of 5,000 hits and counts the rest (ignoreAsHops and per-hop limits hop by hop, column walks). "× floor" = first page p50 over the engine floor of the same walk (the pruning BFS counting the reach, nothing read; with the time window\'s edge test for a windowed shape); "floor reading the strings" = that BFS counting the nodes a hand-written test of the strings the shape judges passes (what reading them costs at least); "walking by hops" = the lightest walk by hops driven from outside Neo4j (node ids in and out, one flag per node: what any such walk costs at least); the in-memory BFS and the naive path query are the degree table\'s "3+" baselines of the same source (without the shape\'s filters).',
+      );
       L.push('');
     }
-    L.push(`Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`);
+    L.push(
+      `Page size 10; "first"/"next" = \`scrollLineage\` (the domain function behind \`scrollAcrossLineage\`) in the runner process; HTTP = \`scrollAcrossLineage\` through the gateway; ${r.config.runs} runs after one warm-up. After the count, how the first page was computed: database = page, total and facets selected in Neo4j (catalog/src/read/lineage/select.ts); fast = the reach shipped to the service and selected there (schemaField starts, whose results are lifted onto datasets). "Neo4j BFS count only" = the pruning BFS counting the reach and reading nothing (the engine's floor for any answer); "Neo4j reach shipped" = the shipping statement alone, rows to the runner.`,
+    );
     L.push('');
   }
   if (r.restore) {
     L.push('| W-restore | rows | time (s) | rows/s | latency p50 / p95 / max (ms) |');
     L.push('|---|---:|---:|---:|---|');
-    if (r.restore.full) L.push(`| full restoreIndices (batch ${r.restore.full.batchSize}, per batch) | ${fmtInt(r.restore.full.rows)} | ${(r.restore.full.ms / 1000).toFixed(1)} | ${fmtInt(r.restore.full.rowsPerSec)} | ${trio(r.restore.full.batchMs)} |`);
-    if (r.restore.windows) L.push(`| API windows (${r.restore.windows.windows} × ${r.restore.windows.windowRows} rows at spread offsets) | ${fmtInt(r.restore.windows.windows * r.restore.windows.windowRows)} | – | ${fmtInt(r.restore.windows.rowsPerSec)} | ${trio(r.restore.windows.windowMs)} |`);
+    if (r.restore.full)
+      L.push(
+        `| full restoreIndices (batch ${r.restore.full.batchSize}, per batch) | ${fmtInt(r.restore.full.rows)} | ${(r.restore.full.ms / 1000).toFixed(1)} | ${fmtInt(r.restore.full.rowsPerSec)} | ${trio(r.restore.full.batchMs)} |`,
+      );
+    if (r.restore.windows)
+      L.push(
+        `| API windows (${r.restore.windows.windows} × ${r.restore.windows.windowRows} rows at spread offsets) | ${fmtInt(r.restore.windows.windows * r.restore.windows.windowRows)} | – | ${fmtInt(r.restore.windows.rowsPerSec)} | ${trio(r.restore.windows.windowMs)} |`,
+      );
     L.push('');
   }
   if (r.openlineage) {
     const o = r.openlineage;
     L.push('| W-openlineage | items | time (s) | per second | batch p50 / p95 / max (ms) |');
     L.push('|---|---:|---:|---:|---|');
-    L.push(`| RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(o.events)} events | ${(o.ms / 1000).toFixed(1)} | ${fmtInt(o.eventsPerSec)} events | ${trio(o.batchMs)} |`);
-    if (o.replay) L.push(`| … the same events posted again (a replay: nothing new to write) | ${fmtInt(o.events)} events | ${(o.replay.ms / 1000).toFixed(1)} | ${fmtInt(o.replay.eventsPerSec)} events | ${trio(o.replay.batchMs)} |`);
-    if (o.rerun) L.push(`| … the next run of the same jobs (new run ids, a day later) | ${fmtInt(o.events)} events | ${(o.rerun.ms / 1000).toFixed(1)} | ${fmtInt(o.rerun.eventsPerSec)} events | ${trio(o.rerun.batchMs)} |`);
-    L.push(`| the same writes as MCPs through ingestProposalBatch | ${fmtInt(o.mcpPath.mcps)} MCPs | ${(o.mcpPath.ms / 1000).toFixed(1)} | ${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events) | ${trio(o.mcpPath.batchMs)} |`);
+    L.push(
+      `| RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(o.events)} events | ${(o.ms / 1000).toFixed(1)} | ${fmtInt(o.eventsPerSec)} events | ${trio(o.batchMs)} |`,
+    );
+    if (o.replay)
+      L.push(
+        `| … the same events posted again (a replay: nothing new to write) | ${fmtInt(o.events)} events | ${(o.replay.ms / 1000).toFixed(1)} | ${fmtInt(o.replay.eventsPerSec)} events | ${trio(o.replay.batchMs)} |`,
+      );
+    if (o.rerun)
+      L.push(
+        `| … the next run of the same jobs (new run ids, a day later) | ${fmtInt(o.events)} events | ${(o.rerun.ms / 1000).toFixed(1)} | ${fmtInt(o.rerun.eventsPerSec)} events | ${trio(o.rerun.batchMs)} |`,
+      );
+    L.push(
+      `| the same writes as MCPs through ingestProposalBatch | ${fmtInt(o.mcpPath.mcps)} MCPs | ${(o.mcpPath.ms / 1000).toFixed(1)} | ${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events) | ${trio(o.mcpPath.batchMs)} |`,
+    );
     L.push('');
-    L.push(`Each event: a job reading 2 tables and writing 1 with a 4-column schema and column lineage — ${fmtInt(o.lineageEdges)} lineage edges in all, on top of the graph above; the MCP row writes what the door writes for the same events, in a namespace of its own.`);
+    L.push(
+      `Each event: a job reading 2 tables and writing 1 with a 4-column schema and column lineage — ${fmtInt(o.lineageEdges)} lineage edges in all, on top of the graph above; the MCP row writes what the door writes for the same events, in a namespace of its own.`,
+    );
     L.push('');
   }
   const names = [...new Set(Object.values(r.memory).flatMap((w) => Object.keys(w.peakRssMb)))];
@@ -197,10 +306,14 @@ function renderMarkdown(r: BenchResult): string {
   L.push(`|---|${names.map(() => '---:').join('|')}|---:|---:|`);
   for (const [w, mem] of Object.entries(r.memory)) {
     const cell = (n: string) => `${mem.peakRssMb[n] ?? '–'}${mem.cpuSec?.[n] !== undefined ? ` (${mem.cpuSec[n]!.toFixed(1)})` : ''}`;
-    L.push(`| ${w} | ${names.map(cell).join(' | ')} | ${mem.neo4jHeapPeakMb ?? '–'} / ${mem.neo4jHeapMaxMb ?? '–'} | ${mem.wallSec ?? '–'} |`);
+    L.push(
+      `| ${w} | ${names.map(cell).join(' | ')} | ${mem.neo4jHeapPeakMb ?? '–'} / ${mem.neo4jHeapMaxMb ?? '–'} | ${mem.wallSec ?? '–'} |`,
+    );
   }
   L.push('');
-  L.push('Peak RSS is VmHWM, reset at the start of each workload (/proc/<pid>/clear_refs); "neo4j" is the whole JVM (heap + page cache + native). CPU seconds come from /proc/<pid>/stat: on a shared machine they are the stable measure of cost, wall time is not.');
+  L.push(
+    'Peak RSS is VmHWM, reset at the start of each workload (/proc/<pid>/clear_refs); "neo4j" is the whole JVM (heap + page cache + native). CPU seconds come from /proc/<pid>/stat: on a shared machine they are the stable measure of cost, wall time is not.',
+  );
   L.push('');
   return L.join('\n');
 }
@@ -212,7 +325,10 @@ export function updateReadme(readmePath: string, r: BenchResult): void {
   const block = `${start}\n${renderMarkdown(r)}${end}`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  const next = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : text.replace('<!-- bench:results -->', `<!-- bench:results -->\n\n${block}`);
+  const next =
+    i >= 0 && j > i
+      ? text.slice(0, i) + block + text.slice(j + end.length)
+      : text.replace('<!-- bench:results -->', `<!-- bench:results -->\n\n${block}`);
   writeFileSync(readmePath, next);
 }
 
@@ -221,5 +337,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { fileURLToPath } = await import('node:url');
   const readme = fileURLToPath(new URL('./README.md', import.meta.url));
   const { parseArgs } = await import('node:util');
-  for (const f of parseArgs({ allowPositionals: true }).positionals) updateReadme(readme, JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
+  for (const f of parseArgs({ allowPositionals: true }).positionals)
+    updateReadme(readme, JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
 }

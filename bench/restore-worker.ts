@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { createStore } from '../catalog/src/store/store.ts';
 import { restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
 
-const { positionals: [uri, batchSizeText] } = parseArgs({ allowPositionals: true });
+const {
+  positionals: [uri, batchSizeText],
+} = parseArgs({ allowPositionals: true });
 const store = createStore({ uri: uri!, database: 'neo4j' });
 const out = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 const t0 = performance.now();

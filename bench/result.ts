@@ -19,12 +19,38 @@ export interface BenchResult {
   startedAt: string;
   totalMs: number;
   size: { label: string; edges: number };
-  config: { seed: number; batch: number; concurrency: number; runs: number; heap: string; pageCache: string; checkpointInterval?: string; checkpointIopsLimit?: number; naiveTimeoutMs: number; quiet: boolean; resumed: boolean; events?: 'on' | 'lineage' | 'off'; serviceNodeOptions?: string };
+  config: {
+    seed: number;
+    batch: number;
+    concurrency: number;
+    runs: number;
+    heap: string;
+    pageCache: string;
+    checkpointInterval?: string;
+    checkpointIopsLimit?: number;
+    naiveTimeoutMs: number;
+    quiet: boolean;
+    resumed: boolean;
+    events?: 'on' | 'lineage' | 'off';
+    serviceNodeOptions?: string;
+  };
   machine: { cores: number; cpuModel: string; memoryGiB: number; loadAvg: number[]; node: string; neo4j: string };
   graph: Record<string, number>;
   hubReach: number;
-  loaded?: { entities: number; lineageEdges: number; aspectRows: number; expectedLineageEdges: number; storeMb: number; changeEvents?: number; changeBatches?: number; changeEventChars?: number };
-  ingest?: { raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number }; api?: IngestResult & { earlierSegments?: IngestSegment[] } };
+  loaded?: {
+    entities: number;
+    lineageEdges: number;
+    aspectRows: number;
+    expectedLineageEdges: number;
+    storeMb: number;
+    changeEvents?: number;
+    changeBatches?: number;
+    changeEventChars?: number;
+  };
+  ingest?: {
+    raw?: IngestResult & { rows: { aspects: number; edges: number }; dropMs: number };
+    api?: IngestResult & { earlierSegments?: IngestSegment[] };
+  };
   query?: { cases: QueryCase[]; shapes?: ShapeCase[]; profile: unknown };
   restore?: { full?: RestoreRun; windows?: RestoreWindows };
   openlineage?: OpenLineageResult;
@@ -33,4 +59,9 @@ export interface BenchResult {
 }
 
 /** One target of bench/README.md, checked against a run (report.ts checkTargets). */
-export interface TargetCheck { target: string; measured: string; met: boolean | null; note?: string }
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean | null;
+  note?: string;
+}

@@ -53,23 +53,38 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '10' },
     heap: { type: 'string' },
     'page-cache': { type: 'string' },
-    'checkpoint-interval': { type: 'string', default: instanceDefaults.checkpointInterval, description: 'Neo4j db.checkpoint.interval.time: transaction logs are pruned only at checkpoints' },
-    'checkpoint-iops': { type: 'string', default: String(instanceDefaults.checkpointIopsLimit), description: 'Neo4j db.checkpoint.iops.limit (-1 = unlimited)' },
+    'checkpoint-interval': {
+      type: 'string',
+      default: instanceDefaults.checkpointInterval,
+      description: 'Neo4j db.checkpoint.interval.time: transaction logs are pruned only at checkpoints',
+    },
+    'checkpoint-iops': {
+      type: 'string',
+      default: String(instanceDefaults.checkpointIopsLimit),
+      description: 'Neo4j db.checkpoint.iops.limit (-1 = unlimited)',
+    },
     'naive-timeout': { type: 'string', description: 'seconds' },
     workdir: { type: 'string' },
     resume: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false, description: 'record that the machine was quiet (no other load)' },
     skip: { type: 'string', default: '', description: 'comma list of raw,query,http,restore,openlineage' },
-    events: { type: 'string', default: 'on', description: 'on|lineage|off: the change log (EVENTS_API_ENABLED, EVENTS_TOPICS) of the services and the runner\'s writes; lineage = PlatformEvent_v1 only' },
+    events: {
+      type: 'string',
+      default: 'on',
+      description:
+        "on|lineage|off: the change log (EVENTS_API_ENABLED, EVENTS_TOPICS) of the services and the runner's writes; lineage = PlatformEvent_v1 only",
+    },
     'no-readme': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false, description: 'keep the Neo4j store in --workdir after a successful run' },
     'service-node-options': { type: 'string', description: 'NODE_OPTIONS for the services, e.g. --max-old-space-size=160' },
-    ports: { type: 'string', description: 'BOLT,FIRST: Neo4j\'s bolt port, and the first of three for the services (default: free ports)' },
+    ports: { type: 'string', description: "BOLT,FIRST: Neo4j's bolt port, and the first of three for the services (default: free ports)" },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('npm run bench -- --size 10k|100k|1M|10M|<n>M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--checkpoint-interval 15m] [--checkpoint-iops 600] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]');
+  console.log(
+    'npm run bench -- --size 10k|100k|1M|10M|<n>M [--shape synthetic|warehouse] [--seed 42] [--batch 500] [--concurrency 2] [--runs 10] [--heap 4g] [--page-cache 4g] [--checkpoint-interval 15m] [--checkpoint-iops 600] [--naive-timeout 30] [--workdir DIR] [--resume] [--quiet] [--skip raw,query,http,restore,openlineage] [--events on|lineage|off] [--no-readme] [--keep] [--service-node-options "--max-old-space-size=160"] [--ports 43601,43602]',
+  );
   process.exit(0);
 }
 const { name: sizeName, edges } = parseSize(args.size!);
@@ -77,18 +92,22 @@ if (args.shape !== 'synthetic' && args.shape !== 'warehouse') throw new Error(`-
 const warehouse = args.shape === 'warehouse';
 /** Fixed ports when several runs share the machine: Neo4j's bolt port, then the services' first of three. */
 const ports = args.ports ? args.ports.split(',').map(Number) : undefined;
-if (ports && (ports.length !== 2 || ports.some((p) => !Number.isInteger(p) || p <= 0))) throw new Error(`--ports takes BOLT,FIRST, got ${args.ports}`);
+if (ports && (ports.length !== 2 || ports.some((p) => !Number.isInteger(p) || p <= 0)))
+  throw new Error(`--ports takes BOLT,FIRST, got ${args.ports}`);
 /** Names the results file, the README block and the work directory: `100k`, `100k-warehouse`. */
 const sizeLabel = warehouse ? `${sizeName}-warehouse` : sizeName;
-if (!Number.isFinite(edges) || edges < 1000) throw new Error(`--size must be 10k, 100k, 1M, 4M, 10M (k, M) or a number ≥ 1000, got ${args.size}`);
+if (!Number.isFinite(edges) || edges < 1000)
+  throw new Error(`--size must be 10k, 100k, 1M, 4M, 10M (k, M) or a number ≥ 1000, got ${args.size}`);
 const big = edges >= 500_000;
 const mid = edges >= 50_000;
 const heap = args.heap ?? (big ? '4g' : mid ? '2g' : '1g');
 const pageCache = args['page-cache'] ?? (big ? '4g' : mid ? '2g' : '1g');
 const checkpointInterval = args['checkpoint-interval']!;
-if (!/^\d+(ms|s|m|h)$/.test(checkpointInterval)) throw new Error(`--checkpoint-interval takes a duration such as 2m or 15m, got ${checkpointInterval}`);
+if (!/^\d+(ms|s|m|h)$/.test(checkpointInterval))
+  throw new Error(`--checkpoint-interval takes a duration such as 2m or 15m, got ${checkpointInterval}`);
 const checkpointIopsLimit = Number(args['checkpoint-iops']);
-if (!Number.isInteger(checkpointIopsLimit) || checkpointIopsLimit < -1) throw new Error(`--checkpoint-iops takes a whole number ≥ -1, got ${args['checkpoint-iops']}`);
+if (!Number.isInteger(checkpointIopsLimit) || checkpointIopsLimit < -1)
+  throw new Error(`--checkpoint-iops takes a whole number ≥ -1, got ${args['checkpoint-iops']}`);
 const naiveTimeoutMs = Number(args['naive-timeout'] ?? (big ? 60 : 20)) * 1000;
 const seed = Number(args.seed);
 const batch = Number(args.batch);
@@ -165,11 +184,25 @@ async function main(): Promise<void> {
     });
   }
   try {
-    log(`starting Neo4j (heap ${heap}, page cache ${pageCache}, checkpoint every ${checkpointInterval}, at most ${checkpointIopsLimit} IO/s) in ${workdir}/neo4j …`);
-    neo = await startNeo4j({ home: join(workdir, 'neo4j'), boltPort: ports ? ports[0]! : await freePort(), heap, pageCache, checkpointInterval, checkpointIopsLimit });
+    log(
+      `starting Neo4j (heap ${heap}, page cache ${pageCache}, checkpoint every ${checkpointInterval}, at most ${checkpointIopsLimit} IO/s) in ${workdir}/neo4j …`,
+    );
+    neo = await startNeo4j({
+      home: join(workdir, 'neo4j'),
+      boltPort: ports ? ports[0]! : await freePort(),
+      heap,
+      pageCache,
+      checkpointInterval,
+      checkpointIopsLimit,
+    });
     log('starting the services (ingestion, lineage subgraph, gateway) …');
     stack = await startStack({
-      ephemeral: true, neo4jUri: neo.uri, log: (s) => log(s), serviceOutput: 'files', tokenName: 'bench', tokenDuration: 'ONE_DAY',
+      ephemeral: true,
+      neo4jUri: neo.uri,
+      log: (s) => log(s),
+      serviceOutput: 'files',
+      tokenName: 'bench',
+      tokenDuration: 'ONE_DAY',
       env: {
         ...(args['service-node-options'] ? { NODE_OPTIONS: args['service-node-options'] } : {}),
         EVENTS_API_ENABLED: String(changeLog.length > 0),
@@ -178,16 +211,27 @@ async function main(): Promise<void> {
       },
     });
     const procs = (): WatchedProcess[] => {
-      const list: WatchedProcess[] = [{ name: 'neo4j', pid: neo!.pid }, { name: 'bench runner', pid: process.pid }];
+      const list: WatchedProcess[] = [
+        { name: 'neo4j', pid: neo!.pid },
+        { name: 'bench runner', pid: process.pid },
+      ];
       for (const c of childPids(process.pid)) {
         const svc = /(ingestion-service|lineage-service|gateway)\/src\/main\.ts/.exec(c.cmdline)?.[1];
         if (svc) list.push({ name: svc, pid: c.pid });
       }
       return list;
     };
-    log(`services: ${procs().map((p) => `${p.name}=${p.pid}`).join(' ')}`);
+    log(
+      `services: ${procs()
+        .map((p) => `${p.name}=${p.pid}`)
+        .join(' ')}`,
+    );
     store = createStore({ uri: neo.uri, database: 'neo4j', changeLog });
-    const components = await store.driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS v, edition', {}, { database: 'neo4j' });
+    const components = await store.driver.executeQuery(
+      'CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS v, edition',
+      {},
+      { database: 'neo4j' },
+    );
     const neo4jVersion = `${components.records[0]!.get('v')} ${components.records[0]!.get('edition')}`;
 
     // A run that skipped workloads must not overwrite a complete result of the same day.
@@ -197,10 +241,28 @@ async function main(): Promise<void> {
       startedAt: new Date(t0).toISOString(),
       totalMs: 0,
       size: { label: sizeLabel, edges },
-      config: { seed, batch, concurrency, runs, heap, pageCache, checkpointInterval, checkpointIopsLimit, naiveTimeoutMs, quiet: args.quiet!, resumed: false, events: eventMode, ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}) },
+      config: {
+        seed,
+        batch,
+        concurrency,
+        runs,
+        heap,
+        pageCache,
+        checkpointInterval,
+        checkpointIopsLimit,
+        naiveTimeoutMs,
+        quiet: args.quiet!,
+        resumed: false,
+        events: eventMode,
+        ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}),
+      },
       machine: {
-        cores: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memoryGiB: Math.round(totalmem() / 2 ** 30),
-        loadAvg: loadavg().map((x) => Math.round(x * 100) / 100), node: process.version, neo4j: neo4jVersion,
+        cores: cpus().length,
+        cpuModel: cpus()[0]?.model ?? '?',
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
+        node: process.version,
+        neo4j: neo4jVersion,
       },
       graph: { ...g.stats, mcps: totalMcps, ...(warehouse ? shapeOf(g) : {}) },
       hubReach,
@@ -247,7 +309,13 @@ async function main(): Promise<void> {
       let savedNextBatch = from;
       loading = { st, fromBatch: from, t0: performance.now() };
       const api = await ingestViaApi(g, {
-        url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, fromBatch: from, totalMcps, progress: log,
+        url: stack!.ingestionUrl,
+        token: stack!.token,
+        batchSize: batch,
+        concurrency,
+        fromBatch: from,
+        totalMcps,
+        progress: log,
         onDone: (next) => {
           // In memory at once (a stop records it), on disk every 20 batches.
           st.ingestNextBatch = next;
@@ -267,23 +335,38 @@ async function main(): Promise<void> {
        CALL { MATCH (a:Aspect) RETURN count(a) AS aspects }
        CALL { MATCH (b:ChangeBatch) RETURN count(b) AS changeBatches, coalesce(sum(size(b.items)), 0) AS changeEvents,
          coalesce(sum(reduce(n = 0, i IN b.items | n + size(i))), 0) AS changeEventChars }
-       RETURN entities, lineage, aspects, changeBatches, changeEvents, changeEventChars`, {}, { database: 'neo4j' });
+       RETURN entities, lineage, aspects, changeBatches, changeEvents, changeEventChars`,
+      {},
+      { database: 'neo4j' },
+    );
     const rec = counts.records[0]!;
     result.loaded = {
-      entities: Number(rec.get('entities')), lineageEdges: Number(rec.get('lineage')), aspectRows: Number(rec.get('aspects')),
-      expectedLineageEdges: g.stats.lineageEdges!, storeMb: Math.round(dirBytes(join(workdir, 'neo4j', 'data')) / 1048576),
-      changeEvents: Number(rec.get('changeEvents')), changeBatches: Number(rec.get('changeBatches')), changeEventChars: Number(rec.get('changeEventChars')),
+      entities: Number(rec.get('entities')),
+      lineageEdges: Number(rec.get('lineage')),
+      aspectRows: Number(rec.get('aspects')),
+      expectedLineageEdges: g.stats.lineageEdges!,
+      storeMb: Math.round(dirBytes(join(workdir, 'neo4j', 'data')) / 1048576),
+      changeEvents: Number(rec.get('changeEvents')),
+      changeBatches: Number(rec.get('changeBatches')),
+      changeEventChars: Number(rec.get('changeEventChars')),
     };
     log(`loaded: ${JSON.stringify(result.loaded)}`);
     saveState(st); // a run stopped during the next workloads keeps the counts
-    if (result.loaded.lineageEdges !== g.stats.lineageEdges) log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);
+    if (result.loaded.lineageEdges !== g.stats.lineageEdges)
+      log(`WARNING: ${result.loaded.lineageEdges} :LINEAGE edges in the store, the generator made ${g.stats.lineageEdges}`);
 
     if (!skip.has('query')) {
       await workload('W-query', async () => {
         const config = loadConfig(stack!.env);
         result.query = await runQueries(g, {
-          store: store!, limits: lineageLimitsFromConfig(config), gatewayGraphql: skip.has('http') ? null : `${stack!.gatewayUrl}/api/graphql`,
-          token: stack!.token, runs, caseBudgetMs: big ? 30_000 : 10_000, naiveTimeoutMs, progress: log,
+          store: store!,
+          limits: lineageLimitsFromConfig(config),
+          gatewayGraphql: skip.has('http') ? null : `${stack!.gatewayUrl}/api/graphql`,
+          token: stack!.token,
+          runs,
+          caseBudgetMs: big ? 30_000 : 10_000,
+          naiveTimeoutMs,
+          progress: log,
         });
       });
     }
@@ -300,7 +383,11 @@ async function main(): Promise<void> {
     if (!skip.has('openlineage')) {
       await workload('W-openlineage', async () => {
         result.openlineage = await ingestOpenLineageWorkload(Math.min(edges, 100_000), seed, {
-          url: stack!.ingestionUrl, token: stack!.token, batchSize: batch, concurrency, progress: log,
+          url: stack!.ingestionUrl,
+          token: stack!.token,
+          batchSize: batch,
+          concurrency,
+          progress: log,
         });
       });
     }

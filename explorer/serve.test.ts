@@ -11,10 +11,12 @@ let base: string;
 
 async function start(distDir: string): Promise<void> {
   const handler = explorerStaticHandler(distDir);
-  server = createServer((req, res) => handler(req, res, () => {
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('next');
-  }));
+  server = createServer((req, res) =>
+    handler(req, res, () => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('next');
+    }),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

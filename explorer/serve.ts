@@ -86,7 +86,12 @@ export function explorerStaticHandler(distDir: string = DEFAULT_EXPLORER_DIST): 
       'content-length': String(body.length),
       'cache-control': isPage ? 'no-cache' : 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
-      ...(isPage ? { 'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; frame-ancestors 'none'" } : {}),
+      ...(isPage
+        ? {
+            'content-security-policy':
+              "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; worker-src 'self' blob:; frame-ancestors 'none'",
+          }
+        : {}),
       ...(entry.gzip ? { vary: 'accept-encoding' } : {}),
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });

@@ -42,10 +42,16 @@ if (entries.length === 0) {
 }
 
 const root = process.cwd();
-const config = ts.getParsedCommandLineOfConfigFile(path.resolve(options.project), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
-});
+const config = ts.getParsedCommandLineOfConfigFile(
+  path.resolve(options.project),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  },
+);
 if (!config) throw new Error(`cannot read ${options.project}`);
 const program = ts.createProgram(config.fileNames, config.options);
 const checker = program.getTypeChecker();
@@ -54,7 +60,9 @@ type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunc
 
 function isProjectFile(file: ts.SourceFile): boolean {
   const name = file.fileName;
-  return !file.isDeclarationFile && !name.includes('/node_modules/') && !/\.test\.ts$/.test(name) && !name.includes(`${path.sep}test${path.sep}`);
+  return (
+    !file.isDeclarationFile && !name.includes('/node_modules/') && !/\.test\.ts$/.test(name) && !name.includes(`${path.sep}test${path.sep}`)
+  );
 }
 
 function bodyOf(declaration: ts.Declaration): FunctionLike | undefined {
@@ -62,7 +70,10 @@ function bodyOf(declaration: ts.Declaration): FunctionLike | undefined {
     return declaration.body ? declaration : undefined;
   }
   if (ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration)) return declaration;
-  if ((ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) {
+  if (
+    (ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)) &&
+    declaration.initializer
+  ) {
     const init = declaration.initializer;
     if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return init;
   }
@@ -96,7 +107,8 @@ const read = new Set<FunctionLike>();
 const timeline: string[] = [];
 const trace: string[] = [];
 
-const kept = (file: string) => options.only.length === 0 || options.only.some((dir) => file.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
+const kept = (file: string) =>
+  options.only.length === 0 || options.only.some((dir) => file.startsWith(dir.endsWith('/') ? dir : `${dir}/`));
 
 function enter(file: string): void {
   if (kept(file) && timeline.at(-1) !== file) timeline.push(file);
@@ -186,7 +198,9 @@ if (options.timeline) console.log(timeline.join('\n'));
 // read that checkout's code. Refuse rather than count the wrong tree.
 const elsewhere = [...seen].filter((file) => file.startsWith('..'));
 if (elsewhere.length) {
-  console.error(`call-path: ${elsewhere.length} file(s) read outside ${root}, e.g. ${elsewhere[0]}: this checkout's node_modules links its workspace packages elsewhere; give it its own (npm ci) before counting`);
+  console.error(
+    `call-path: ${elsewhere.length} file(s) read outside ${root}, e.g. ${elsewhere[0]}: this checkout's node_modules links its workspace packages elsewhere; give it its own (npm ci) before counting`,
+  );
   process.exit(1);
 }
 console.log(`functions read: ${read.size}`);

@@ -11,7 +11,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { Option, type Command } from 'commander';
-import { addOptions, createProgram, integerAtLeast, neo4jOptions, quietOption, urnLikeOption, type Neo4jConnection } from './cli/program.ts';
+import {
+  addOptions,
+  createProgram,
+  integerAtLeast,
+  neo4jOptions,
+  quietOption,
+  urnLikeOption,
+  type Neo4jConnection,
+} from './cli/program.ts';
 import { progressBar } from './cli/progress.ts';
 import { storeOf } from './store-from-env.ts';
 import { prepareExport } from '../catalog/src/operations/backup/export.ts';
@@ -27,14 +35,17 @@ interface ExportOptions extends Neo4jConnection {
   quiet: boolean;
 }
 
-const program: Command = addOptions(createProgram('export', 'Write every stored aspect row, all versions, as DataHub\'s file format (FILE.gz is gzipped).'), [
-  new Option('--out <file>', 'the export file (required); written as FILE.partial and renamed when complete'),
-  urnLikeOption('are exported'),
-  new Option('--page-size <n>', 'rows read per page').argParser(integerAtLeast(0)),
-  new Option('--skew-margin-ms <n>', 'how far behind the clock the consistent moment is taken').argParser(integerAtLeast(0)),
-  quietOption(),
-  ...neo4jOptions(),
-]);
+const program: Command = addOptions(
+  createProgram('export', "Write every stored aspect row, all versions, as DataHub's file format (FILE.gz is gzipped)."),
+  [
+    new Option('--out <file>', 'the export file (required); written as FILE.partial and renamed when complete'),
+    urnLikeOption('are exported'),
+    new Option('--page-size <n>', 'rows read per page').argParser(integerAtLeast(0)),
+    new Option('--skew-margin-ms <n>', 'how far behind the clock the consistent moment is taken').argParser(integerAtLeast(0)),
+    quietOption(),
+    ...neo4jOptions(),
+  ],
+);
 const values = program.parse().opts<ExportOptions>();
 // Checked here rather than by commander, which would report it before an unknown option.
 if (values.out === undefined) program.error('--out FILE is required');
@@ -48,11 +59,16 @@ let rows = 0;
 let entities = 0;
 try {
   const exp = await prepareExport(store, {
-    urnLike: values.urnLike, pageSize: values.pageSize, skewMarginMs: values.skewMarginMs,
+    urnLike: values.urnLike,
+    pageSize: values.pageSize,
+    skewMarginMs: values.skewMarginMs,
     onProgress: (p) => {
       rows = p.rows;
       entities = p.entities;
-      bar.update(Math.min(p.rows, Math.max(bar.getTotal(), p.rows)), { rate: Math.round(p.rows / Math.max((Date.now() - t0) / 1000, 0.001)), entities: p.entities });
+      bar.update(Math.min(p.rows, Math.max(bar.getTotal(), p.rows)), {
+        rate: Math.round(p.rows / Math.max((Date.now() - t0) / 1000, 0.001)),
+        entities: p.entities,
+      });
     },
   });
   process.stderr.write(`export consistent as of ${new Date(exp.asOf).toISOString()} (${exp.asOf})\n`);
@@ -64,8 +80,10 @@ try {
   bar.stop();
   renameSync(partial, out);
   const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
-  process.stdout.write(`${rows} rows of ${entities} entities exported to ${out} in ${seconds.toFixed(1)} s ` +
-    `(${Math.round(rows / seconds)} rows/s); consistent as of ${exp.asOf}\n`);
+  process.stdout.write(
+    `${rows} rows of ${entities} entities exported to ${out} in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(rows / seconds)} rows/s); consistent as of ${exp.asOf}\n`,
+  );
 } catch (e) {
   bar.stop();
   rmSync(partial, { force: true });

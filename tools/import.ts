@@ -19,7 +19,15 @@ import { createGunzip } from 'node:zlib';
 import { offlineImport, OfflineImportError } from './offline-import.ts';
 import { Option, type Command } from 'commander';
 import {
-  actorOption, addOptions, batchSizeOption, checkpointOptions, createProgram, dataDirOption, homeOption, neo4jOptions, quietOption,
+  actorOption,
+  addOptions,
+  batchSizeOption,
+  checkpointOptions,
+  createProgram,
+  dataDirOption,
+  homeOption,
+  neo4jOptions,
+  quietOption,
   type Neo4jConnection,
 } from './cli/program.ts';
 import { progressBar } from './cli/progress.ts';
@@ -50,19 +58,24 @@ interface ImportOptions extends Neo4jConnection {
   dataDir: string;
 }
 
-const program: Command = addOptions(createProgram('import', 'Import a file in DataHub\'s format (an export, or DataHub\'s file sink output; FILE.gz is gunzipped) into the catalog.')
-  .argument('<file>', 'the file to import'), [
-  batchSizeOption(DEFAULT_IMPORT_BATCH, 'records'),
-  new Option('--strict', 'write proposals in strict existence mode (default relaxed: files come in any order)').default(false),
-  actorOption('who the proposals are stamped with'),
-  ...checkpointOptions('import-checkpoint.json'),
-  new Option('--offline', 'load into the stopped embedded Neo4j with neo4j-admin (the first load of a new catalog)').default(false),
-  homeOption('with --offline: the Neo4j home (default: <data-dir>/neo4j)'),
-  new Option('--overwrite', 'with --offline: replace the database the home holds').default(false),
-  dataDirOption(),
-  quietOption(),
-  ...neo4jOptions(),
-]);
+const program: Command = addOptions(
+  createProgram(
+    'import',
+    "Import a file in DataHub's format (an export, or DataHub's file sink output; FILE.gz is gunzipped) into the catalog.",
+  ).argument('<file>', 'the file to import'),
+  [
+    batchSizeOption(DEFAULT_IMPORT_BATCH, 'records'),
+    new Option('--strict', 'write proposals in strict existence mode (default relaxed: files come in any order)').default(false),
+    actorOption('who the proposals are stamped with'),
+    ...checkpointOptions('import-checkpoint.json'),
+    new Option('--offline', 'load into the stopped embedded Neo4j with neo4j-admin (the first load of a new catalog)').default(false),
+    homeOption('with --offline: the Neo4j home (default: <data-dir>/neo4j)'),
+    new Option('--overwrite', 'with --offline: replace the database the home holds').default(false),
+    dataDirOption(),
+    quietOption(),
+    ...neo4jOptions(),
+  ],
+);
 program.parse();
 const values = program.opts<ImportOptions>();
 const path = resolve(program.args[0]!);
@@ -75,20 +88,28 @@ try {
 
 if (values.offline) {
   for (const online of ['batchSize', 'strict', 'resume'] as const) {
-    if (program.getOptionValueSource(online) === 'cli') program.error(`--${online === 'batchSize' ? 'batch-size' : online} belongs to the online import; --offline loads the whole file at once`);
+    if (program.getOptionValueSource(online) === 'cli')
+      program.error(
+        `--${online === 'batchSize' ? 'batch-size' : online} belongs to the online import; --offline loads the whole file at once`,
+      );
   }
   const home = resolve(values.home ?? join(values.dataDir, 'neo4j'));
   const bar = progressBar('records [{bar}] {percentage}% | {records} records, {entities} entities | ETA {eta_formatted}', values);
   bar.start(stat.size, 0, { records: 0, entities: 0 });
   try {
     const r = await offlineImport({
-      file: path, home, overwrite: values.overwrite, verbose: !values.quiet,
+      file: path,
+      home,
+      overwrite: values.overwrite,
+      verbose: !values.quiet,
       progress: (p) => bar.update(p.bytesRead, { records: p.records, entities: p.entities }),
     });
     bar.stop();
-    process.stdout.write(`${r.records} records loaded offline into ${home}: ${r.entities} entities, ${r.ghosts} ghost endpoints, ` +
-      `${r.aspects} aspect rows, ${r.edges} edges (${r.lineage} lineage) in ${r.seconds.total} s (${Math.round(r.records / Math.max(r.seconds.total, 0.001))} records/s; ` +
-      `files ${r.seconds.files} s, ghosts ${r.seconds.ghosts} s, neo4j-admin ${r.seconds.neo4jAdmin} s, schema ${r.seconds.schema} s). Start it with npm start.\n`);
+    process.stdout.write(
+      `${r.records} records loaded offline into ${home}: ${r.entities} entities, ${r.ghosts} ghost endpoints, ` +
+        `${r.aspects} aspect rows, ${r.edges} edges (${r.lineage} lineage) in ${r.seconds.total} s (${Math.round(r.records / Math.max(r.seconds.total, 0.001))} records/s; ` +
+        `files ${r.seconds.files} s, ghosts ${r.seconds.ghosts} s, neo4j-admin ${r.seconds.neo4jAdmin} s, schema ${r.seconds.schema} s). Start it with npm start.\n`,
+    );
     process.exit(0);
   } catch (e) {
     bar.stop();
@@ -113,16 +134,23 @@ if (values.resume) {
     program.error(`--resume: no readable checkpoint at ${checkpointFile}`);
   }
   if (JSON.stringify(cp.file) !== JSON.stringify(identity)) {
-    program.error(`--resume: the checkpoint is for ${cp.file.path} (${cp.file.size} bytes, modified ${new Date(cp.file.mtimeMs).toISOString()}), not this file`);
+    program.error(
+      `--resume: the checkpoint is for ${cp.file.path} (${cp.file.size} bytes, modified ${new Date(cp.file.mtimeMs).toISOString()}), not this file`,
+    );
   }
   from = cp.progress;
-  process.stderr.write(`resuming: ${from.records} records were committed (phase ${from.phase}` +
-    `${from.phase === 'derive' ? `, derived state rebuilt up to ${JSON.stringify(from.deriveCursor ?? null)}` : ''}); continuing with record ${from.records}\n`);
+  process.stderr.write(
+    `resuming: ${from.records} records were committed (phase ${from.phase}` +
+      `${from.phase === 'derive' ? `, derived state rebuilt up to ${JSON.stringify(from.deriveCursor ?? null)}` : ''}); continuing with record ${from.records}\n`,
+  );
 }
 
 function writeCheckpoint(progress: ImportProgress): void {
   mkdirSync(dirname(checkpointFile), { recursive: true });
-  writeFileSync(`${checkpointFile}.tmp`, JSON.stringify({ file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint, null, 2));
+  writeFileSync(
+    `${checkpointFile}.tmp`,
+    JSON.stringify({ file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint, null, 2),
+  );
   renameSync(`${checkpointFile}.tmp`, checkpointFile);
 }
 
@@ -143,17 +171,28 @@ try {
   }
   bar.start(stat.size, 0, { phase: 'records', records: startRecords, rate: 0 });
   const raw = createReadStream(path);
-  raw.on('data', (chunk) => { bytesRead += chunk.length; });
+  raw.on('data', (chunk) => {
+    bytesRead += chunk.length;
+  });
   const text = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   const records = readJsonArray(text, { skip: from?.records ?? 0 });
   const result = await importRecords(store, records, {
-    actor: values.actor, existenceMode: values.strict ? 'strict' : 'relaxed', batchSize, from,
+    actor: values.actor,
+    existenceMode: values.strict ? 'strict' : 'relaxed',
+    batchSize,
+    from,
     onProgress: (p) => {
       writeCheckpoint(p);
       if (p.phase !== 'records' && recordsDoneAt === null) recordsDoneAt = Date.now();
       const seconds = Math.max((Date.now() - t0) / 1000, 0.001);
-      if (p.phase === 'records') bar.update(bytesRead, { phase: 'records', records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
-      else bar.update(stat.size, { phase: `derived state (${p.deriveRows ?? 0} rows)`, records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
+      if (p.phase === 'records')
+        bar.update(bytesRead, { phase: 'records', records: p.records, rate: Math.round((p.records - startRecords) / seconds) });
+      else
+        bar.update(stat.size, {
+          phase: `derived state (${p.deriveRows ?? 0} rows)`,
+          records: p.records,
+          rate: Math.round((p.records - startRecords) / seconds),
+        });
     },
   });
   bar.stop();
@@ -165,10 +204,12 @@ try {
   const phases = result.needsDerive
     ? `; records phase ${recordsSeconds.toFixed(1)} s, derived state ${((end - (recordsDoneAt ?? end)) / 1000).toFixed(1)} s`
     : '';
-  process.stdout.write(`${result.records} records imported (${result.rows} backup rows with their derived state, ` +
-    `${result.changes} proposals through the write path` +
-    `${result.needsDerive ? `, derived state rebuilt from ${result.deriveRows ?? 0} rows` : ''}) in ${seconds.toFixed(1)} s ` +
-    `(${Math.round((result.records - startRecords) / seconds)} records/s${phases})\n`);
+  process.stdout.write(
+    `${result.records} records imported (${result.rows} backup rows with their derived state, ` +
+      `${result.changes} proposals through the write path` +
+      `${result.needsDerive ? `, derived state rebuilt from ${result.deriveRows ?? 0} rows` : ''}) in ${seconds.toFixed(1)} s ` +
+      `(${Math.round((result.records - startRecords) / seconds)} records/s${phases})\n`,
+  );
 } catch (e) {
   bar.stop();
   process.stderr.write(`import failed: ${(e as Error).message}\n`);
@@ -178,8 +219,10 @@ try {
   } catch {
     // no batch was committed in this run
   }
-  process.stderr.write(`the store holds records 0..${committed - 1} of this file (checkpoint ${checkpointFile}); ` +
-    `fix the cause and rerun with --resume to continue from record ${committed}\n`);
+  process.stderr.write(
+    `the store holds records 0..${committed - 1} of this file (checkpoint ${checkpointFile}); ` +
+      `fix the cause and rerun with --resume to continue from record ${committed}\n`,
+  );
   await store.close();
   process.exit(IMPORT_FAILED);
 }

@@ -71,7 +71,12 @@ function pinnedSuites(): Suite[] {
     .map((v) => ({ id: v, label: `acryl-datahub ${v}`, dir: interopDir, requirements: join(interopDir, `requirements-${v}.txt`) }));
   return [
     ...datahub,
-    { id: 'openlineage', label: 'openlineage-python + dbt-ol', dir: openLineageDir, requirements: join(openLineageDir, 'requirements.txt') },
+    {
+      id: 'openlineage',
+      label: 'openlineage-python + dbt-ol',
+      dir: openLineageDir,
+      requirements: join(openLineageDir, 'requirements.txt'),
+    },
     { id: 'mcp', label: 'mcp-server-datahub (AI agents)', dir: mcpDir, requirements: join(mcpDir, 'requirements.txt') },
   ];
 }
@@ -99,12 +104,23 @@ function connectorEnv(parts: ConnectorParts | undefined): NodeJS.ProcessEnv {
   if (!parts) return {};
   const pg = parts.postgres;
   return {
-    INTEROP_PG_HOST: pg.host, INTEROP_PG_PORT: String(pg.port), INTEROP_PG_USER: pg.user,
-    INTEROP_PG_PASSWORD: pg.password, INTEROP_PG_DATABASE: pg.database, INTEROP_DBT: parts.dbt,
+    INTEROP_PG_HOST: pg.host,
+    INTEROP_PG_PORT: String(pg.port),
+    INTEROP_PG_USER: pg.user,
+    INTEROP_PG_PASSWORD: pg.password,
+    INTEROP_PG_DATABASE: pg.database,
+    INTEROP_DBT: parts.dbt,
   };
 }
 
-async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string, parts: ConnectorParts | undefined): Promise<SuiteResult> {
+async function runSuite(
+  venvPython: string,
+  suite: Suite,
+  stack: RunningStack,
+  token: string,
+  workDir: string,
+  parts: ConnectorParts | undefined,
+): Promise<SuiteResult> {
   const t0 = Date.now();
   const home = join(workDir, `home-${suite.id}`);
   mkdirSync(home, { recursive: true });
@@ -128,10 +144,22 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     ...(CONNECTOR_SUITES.has(suite.id) ? connectorEnv(parts) : {}),
   };
   log(`${suite.label}: running the suite …`);
-  const r = await runProcess(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, tag: 'interop', timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
-  });
-  process.stdout.write(r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+  const r = await runProcess(
+    venvPython,
+    ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest],
+    {
+      env,
+      tag: 'interop',
+      timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS,
+      logFile: join(workDir, `pytest-${suite.id}.log`),
+    },
+  );
+  process.stdout.write(
+    r.output
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n') + '\n',
+  );
   return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
 }
 
@@ -139,9 +167,11 @@ async function main(): Promise<number> {
   const started = Date.now();
   const python = findInteropPython();
   if ('problem' in python) {
-    process.stderr.write(`[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the interop suites (acryl-datahub, OpenLineage) cannot run.\n` +
-      `[interop] Install python3 with the venv module (Debian/Ubuntu: apt-get install python3 python3-venv), or set INTEROP_PYTHON.\n` +
-      `[interop] Details: ${python.problem || 'no candidates'}\n`);
+    process.stderr.write(
+      `[interop] No usable Python ${MIN_PYTHON.join('.')}+ found, so the interop suites (acryl-datahub, OpenLineage) cannot run.\n` +
+        `[interop] Install python3 with the venv module (Debian/Ubuntu: apt-get install python3 python3-venv), or set INTEROP_PYTHON.\n` +
+        `[interop] Details: ${python.problem || 'no candidates'}\n`,
+    );
     return 3;
   }
   const all = pinnedSuites();
@@ -158,7 +188,19 @@ async function main(): Promise<number> {
   const needsConnectors = suites.some((s) => CONNECTOR_SUITES.has(s.id));
   const openlineage = all.find((s) => s.id === 'openlineage')!;
   const venvSuites = needsConnectors && !suites.includes(openlineage) ? [...suites, openlineage] : suites;
-  const venvsPromise = Promise.all(venvSuites.map(async (s) => [s.id, await ensureVenv(python, { name: `interop-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 10 * 60_000 }, log)] as const)).then((pairs) => new Map(pairs));
+  const venvsPromise = Promise.all(
+    venvSuites.map(
+      async (s) =>
+        [
+          s.id,
+          await ensureVenv(
+            python,
+            { name: `interop-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 10 * 60_000 },
+            log,
+          ),
+        ] as const,
+    ),
+  ).then((pairs) => new Map(pairs));
   const postgresPromise = needsConnectors ? startPostgres({ database: 'interop', log }) : Promise.resolve(undefined);
   postgresPromise.catch(() => undefined);
   let postgres: RunningPostgres | undefined;
@@ -166,15 +208,27 @@ async function main(): Promise<number> {
   let stack: RunningStack | undefined;
   let serviceDied: string | undefined;
   const onSignal = () => {
-    void Promise.all([control.stop?.(), postgresPromise.then((pg) => pg?.stop(), () => undefined)]).then(() => process.exit(130));
+    void Promise.all([
+      control.stop?.(),
+      postgresPromise.then(
+        (pg) => pg?.stop(),
+        () => undefined,
+      ),
+    ]).then(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const workDir = mkdtempSync(join(tmpdir(), 'lineage-interop-'));
   try {
     const stackPromise = startStack({
-      ephemeral: true, control, log, tokenName: 'interop launcher',
-      onServiceExit: (name, code) => { serviceDied = `${name} exited with code ${code}`; log(`${serviceDied} during the run`); },
+      ephemeral: true,
+      control,
+      log,
+      tokenName: 'interop launcher',
+      onServiceExit: (name, code) => {
+        serviceDied = `${name} exited with code ${code}`;
+        log(`${serviceDied} during the run`);
+      },
     });
     // Awaited only after the venvs; a start-up failure must not count as unhandled meanwhile.
     stackPromise.catch(() => undefined);
@@ -183,27 +237,38 @@ async function main(): Promise<number> {
       venvs = await venvsPromise;
       postgres = await postgresPromise;
     } catch (e) {
-      await stackPromise.then((st) => st.stop(), () => undefined);
-      await postgresPromise.then((pg) => pg?.stop(), () => undefined);
+      await stackPromise.then(
+        (st) => st.stop(),
+        () => undefined,
+      );
+      await postgresPromise.then(
+        (pg) => pg?.stop(),
+        () => undefined,
+      );
       throw e;
     }
     const parts: ConnectorParts | undefined = postgres ? { postgres, dbt: join(venvs.get('openlineage')!, '..', 'dbt') } : undefined;
     stack = await stackPromise;
-    log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.running.includes('gateway') ? stack.gatewayUrl : '(not running)'}, Neo4j ${stack.neo4jUri}` +
-      (stack.missing.length ? `; NOT BUILT: ${stack.missing.join(', ')}` : '') + ` (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    log(
+      `stack up: ingestion ${stack.ingestionUrl}, front door ${stack.running.includes('gateway') ? stack.gatewayUrl : '(not running)'}, Neo4j ${stack.neo4jUri}` +
+        (stack.missing.length ? `; NOT BUILT: ${stack.missing.join(', ')}` : '') +
+        ` (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
     const token = await mintToken(stack, 'interop');
 
     if (cli.stackOnly) {
-      process.stdout.write([
-        `export INTEROP_GMS_URL=${stack.ingestionUrl}`,
-        `export INTEROP_FRONT_DOOR_URL=${stack.running.includes('gateway') ? stack.gatewayUrl : ''}`,
-        `export INTEROP_TOKEN=${token}`,
-        `export INTEROP_NEO4J_URI=${stack.neo4jUri}`,
-        `export INTEROP_LOG_DIR=${stack.logDir ?? ''}`,
-        ...Object.entries(connectorEnv(parts)).map(([k, v]) => `export ${k}=${v}`),
-        ...suites.map((s) => `# ${s.label}: ${venvs.get(s.id)} -m pytest ${s.dir}`),
-        '',
-      ].join('\n'));
+      process.stdout.write(
+        [
+          `export INTEROP_GMS_URL=${stack.ingestionUrl}`,
+          `export INTEROP_FRONT_DOOR_URL=${stack.running.includes('gateway') ? stack.gatewayUrl : ''}`,
+          `export INTEROP_TOKEN=${token}`,
+          `export INTEROP_NEO4J_URI=${stack.neo4jUri}`,
+          `export INTEROP_LOG_DIR=${stack.logDir ?? ''}`,
+          ...Object.entries(connectorEnv(parts)).map(([k, v]) => `export ${k}=${v}`),
+          ...suites.map((s) => `# ${s.label}: ${venvs.get(s.id)} -m pytest ${s.dir}`),
+          '',
+        ].join('\n'),
+      );
       log('stack-only: Ctrl-C stops it.');
       await new Promise(() => {});
     }
@@ -224,8 +289,11 @@ async function main(): Promise<number> {
     for (const r of results) {
       const passed = r.tests - r.failures - r.errors - r.skipped;
       const verdict = r.code === 0 ? 'PASS' : 'FAIL';
-      process.stdout.write(`[interop] ${r.suite.label}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
-        (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') + '\n');
+      process.stdout.write(
+        `[interop] ${r.suite.label}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+          (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') +
+          '\n',
+      );
       for (const name of r.failed) process.stdout.write(`[interop]     failed: ${name}\n`);
     }
     if (serviceDied) process.stdout.write(`[interop] ${serviceDied}\n`);

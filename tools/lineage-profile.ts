@@ -34,14 +34,21 @@ const PER_LAYER = Math.ceil(EDGES / ((LAYERS - 1) * FAN_IN));
 const platform = `lineageprofile${EDGES}`;
 const ds = (layer: number, i: number) => `urn:li:dataset:(urn:li:dataPlatform:${platform},l${layer}.t${String(i).padStart(5, '0')},PROD)`;
 
-const upsert = (urn: string, aspectName: string, value: unknown, lastObserved: number): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved } });
+const upsert = (urn: string, aspectName: string, value: unknown, lastObserved: number): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved },
+});
 
 async function build(store: Store): Promise<void> {
   const last = parseUrn(ds(LAYERS - 1, PER_LAYER - 1));
   const existing = await entityExistence(store, [last]);
   // The lineage of the last dataset is written last: its existence means the graph is complete.
-  const lastHasLineage = await store.read((tx) => tx.run<{ owner: string }>('edges/owned-by', { rows: [{ owner: last.text, aspect: 'upstreamLineage' }] }));
+  const lastHasLineage = await store.read((tx) =>
+    tx.run<{ owner: string }>('edges/owned-by', { rows: [{ owner: last.text, aspect: 'upstreamLineage' }] }),
+  );
   if (existing.get(last.text)?.exists && lastHasLineage.length > 0) {
     console.log(`graph ${platform} present: reusing it`);
     return;
@@ -52,7 +59,13 @@ async function build(store: Store): Promise<void> {
   const all: string[] = [];
   for (let l = 0; l < LAYERS; l++) for (let i = 0; i < PER_LAYER; i++) all.push(ds(l, i));
   for (let i = 0; i < all.length; i += 500) {
-    await writeAspects(store, all.slice(i, i + 500).map((u) => upsert(u, 'datasetProperties', { name: parseUrn(u).parts[1], description: 'profiled table' }, 1_700_000_000_000)), opts);
+    await writeAspects(
+      store,
+      all
+        .slice(i, i + 500)
+        .map((u) => upsert(u, 'datasetProperties', { name: parseUrn(u).parts[1], description: 'profiled table' }, 1_700_000_000_000)),
+      opts,
+    );
   }
   const lineage: AspectChange[] = [];
   for (let l = 1; l < LAYERS; l++) {
@@ -61,16 +74,33 @@ async function build(store: Store): Promise<void> {
       while (ups.size < FAN_IN) ups.add(ds(l - 1, Math.floor(random() * PER_LAYER)));
       // Edge times spread over 10 days so a window keeps some edges and drops others.
       const time = 1_700_000_000_000 + Math.floor(random() * 10) * 86_400_000;
-      lineage.push(upsert(ds(l, i), 'upstreamLineage', {
-        upstreams: [...ups].map((dataset) => ({ dataset, type: 'TRANSFORMED', created: { time, actor: opts.actor }, auditStamp: { time, actor: opts.actor } })),
-      }, time));
+      lineage.push(
+        upsert(
+          ds(l, i),
+          'upstreamLineage',
+          {
+            upstreams: [...ups].map((dataset) => ({
+              dataset,
+              type: 'TRANSFORMED',
+              created: { time, actor: opts.actor },
+              auditStamp: { time, actor: opts.actor },
+            })),
+          },
+          time,
+        ),
+      );
     }
   }
   for (let i = 0; i < lineage.length; i += 200) await writeAspects(store, lineage.slice(i, i + 200), opts);
   console.log(`built ${all.length} datasets, ${lineage.length * FAN_IN} lineage edges in ${Date.now() - t0} ms`);
 }
 
-interface PlanNode { operatorType: string; dbHits?: number; rows?: number; children: PlanNode[] }
+interface PlanNode {
+  operatorType: string;
+  dbHits?: number;
+  rows?: number;
+  children: PlanNode[];
+}
 const dbHitsOf = (p: PlanNode): number => (p.dbHits ?? 0) + p.children.reduce((s, c) => s + dbHitsOf(c), 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -88,9 +118,13 @@ async function profileShape(store: Store, label: string, text: string, params: R
       rows = r.records.length;
     }
     const expand = (function find(p: PlanNode): string | undefined {
-      return p.operatorType.includes('Expand') || p.operatorType.includes('ShortestPath') ? p.operatorType : p.children.map(find).find(Boolean);
+      return p.operatorType.includes('Expand') || p.operatorType.includes('ShortestPath')
+        ? p.operatorType
+        : p.children.map(find).find(Boolean);
     })(plan);
-    console.log(`${label.padEnd(58)} dbHits=${String(dbHitsOf(plan)).padStart(9)} rows=${String(rows).padStart(6)} median=${median(times).toFixed(1).padStart(7)} ms  ${expand ?? ''}`);
+    console.log(
+      `${label.padEnd(58)} dbHits=${String(dbHitsOf(plan)).padStart(9)} rows=${String(rows).padStart(6)} median=${median(times).toFixed(1).padStart(7)} ms  ${expand ?? ''}`,
+    );
   } catch (e) {
     console.log(`${label.padEnd(58)} FAILED: ${(e as Error).message.split('\n')[0]}`);
   } finally {
@@ -137,7 +171,15 @@ async function main(): Promise<void> {
     await build(store);
     const src = ds(0, 0);
     const deep = ds(LAYERS - 1, 0);
-    const common = { urn: src, includeSoftDeleted: false, maxHops: int(1000), limit: int(1_000_001), unwindowed: true, start: int(0), end: int(0) };
+    const common = {
+      urn: src,
+      includeSoftDeleted: false,
+      maxHops: int(1000),
+      limit: int(1_000_001),
+      unwindowed: true,
+      start: int(0),
+      end: int(0),
+    };
     const windowed = { ...common, unwindowed: false, start: int(1_700_000_000_000), end: int(1_700_000_000_000 + 3 * 86_400_000) };
     const st = store.statements;
     console.log(`\nsource ${src}\n`);
@@ -146,20 +188,45 @@ async function main(): Promise<void> {
     await profileShape(store, 'reach-down-max (fast path, all rows to the service)', st['lineage/reach-down-max'], common);
     await profileShape(store, 'reach-down-max with a 3-day window', st['lineage/reach-down-max'], windowed);
     await profileShape(store, 'reach-up-max from the last layer', st['lineage/reach-up-max'], { ...common, urn: deep });
-    await profileShape(store, 'in-DB page+facets (one statement, first page)', IN_DB_PAGE,
-      { ...common, types: ['dataset'], afterDegree: int(0), afterUrn: '', count: int(10) });
-    await profileShape(store, 'in-DB page+facets (a later page)', IN_DB_PAGE,
-      { ...common, types: ['dataset'], afterDegree: int(5), afterUrn: ds(5, 100), count: int(10) });
+    await profileShape(store, 'in-DB page+facets (one statement, first page)', IN_DB_PAGE, {
+      ...common,
+      types: ['dataset'],
+      afterDegree: int(0),
+      afterUrn: '',
+      count: int(10),
+    });
+    await profileShape(store, 'in-DB page+facets (a later page)', IN_DB_PAGE, {
+      ...common,
+      types: ['dataset'],
+      afterDegree: int(5),
+      afterUrn: ds(5, 100),
+      count: int(10),
+    });
     const [source] = await store.read((tx) => tx.run<{ id: string }>('lineage/node-id', { urn: src }));
-    await profileShape(store, 'hop-down: one hop of the fallback (frontier = source)', st['lineage/hop-down'],
-      { frontier: [source!.id], unwindowed: true, start: int(0), end: int(0), includeSoftDeleted: false, strings: false });
+    await profileShape(store, 'hop-down: one hop of the fallback (frontier = source)', st['lineage/hop-down'], {
+      frontier: [source!.id],
+      unwindowed: true,
+      start: int(0),
+      end: int(0),
+      includeSoftDeleted: false,
+      strings: false,
+    });
     // What the BFS rewrite saves: the same traversal with an aggregate that defeats it, depth 4.
     for (const depth of [4, 6, 8, 10]) {
-      await profileShape(store, `NO pruning (count(*) in the horizon), depth ${depth} only`,
-        `MATCH (s:Entity {urn: $urn}) MATCH p = (s)-[:LINEAGE*1..${depth}]->(n:Entity) WITH n, min(length(p)) AS degree, count(*) AS paths RETURN n.urn, degree, paths`, common);
+      await profileShape(
+        store,
+        `NO pruning (count(*) in the horizon), depth ${depth} only`,
+        `MATCH (s:Entity {urn: $urn}) MATCH p = (s)-[:LINEAGE*1..${depth}]->(n:Entity) WITH n, min(length(p)) AS degree, count(*) AS paths RETURN n.urn, degree, paths`,
+        common,
+      );
     }
-    await profileShape(store, 'paths-down for a page of 10', st['lineage/paths-down'],
-      { urn: src, targets: Array.from({ length: 10 }, (_, i) => ds(LAYERS - 1, i)), unwindowed: true, start: int(0), end: int(0) });
+    await profileShape(store, 'paths-down for a page of 10', st['lineage/paths-down'], {
+      urn: src,
+      targets: Array.from({ length: 10 }, (_, i) => ds(LAYERS - 1, i)),
+      unwindowed: true,
+      start: int(0),
+      end: int(0),
+    });
 
     const limits = { maxHops: 1000, maxResults: 1_000_000, deadlineMs: 30_000 };
     const q: LineageQuery = { urn: src, direction: 'DOWNSTREAM' };

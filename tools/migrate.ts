@@ -21,11 +21,19 @@ interface MigrateOptions extends Neo4jConnection {
   quiet: boolean;
 }
 
-const values = addOptions(createProgram('migrate', "Move the store to this catalog's schema version (idempotent; on a current store it re-applies constraints and indexes)."), [
-  new Option('--status', "only print the store's schema version; exit 1 when a migration is due").default(false),
-  quietOption(),
-  ...neo4jOptions(),
-]).parse().opts<MigrateOptions>();
+const values = addOptions(
+  createProgram(
+    'migrate',
+    "Move the store to this catalog's schema version (idempotent; on a current store it re-applies constraints and indexes).",
+  ),
+  [
+    new Option('--status', "only print the store's schema version; exit 1 when a migration is due").default(false),
+    quietOption(),
+    ...neo4jOptions(),
+  ],
+)
+  .parse()
+  .opts<MigrateOptions>();
 const uri = values.neo4jUri;
 const store = storeOf(values);
 let code: number = EXIT.ok;
@@ -33,7 +41,9 @@ try {
   const state = await store.schemaState();
   const at = effectiveVersion(state);
   if (values.status) {
-    process.stdout.write(`store ${uri}: schema version ${at}${state.version === null ? (state.entities ? ' (never stamped: written before versions)' : ' (empty)') : ''}; this catalog: ${SCHEMA_VERSION}\n`);
+    process.stdout.write(
+      `store ${uri}: schema version ${at}${state.version === null ? (state.entities ? ' (never stamped: written before versions)' : ' (empty)') : ''}; this catalog: ${SCHEMA_VERSION}\n`,
+    );
     for (const due of SCHEMA_VERSIONS.filter((v) => v.version > at)) process.stdout.write(`  due: version ${due.version}: ${due.what}\n`);
     code = at < SCHEMA_VERSION ? MIGRATION_DUE : at > SCHEMA_VERSION ? MIGRATE_FAILED : EXIT.ok;
   } else {
@@ -52,9 +62,11 @@ try {
     });
     if (started) bar.stop();
     for (const s of result.steps) for (const n of s.notes) process.stderr.write(`migrate to ${s.to}: ${n}\n`);
-    process.stdout.write(result.steps.length
-      ? `store migrated from schema version ${result.from} to ${result.to} (${result.steps.map((s) => `${s.to}: ${(s.ms / 1000).toFixed(1)} s`).join(', ')})\n`
-      : `store is at schema version ${result.to}: nothing to migrate\n`);
+    process.stdout.write(
+      result.steps.length
+        ? `store migrated from schema version ${result.from} to ${result.to} (${result.steps.map((s) => `${s.to}: ${(s.ms / 1000).toFixed(1)} s`).join(', ')})\n`
+        : `store is at schema version ${result.to}: nothing to migrate\n`,
+    );
   }
 } catch (e) {
   process.stderr.write(`migrate failed: ${(e as Error).message}\n`);

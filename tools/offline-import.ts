@@ -61,10 +61,14 @@ export class OfflineImportError extends Error {}
 function started(command: string, args: string[], stdout: 'pipe' | 'ignore' = 'ignore') {
   const child = spawn(command, args, { env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', stdout, 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const done = new Promise<void>((res, rej) => {
     child.on('error', rej);
-    child.on('close', (code) => (code === 0 ? res() : rej(new OfflineImportError(`${command} ${args.join(' ')} failed (exit ${code}): ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? res() : rej(new OfflineImportError(`${command} ${args.join(' ')} failed (exit ${code}): ${stderr.trim()}`)),
+    );
   });
   return { child, done };
 }
@@ -76,8 +80,10 @@ export function databaseDirOf(home: string): string {
 export async function offlineImport(o: OfflineImportOptions): Promise<OfflineImportResult> {
   const home = resolve(o.home);
   if (existsSync(databaseDirOf(home)) && !o.overwrite) {
-    throw new OfflineImportError(`${home} holds a database already. The offline load replaces it entirely: stop the server, ` +
-      'keep a copy if you need one (npm run neo4j -- dump), and run again with --overwrite; or load into it with the online import (without --offline).');
+    throw new OfflineImportError(
+      `${home} holds a database already. The offline load replaces it entirely: stop the server, ` +
+        'keep a copy if you need one (npm run neo4j -- dump), and run again with --overwrite; or load into it with the online import (without --offline).',
+    );
   }
   const t0 = Date.now();
   const base = o.workDir ?? dirname(home);
@@ -88,7 +94,9 @@ export async function offlineImport(o: OfflineImportOptions): Promise<OfflineImp
     const writer = new BulkCsvWriter(work);
     const raw = createReadStream(o.file);
     let bytesRead = 0;
-    raw.on('data', (chunk) => { bytesRead += chunk.length; });
+    raw.on('data', (chunk) => {
+      bytesRead += chunk.length;
+    });
     const text = o.file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
     const phase1 = await writeOfflineLoadFiles(readJsonArray(text), writer, (p) => o.progress?.({ ...p, bytesRead }));
     const t1 = Date.now();
@@ -104,15 +112,26 @@ export async function offlineImport(o: OfflineImportOptions): Promise<OfflineImp
     const t2 = Date.now();
 
     // 3. neo4j-admin.
-    const admin = neo4jAdmin(home, [
-      'database', 'import', 'full', 'neo4j', ...writer.importArguments(),
-      ...(o.overwrite ? ['--overwrite-destination=true'] : []),
-      ...(o.adminMemory ? [`--max-off-heap-memory=${o.adminMemory.offHeap}`] : []),
-    ], undefined, { echo: o.verbose ?? false, ...(o.adminMemory ? { heap: o.adminMemory.heap } : {}) });
+    const admin = neo4jAdmin(
+      home,
+      [
+        'database',
+        'import',
+        'full',
+        'neo4j',
+        ...writer.importArguments(),
+        ...(o.overwrite ? ['--overwrite-destination=true'] : []),
+        ...(o.adminMemory ? [`--max-off-heap-memory=${o.adminMemory.offHeap}`] : []),
+      ],
+      undefined,
+      { echo: o.verbose ?? false, ...(o.adminMemory ? { heap: o.adminMemory.heap } : {}) },
+    );
     if (admin.status !== 0) {
-      throw new OfflineImportError(`neo4j-admin database import failed (exit ${admin.status}); the database it was writing in ${home} is ` +
-        'unusable (do not start it): fix the cause and run again with --overwrite. ' +
-        (o.verbose ? 'Its output is above.' : `Its output ends:\n${admin.output.split('\n').slice(-25).join('\n')}`));
+      throw new OfflineImportError(
+        `neo4j-admin database import failed (exit ${admin.status}); the database it was writing in ${home} is ` +
+          'unusable (do not start it): fix the cause and run again with --overwrite. ' +
+          (o.verbose ? 'Its output is above.' : `Its output ends:\n${admin.output.split('\n').slice(-25).join('\n')}`),
+      );
     }
     const t3 = Date.now();
 
@@ -129,7 +148,11 @@ export async function offlineImport(o: OfflineImportOptions): Promise<OfflineImp
     }
     const t4 = Date.now();
     const s = (a: number, b: number) => Math.round((b - a) / 100) / 10;
-    return { ...stats, records: phase1.records, seconds: { files: s(t0, t1), ghosts: s(t1, t2), neo4jAdmin: s(t2, t3), schema: s(t3, t4), total: s(t0, t4) } };
+    return {
+      ...stats,
+      records: phase1.records,
+      seconds: { files: s(t0, t1), ghosts: s(t1, t2), neo4jAdmin: s(t2, t3), schema: s(t3, t4), total: s(t0, t4) },
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

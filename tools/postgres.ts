@@ -51,7 +51,9 @@ function run(cmd: string, args: string[], what: string, opts: SpawnSyncOptions =
   const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
   if (r.error) throw new Error(`postgres: could not run ${cmd} (${what}): ${r.error.message}`);
   if (r.status !== 0) {
-    throw new Error(`postgres: ${what} failed (${cmd} exited ${r.status}): ${String(r.stderr ?? '').trim() || String(r.stdout ?? '').trim()}`);
+    throw new Error(
+      `postgres: ${what} failed (${cmd} exited ${r.status}): ${String(r.stderr ?? '').trim() || String(r.stdout ?? '').trim()}`,
+    );
   }
   return String(r.stdout ?? '');
 }
@@ -99,7 +101,8 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Running
   const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'));
   const bin = ensurePostgresInstalled(log);
   const database = opts.database ?? 'lineage';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) throw new Error(`postgres: database name ${JSON.stringify(database)} is not a plain identifier`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database))
+    throw new Error(`postgres: database name ${JSON.stringify(database)} is not a plain identifier`);
   const port = opts.port ?? (await freePort());
   const password = randomBytes(12).toString('hex');
 
@@ -135,19 +138,39 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Running
 
   try {
     // Local (socket) connections trusted so setup needs no password; TCP requires the password.
-    run(...wrap(join(bin, 'initdb'), [
-      '-D', data, '-U', USER, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256',
-      '-E', 'UTF8', '--locale=C', '--no-sync',
-    ]), 'initdb');
+    run(
+      ...wrap(join(bin, 'initdb'), [
+        '-D',
+        data,
+        '-U',
+        USER,
+        `--pwfile=${pwfile}`,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--no-sync',
+      ]),
+      'initdb',
+    );
     rmSync(pwfile, { force: true });
     const serverOpts = [
-      `-p ${port}`, `-c listen_addresses=127.0.0.1`, `-c unix_socket_directories=${dir}`,
-      '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=50',
+      `-p ${port}`,
+      `-c listen_addresses=127.0.0.1`,
+      `-c unix_socket_directories=${dir}`,
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=50',
     ].join(' ');
     // pg_ctl -w waits on the server's own readiness; the bound is the harness's (tools/wait.ts).
     const waitSeconds = String(Math.ceil(harnessWaitMs() / 1000));
     try {
-      ctl(['start', '-D', data, '-l', logFile, '-w', '-t', waitSeconds, '-o', serverOpts], `start on 127.0.0.1:${port} (waiting up to ${waitSeconds} s)`);
+      ctl(
+        ['start', '-D', data, '-l', logFile, '-w', '-t', waitSeconds, '-o', serverOpts],
+        `start on 127.0.0.1:${port} (waiting up to ${waitSeconds} s)`,
+      );
     } catch (e) {
       throw new Error(`${(e as Error).message}\n--- last lines of ${logFile} ---\n${logTail(logFile)}`);
     }
@@ -160,7 +183,12 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Running
   const host = '127.0.0.1';
   log(`postgres: ${host}:${port}/${database} (cluster in ${dir})`);
   return {
-    host, port, user: USER, password, database, dir,
+    host,
+    port,
+    user: USER,
+    password,
+    database,
+    dir,
     url: `postgresql://${USER}:${password}@${host}:${port}/${database}`,
     stop,
   };

@@ -31,7 +31,12 @@ function log(line: string): void {
 }
 
 function parseCli(argv: string[]): { suites: string[]; prepare: boolean; keep: boolean; python?: string; pytest: string[] } {
-  const options = { suite: { type: 'string', multiple: true }, python: { type: 'string' }, prepare: { type: 'boolean' }, keep: { type: 'boolean' } } as const;
+  const options = {
+    suite: { type: 'string', multiple: true },
+    python: { type: 'string' },
+    prepare: { type: 'boolean' },
+    keep: { type: 'boolean' },
+  } as const;
   const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const out = { suites: [] as string[], prepare: false, keep: false, python: undefined as string | undefined, pytest: [] as string[] };
   for (const t of tokens) {
@@ -58,7 +63,13 @@ interface Suite {
 
 function suites(): Suite[] {
   const mk = (id: string, label: string, extra: Partial<Suite> = {}): Suite => ({
-    id, label, dir: join(producersDir, id), requirements: join(producersDir, id, 'requirements.txt'), postgres: false, sparkJar: false, ...extra,
+    id,
+    label,
+    dir: join(producersDir, id),
+    requirements: join(producersDir, id, 'requirements.txt'),
+    postgres: false,
+    sparkJar: false,
+    ...extra,
   });
   return [
     mk('spark', 'Spark + OpenLineage listener', { sparkJar: true }),
@@ -79,14 +90,29 @@ async function ensureSparkJar(): Promise<string> {
   const jar = join(homedir(), '.m2', 'repository', ...group.split('.'), artifact, version, `${artifact}-${version}.jar`);
   if (existsSync(jar)) return jar;
   log(`resolving ${coords} from Maven Central …`);
-  const r = await runProcess('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], { cwd: tmpdir(), timeoutMs: 10 * 60_000 });
-  if (r.code !== 0 || !existsSync(jar)) throw new Error(`mvn dependency:get ${coords} failed:\n${r.output.split('\n').slice(-20).join('\n')}`);
+  const r = await runProcess('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], {
+    cwd: tmpdir(),
+    timeoutMs: 10 * 60_000,
+  });
+  if (r.code !== 0 || !existsSync(jar))
+    throw new Error(`mvn dependency:get ${coords} failed:\n${r.output.split('\n').slice(-20).join('\n')}`);
   return jar;
 }
 
-interface SuiteResult extends JunitCounts { suite: Suite; code: number; seconds: number }
+interface SuiteResult extends JunitCounts {
+  suite: Suite;
+  code: number;
+  seconds: number;
+}
 
-async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, token: string, workDir: string, extraEnv: Record<string, string>): Promise<SuiteResult> {
+async function runSuite(
+  venvPython: string,
+  suite: Suite,
+  stack: RunningStack,
+  token: string,
+  workDir: string,
+  extraEnv: Record<string, string>,
+): Promise<SuiteResult> {
   const t0 = Date.now();
   const home = join(workDir, `home-${suite.id}`);
   mkdirSync(home, { recursive: true });
@@ -109,10 +135,25 @@ async function runSuite(venvPython: string, suite: Suite, stack: RunningStack, t
     ...extraEnv,
   };
   log(`${suite.label}: running the suite …`);
-  const r = await runProcess(venvPython, ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest], {
-    env, cwd: suite.dir, tag: 'producers', timeoutMs: SUITE_TIMEOUT_MS, logFile: join(workDir, `pytest-${suite.id}.log`),
-  });
-  process.stdout.write(`[producers] ── ${suite.label} ──\n` + r.output.split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+  const r = await runProcess(
+    venvPython,
+    ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest],
+    {
+      env,
+      cwd: suite.dir,
+      tag: 'producers',
+      timeoutMs: SUITE_TIMEOUT_MS,
+      logFile: join(workDir, `pytest-${suite.id}.log`),
+    },
+  );
+  process.stdout.write(
+    `[producers] ── ${suite.label} ──\n` +
+      r.output
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n') +
+      '\n',
+  );
   return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
 }
 
@@ -134,7 +175,9 @@ async function main(): Promise<number> {
   if (cli.prepare) {
     // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.
     await Promise.all([
-      ...chosen.map((s) => ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log)),
+      ...chosen.map((s) =>
+        ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log),
+      ),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? Promise.resolve(ensurePostgresInstalled(log)) : Promise.resolve(''),
     ]);
@@ -150,18 +193,40 @@ async function main(): Promise<number> {
   const stopAll = async () => {
     for (const s of stoppers.splice(0).reverse()) await s().catch(() => undefined);
   };
-  const onSignal = () => { void stopAll().then(() => (control.stop?.() ?? Promise.resolve())).then(() => process.exit(130)); };
+  const onSignal = () => {
+    void stopAll()
+      .then(() => control.stop?.() ?? Promise.resolve())
+      .then(() => process.exit(130));
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
     // Installs (network, unzip), the jar and the stack (JVM start-up) overlap.
     const stackPromise = startStack({
-      ephemeral: true, control, log, tokenName: 'producers launcher',
-      onServiceExit: (name, code) => { serviceDied = `${name} exited with code ${code}`; log(`${serviceDied} during the run`); },
+      ephemeral: true,
+      control,
+      log,
+      tokenName: 'producers launcher',
+      onServiceExit: (name, code) => {
+        serviceDied = `${name} exited with code ${code}`;
+        log(`${serviceDied} during the run`);
+      },
     });
     stackPromise.catch(() => undefined);
     const prepared = Promise.all([
-      Promise.all(chosen.map(async (s) => [s.id, await ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log)] as const)).then((p) => new Map(p)),
+      Promise.all(
+        chosen.map(
+          async (s) =>
+            [
+              s.id,
+              await ensureVenv(
+                python,
+                { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 },
+                log,
+              ),
+            ] as const,
+        ),
+      ).then((p) => new Map(p)),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? startSuitePostgres() : Promise.resolve(undefined),
     ]);
@@ -169,7 +234,10 @@ async function main(): Promise<number> {
     try {
       [venvs, sparkJar, pg] = await prepared;
     } catch (e) {
-      await stackPromise.then((st) => st.stop(), () => undefined);
+      await stackPromise.then(
+        (st) => st.stop(),
+        () => undefined,
+      );
       throw e;
     }
     if (pg) stoppers.push(pg.stop);
@@ -178,12 +246,24 @@ async function main(): Promise<number> {
     const token = await mintToken(stack, 'producers');
     const extra: Record<string, string> = {
       ...(sparkJar ? { PRODUCERS_SPARK_JAR: sparkJar } : {}),
-      ...(pg ? { PRODUCERS_PG_HOST: pg.host, PRODUCERS_PG_PORT: String(pg.port), PRODUCERS_PG_USER: pg.user, PRODUCERS_PG_PASSWORD: pg.password, PRODUCERS_PG_DATABASE: pg.database } : {}),
+      ...(pg
+        ? {
+            PRODUCERS_PG_HOST: pg.host,
+            PRODUCERS_PG_PORT: String(pg.port),
+            PRODUCERS_PG_USER: pg.user,
+            PRODUCERS_PG_PASSWORD: pg.password,
+            PRODUCERS_PG_DATABASE: pg.database,
+          }
+        : {}),
     };
     if (cli.keep && cli.pytest.includes('--stack-only')) {
       // Iterating on a suite: the stack, the jar and PostgreSQL, and the environment to run pytest by hand.
       const env = { INTEROP_GMS_URL: stack.ingestionUrl, INTEROP_FRONT_DOOR_URL: stack.gatewayUrl, INTEROP_TOKEN: token, ...extra };
-      process.stdout.write(Object.entries(env).map(([k, v]) => `export ${k}=${v}`).join('\n') + '\n');
+      process.stdout.write(
+        Object.entries(env)
+          .map(([k, v]) => `export ${k}=${v}`)
+          .join('\n') + '\n',
+      );
       log('--keep --stack-only: Ctrl-C stops it.');
       await new Promise(() => {});
     }
@@ -192,15 +272,22 @@ async function main(): Promise<number> {
 
     if (results.some((r) => r.code !== 0) && stack.logDir) {
       for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
-        const bad = readFileSync(join(stack.logDir, f), 'utf8').trim().split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(-5);
+        const bad = readFileSync(join(stack.logDir, f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter((l) => /"level":(50|60)/.test(l))
+          .slice(-5);
         if (bad.length) process.stdout.write(`[producers] ${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}\n`);
       }
     }
     process.stdout.write('\n');
     for (const r of results) {
       const passed = r.tests - r.failures - r.errors - r.skipped;
-      process.stdout.write(`[producers] ${r.suite.label}: ${r.code === 0 ? 'PASS' : 'FAIL'} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
-        (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') + '\n');
+      process.stdout.write(
+        `[producers] ${r.suite.label}: ${r.code === 0 ? 'PASS' : 'FAIL'} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+          (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') +
+          '\n',
+      );
       for (const name of r.failed) process.stdout.write(`[producers]     failed: ${name}\n`);
     }
     if (serviceDied) process.stdout.write(`[producers] ${serviceDied}\n`);

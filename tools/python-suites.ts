@@ -20,7 +20,9 @@ export interface Python {
 export function findPython(candidates: readonly string[], min: readonly [number, number], why = ''): Python | { problem: string } {
   const problems: string[] = [];
   for (const exe of candidates) {
-    const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], { encoding: 'utf8' });
+    const r = spawnSync(exe, ['-c', 'import sys, venv, ensurepip; print("%d.%d.%d" % sys.version_info[:3]); print(sys.executable)'], {
+      encoding: 'utf8',
+    });
     if (r.error) {
       problems.push(`${exe}: not found`);
       continue;
@@ -55,12 +57,21 @@ export function runProcess(cmd: string, argv: string[], opts: RunOptions = {}): 
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     const timer = opts.timeoutMs
-      ? setTimeout(() => { output += `\n[${opts.tag ?? 'run'}] timed out after ${opts.timeoutMs} ms\n`; child.kill('SIGKILL'); }, opts.timeoutMs)
+      ? setTimeout(() => {
+          output += `\n[${opts.tag ?? 'run'}] timed out after ${opts.timeoutMs} ms\n`;
+          child.kill('SIGKILL');
+        }, opts.timeoutMs)
       : undefined;
-    child.on('error', (e) => { output += String(e); });
+    child.on('error', (e) => {
+      output += String(e);
+    });
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
       if (opts.logFile) writeFileSync(opts.logFile, output);
@@ -96,8 +107,11 @@ export async function ensureVenv(python: Python, spec: VenvSpec, log: (line: str
   mkdirSync(venvRoot, { recursive: true });
   const made = await runProcess(python.exe, ['-m', 'venv', dir]);
   if (made.code !== 0) throw new Error(`python -m venv ${dir} failed:\n${made.output}`);
-  const pip = await runProcess(venvPython, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', spec.requirements],
-    { timeoutMs: spec.pipTimeoutMs });
+  const pip = await runProcess(
+    venvPython,
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--progress-bar', 'off', '-q', '-r', spec.requirements],
+    { timeoutMs: spec.pipTimeoutMs },
+  );
   if (pip.code !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`pip install for ${spec.label} failed:\n${pip.output.split('\n').slice(-30).join('\n')}`);
@@ -109,7 +123,9 @@ export async function ensureVenv(python: Python, spec: VenvSpec, log: (line: str
 
 /** `npm run token` against this stack: the same tool an operator uses, with the stack's env. */
 export async function mintToken(stack: RunningStack, name: string): Promise<string> {
-  const r = await runProcess(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', name, '--duration', 'ONE_DAY'], { env: stack.env });
+  const r = await runProcess(process.execPath, [join(repoRoot, 'tools', 'token.ts'), '--name', name, '--duration', 'ONE_DAY'], {
+    env: stack.env,
+  });
   const token = r.output.trim().split('\n').pop() ?? '';
   if (r.code !== 0 || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new Error(`npm run token failed (exit ${r.code}):\n${r.output}`);
   return token;

@@ -12,7 +12,14 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
-  addOptions, batchSizeOption, checkpointOptions, createProgram, dataDirOption, neo4jOptions, quietOption, urnLikeOption,
+  addOptions,
+  batchSizeOption,
+  checkpointOptions,
+  createProgram,
+  dataDirOption,
+  neo4jOptions,
+  quietOption,
+  urnLikeOption,
   type Neo4jConnection,
 } from './cli/program.ts';
 import { progressBar } from './cli/progress.ts';
@@ -67,18 +74,24 @@ function printDrift(r: RestoreResult): void {
 }
 
 async function main(): Promise<void> {
-  const program: Command = addOptions(createProgram('restore-indices', 'Rebuild derived indices (edges, :LINEAGE, search fields) from the stored aspect rows: one urn, a LIKE pattern or the whole store.'), [
-    new Option('--urn <urn>', 'only this entity').conflicts('urnLike'),
-    urnLikeOption('are restored'),
-    new Option('--aspect <name>', 'only rows of this aspect'),
-    batchSizeOption(DEFAULT_BATCH_SIZE, 'rows'),
-    new Option('--dry-run', 'write nothing: print the drift report, exit 1 when anything differs').default(false),
-    new Option('--clean', 'also remove derived edges, fields and nodes no stored row justifies').default(false),
-    ...checkpointOptions('restore-checkpoint.json'),
-    dataDirOption(),
-    quietOption(),
-    ...neo4jOptions(),
-  ]);
+  const program: Command = addOptions(
+    createProgram(
+      'restore-indices',
+      'Rebuild derived indices (edges, :LINEAGE, search fields) from the stored aspect rows: one urn, a LIKE pattern or the whole store.',
+    ),
+    [
+      new Option('--urn <urn>', 'only this entity').conflicts('urnLike'),
+      urnLikeOption('are restored'),
+      new Option('--aspect <name>', 'only rows of this aspect'),
+      batchSizeOption(DEFAULT_BATCH_SIZE, 'rows'),
+      new Option('--dry-run', 'write nothing: print the drift report, exit 1 when anything differs').default(false),
+      new Option('--clean', 'also remove derived edges, fields and nodes no stored row justifies').default(false),
+      ...checkpointOptions('restore-checkpoint.json'),
+      dataDirOption(),
+      quietOption(),
+      ...neo4jOptions(),
+    ],
+  );
   const values = program.parse().opts<RestoreOptions>();
   const batchSize = values.batchSize;
   let urn: string | undefined;
@@ -89,7 +102,12 @@ async function main(): Promise<void> {
       program.error((e as Error).message);
     }
   }
-  const scope: Checkpoint['scope'] = { urn: urn ?? null, urnLike: values.urnLike ?? null, aspect: values.aspect ?? null, clean: values.clean };
+  const scope: Checkpoint['scope'] = {
+    urn: urn ?? null,
+    urnLike: values.urnLike ?? null,
+    aspect: values.aspect ?? null,
+    clean: values.clean,
+  };
   const checkpointFile = resolve(values.checkpoint ?? join(values.dataDir, 'restore-checkpoint.json'));
   const dryRun = values.dryRun;
 
@@ -112,9 +130,18 @@ async function main(): Promise<void> {
 
   const store = storeOf(values);
   const args: RestoreArgs = {
-    urn, urnLike: values.urnLike, aspect: values.aspect, batchSize, clean: values.clean, dryRun, after,
+    urn,
+    urnLike: values.urnLike,
+    aspect: values.aspect,
+    batchSize,
+    clean: values.clean,
+    dryRun,
+    after,
   };
-  const bar = progressBar('{phase} [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | +{added} -{removed} ~{changed} edges, {fields} fields', values);
+  const bar = progressBar(
+    '{phase} [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | +{added} -{removed} ~{changed} edges, {fields} fields',
+    values,
+  );
   const t0 = Date.now();
   let result: RestoreResult;
   try {
@@ -124,8 +151,18 @@ async function main(): Promise<void> {
       const rowsDone = rowsDoneBefore + p.result.rowsScanned;
       const seconds = (Date.now() - t0) / 1000;
       const counts = dryRun
-        ? { added: p.result.drift.missingEdges.count, removed: p.result.drift.extraEdges.count, changed: p.result.drift.changedEdges.count, fields: p.result.drift.searchFields.count }
-        : { added: p.result.edgesAdded, removed: p.result.edgesRemoved, changed: p.result.edgesChanged, fields: p.result.searchFieldsRewritten };
+        ? {
+            added: p.result.drift.missingEdges.count,
+            removed: p.result.drift.extraEdges.count,
+            changed: p.result.drift.changedEdges.count,
+            fields: p.result.drift.searchFields.count,
+          }
+        : {
+            added: p.result.edgesAdded,
+            removed: p.result.edgesRemoved,
+            changed: p.result.edgesChanged,
+            fields: p.result.searchFieldsRewritten,
+          };
       if (p.phase === 'rows') {
         bar.update(rowsDone, { phase: 'rows', rate: Math.round(p.result.rowsScanned / Math.max(seconds, 0.001)), ...counts });
       } else {
@@ -149,9 +186,9 @@ async function main(): Promise<void> {
   const seconds = Math.max(r.timeMs / 1000, 0.001);
   process.stdout.write(
     `${dryRun ? 'dry run: ' : ''}${r.rowsScanned} rows scanned, ${r.rowsMigrated} restored, ${r.ignored} ignored ` +
-    `in ${(r.timeMs / 1000).toFixed(1)} s (${Math.round(r.rowsScanned / seconds)} rows/s); ` +
-    `edges +${r.edgesAdded} -${r.edgesRemoved} ~${r.edgesChanged}, search fields rewritten ${r.searchFieldsRewritten}` +
-    `${r.clean ? `, nodes removed ${r.nodesRemoved}` : ''}; last ${r.lastUrn ?? '-'} ${r.lastAspect ?? ''}\n`,
+      `in ${(r.timeMs / 1000).toFixed(1)} s (${Math.round(r.rowsScanned / seconds)} rows/s); ` +
+      `edges +${r.edgesAdded} -${r.edgesRemoved} ~${r.edgesChanged}, search fields rewritten ${r.searchFieldsRewritten}` +
+      `${r.clean ? `, nodes removed ${r.nodesRemoved}` : ''}; last ${r.lastUrn ?? '-'} ${r.lastAspect ?? ''}\n`,
   );
   for (const i of r.ignoredRows) process.stdout.write(`ignored ${i.urn} ${i.aspect}: ${i.reason}\n`);
   if (dryRun) {

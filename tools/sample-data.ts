@@ -26,25 +26,44 @@ function table(platform: string, name: string, description: string, columns: Tab
 }
 
 const orders = table('postgres', 'shop.public.orders', 'One row per order placed in the web shop.', [
-  ['order_id', 'bigint'], ['customer_id', 'bigint'], ['ordered_at', 'timestamp'], ['status', 'varchar'],
+  ['order_id', 'bigint'],
+  ['customer_id', 'bigint'],
+  ['ordered_at', 'timestamp'],
+  ['status', 'varchar'],
 ]);
 const orderItems = table('postgres', 'shop.public.order_items', 'The products of each order, with the price paid.', [
-  ['order_id', 'bigint'], ['product_id', 'bigint'], ['quantity', 'integer'], ['unit_price', 'numeric(10,2)'],
+  ['order_id', 'bigint'],
+  ['product_id', 'bigint'],
+  ['quantity', 'integer'],
+  ['unit_price', 'numeric(10,2)'],
 ]);
 const customers = table('postgres', 'shop.public.customers', 'Registered customers.', [
-  ['customer_id', 'bigint'], ['email', 'varchar'], ['country', 'char(2)'], ['created_at', 'timestamp'],
+  ['customer_id', 'bigint'],
+  ['email', 'varchar'],
+  ['country', 'char(2)'],
+  ['created_at', 'timestamp'],
 ]);
 const stgOrders = table('snowflake', 'analytics.staging.stg_orders', 'Orders with their amount, loaded nightly from the shop database.', [
-  ['order_id', 'NUMBER'], ['customer_id', 'NUMBER'], ['order_date', 'DATE'], ['amount', 'NUMBER(12,2)'],
+  ['order_id', 'NUMBER'],
+  ['customer_id', 'NUMBER'],
+  ['order_date', 'DATE'],
+  ['amount', 'NUMBER(12,2)'],
 ]);
 const stgCustomers = table('snowflake', 'analytics.staging.stg_customers', 'Customers without their e-mail address.', [
-  ['customer_id', 'NUMBER'], ['country', 'VARCHAR'], ['signed_up_on', 'DATE'],
+  ['customer_id', 'NUMBER'],
+  ['country', 'VARCHAR'],
+  ['signed_up_on', 'DATE'],
 ]);
 const dimCustomers = table('snowflake', 'analytics.marts.dim_customers', 'One row per customer, with the date of their first order.', [
-  ['customer_id', 'NUMBER'], ['country', 'VARCHAR'], ['first_order_date', 'DATE'],
+  ['customer_id', 'NUMBER'],
+  ['country', 'VARCHAR'],
+  ['first_order_date', 'DATE'],
 ]);
 const fctDailyRevenue = table('snowflake', 'analytics.marts.fct_daily_revenue', 'Revenue and order count per day and country.', [
-  ['order_date', 'DATE'], ['country', 'VARCHAR'], ['revenue', 'NUMBER(14,2)'], ['orders', 'NUMBER'],
+  ['order_date', 'DATE'],
+  ['country', 'VARCHAR'],
+  ['revenue', 'NUMBER(14,2)'],
+  ['orders', 'NUMBER'],
 ]);
 const TABLES = [orders, orderItems, customers, stgOrders, stgCustomers, dimCustomers, fctDailyRevenue];
 
@@ -84,11 +103,24 @@ function typeFamily(nativeType: string): string {
 
 function describeTable(t: Table): SampleProposal[] {
   return [
-    proposal(t.urn, 'datasetProperties', { name: t.name.split('.').at(-1), qualifiedName: t.name, description: t.description, customProperties: {} }),
+    proposal(t.urn, 'datasetProperties', {
+      name: t.name.split('.').at(-1),
+      qualifiedName: t.name,
+      description: t.description,
+      customProperties: {},
+    }),
     proposal(t.urn, 'schemaMetadata', {
-      schemaName: t.name, platform: `urn:li:dataPlatform:${t.platform}`, version: 0, hash: '',
+      schemaName: t.name,
+      platform: `urn:li:dataPlatform:${t.platform}`,
+      version: 0,
+      hash: '',
       platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-      fields: t.columns.map(([fieldPath, nativeDataType]) => ({ fieldPath, nativeDataType, type: { type: { [typeFamily(nativeDataType)]: {} } }, nullable: fieldPath !== t.columns[0]![0] })),
+      fields: t.columns.map(([fieldPath, nativeDataType]) => ({
+        fieldPath,
+        nativeDataType,
+        type: { type: { [typeFamily(nativeDataType)]: {} } },
+        nullable: fieldPath !== t.columns[0]![0],
+      })),
     }),
   ];
 }
@@ -96,8 +128,11 @@ function describeTable(t: Table): SampleProposal[] {
 /** Column lineage entries: each output column from the input columns named beside it. */
 function columnsFrom(downstream: Table, mapping: Array<[output: string, inputs: Array<[Table, string]>, transform: string]>) {
   return mapping.map(([output, inputs, transformOperation]) => ({
-    upstreamType: 'FIELD_SET', upstreams: inputs.map(([t, c]) => column(t.urn, c)),
-    downstreamType: 'FIELD', downstreams: [column(downstream.urn, output)], transformOperation,
+    upstreamType: 'FIELD_SET',
+    upstreams: inputs.map(([t, c]) => column(t.urn, c)),
+    downstreamType: 'FIELD',
+    downstreams: [column(downstream.urn, output)],
+    transformOperation,
   }));
 }
 
@@ -111,10 +146,18 @@ function upstreamsOf(downstream: Table, upstreams: Table[], columns: ReturnType<
 function job(urn: string, name: string, description: string, inputs: Table[], outputs: Table[]): SampleProposal[] {
   const edge = (t: Table) => ({ destinationUrn: t.urn, created: stamp, lastModified: stamp });
   return [
-    proposal(urn, 'dataJobInfo', { name, description, type: { string: 'COMMAND' }, flowUrn: FLOW, customProperties: { operator: 'SQLExecuteQueryOperator' } }),
+    proposal(urn, 'dataJobInfo', {
+      name,
+      description,
+      type: { string: 'COMMAND' },
+      flowUrn: FLOW,
+      customProperties: { operator: 'SQLExecuteQueryOperator' },
+    }),
     proposal(urn, 'dataJobInputOutput', {
-      inputDatasets: inputs.map((t) => t.urn), outputDatasets: outputs.map((t) => t.urn),
-      inputDatasetEdges: inputs.map(edge), outputDatasetEdges: outputs.map(edge),
+      inputDatasets: inputs.map((t) => t.urn),
+      outputDatasets: outputs.map((t) => t.urn),
+      inputDatasetEdges: inputs.map(edge),
+      outputDatasetEdges: outputs.map(edge),
     }),
   ];
 }
@@ -123,14 +166,22 @@ function chart(look: string, title: string, inputs: Array<[Table, string[]]>): S
   const urn = chartUrn(look);
   return [
     proposal(urn, 'chartInfo', {
-      title, description: `${title}, from the analytics marts.`, lastModified: { created: stamp, lastModified: stamp },
-      inputs: inputs.map(([t]) => ({ string: t.urn })), chartUrl: `https://looker.example.com/looks/${look}`,
+      title,
+      description: `${title}, from the analytics marts.`,
+      lastModified: { created: stamp, lastModified: stamp },
+      inputs: inputs.map(([t]) => ({ string: t.urn })),
+      chartUrl: `https://looker.example.com/looks/${look}`,
     }),
     proposal(urn, 'inputFields', {
-      fields: inputs.flatMap(([t, names]) => names.map((fieldPath) => {
-        const nativeDataType = t.columns.find(([c]) => c === fieldPath)![1];
-        return { schemaFieldUrn: column(t.urn, fieldPath), schemaField: { fieldPath, nativeDataType, type: { type: { [typeFamily(nativeDataType)]: {} } } } };
-      })),
+      fields: inputs.flatMap(([t, names]) =>
+        names.map((fieldPath) => {
+          const nativeDataType = t.columns.find(([c]) => c === fieldPath)![1];
+          return {
+            schemaFieldUrn: column(t.urn, fieldPath),
+            schemaField: { fieldPath, nativeDataType, type: { type: { [typeFamily(nativeDataType)]: {} } } },
+          };
+        }),
+      ),
     }),
   ];
 }
@@ -142,25 +193,49 @@ function chart(look: string, title: string, inputs: Array<[Table, string[]]>): S
 function sampleProposals(): SampleProposal[] {
   return [
     ...TABLES.flatMap(describeTable),
-    proposal(FLOW, 'dataFlowInfo', { name: 'Shop nightly load', description: 'Copies the shop database into the warehouse every night.', customProperties: {} }),
+    proposal(FLOW, 'dataFlowInfo', {
+      name: 'Shop nightly load',
+      description: 'Copies the shop database into the warehouse every night.',
+      customProperties: {},
+    }),
     ...job(loadOrdersJob, 'Load orders', 'Joins orders with their items and sums the amount.', [orders, orderItems], [stgOrders]),
     ...job(loadCustomersJob, 'Load customers', 'Copies customers, leaving out their e-mail address.', [customers], [stgCustomers]),
-    upstreamsOf(stgOrders, [orders, orderItems], columnsFrom(stgOrders, [
-      ['order_id', [[orders, 'order_id']], 'IDENTITY'],
-      ['customer_id', [[orders, 'customer_id']], 'IDENTITY'],
-      ['order_date', [[orders, 'ordered_at']], 'CAST'],
-      ['amount', [[orderItems, 'quantity'], [orderItems, 'unit_price']], 'SUM'],
-    ])),
-    upstreamsOf(stgCustomers, [customers], columnsFrom(stgCustomers, [
-      ['customer_id', [[customers, 'customer_id']], 'IDENTITY'],
-      ['country', [[customers, 'country']], 'IDENTITY'],
-      ['signed_up_on', [[customers, 'created_at']], 'CAST'],
-    ])),
+    upstreamsOf(
+      stgOrders,
+      [orders, orderItems],
+      columnsFrom(stgOrders, [
+        ['order_id', [[orders, 'order_id']], 'IDENTITY'],
+        ['customer_id', [[orders, 'customer_id']], 'IDENTITY'],
+        ['order_date', [[orders, 'ordered_at']], 'CAST'],
+        [
+          'amount',
+          [
+            [orderItems, 'quantity'],
+            [orderItems, 'unit_price'],
+          ],
+          'SUM',
+        ],
+      ]),
+    ),
+    upstreamsOf(
+      stgCustomers,
+      [customers],
+      columnsFrom(stgCustomers, [
+        ['customer_id', [[customers, 'customer_id']], 'IDENTITY'],
+        ['country', [[customers, 'country']], 'IDENTITY'],
+        ['signed_up_on', [[customers, 'created_at']], 'CAST'],
+      ]),
+    ),
     ...chart(dailyRevenueChart, 'Daily revenue', [[fctDailyRevenue, ['order_date', 'revenue']]]),
-    ...chart(countryChart, 'Revenue by country', [[fctDailyRevenue, ['country', 'revenue']], [dimCustomers, ['country']]]),
+    ...chart(countryChart, 'Revenue by country', [
+      [fctDailyRevenue, ['country', 'revenue']],
+      [dimCustomers, ['country']],
+    ]),
     proposal(DASHBOARD, 'dashboardInfo', {
-      title: 'Revenue overview', description: 'How much the shop sells, per day and per country.',
-      lastModified: { created: stamp, lastModified: stamp }, charts: [chartUrn(dailyRevenueChart), chartUrn(countryChart)],
+      title: 'Revenue overview',
+      description: 'How much the shop sells, per day and per country.',
+      lastModified: { created: stamp, lastModified: stamp },
+      charts: [chartUrn(dailyRevenueChart), chartUrn(countryChart)],
       dashboardUrl: 'https://looker.example.com/dashboards/revenue_overview',
     }),
   ];
@@ -173,7 +248,9 @@ const WAREHOUSE = 'snowflake://shop.snowflakecomputing.com';
 const DBT_NAMESPACE = 'dbt';
 const DBT_PARENT = 'dbt-run-analytics';
 const facet = (name: string, fields: Record<string, unknown>) => ({
-  _producer: PRODUCER, _schemaURL: `https://openlineage.io/spec/facets/1-0-0/${name}.json#/$defs/${name}`, ...fields,
+  _producer: PRODUCER,
+  _schemaURL: `https://openlineage.io/spec/facets/1-0-0/${name}.json#/$defs/${name}`,
+  ...fields,
 });
 
 /** One dbt model, as dbt-ol reports it: the model's job under the run of the whole project. */
@@ -185,7 +262,8 @@ interface Model {
 
 const MODELS: Model[] = [
   {
-    output: dimCustomers, inputs: [stgCustomers, stgOrders],
+    output: dimCustomers,
+    inputs: [stgCustomers, stgOrders],
     columns: {
       customer_id: [[stgCustomers, 'customer_id', 'IDENTITY']],
       country: [[stgCustomers, 'country', 'IDENTITY']],
@@ -193,7 +271,8 @@ const MODELS: Model[] = [
     },
   },
   {
-    output: fctDailyRevenue, inputs: [stgOrders, dimCustomers],
+    output: fctDailyRevenue,
+    inputs: [stgOrders, dimCustomers],
     columns: {
       order_date: [[stgOrders, 'order_date', 'IDENTITY']],
       country: [[dimCustomers, 'country', 'IDENTITY']],
@@ -213,21 +292,38 @@ function runEvent(model: Model, night: (typeof NIGHTS)[number], index: number, e
   const runId = runIdOf(100 * (night.day + 1) + index + 1);
   const parentJob = { namespace: DBT_NAMESPACE, name: DBT_PARENT };
   const columnLineage = facet('ColumnLineageDatasetFacet', {
-    fields: Object.fromEntries(Object.entries(model.columns).map(([output, inputs]) => [output, {
-      inputFields: inputs.map(([t, field, subtype]) => ({
-        namespace: WAREHOUSE, name: t.name, field,
-        transformations: [{ type: 'DIRECT', subtype, masking: false }],
-      })),
-    }])),
+    fields: Object.fromEntries(
+      Object.entries(model.columns).map(([output, inputs]) => [
+        output,
+        {
+          inputFields: inputs.map(([t, field, subtype]) => ({
+            namespace: WAREHOUSE,
+            name: t.name,
+            field,
+            transformations: [{ type: 'DIRECT', subtype, masking: false }],
+          })),
+        },
+      ]),
+    ),
   });
   return {
-    eventType, eventTime, producer: PRODUCER, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+    eventType,
+    eventTime,
+    producer: PRODUCER,
+    schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
     run: {
       runId,
-      facets: { parent: facet('ParentRunFacet', { run: { runId: night.parentRunId }, job: parentJob, root: { run: { runId: night.parentRunId }, job: parentJob } }) },
+      facets: {
+        parent: facet('ParentRunFacet', {
+          run: { runId: night.parentRunId },
+          job: parentJob,
+          root: { run: { runId: night.parentRunId }, job: parentJob },
+        }),
+      },
     },
     job: {
-      namespace: DBT_NAMESPACE, name: model.output.name,
+      namespace: DBT_NAMESPACE,
+      name: model.output.name,
       facets: { jobType: facet('JobTypeJobFacet', { processingType: 'BATCH', integration: 'DBT', jobType: 'MODEL' }) },
     },
     inputs: model.inputs.map((t) => ({ namespace: WAREHOUSE, name: t.name })),
@@ -238,7 +334,9 @@ type SampleRunEvent = ReturnType<typeof runEvent>;
 
 /** Every OpenLineage event, in the order dbt-ol would send them. */
 function sampleRunEvents(): SampleRunEvent[] {
-  return NIGHTS.flatMap((night) => MODELS.flatMap((model, i) => [runEvent(model, night, i, 'START'), runEvent(model, night, i, 'COMPLETE')]));
+  return NIGHTS.flatMap((night) =>
+    MODELS.flatMap((model, i) => [runEvent(model, night, i, 'START'), runEvent(model, night, i, 'COMPLETE')]),
+  );
 }
 
 // ---- Loading --------------------------------------------------------------------------------------

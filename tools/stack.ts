@@ -19,7 +19,10 @@ import { migrateStore } from '../catalog/src/operations/backup/migrate.ts';
 async function migrateEmbedded(uri: string, log: (s: string) => void): Promise<void> {
   const store = createStore({ uri, database: 'neo4j' });
   try {
-    const r = await migrateStore(store, { by: 'npm start', onStep: (s) => log(`Migrating the store to schema version ${s.to}: ${s.what} …`) });
+    const r = await migrateStore(store, {
+      by: 'npm start',
+      onStep: (s) => log(`Migrating the store to schema version ${s.to}: ${s.what} …`),
+    });
     if (r.steps.length) log(`Store migrated from schema version ${r.from} to ${r.to}.`);
   } finally {
     await store.close();
@@ -143,7 +146,9 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
 
   const stop = async () => {
     stopping = true;
-    const exited = children.map(({ child }) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined));
+    const exited = children.map(({ child }) =>
+      child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : undefined,
+    );
     for (const { child } of [...children].reverse()) if (child.exitCode === null) child.kill('SIGTERM');
     // A service whose graceful shutdown hangs (open keep-alive connections) must not hang us.
     const escalate = setTimeout(() => {
@@ -172,7 +177,9 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
         neo4j = await startNeo4j({ home: join(tempDir, 'neo4j'), boltPort: await freePort(), heap: '1g', pageCache: '512m' });
         uri = neo4j.uri;
       }
-      const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+      const inherited = Object.fromEntries(
+        Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''),
+      );
       env = {
         ...inherited,
         NEO4J_URI: uri,
@@ -203,7 +210,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const lineageUrl = config.LINEAGE_URL ?? `${base(config.LINEAGE_PORT)}/graphql`;
     const gatewayUrl = base(config.GATEWAY_PORT);
     const serviceEnv: Record<string, string> = { ...env, INGESTION_URL: config.INGESTION_URL ?? ingestionUrl, LINEAGE_URL: lineageUrl };
-    const logDir = output === 'files' ? tempDir ?? mkdtempSync(join(tmpdir(), 'lineage-stack-logs-')) : undefined;
+    const logDir = output === 'files' ? (tempDir ?? mkdtempSync(join(tmpdir(), 'lineage-stack-logs-'))) : undefined;
 
     // Replica 0 runs with serviceEnv as it is; the others get their own ports and wiring.
     const replicaCount = Math.max(1, opts.replicas ?? 1);
@@ -211,12 +218,20 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const replicas: StackReplica[] = [{ ingestionUrl, lineageUrl, gatewayUrl }];
     for (let i = 1; i < replicaCount; i++) {
       const ports = { INGESTION_PORT: await freePort(), LINEAGE_PORT: await freePort(), GATEWAY_PORT: await freePort() };
-      const replica = { ingestionUrl: base(ports.INGESTION_PORT), lineageUrl: `${base(ports.LINEAGE_PORT)}/graphql`, gatewayUrl: base(ports.GATEWAY_PORT) };
+      const replica = {
+        ingestionUrl: base(ports.INGESTION_PORT),
+        lineageUrl: `${base(ports.LINEAGE_PORT)}/graphql`,
+        gatewayUrl: base(ports.GATEWAY_PORT),
+      };
       replicas.push(replica);
       replicaEnvs.push({
         ...serviceEnv,
-        INGESTION_PORT: String(ports.INGESTION_PORT), LINEAGE_PORT: String(ports.LINEAGE_PORT), GATEWAY_PORT: String(ports.GATEWAY_PORT),
-        INGESTION_URL: replica.ingestionUrl, LINEAGE_URL: replica.lineageUrl, GATEWAY_URL: replica.gatewayUrl,
+        INGESTION_PORT: String(ports.INGESTION_PORT),
+        LINEAGE_PORT: String(ports.LINEAGE_PORT),
+        GATEWAY_PORT: String(ports.GATEWAY_PORT),
+        INGESTION_URL: replica.ingestionUrl,
+        LINEAGE_URL: replica.lineageUrl,
+        GATEWAY_URL: replica.gatewayUrl,
       });
     }
 
@@ -237,7 +252,8 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
           fd = openSync(logFile, 'a');
           stdio = ['ignore', fd, fd];
         } else if (output === 'pretty') stdio = ['ignore', 'pipe', 'pipe'];
-        const nodeOptions = `--max-old-space-size=${svc.heapMb} --max-semi-space-size=${svc.semiSpaceMb} ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
+        const nodeOptions =
+          `--max-old-space-size=${svc.heapMb} --max-semi-space-size=${svc.semiSpaceMb} ${replicaEnv['NODE_OPTIONS'] ?? ''}`.trim();
         const child = spawn(process.execPath, [join(repoRoot, svc.entry)], { env: { ...replicaEnv, NODE_OPTIONS: nodeOptions }, stdio });
         if (fd !== undefined) closeSync(fd);
         if (output === 'pretty') {
@@ -253,19 +269,35 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
           }
         });
         children.push({ name: svc.name, child });
-        await waitForHttpOk(`${label} to become healthy`, `${base(Number(replicaEnv[svc.portKey] ?? config[svc.portKey]))}/health`,
-          { gone: () => exitOf(child), ...(logFile ? { logFile } : {}) });
+        await waitForHttpOk(`${label} to become healthy`, `${base(Number(replicaEnv[svc.portKey] ?? config[svc.portKey]))}/health`, {
+          gone: () => exitOf(child),
+          ...(logFile ? { logFile } : {}),
+        });
         running.push(svc.name);
       }
     }
 
-    const store = createStore({ uri, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: changeLogTopicsOf(config) });
+    const store = createStore({
+      uri,
+      user: config.NEO4J_USER,
+      password: config.NEO4J_PASSWORD,
+      database: config.NEO4J_DATABASE,
+      changeLog: changeLogTopicsOf(config),
+    });
     let token: string;
     try {
-      token = (await issueAccessToken(store, { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT }, {
-        actorUrn: 'urn:li:corpuser:datahub', ownerUrn: 'urn:li:corpuser:datahub',
-        name: opts.tokenName ?? (ephemeral ? 'ephemeral stack' : 'npm start'), duration: opts.tokenDuration ?? 'ONE_DAY',
-      })).accessToken;
+      token = (
+        await issueAccessToken(
+          store,
+          { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT },
+          {
+            actorUrn: 'urn:li:corpuser:datahub',
+            ownerUrn: 'urn:li:corpuser:datahub',
+            name: opts.tokenName ?? (ephemeral ? 'ephemeral stack' : 'npm start'),
+            duration: opts.tokenDuration ?? 'ONE_DAY',
+          },
+        )
+      ).accessToken;
     } finally {
       await store.close();
     }

@@ -31,11 +31,15 @@ try {
   // A person at a terminal reads one line per log record; a pipe or a file gets the JSON lines.
   const stack = await startStack({ control, serviceOutput: process.stdout.isTTY ? 'pretty' : 'inherit' });
   // --sample: a small lineage graph through the ingestion service's doors, so the first view shows lineage.
-  const sample = process.argv.includes('--sample') ? await loadSampleData({ ingestionUrl: stack.ingestionUrl, token: stack.token }) : undefined;
-  const sampleLines = sample ? `
+  const sample = process.argv.includes('--sample')
+    ? await loadSampleData({ ingestionUrl: stack.ingestionUrl, token: stack.token })
+    : undefined;
+  const sampleLines = sample
+    ? `
 Sample lineage loaded (${sample.proposals} aspects, ${sample.runEvents} OpenLineage events). Look at ${sample.featuredName}:
   ${signInLink(stack.gatewayUrl, stack.token, sample.featuredUrn)}
-` : '';
+`
+    : '';
   console.log(`
 Lineage catalog is running.
   Lineage explorer (web page):           ${stack.gatewayUrl}/

@@ -23,7 +23,9 @@ const values = addOptions(createProgram('token', 'Mint a stored (revocable) pers
   new Option('--name <name>', 'its name in the token list').default('cli token'),
   dataDirOption(),
   ...neo4jOptions(),
-]).parse().opts<TokenOptions>();
+])
+  .parse()
+  .opts<TokenOptions>();
 // The flags win over the environment, which wins over the embedded defaults.
 const config = loadConfig({
   ...embeddedEnv(values.neo4jUri, values.dataDir),
@@ -31,15 +33,28 @@ const config = loadConfig({
   NEO4J_DATABASE: values.neo4jDatabase,
   ...(values.neo4jUser === undefined ? {} : { NEO4J_USER: values.neo4jUser }),
 });
-const store = createStore({ uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE, changeLog: changeLogTopicsOf(config) });
+const store = createStore({
+  uri: config.NEO4J_URI,
+  user: config.NEO4J_USER,
+  password: config.NEO4J_PASSWORD,
+  database: config.NEO4J_DATABASE,
+  changeLog: changeLogTopicsOf(config),
+});
 try {
   if (!(await store.ping())) {
     console.error(`Cannot reach Neo4j at ${config.NEO4J_URI}: start the catalog first (npm start) or set NEO4J_URI.`);
     process.exitCode = EXIT.failure;
   } else {
-    const t = await issueAccessToken(store, { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT }, {
-      actorUrn: values.actor, ownerUrn: values.actor, name: values.name, duration: values.duration,
-    });
+    const t = await issueAccessToken(
+      store,
+      { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT },
+      {
+        actorUrn: values.actor,
+        ownerUrn: values.actor,
+        name: values.name,
+        duration: values.duration,
+      },
+    );
     console.log(t.accessToken);
   }
 } catch (e) {

@@ -14,7 +14,11 @@ test('HARNESS_WAIT_MS sets the bound; unset it is five minutes; anything but a p
 
 test('waitFor looks until the condition is met and answers its value', async () => {
   let looks = 0;
-  const value = await waitFor('the third look', async () => (++looks < 3 ? { met: false, saw: `look ${looks}` } : { met: true, value: 'ready' }), { intervalMs: 1 });
+  const value = await waitFor(
+    'the third look',
+    async () => (++looks < 3 ? { met: false, saw: `look ${looks}` } : { met: true, value: 'ready' }),
+    { intervalMs: 1 },
+  );
   expect([value, looks]).toEqual(['ready', 3]);
 });
 
@@ -23,13 +27,19 @@ test('giving up names what it waited for, the bound, the last thing seen and the
   const logFile = join(dir, 'service.log');
   writeFileSync(logFile, Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n') + '\n');
   let looks = 0;
-  const failed = waitFor('the service to answer', async () => {
-    looks++;
-    if (looks % 2) throw new Error('connect refused', { cause: { code: 'ECONNREFUSED' } });
-    return { met: false, saw: `HTTP 503 look ${looks}` };
-  }, { timeoutMs: 60, intervalMs: 5, logFile });
+  const failed = waitFor(
+    'the service to answer',
+    async () => {
+      looks++;
+      if (looks % 2) throw new Error('connect refused', { cause: { code: 'ECONNREFUSED' } });
+      return { met: false, saw: `HTTP 503 look ${looks}` };
+    },
+    { timeoutMs: 60, intervalMs: 5, logFile },
+  );
   const error = await failed.catch((e: Error) => e.message);
-  expect(error).toMatch(/^the service to answer: gave up waiting \(bound 60 ms; HARNESS_WAIT_MS raises it\) after \d+ ms and \d+ looks; last seen: /);
+  expect(error).toMatch(
+    /^the service to answer: gave up waiting \(bound 60 ms; HARNESS_WAIT_MS raises it\) after \d+ ms and \d+ looks; last seen: /,
+  );
   expect(error).toMatch(/last seen: (HTTP 503 look \d+|connect refused \(ECONNREFUSED\))\n/);
   expect(error).toContain(`--- last lines of ${logFile} ---\nline 10\n`);
   expect(error).toMatch(/line 49$/);
@@ -38,9 +48,17 @@ test('giving up names what it waited for, the bound, the last thing seen and the
 
 test('a process that is gone ends the wait at once, with its reason', async () => {
   let looks = 0;
-  const error = await waitFor('neo4j', async () => { looks++; return { met: false, saw: 'port closed' }; }, {
-    intervalMs: 1, gone: () => (looks >= 2 ? 'the process exited with code 3' : undefined),
-  }).catch((e: Error) => e.message);
+  const error = await waitFor(
+    'neo4j',
+    async () => {
+      looks++;
+      return { met: false, saw: 'port closed' };
+    },
+    {
+      intervalMs: 1,
+      gone: () => (looks >= 2 ? 'the process exited with code 3' : undefined),
+    },
+  ).catch((e: Error) => e.message);
   expect(error).toMatch(/^neo4j: the process exited with code 3 after \d+ ms and 2 looks; last seen: port closed$/);
 });
 
@@ -61,8 +79,12 @@ test('waitForHttpOk waits through non-2xx answers and names the last one when it
     await waitForHttpOk('the test server', `http://127.0.0.1:${port}/health`, { intervalMs: 5 });
     expect(calls).toBe(3);
     calls = -1_000_000;
-    const error = await waitForHttpOk('the test server', `http://127.0.0.1:${port}/health`, { intervalMs: 100, timeoutMs: 1_000 }).catch((e: Error) => e.message);
-    expect(error).toMatch(/^the test server \(GET http:\/\/127\.0\.0\.1:\d+\/health answering 2xx\): gave up waiting .* last seen: HTTP 503 \{"status":"unavailable"\}$/);
+    const error = await waitForHttpOk('the test server', `http://127.0.0.1:${port}/health`, { intervalMs: 100, timeoutMs: 1_000 }).catch(
+      (e: Error) => e.message,
+    );
+    expect(error).toMatch(
+      /^the test server \(GET http:\/\/127\.0\.0\.1:\d+\/health answering 2xx\): gave up waiting .* last seen: HTTP 503 \{"status":"unavailable"\}$/,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));

@@ -14,7 +14,8 @@ export function harnessWaitMs(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.HARNESS_WAIT_MS;
   if (raw === undefined || raw === '') return DEFAULT_WAIT_MS;
   const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`HARNESS_WAIT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new Error(`HARNESS_WAIT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`);
   return ms;
 }
 
@@ -83,14 +84,18 @@ const LOOK_MS = 15_000;
 
 /** Waits until GET `url` answers 2xx; the response body is always read off so no connection stays busy. */
 export async function waitForHttpOk(what: string, url: string, options: WaitOptions = {}): Promise<void> {
-  await waitFor(`${what} (GET ${url} answering 2xx)`, async (remaining) => {
-    // At least a second, even at the end of the bound: a last look cut short would report only its own timeout.
-    const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1_000, Math.min(LOOK_MS, remaining))) });
-    // An unread body keeps the connection busy, and a busy connection blocks the service's graceful
-    // shutdown (server.close waits for it) when the harness stops it.
-    const body = (await res.text()).slice(0, 300);
-    return res.ok ? { met: true, value: undefined } : { met: false, saw: `HTTP ${res.status} ${body}` };
-  }, options);
+  await waitFor(
+    `${what} (GET ${url} answering 2xx)`,
+    async (remaining) => {
+      // At least a second, even at the end of the bound: a last look cut short would report only its own timeout.
+      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1_000, Math.min(LOOK_MS, remaining))) });
+      // An unread body keeps the connection busy, and a busy connection blocks the service's graceful
+      // shutdown (server.close waits for it) when the harness stops it.
+      const body = (await res.text()).slice(0, 300);
+      return res.ok ? { met: true, value: undefined } : { met: false, saw: `HTTP ${res.status} ${body}` };
+    },
+    options,
+  );
 }
 
 /** For `gone`: the exit of a child process, once it has exited. */

@@ -3,7 +3,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Driver } from 'neo4j-driver';
 
-export interface ProcMem { rssMb: number; hwmMb: number }
+export interface ProcMem {
+  rssMb: number;
+  hwmMb: number;
+}
 
 export function procMem(pid: number): ProcMem | null {
   try {
@@ -35,7 +38,9 @@ export function childPids(ppid: number): Array<{ pid: number; cmdline: string }>
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(fields[1]) !== ppid) continue;
       out.push({ pid: Number(name), cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   }
   return out;
 }
@@ -50,7 +55,11 @@ function readdirSafe(dir: string): string[] {
 
 async function neo4jHeapMb(driver: Driver): Promise<{ usedMb: number; committedMb: number; maxMb: number } | null> {
   try {
-    const r = await driver.executeQuery("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap", {}, { database: 'neo4j' });
+    const r = await driver.executeQuery(
+      "CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties AS heap",
+      {},
+      { database: 'neo4j' },
+    );
     const h = r.records[0]?.get('heap') as Record<string, { toNumber?: () => number } | number> | undefined;
     if (!h) return null;
     const n = (v: unknown) => Math.round((typeof v === 'number' ? v : (v as { toNumber(): number }).toNumber()) / 1048576);
@@ -60,7 +69,10 @@ async function neo4jHeapMb(driver: Driver): Promise<{ usedMb: number; committedM
   }
 }
 
-export interface WatchedProcess { name: string; pid: number }
+export interface WatchedProcess {
+  name: string;
+  pid: number;
+}
 
 /** CPU seconds (user + system) a process has used so far: noise-robust cost on a shared machine. */
 export function cpuSeconds(pid: number): number | null {
@@ -168,7 +180,15 @@ export function watchMemory(procs: () => WatchedProcess[], driver: Driver, inter
           if (d >= 0.5) neo4jThreadsSec[name] = d;
         }
       }
-      return { peakRssMb: { ...rssPeak }, cpuSec, neo4jThreadsSec, wallSec: Math.round((performance.now() - t0) / 100) / 10, neo4jHeapPeakMb: heapPeak, neo4jHeapMaxMb: heapMax, samples };
+      return {
+        peakRssMb: { ...rssPeak },
+        cpuSec,
+        neo4jThreadsSec,
+        wallSec: Math.round((performance.now() - t0) / 100) / 10,
+        neo4jHeapPeakMb: heapPeak,
+        neo4jHeapMaxMb: heapMax,
+        samples,
+      };
     },
   };
 }

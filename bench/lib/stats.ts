@@ -14,7 +14,13 @@ export function summarize(samples: number[]): Summary {
   if (samples.length === 0) return { n: 0, p50: NaN, p95: NaN, max: NaN, mean: NaN };
   const s = [...samples].sort((a, b) => a - b);
   const rank = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-  return { n: s.length, p50: round(rank(0.5)), p95: round(rank(0.95)), max: round(s.at(-1)!), mean: round(s.reduce((a, b) => a + b, 0) / s.length) };
+  return {
+    n: s.length,
+    p50: round(rank(0.5)),
+    p95: round(rank(0.95)),
+    max: round(s.at(-1)!),
+    mean: round(s.reduce((a, b) => a + b, 0) / s.length),
+  };
 }
 
 /** Times fn `runs` times after `warmup` untimed runs; returns ms samples and the last result. */

@@ -64,8 +64,15 @@ function* phaseOf(all: Generator<Batch>, phase: 1 | 2, buffered: { pending?: Bat
 
 /** Loads batches in two phases (entities, then lineage), reporting every committed batch. */
 async function loadInPhases(
-  g: Graph, batchSize: number, concurrency: number, fromBatch: number,
-  send: (b: Batch) => Promise<void>, onDone: (contiguous: number) => void, progress: Progress, label: string, totalMcps: number,
+  g: Graph,
+  batchSize: number,
+  concurrency: number,
+  fromBatch: number,
+  send: (b: Batch) => Promise<void>,
+  onDone: (contiguous: number) => void,
+  progress: Progress,
+  label: string,
+  totalMcps: number,
 ): Promise<IngestResult> {
   const all = proposalBatches(g, batchSize, fromBatch);
   const buffered: { pending?: Batch } = {};
@@ -98,14 +105,30 @@ async function loadInPhases(
         lastReport = now;
         const rate = mcps / ((now - t0) / 1000);
         const left = Math.max(0, totalMcps - mcps);
-        progress(`${label}: ${mcps.toLocaleString()} / ~${totalMcps.toLocaleString()} MCPs, phase ${phase}, ${Math.round(rate)} MCP/s, ETA ${Math.round(left / Math.max(rate, 1))} s`);
+        progress(
+          `${label}: ${mcps.toLocaleString()} / ~${totalMcps.toLocaleString()} MCPs, phase ${phase}, ${Math.round(rate)} MCP/s, ETA ${Math.round(left / Math.max(rate, 1))} s`,
+        );
       }
     });
     const ms = performance.now() - p0;
-    phases.push({ phase, mcps: phaseMcps, ms: Math.round(ms), mcpPerSec: Math.round(phaseMcps / (ms / 1000)), batchMs: summarize(phaseLat) });
+    phases.push({
+      phase,
+      mcps: phaseMcps,
+      ms: Math.round(ms),
+      mcpPerSec: Math.round(phaseMcps / (ms / 1000)),
+      batchMs: summarize(phaseLat),
+    });
   }
   const ms = performance.now() - t0;
-  return { mcps, batches, ms: Math.round(ms), mcpPerSec: Math.round(mcps / (ms / 1000)), batchMs: summarize(latencies), phases, resumedFromBatch: fromBatch };
+  return {
+    mcps,
+    batches,
+    ms: Math.round(ms),
+    mcpPerSec: Math.round(mcps / (ms / 1000)),
+    batchMs: summarize(latencies),
+    phases,
+    resumedFromBatch: fromBatch,
+  };
 }
 
 /** The client's cap on one request body: DataHub's REST emitter's (15 MiB, under the server's 16 MiB). */
@@ -140,7 +163,16 @@ const tooManyEdges = (status: number, text: string) => status === 413 && text.in
 
 export async function ingestViaApi(
   g: Graph,
-  opts: { url: string; token: string; batchSize: number; concurrency: number; fromBatch: number; totalMcps: number; onDone: (contiguous: number) => void; progress: Progress },
+  opts: {
+    url: string;
+    token: string;
+    batchSize: number;
+    concurrency: number;
+    fromBatch: number;
+    totalMcps: number;
+    onDone: (contiguous: number) => void;
+    progress: Progress;
+  },
 ): Promise<IngestResult> {
   const endpoint = `${opts.url}/aspects?action=ingestProposalBatch`;
   const post = async (b: Batch, proposals: readonly Proposal[]): Promise<void> => {
@@ -175,7 +207,17 @@ export async function ingestViaApi(
   const send = async (b: Batch) => {
     for (const part of payloadParts(b.proposals, MAX_PAYLOAD_BYTES)) await post(b, part);
   };
-  return loadInPhases(g, opts.batchSize, opts.concurrency, opts.fromBatch, send, opts.onDone, opts.progress, 'ingest (API)', opts.totalMcps);
+  return loadInPhases(
+    g,
+    opts.batchSize,
+    opts.concurrency,
+    opts.fromBatch,
+    send,
+    opts.onDone,
+    opts.progress,
+    'ingest (API)',
+    opts.totalMcps,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,8 +246,16 @@ WITH r, CASE WHEN r.reverse THEN d ELSE s END AS u, CASE WHEN r.reverse THEN s E
 MERGE (u)-[l:BENCH_LINEAGE {key: r.key}]->(w)
 SET l.type = r.type, l.owner = r.owner, l.aspect = r.aspect, l.createdOn = r.createdOn, l.updatedOn = r.createdOn, l.manual = false`;
 
-
-interface RawEdge { key: string; type: string; source: string; destination: string; owner: string; aspect: string; reverse: boolean; createdOn: unknown }
+interface RawEdge {
+  key: string;
+  type: string;
+  source: string;
+  destination: string;
+  owner: string;
+  aspect: string;
+  reverse: boolean;
+  createdOn: unknown;
+}
 
 function rawRows(g: Graph, idOf: Map<string, number>, b: Batch, seenKeyRow: Set<string>) {
   const createdOn = neo4j.int(Date.now());
@@ -213,8 +263,14 @@ function rawRows(g: Graph, idOf: Map<string, number>, b: Batch, seenKeyRow: Set<
   const edges: RawEdge[] = [];
   for (const p of b.proposals) {
     const row = (name: string, value: string) => ({
-      urn: p.entityUrn, entityType: p.entityType, name, key: rowKey(p.entityUrn, name),
-      value, systemMetadata: JSON.stringify(p.systemMetadata), createdOn, createdBy: 'urn:li:corpuser:datahub',
+      urn: p.entityUrn,
+      entityType: p.entityType,
+      name,
+      key: rowKey(p.entityUrn, name),
+      value,
+      systemMetadata: JSON.stringify(p.systemMetadata),
+      createdOn,
+      createdBy: 'urn:li:corpuser:datahub',
     });
     if (b.phase === 1 && !seenKeyRow.has(p.entityUrn)) {
       seenKeyRow.add(p.entityUrn);
@@ -225,7 +281,16 @@ function rawRows(g: Graph, idOf: Map<string, number>, b: Batch, seenKeyRow: Set<
     const id = idOf.get(p.entityUrn)!;
     const e = g.entities[id]!;
     const edge = (type: string, dst: string, reverse: boolean, source = e.urn) =>
-      edges.push({ key: `${source}|${type}|${dst}|${e.urn}|${p.aspectName}`, type, source, destination: dst, owner: e.urn, aspect: p.aspectName, reverse, createdOn });
+      edges.push({
+        key: `${source}|${type}|${dst}|${e.urn}|${p.aspectName}`,
+        type,
+        source,
+        destination: dst,
+        owner: e.urn,
+        aspect: p.aspectName,
+        reverse,
+        createdOn,
+      });
     // reverse = the typed edge points at the upstream (DownstreamOf, Consumes…): :LINEAGE runs dst → src.
     switch (e.kind) {
       case 'dataset':
@@ -236,16 +301,22 @@ function rawRows(g: Graph, idOf: Map<string, number>, b: Batch, seenKeyRow: Set<
         for (const u of e.ups) edge('Consumes', g.entities[u]!.urn, true);
         for (const o of e.outs ?? []) edge('Produces', g.entities[o]!.urn, false);
         break;
-      case 'chart': for (const u of e.ups) edge('Consumes', g.entities[u]!.urn, true); break;
-      case 'dashboard': for (const u of e.ups) edge('Contains', g.entities[u]!.urn, true); break;
-      default: for (const u of e.ups) edge('DerivedFrom', g.entities[u]!.urn, true);
+      case 'chart':
+        for (const u of e.ups) edge('Consumes', g.entities[u]!.urn, true);
+        break;
+      case 'dashboard':
+        for (const u of e.ups) edge('Contains', g.entities[u]!.urn, true);
+        break;
+      default:
+        for (const u of e.ups) edge('DerivedFrom', g.entities[u]!.urn, true);
     }
   }
   return { aspects, edges };
 }
 
 export async function ingestRaw(
-  g: Graph, driver: Driver,
+  g: Graph,
+  driver: Driver,
   opts: { batchSize: number; concurrency: number; totalMcps: number; progress: Progress },
 ): Promise<IngestResult & { rows: { aspects: number; edges: number } }> {
   for (const s of RAW_SCHEMA) await driver.executeQuery(s, {}, { database: 'neo4j' });
@@ -269,7 +340,17 @@ export async function ingestRaw(
       await session.close();
     }
   };
-  const r = await loadInPhases(g, opts.batchSize, opts.concurrency, 0, send, () => {}, opts.progress, 'ingest (raw UNWIND)', opts.totalMcps);
+  const r = await loadInPhases(
+    g,
+    opts.batchSize,
+    opts.concurrency,
+    0,
+    send,
+    () => {},
+    opts.progress,
+    'ingest (raw UNWIND)',
+    opts.totalMcps,
+  );
   return { ...r, rows: { aspects: aspectRows, edges: edgeRows } };
 }
 
@@ -285,6 +366,7 @@ export async function dropRaw(driver: Driver): Promise<number> {
   } finally {
     await session.close();
   }
-  for (const c of ['bench_raw_urn', 'bench_raw_key']) await driver.executeQuery(`DROP CONSTRAINT ${c} IF EXISTS`, {}, { database: 'neo4j' });
+  for (const c of ['bench_raw_urn', 'bench_raw_key'])
+    await driver.executeQuery(`DROP CONSTRAINT ${c} IF EXISTS`, {}, { database: 'neo4j' });
   return Math.round(performance.now() - t0);
 }

@@ -27,7 +27,11 @@ export interface OpenLineageResult {
   mcpPath: { mcps: number; ms: number; mcpPerSec: number; eventsPerSec: number; batchMs: Summary };
 }
 
-interface DoorRun { ms: number; eventsPerSec: number; batchMs: Summary }
+interface DoorRun {
+  ms: number;
+  eventsPerSec: number;
+  batchMs: Summary;
+}
 
 const COLUMNS = ['c0', 'c1', 'c2', 'c3'];
 const EDGES_PER_EVENT = 13;
@@ -42,7 +46,10 @@ function openLineageEvents(targetEdges: number, seed: number, namespace: string)
   const db = `postgres://${namespace}.example.com:5432`;
   const table = (i: number) => ({ namespace: db, name: `${namespace}.public.t${i}` });
   const t0 = Date.parse('2026-11-01T00:00:00Z');
-  const hex = (n: number, width: number) => Math.floor(random() * n).toString(16).padStart(width, '0');
+  const hex = (n: number, width: number) =>
+    Math.floor(random() * n)
+      .toString(16)
+      .padStart(width, '0');
   return Array.from({ length: count }, (_, e) => {
     const out = ROOTS + e;
     // Two distinct inputs among the recent tables (a layered pipeline), the roots included.
@@ -56,16 +63,23 @@ function openLineageEvents(targetEdges: number, seed: number, namespace: string)
       eventTime: new Date(t0 + e * 1000).toISOString(),
       producer: PRODUCER,
       schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-      run: { runId: `${hex(2 ** 32, 8)}-${hex(65536, 4)}-7${hex(4096, 3)}-8${hex(4096, 3)}-${hex(2 ** 32, 8)}${hex(65536, 4)}`, facets: {} },
+      run: {
+        runId: `${hex(2 ** 32, 8)}-${hex(65536, 4)}-7${hex(4096, 3)}-8${hex(4096, 3)}-${hex(2 ** 32, 8)}${hex(65536, 4)}`,
+        facets: {},
+      },
       job: { namespace, name: `etl.build_t${out}`, facets: { jobType: { processingType: 'BATCH', integration: 'SPARK', jobType: 'JOB' } } },
       inputs,
-      outputs: [{
-        ...table(out),
-        facets: {
-          schema: { fields: COLUMNS.map((name) => ({ name, type: 'BIGINT' })) },
-          columnLineage: { fields: Object.fromEntries(COLUMNS.map((c) => [c, { inputFields: inputs.map((i) => ({ ...i, field: c })) }])) },
+      outputs: [
+        {
+          ...table(out),
+          facets: {
+            schema: { fields: COLUMNS.map((name) => ({ name, type: 'BIGINT' })) },
+            columnLineage: {
+              fields: Object.fromEntries(COLUMNS.map((c) => [c, { inputFields: inputs.map((i) => ({ ...i, field: c })) }])),
+            },
+          },
         },
-      }],
+      ],
     };
   });
 }
@@ -73,7 +87,10 @@ function openLineageEvents(targetEdges: number, seed: number, namespace: string)
 /** The next run of the same jobs: each event with a new run id (drawn from `seed`), `days` later. */
 function nextRunOf(events: ReadonlyArray<Record<string, unknown>>, days: number, seed: number): Array<Record<string, unknown>> {
   const random = rng(seed);
-  const hex = (n: number, width: number) => Math.floor(random() * n).toString(16).padStart(width, '0');
+  const hex = (n: number, width: number) =>
+    Math.floor(random() * n)
+      .toString(16)
+      .padStart(width, '0');
   return events.map((e) => ({
     ...e,
     eventTime: new Date(Date.parse(e.eventTime as string) + days * 86_400_000).toISOString(),
@@ -82,7 +99,12 @@ function nextRunOf(events: ReadonlyArray<Record<string, unknown>>, days: number,
 }
 
 async function post(url: string, token: string, body: unknown): Promise<unknown> {
-  const request = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'X-RestLi-Protocol-Version': '2.0.0' }, body: JSON.stringify(body) });
+  const request = () =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'X-RestLi-Protocol-Version': '2.0.0' },
+      body: JSON.stringify(body),
+    });
   // A kept-alive socket the server closed as it was reused ("other side closed"): sent again once,
   // as clients do (every write here is idempotent).
   const res = await request().catch((e: unknown) => {
@@ -99,28 +121,33 @@ async function send<T>(batches: T[][], concurrency: number, one: (batch: T[]) =>
   const latencies: number[] = [];
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < batches.length) {
-      const batch = batches[next++]!;
-      const s = performance.now();
-      await one(batch);
-      latencies.push(performance.now() - s);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        const s = performance.now();
+        await one(batch);
+        latencies.push(performance.now() - s);
+      }
+    }),
+  );
   return { ms: performance.now() - t0, batchMs: summarize(latencies) };
 }
 
-const chunks = <T>(list: T[], size: number) => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const chunks = <T>(list: T[], size: number) =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
 export async function ingestOpenLineageWorkload(
-  targetEdges: number, seed: number,
+  targetEdges: number,
+  seed: number,
   options: { url: string; token: string; batchSize: number; concurrency: number; progress: (line: string) => void },
 ): Promise<OpenLineageResult> {
   const events = openLineageEvents(targetEdges, seed, 'olbench');
-  const postEvents = (list: ReadonlyArray<Record<string, unknown>>) => send(chunks([...list], options.batchSize), options.concurrency, async (batch) => {
-    const answer = await post(`${options.url}/api/v1/lineage/batch`, options.token, batch) as { status: string };
-    if (answer.status !== 'success') throw new Error(`OpenLineage batch: ${JSON.stringify(answer).slice(0, 500)}`);
-  });
+  const postEvents = (list: ReadonlyArray<Record<string, unknown>>) =>
+    send(chunks([...list], options.batchSize), options.concurrency, async (batch) => {
+      const answer = (await post(`${options.url}/api/v1/lineage/batch`, options.token, batch)) as { status: string };
+      if (answer.status !== 'success') throw new Error(`OpenLineage batch: ${JSON.stringify(answer).slice(0, 500)}`);
+    });
   const door = await postEvents(events);
   const perSec = (ms: number) => Math.round(events.length / (ms / 1000));
   options.progress(`OpenLineage: ${events.length} events in ${(door.ms / 1000).toFixed(1)} s (${perSec(door.ms)} events/s)`);
@@ -128,22 +155,37 @@ export async function ingestOpenLineageWorkload(
   options.progress(`the same events again: ${(replayed.ms / 1000).toFixed(1)} s (${perSec(replayed.ms)} events/s)`);
   const rerunDone = await postEvents(nextRunOf(events, 1, seed + 1));
   options.progress(`the next run of the same jobs: ${(rerunDone.ms / 1000).toFixed(1)} s (${perSec(rerunDone.ms)} events/s)`);
-  const doorRun = (r: { ms: number; batchMs: Summary }): DoorRun => ({ ms: Math.round(r.ms), eventsPerSec: perSec(r.ms), batchMs: r.batchMs });
+  const doorRun = (r: { ms: number; batchMs: Summary }): DoorRun => ({
+    ms: Math.round(r.ms),
+    eventsPerSec: perSec(r.ms),
+    batchMs: r.batchMs,
+  });
 
   // The same writes for the same graph in another namespace, as MCPs (strictly ordered per event,
   // so each event's datasets exist before its lineage, as in the door).
   const twin = openLineageEvents(targetEdges, seed, 'olmcp');
-  const perEvent = twin.map((raw) => planOpenLineageEvent(parseOpenLineageEvent(raw)).writes(new Map(), 'urn:li:corpuser:bench').map((w) => ({
-    entityType: /^urn:li:([^:]+):/.exec(w.urn)![1], entityUrn: w.urn, changeType: 'UPSERT', aspectName: w.aspectName,
-    aspect: { contentType: 'application/json', value: JSON.stringify(w.value) },
-  })));
+  const perEvent = twin.map((raw) =>
+    planOpenLineageEvent(parseOpenLineageEvent(raw))
+      .writes(new Map(), 'urn:li:corpuser:bench')
+      .map((w) => ({
+        entityType: /^urn:li:([^:]+):/.exec(w.urn)![1],
+        entityUrn: w.urn,
+        changeType: 'UPSERT',
+        aspectName: w.aspectName,
+        aspect: { contentType: 'application/json', value: JSON.stringify(w.value) },
+      })),
+  );
   const proposals = perEvent.flat();
   // About the bench's usual MCP batch size, whole events each: an event's writes create its datasets
   // before its lineage names them, so each request stands on its own with two in flight.
   const eventsPerBatch = Math.max(1, Math.round(options.batchSize / (proposals.length / twin.length)));
   const mcpBatches = chunks(perEvent, eventsPerBatch).map((events) => events.flat());
-  const mcp = await send(mcpBatches, options.concurrency, async (batch) => { await post(`${options.url}/aspects?action=ingestProposalBatch`, options.token, { proposals: batch }); });
-  options.progress(`the same writes as MCPs: ${proposals.length} in ${(mcp.ms / 1000).toFixed(1)} s (${Math.round(proposals.length / (mcp.ms / 1000))} MCP/s)`);
+  const mcp = await send(mcpBatches, options.concurrency, async (batch) => {
+    await post(`${options.url}/aspects?action=ingestProposalBatch`, options.token, { proposals: batch });
+  });
+  options.progress(
+    `the same writes as MCPs: ${proposals.length} in ${(mcp.ms / 1000).toFixed(1)} s (${Math.round(proposals.length / (mcp.ms / 1000))} MCP/s)`,
+  );
   return {
     events: events.length,
     lineageEdges: events.length * EDGES_PER_EVENT,
@@ -153,8 +195,11 @@ export async function ingestOpenLineageWorkload(
     replay: doorRun(replayed),
     rerun: doorRun(rerunDone),
     mcpPath: {
-      mcps: proposals.length, ms: Math.round(mcp.ms), mcpPerSec: Math.round(proposals.length / (mcp.ms / 1000)),
-      eventsPerSec: Math.round(twin.length / (mcp.ms / 1000)), batchMs: mcp.batchMs,
+      mcps: proposals.length,
+      ms: Math.round(mcp.ms),
+      mcpPerSec: Math.round(proposals.length / (mcp.ms / 1000)),
+      eventsPerSec: Math.round(twin.length / (mcp.ms / 1000)),
+      batchMs: mcp.batchMs,
     },
   };
 }

@@ -86,19 +86,67 @@ function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery>; r
   const baseTime = BASE_TIME;
   const degree3 = { field: 'degree', values: ['3+'] };
   return [
-    { shape: 'types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }] } },
-    { shape: 'platform ≠ hive (negated)', input: { orFilters: [{ and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] } },
-    { shape: 'two groups: dashboards, or snowflake', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD'] }] }, { and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] }] } },
-    { shape: 'time window (5 of 10 days)', input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
-    { shape: 'time window + types DASHBOARD, CHART', input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 } },
-    { shape: 'text query "dashboard"', input: { orFilters: [{ and: [degree3] }], query: 'dashboard' }, reads: "toLower(n.urn) CONTAINS 'dashboard' OR toLower(n.name) CONTAINS 'dashboard' OR toLower(n.description) CONTAINS 'dashboard'" },
-    { shape: 'urn filter (one urn left out, negated)', input: { orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }] }, reads: "n.urn <> 'urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'" },
-    { shape: 'name contains "_t1"', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] }, reads: "toLower(n.name) CONTAINS '_t1'" },
-    { shape: 'name > "d5" (a comparison)', input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] }, reads: "n.name > 'd5'" },
-    { shape: 'env PROD and platform.keyword snowflake', input: { orFilters: [{ and: [degree3, { field: 'env', values: ['PROD'] }, { field: 'platform.keyword', values: ['snowflake'] }] }] } },
+    {
+      shape: 'types DASHBOARD, CHART',
+      input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }] },
+    },
+    {
+      shape: 'platform ≠ hive (negated)',
+      input: { orFilters: [{ and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] },
+    },
+    {
+      shape: 'two groups: dashboards, or snowflake',
+      input: {
+        orFilters: [
+          { and: [degree3, { field: '_entityType', values: ['DASHBOARD'] }] },
+          { and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] },
+        ],
+      },
+    },
+    {
+      shape: 'time window (5 of 10 days)',
+      input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 },
+    },
+    {
+      shape: 'time window + types DASHBOARD, CHART',
+      input: {
+        orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }],
+        startTimeMillis: baseTime,
+        endTimeMillis: baseTime + 5 * 86_400_000,
+      },
+    },
+    {
+      shape: 'text query "dashboard"',
+      input: { orFilters: [{ and: [degree3] }], query: 'dashboard' },
+      reads: "toLower(n.urn) CONTAINS 'dashboard' OR toLower(n.name) CONTAINS 'dashboard' OR toLower(n.description) CONTAINS 'dashboard'",
+    },
+    {
+      shape: 'urn filter (one urn left out, negated)',
+      input: {
+        orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }],
+      },
+      reads: "n.urn <> 'urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'",
+    },
+    {
+      shape: 'name contains "_t1"',
+      input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] },
+      reads: "toLower(n.name) CONTAINS '_t1'",
+    },
+    {
+      shape: 'name > "d5" (a comparison)',
+      input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] },
+      reads: "n.name > 'd5'",
+    },
+    {
+      shape: 'env PROD and platform.keyword snowflake',
+      input: { orFilters: [{ and: [degree3, { field: 'env', values: ['PROD'] }, { field: 'platform.keyword', values: ['snowflake'] }] }] },
+    },
     // Per-hop control: in Neo4j when it changes nothing, else streamed hop by hop to the service,
     // which holds a page and a window.
-    { shape: 'ignoreAsHops DATA_JOB', input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } } },
+    {
+      shape: 'ignoreAsHops DATA_JOB',
+      input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } },
+    },
     { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
     { shape: 'per-hop limit 100', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 100 } } },
   ];
@@ -111,7 +159,11 @@ function columnShapes(): Array<{ shape: string; input: Partial<LineageQuery>; do
     { shape: 'column start, lifted onto datasets', input: { orFilters: [{ and: [degree3] }] } },
     // scrollAcrossLineage always lifts, as DataHub's does (searchAcrossLineage's groupingSpec can
     // keep columns): domain only.
-    { shape: 'column start, columns kept (types SCHEMA_FIELD)', input: { orFilters: [{ and: [degree3] }], types: ['SCHEMA_FIELD'], liftFields: false }, domainOnly: true },
+    {
+      shape: 'column start, columns kept (types SCHEMA_FIELD)',
+      input: { orFilters: [{ and: [degree3] }], types: ['SCHEMA_FIELD'], liftFields: false },
+      domainOnly: true,
+    },
   ];
 }
 
@@ -123,7 +175,11 @@ const GQL = `query benchScroll($input: ScrollAcrossLineageInput!) {
   }
 }`;
 
-async function graphqlScroll(url: string, token: string, input: Record<string, unknown>): Promise<{ total: number; nextScrollId: string | null }> {
+async function graphqlScroll(
+  url: string,
+  token: string,
+  input: Record<string, unknown>,
+): Promise<{ total: number; nextScrollId: string | null }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -156,7 +212,12 @@ function floorText(direction: Direction, windowed = false, reads?: string): stri
  * The floor of a walk (with the time window's edge test when one is given), or with `reads` (a
  * shape's bench-defined test of node strings) the same BFS counting what passes it.
  */
-async function runFloor(driver: Driver, direction: Direction, urn: string, o: { window?: { start: number; end: number } | null; reads?: string } = {}): Promise<void> {
+async function runFloor(
+  driver: Driver,
+  direction: Direction,
+  urn: string,
+  o: { window?: { start: number; end: number } | null; reads?: string } = {},
+): Promise<void> {
   const window = o.window ?? null;
   const text = floorText(direction, window !== null, o.reads);
   const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
@@ -210,7 +271,13 @@ function naiveText(direction: Direction, maxDepth: number): string {
 RETURN count(n) AS rows, sum(paths) AS paths`;
 }
 
-async function runNaive(driver: Driver, direction: Direction, degree: Degree, urn: string, timeoutMs: number): Promise<NonNullable<QueryCase['naive']>> {
+async function runNaive(
+  driver: Driver,
+  direction: Direction,
+  degree: Degree,
+  urn: string,
+  timeoutMs: number,
+): Promise<NonNullable<QueryCase['naive']>> {
   const depth = degree === '1' ? 1 : degree === '2' ? 2 : 1000;
   const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
   const t = performance.now();
@@ -222,7 +289,8 @@ async function runNaive(driver: Driver, direction: Direction, degree: Degree, ur
     const code = (e as { code?: string }).code ?? '';
     const ms = Math.round(performance.now() - t);
     if (code.includes('TransactionTimedOut') || code.includes('Terminated')) return { ms, timedOut: true, rows: null, paths: null };
-    if (code.includes('MemoryPoolOutOfMemory') || code.includes('TransactionMemoryLimit')) return { ms, timedOut: true, rows: null, paths: null, error: 'transaction memory limit' };
+    if (code.includes('MemoryPoolOutOfMemory') || code.includes('TransactionMemoryLimit'))
+      return { ms, timedOut: true, rows: null, paths: null, error: 'transaction memory limit' };
     return { ms, timedOut: false, rows: null, paths: null, error: `${code} ${(e as Error).message.slice(0, 200)}` };
   } finally {
     await session.close();
@@ -342,8 +410,12 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         let bfsFloor: Summary | null = null;
         if (degree === '3+') {
           const nq = normalizeQuery(q, Date.now());
-          reachOnly = await measureOrNote(errors, 'reachOnly', () => measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs)));
-          bfsFloor = await measureOrNote(errors, 'bfsFloor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn)));
+          reachOnly = await measureOrNote(errors, 'reachOnly', () =>
+            measure(o.runs, o.caseBudgetMs, () => reachFast(o.store, nq, o.limits, o.limits.deadlineMs)),
+          );
+          bfsFloor = await measureOrNote(errors, 'bfsFloor', () =>
+            measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn)),
+          );
         }
         let httpFirst: Summary | null = null;
         let httpNext: Summary | null = null;
@@ -353,7 +425,10 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
             const input = { urn, direction, orFilters, count: PAGE };
             const page = await graphqlScroll(o.gatewayGraphql, o.token, input);
             httpFirst = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, input));
-            if (page.nextScrollId) httpNext = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, { ...input, scrollId: page.nextScrollId }));
+            if (page.nextScrollId)
+              httpNext = await measure(o.runs, o.caseBudgetMs, () =>
+                graphqlScroll(o.gatewayGraphql!, o.token, { ...input, scrollId: page.nextScrollId }),
+              );
           } catch (e) {
             httpError = (e as Error).message;
           }
@@ -366,14 +441,32 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
         const bfsReach = [...all.degree.values()].filter((d) => (degree === '1' ? d === 1 : degree === '2' ? d === 2 : d >= 3)).length;
         // Planning a var-length query costs ~100 ms: when the naive query finishes quickly, time it again warm.
         let naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
-        if (!naive.timedOut && !naive.error && naive.ms < 5000) naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
+        if (!naive.timedOut && !naive.error && naive.ms < 5000)
+          naive = await runNaive(o.store.driver, direction, degree, urn, o.naiveTimeoutMs);
         const c: QueryCase = {
-          source: src.name, urn, direction, degree, bfsReach, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, reachOnly, bfsFloor,
-          httpFirst, httpNext, ...(httpError ? { httpError } : {}), bfs: summarize(bfsTimes.samples), naive,
+          source: src.name,
+          urn,
+          direction,
+          degree,
+          bfsReach,
+          total: first.total,
+          strategy: first.strategy,
+          isPartial: first.isPartial,
+          domainFirst,
+          domainNext,
+          reachOnly,
+          bfsFloor,
+          httpFirst,
+          httpNext,
+          ...(httpError ? { httpError } : {}),
+          bfs: summarize(bfsTimes.samples),
+          naive,
           ...(Object.keys(errors).length ? { errors } : {}),
         };
         cases.push(c);
-        o.progress(`query ${label}: total ${first.total}, first p50 ${domainFirst.p50} ms${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}, bfs p50 ${c.bfs.p50} ms, naive ${naive.timedOut ? `>${naive.ms}` : naive.ms} ms`);
+        o.progress(
+          `query ${label}: total ${first.total}, first p50 ${domainFirst.p50} ms${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}, bfs p50 ${c.bfs.p50} ms, naive ${naive.timedOut ? `>${naive.ms}` : naive.ms} ms`,
+        );
       }
     }
   }
@@ -385,12 +478,23 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
   ];
   for (const { name, urn, direction, shapes: shapesOf } of shapeSources) {
     const floors = new Map<string, Summary | null>();
-    for (const { shape, input, domainOnly, reads } of shapesOf as Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true; reads?: string }>) {
+    for (const { shape, input, domainOnly, reads } of shapesOf as Array<{
+      shape: string;
+      input: Partial<LineageQuery>;
+      domainOnly?: true;
+      reads?: string;
+    }>) {
       const q: LineageQuery = { urn, direction, ...input };
       const window = q.startTimeMillis != null && q.endTimeMillis != null ? { start: q.startTimeMillis, end: q.endTimeMillis } : null;
       const floorKey = window ? `${window.start}-${window.end}` : 'every edge';
       const errors: Record<string, string> = {};
-      if (!floors.has(floorKey)) floors.set(floorKey, await measureOrNote(errors, 'floor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { window }))));
+      if (!floors.has(floorKey))
+        floors.set(
+          floorKey,
+          await measureOrNote(errors, 'floor', () =>
+            measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { window })),
+          ),
+        );
       const floor = floors.get(floorKey) ?? null;
       const { first, domainFirst, domainNext } = await timeFirstAndNext(o, q, errors);
       let httpFirst: Summary | null = null;
@@ -401,27 +505,60 @@ export async function runQueries(g: Graph, o: QueryOptions): Promise<{ cases: Qu
           const http = { urn, direction, count: PAGE, ...input };
           const page = await graphqlScroll(o.gatewayGraphql, o.token, http);
           httpFirst = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, http));
-          if (page.nextScrollId) httpNext = await measure(o.runs, o.caseBudgetMs, () => graphqlScroll(o.gatewayGraphql!, o.token, { ...http, scrollId: page.nextScrollId }));
+          if (page.nextScrollId)
+            httpNext = await measure(o.runs, o.caseBudgetMs, () =>
+              graphqlScroll(o.gatewayGraphql!, o.token, { ...http, scrollId: page.nextScrollId }),
+            );
         } catch (e) {
           httpError = (e as Error).message;
         }
       }
-      const readFloor = reads ? await measureOrNote(errors, 'readFloor', () => measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { reads }))) : null;
-      const ignored = q.lineageFlags?.ignoreAsHops?.[0]?.entityType;
-      const hopFloor = ignored && (first.strategy === 'hops' || first.strategy === 'failed')
-        ? await measureOrNote(errors, 'hopFloor', () => measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)))
+      const readFloor = reads
+        ? await measureOrNote(errors, 'readFloor', () =>
+            measure(o.runs, o.caseBudgetMs, () => runFloor(o.store.driver, direction, urn, { reads })),
+          )
         : null;
+      const ignored = q.lineageFlags?.ignoreAsHops?.[0]?.entityType;
+      const hopFloor =
+        ignored && (first.strategy === 'hops' || first.strategy === 'failed')
+          ? await measureOrNote(errors, 'hopFloor', () =>
+              measure(o.runs, o.caseBudgetMs, () => runHopFloor(o.store.driver, direction, urn, graphqlToEntityType(ignored) ?? ignored)),
+            )
+          : null;
       shapes.push({
-        source: name, direction, shape, total: first.total, strategy: first.strategy, isPartial: first.isPartial, domainFirst, domainNext, httpFirst, httpNext, floor, readFloor, hopFloor,
-        ...(httpError ? { httpError } : {}), ...(Object.keys(errors).length ? { errors } : {}),
+        source: name,
+        direction,
+        shape,
+        total: first.total,
+        strategy: first.strategy,
+        isPartial: first.isPartial,
+        domainFirst,
+        domainNext,
+        httpFirst,
+        httpNext,
+        floor,
+        readFloor,
+        hopFloor,
+        ...(httpError ? { httpError } : {}),
+        ...(Object.keys(errors).length ? { errors } : {}),
       });
-      o.progress(`query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor?.p50 ?? '–'})${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`);
+      o.progress(
+        `query shape ${name} ${direction} "3+" ${shape}: total ${first.total} (${first.strategy}), first p50 ${domainFirst.p50} ms (floor ${floor?.p50 ?? '–'})${Object.keys(errors).length ? ` (failed: ${JSON.stringify(errors)})` : ''}, next p50 ${domainNext?.p50 ?? '–'} ms, http ${httpFirst?.p50 ?? httpError ?? '–'}`,
+      );
     }
   }
   return { cases, shapes, profile: await profileHub(o, entityUrns[s.hub]!) };
 }
 
-interface PlanNode { operatorType: string; dbHits?: number; rows?: number; pageCacheHits?: number; pageCacheMisses?: number; time?: number; children: PlanNode[] }
+interface PlanNode {
+  operatorType: string;
+  dbHits?: number;
+  rows?: number;
+  pageCacheHits?: number;
+  pageCacheMisses?: number;
+  time?: number;
+  children: PlanNode[];
+}
 
 /** PROFILE of the fast-path statement from the hub: where the time of the big case goes. */
 async function profileHub(o: QueryOptions, urn: string) {
@@ -434,11 +571,23 @@ async function profileHub(o: QueryOptions, urn: string) {
     const ms = performance.now() - t;
     const ops: Array<{ operator: string; dbHits: number; rows: number; pageCacheMisses: number }> = [];
     const walk = (p: PlanNode) => {
-      ops.push({ operator: p.operatorType, dbHits: Number(p.dbHits ?? 0), rows: Number(p.rows ?? 0), pageCacheMisses: Number(p.pageCacheMisses ?? 0) });
+      ops.push({
+        operator: p.operatorType,
+        dbHits: Number(p.dbHits ?? 0),
+        rows: Number(p.rows ?? 0),
+        pageCacheMisses: Number(p.pageCacheMisses ?? 0),
+      });
       p.children.forEach(walk);
     };
     walk(r.summary.profile as unknown as PlanNode);
-    return { statement: 'lineage/reach-down-max', source: urn, ms: Math.round(ms), records: r.records.length, totalDbHits: ops.reduce((a, b) => a + b.dbHits, 0), operators: ops };
+    return {
+      statement: 'lineage/reach-down-max',
+      source: urn,
+      ms: Math.round(ms),
+      records: r.records.length,
+      totalDbHits: ops.reduce((a, b) => a + b.dbHits, 0),
+      operators: ops,
+    };
   } catch (e) {
     return { error: (e as Error).message.slice(0, 300) };
   } finally {

@@ -30,7 +30,12 @@ export interface RestoreWindows {
 
 const worker = fileURLToPath(new URL('../restore-worker.ts', import.meta.url));
 
-export async function restoreFull(uri: string, batchSize: number, progress: (s: string) => void, onPid: (pid: number) => void): Promise<RestoreRun> {
+export async function restoreFull(
+  uri: string,
+  batchSize: number,
+  progress: (s: string) => void,
+  onPid: (pid: number) => void,
+): Promise<RestoreRun> {
   const child = spawn(process.execPath, [worker, uri, String(batchSize)], { stdio: ['ignore', 'pipe', 'inherit'] });
   onPid(child.pid!);
   const batchMs: number[] = [];
@@ -55,14 +60,29 @@ export async function restoreFull(uri: string, batchSize: number, progress: (s: 
   if (code !== 0 || !final) throw new Error(`restore worker exited with ${code}`);
   const r = final.result;
   return {
-    rows: r.rowsScanned!, ms: r.timeMs!, rowsPerSec: Math.round(r.rowsScanned! / (r.timeMs! / 1000)), batchSize,
-    batchMs: summarize(batchMs), edgesAdded: r.edgesAdded!, edgesRemoved: r.edgesRemoved!, edgesChanged: r.edgesChanged!,
-    searchFieldsRewritten: r.searchFieldsRewritten!, workerPeakRssMb: final.hwmMb,
+    rows: r.rowsScanned!,
+    ms: r.timeMs!,
+    rowsPerSec: Math.round(r.rowsScanned! / (r.timeMs! / 1000)),
+    batchSize,
+    batchMs: summarize(batchMs),
+    edgesAdded: r.edgesAdded!,
+    edgesRemoved: r.edgesRemoved!,
+    edgesChanged: r.edgesChanged!,
+    searchFieldsRewritten: r.searchFieldsRewritten!,
+    workerPeakRssMb: final.hwmMb,
   };
 }
 
-export async function restoreWindows(ingestionUrl: string, token: string, totalRows: number, windowRows: number, windows: number): Promise<RestoreWindows> {
-  const offsets = Array.from({ length: windows }, (_, i) => Math.floor((i * Math.max(0, totalRows - windowRows)) / Math.max(1, windows - 1)));
+export async function restoreWindows(
+  ingestionUrl: string,
+  token: string,
+  totalRows: number,
+  windowRows: number,
+  windows: number,
+): Promise<RestoreWindows> {
+  const offsets = Array.from({ length: windows }, (_, i) =>
+    Math.floor((i * Math.max(0, totalRows - windowRows)) / Math.max(1, windows - 1)),
+  );
   const samples: number[] = [];
   let rows = 0;
   for (const start of offsets) {

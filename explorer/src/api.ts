@@ -6,7 +6,8 @@
 const GRAPHQL_ENDPOINT = 'api/graphql';
 const TOKEN_KEY = 'lineage-explorer.token';
 
-export type ApiErrorKind = 'unauthenticated' | 'expired' | 'forbidden' | 'bad-request' | 'not-found' | 'unavailable' | 'network' | 'timeout' | 'server';
+export type ApiErrorKind =
+  'unauthenticated' | 'expired' | 'forbidden' | 'bad-request' | 'not-found' | 'unavailable' | 'network' | 'timeout' | 'server';
 
 /** A request the catalog has not answered in this long is reported as a timeout, never as an empty answer. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -42,17 +43,25 @@ export const tokenStore = {
 
 /** People paste "Bearer eyJ…" or the token with a trailing newline; both mean the token. */
 export function normaliseToken(pasted: string): string {
-  return pasted.trim().replace(/^bearer\s+/i, '').trim();
+  return pasted
+    .trim()
+    .replace(/^bearer\s+/i, '')
+    .trim();
 }
 
 function kindOfCode(code: number | undefined): ApiErrorKind {
   switch (code) {
-    case 400: return 'bad-request';
-    case 403: return 'forbidden';
-    case 404: return 'not-found';
+    case 400:
+      return 'bad-request';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not-found';
     case 503:
-    case 504: return 'unavailable';
-    default: return 'server';
+    case 504:
+      return 'unavailable';
+    default:
+      return 'server';
   }
 }
 
@@ -67,22 +76,36 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (e) {
-    if ((e as Error).name === 'TimeoutError') throw new ApiError('timeout', `The catalog did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`);
+    if ((e as Error).name === 'TimeoutError')
+      throw new ApiError('timeout', `The catalog did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`);
     throw new ApiError('network', `Cannot reach the catalog at /${GRAPHQL_ENDPOINT} (${(e as Error).message}). Is the gateway running?`);
   }
   if (res.status === 401) {
     // The gateway words an expired token as DataHub does ("… Token has expired."): say so plainly.
     const text = await res.text().catch(() => '');
-    if (/expired/i.test(text)) throw new ApiError('expired', 'Your token has expired. Sign in again with a current personal access token; the view you were on reloads.', 401);
-    throw new ApiError('unauthenticated', 'The catalog rejected your token (HTTP 401): it is invalid or revoked. Paste a current personal access token.', 401);
+    if (/expired/i.test(text))
+      throw new ApiError(
+        'expired',
+        'Your token has expired. Sign in again with a current personal access token; the view you were on reloads.',
+        401,
+      );
+    throw new ApiError(
+      'unauthenticated',
+      'The catalog rejected your token (HTTP 401): it is invalid or revoked. Paste a current personal access token.',
+      401,
+    );
   }
   if (!res.ok) {
     const text = (await res.text().catch(() => '')).slice(0, 300);
-    throw new ApiError(res.status === 503 || res.status === 504 ? 'unavailable' : 'server', `The catalog answered HTTP ${res.status}${text ? `: ${text}` : ''}`, res.status);
+    throw new ApiError(
+      res.status === 503 || res.status === 504 ? 'unavailable' : 'server',
+      `The catalog answered HTTP ${res.status}${text ? `: ${text}` : ''}`,
+      res.status,
+    );
   }
   let body: { data?: T; errors?: GraphqlError[] };
   try {
-    body = await res.json() as { data?: T; errors?: GraphqlError[] };
+    body = (await res.json()) as { data?: T; errors?: GraphqlError[] };
   } catch {
     throw new ApiError('server', 'The catalog sent a response that is not JSON.');
   }

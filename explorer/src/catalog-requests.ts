@@ -3,9 +3,30 @@
 import { ApiError, graphql } from './api.ts';
 import { inputFieldColumns, schemaFieldsOf, type DatasetColumnsInput } from './columns.ts';
 import type { Direction, RawEntity } from './model.ts';
-import { COLUMN_IMPACT_QUERY, COLUMNS_QUERY, ENTITY_QUERY, SCROLL_QUERY, SEARCH_QUERY, type ColumnImpactReply, type ColumnsReply, type EntityReply, type ScrollReply, type SearchReply } from './queries.ts';
+import {
+  COLUMN_IMPACT_QUERY,
+  COLUMNS_QUERY,
+  ENTITY_QUERY,
+  SCROLL_QUERY,
+  SEARCH_QUERY,
+  type ColumnImpactReply,
+  type ColumnsReply,
+  type EntityReply,
+  type ScrollReply,
+  type SearchReply,
+} from './queries.ts';
 import { COLUMN_IMPACT_EXPORT_QUERY, IMPACT_EXPORT_QUERY, type ColumnImpactExportReply, type ImpactExportReply } from './queries.ts';
-import { COLUMN_COUNTS_QUERY, DETAIL_ASPECTS, DETAILS_QUERY, JOB_RUNS_QUERY, START_QUERY, type ColumnCountsReply, type DetailsReply, type JobRunsReply, type StartReply } from './queries.ts';
+import {
+  COLUMN_COUNTS_QUERY,
+  DETAIL_ASPECTS,
+  DETAILS_QUERY,
+  JOB_RUNS_QUERY,
+  START_QUERY,
+  type ColumnCountsReply,
+  type DetailsReply,
+  type JobRunsReply,
+  type StartReply,
+} from './queries.ts';
 import { RECENT_LINEAGE_QUERY, type RecentLineageReply } from './queries.ts';
 
 export type LineagePage = NonNullable<ScrollReply['scrollAcrossLineage']>;
@@ -47,10 +68,23 @@ function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
 }
 
 /** One page of scrollAcrossLineage: the first when scrollId is null, else the page it names. */
-export async function scrollLineage(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number): Promise<LineagePage> {
+export async function scrollLineage(
+  urn: string,
+  direction: Direction,
+  filter: LineageFilter,
+  scrollId: string | null,
+  count: number,
+): Promise<LineagePage> {
   const reply = await graphql<ScrollReply>(SCROLL_QUERY, {
     // Later pages need no facets: the first page's already fill the filters.
-    input: { urn, direction, count, orFilters: filterClause(filter), ...timeWindowInput(filter), ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}) },
+    input: {
+      urn,
+      direction,
+      count,
+      orFilters: filterClause(filter),
+      ...timeWindowInput(filter),
+      ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}),
+    },
   });
   if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
   return reply.scrollAcrossLineage;
@@ -59,10 +93,22 @@ export async function scrollLineage(urn: string, direction: Direction, filter: L
 export type ColumnImpactPage = NonNullable<ColumnImpactReply['searchAcrossLineage']>;
 
 /** searchAcrossLineage's input for a column walk that keeps columns as columns. */
-function columnImpactInput(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number, skipAggregates: boolean) {
+function columnImpactInput(
+  schemaFieldUrn: string,
+  direction: Direction,
+  filter: LineageFilter,
+  start: number,
+  count: number,
+  skipAggregates: boolean,
+) {
   return {
     // Reached columns are SCHEMA_FIELD results, so an entity-type filter would drop them all.
-    urn: schemaFieldUrn, direction, start, count, orFilters: filterClause({ ...filter, types: new Set() }), ...timeWindowInput(filter),
+    urn: schemaFieldUrn,
+    direction,
+    start,
+    count,
+    orFilters: filterClause({ ...filter, types: new Set() }),
+    ...timeWindowInput(filter),
     searchFlags: { groupingSpec: { groupingCriteria: [] }, ...(skipAggregates ? { skipAggregates: true } : {}) },
   };
 }
@@ -71,8 +117,16 @@ function columnImpactInput(schemaFieldUrn: string, direction: Direction, filter:
  * One page (start/count) of the columns a column reaches in `direction`, kept as columns, under the
  * same degree, platform and time-window filter as the graph (the platform is the column's parent's).
  */
-export async function columnImpact(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactPage> {
-  const reply = await graphql<ColumnImpactReply>(COLUMN_IMPACT_QUERY, { input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, start > 0) });
+export async function columnImpact(
+  schemaFieldUrn: string,
+  direction: Direction,
+  filter: LineageFilter,
+  start: number,
+  count: number,
+): Promise<ColumnImpactPage> {
+  const reply = await graphql<ColumnImpactReply>(COLUMN_IMPACT_QUERY, {
+    input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, start > 0),
+  });
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
 }
@@ -104,9 +158,23 @@ export type ImpactExportPage = NonNullable<ImpactExportReply['scrollAcrossLineag
  * first page on: the file does not hold them, and the catalog keeps one snapshot per facet setting,
  * so asking for them on the first page only would walk the lineage twice.
  */
-export async function exportLineagePage(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number): Promise<ImpactExportPage> {
+export async function exportLineagePage(
+  urn: string,
+  direction: Direction,
+  filter: LineageFilter,
+  scrollId: string | null,
+  count: number,
+): Promise<ImpactExportPage> {
   const reply = await graphql<ImpactExportReply>(IMPACT_EXPORT_QUERY, {
-    input: { urn, direction, count, orFilters: filterClause(filter), ...timeWindowInput(filter), ...(scrollId ? { scrollId } : {}), searchFlags: { skipAggregates: true } },
+    input: {
+      urn,
+      direction,
+      count,
+      orFilters: filterClause(filter),
+      ...timeWindowInput(filter),
+      ...(scrollId ? { scrollId } : {}),
+      searchFlags: { skipAggregates: true },
+    },
   });
   if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
   return reply.scrollAcrossLineage;
@@ -115,8 +183,16 @@ export async function exportLineagePage(urn: string, direction: Direction, filte
 export type ColumnImpactExportPage = NonNullable<ColumnImpactExportReply['searchAcrossLineage']>;
 
 /** One page of the column impact export: columnImpact's page without paths, facets skipped throughout. */
-export async function exportColumnImpactPage(schemaFieldUrn: string, direction: Direction, filter: LineageFilter, start: number, count: number): Promise<ColumnImpactExportPage> {
-  const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, { input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, true) });
+export async function exportColumnImpactPage(
+  schemaFieldUrn: string,
+  direction: Direction,
+  filter: LineageFilter,
+  start: number,
+  count: number,
+): Promise<ColumnImpactExportPage> {
+  const reply = await graphql<ColumnImpactExportReply>(COLUMN_IMPACT_EXPORT_QUERY, {
+    input: columnImpactInput(schemaFieldUrn, direction, filter, start, count, true),
+  });
   if (!reply.searchAcrossLineage) throw new ApiError('server', 'searchAcrossLineage returned nothing');
   return reply.searchAcrossLineage;
 }
@@ -124,7 +200,11 @@ export async function exportColumnImpactPage(schemaFieldUrn: string, direction: 
 /** The details sheet's entity, aspects and per-degree counts both ways, under the graph's filter. */
 export async function fetchDetails(urn: string, filter: LineageFilter): Promise<DetailsReply> {
   const side = (direction: Direction) => ({
-    urn, direction, count: 1, orFilters: filterClause({ ...filter, degrees: ['1', '2', '3+'] }), ...timeWindowInput(filter),
+    urn,
+    direction,
+    count: 1,
+    orFilters: filterClause({ ...filter, degrees: ['1', '2', '3+'] }),
+    ...timeWindowInput(filter),
   });
   return graphql<DetailsReply>(DETAILS_QUERY, { urn, aspects: [...DETAIL_ASPECTS], up: side('UPSTREAM'), down: side('DOWNSTREAM') });
 }

@@ -9,13 +9,24 @@ const field = (parent: string, path: string) => `urn:li:schemaField:(${parent},$
 const step = (urn: string) => ({ urn, type: urn.startsWith('urn:li:schemaField:') ? 'SCHEMA_FIELD' : 'DATA_JOB' });
 
 test('a downstream trace: reached columns, and path steps across a job in data-flow order', () => {
-  const { reached, edges } = traceOf({
-    searchResults: [
-      { degree: 1, entity: { urn: job, type: 'DATA_JOB' }, paths: [{ path: [step(field(a, 'amount')), step(job)] }] },
-      { degree: 1, entity: { urn: field(b, 'total'), type: 'SCHEMA_FIELD' }, paths: [{ path: [step(field(a, 'amount')), step(job), step(field(b, 'total'))] }] },
-      { degree: 2, entity: { urn: field(chart, 'total'), type: 'SCHEMA_FIELD' }, paths: [{ path: [step(field(a, 'amount')), step(job), step(field(b, 'total')), step(field(chart, 'total'))] }] },
-    ],
-  }, 'DOWNSTREAM');
+  const { reached, edges } = traceOf(
+    {
+      searchResults: [
+        { degree: 1, entity: { urn: job, type: 'DATA_JOB' }, paths: [{ path: [step(field(a, 'amount')), step(job)] }] },
+        {
+          degree: 1,
+          entity: { urn: field(b, 'total'), type: 'SCHEMA_FIELD' },
+          paths: [{ path: [step(field(a, 'amount')), step(job), step(field(b, 'total'))] }],
+        },
+        {
+          degree: 2,
+          entity: { urn: field(chart, 'total'), type: 'SCHEMA_FIELD' },
+          paths: [{ path: [step(field(a, 'amount')), step(job), step(field(b, 'total')), step(field(chart, 'total'))] }],
+        },
+      ],
+    },
+    'DOWNSTREAM',
+  );
   expect([...reached].sort()).toEqual([columnKey(b, 'total'), columnKey(chart, 'total')].sort());
   expect(edges).toEqual([
     { from: columnKey(a, 'amount'), to: columnKey(b, 'total') },
@@ -24,8 +35,17 @@ test('a downstream trace: reached columns, and path steps across a job in data-f
 });
 
 test('an upstream trace turns path order (source first) into data-flow order', () => {
-  const { edges } = traceOf({
-    searchResults: [{ degree: 1, entity: { urn: field(a, 'amount'), type: 'SCHEMA_FIELD' }, paths: [{ path: [step(field(b, 'total')), step(field(a, 'amount'))] }, null] }],
-  }, 'UPSTREAM');
+  const { edges } = traceOf(
+    {
+      searchResults: [
+        {
+          degree: 1,
+          entity: { urn: field(a, 'amount'), type: 'SCHEMA_FIELD' },
+          paths: [{ path: [step(field(b, 'total')), step(field(a, 'amount'))] }, null],
+        },
+      ],
+    },
+    'UPSTREAM',
+  );
   expect(edges).toEqual([{ from: columnKey(a, 'amount'), to: columnKey(b, 'total') }]);
 });

@@ -16,7 +16,10 @@ import type { ViewEvents } from './view-events.ts';
 const TRACE_LIMIT = 2_000;
 
 /** The reached column keys and path steps of one direction's page (pure; tested in column-trace.test.ts). */
-export function traceOf(page: Pick<ColumnImpactPage, 'searchResults'>, direction: Direction): { reached: Set<string>; edges: ColumnEdge[] } {
+export function traceOf(
+  page: Pick<ColumnImpactPage, 'searchResults'>,
+  direction: Direction,
+): { reached: Set<string>; edges: ColumnEdge[] } {
   const reached = new Set<string>();
   const edges = new Map<string, ColumnEdge>();
   for (const r of page.searchResults) {
@@ -42,7 +45,10 @@ export interface ColumnTracer {
   select(key: string | null): Promise<void>;
 }
 
-export function createColumnTracer(state: ExplorerState, deps: { drawing: Drawing; status: Status; messages: Messages; events: ViewEvents; filter(): LineageFilter }): ColumnTracer {
+export function createColumnTracer(
+  state: ExplorerState,
+  deps: { drawing: Drawing; status: Status; messages: Messages; events: ViewEvents; filter(): LineageFilter },
+): ColumnTracer {
   const { drawing, status, messages, events } = deps;
 
   async function select(key: string | null): Promise<void> {
@@ -59,7 +65,9 @@ export function createColumnTracer(state: ExplorerState, deps: { drawing: Drawin
     status.set(`Tracing column ${path} of ${name}…`);
     const active = DIRECTIONS.filter((d) => state.directions[d]);
     try {
-      const pages = await Promise.all(active.map(async (d) => ({ direction: d, page: await columnImpact(schemaFieldUrnOf(selected), d, deps.filter(), 0, TRACE_LIMIT) })));
+      const pages = await Promise.all(
+        active.map(async (d) => ({ direction: d, page: await columnImpact(schemaFieldUrnOf(selected), d, deps.filter(), 0, TRACE_LIMIT) })),
+      );
       if (state.selectedColumn !== selected) return;
       const trace: ColumnTrace = { key: selected, upstream: new Set(), downstream: new Set(), edges: [], partial: false };
       for (const { direction, page } of pages) {
@@ -74,8 +82,10 @@ export function createColumnTracer(state: ExplorerState, deps: { drawing: Drawin
       await drawing.draw(++state.seq, performance.now(), false);
       if (state.selectedColumn !== selected) return;
       const fieldsOf = (keys: Set<string>) => [...keys].filter((k) => !splitColumnKey(k).dataset.startsWith('urn:li:dataset:')).length;
-      status.set(`Column ${path} of ${name}: ${trace.upstream.size} upstream and ${trace.downstream.size} downstream columns`
-        + ` (${fieldsOf(trace.downstream)} of them chart or dashboard fields downstream)${trace.partial ? `; only the nearest ${TRACE_LIMIT} per side are highlighted` : ''}.`);
+      status.set(
+        `Column ${path} of ${name}: ${trace.upstream.size} upstream and ${trace.downstream.size} downstream columns` +
+          ` (${fieldsOf(trace.downstream)} of them chart or dashboard fields downstream)${trace.partial ? `; only the nearest ${TRACE_LIMIT} per side are highlighted` : ''}.`,
+      );
     } catch (e) {
       if (state.selectedColumn === selected) messages.reportError(e, `trace column ${path}`);
     }

@@ -1,4 +1,13 @@
-import { buildColumnGraph, columnClosure, columnKey, columnKeyOfUrn, displayFieldPath, inputFieldColumns, schemaFieldsOf, schemaFieldUrnOf } from './columns.ts';
+import {
+  buildColumnGraph,
+  columnClosure,
+  columnKey,
+  columnKeyOfUrn,
+  displayFieldPath,
+  inputFieldColumns,
+  schemaFieldsOf,
+  schemaFieldUrnOf,
+} from './columns.ts';
 
 const created = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)';
 const deleted = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
@@ -9,13 +18,24 @@ const graph = buildColumnGraph([
   { urn: deleted, schemaFields: ['user_id', 'browser'] },
   { urn: created, schemaFields: [] },
   {
-    urn: events, schemaFields: ['browser_id', 'event_ts'],
+    urn: events,
+    schemaFields: ['browser_id', 'event_ts'],
     fineGrainedLineages: [
-      { upstreams: [{ urn: deleted, path: 'browser' }], downstreams: [{ urn: events, path: 'browser_id' }, { urn: events, path: 'user_id' }] },
+      {
+        upstreams: [{ urn: deleted, path: 'browser' }],
+        downstreams: [
+          { urn: events, path: 'browser_id' },
+          { urn: events, path: 'user_id' },
+        ],
+      },
       { upstreams: [{ urn: created, path: '' }], downstreams: [{ urn: events, path: 'event_ts' }] },
     ],
   },
-  { urn: sessions, schemaFields: [], fineGrainedLineages: [{ upstreams: [{ urn: events, path: 'user_id' }], downstreams: [{ urn: sessions, path: 'user_id' }] }] },
+  {
+    urn: sessions,
+    schemaFields: [],
+    fineGrainedLineages: [{ upstreams: [{ urn: events, path: 'user_id' }], downstreams: [{ urn: sessions, path: 'user_id' }] }],
+  },
 ]);
 
 test('columns: schema order first, then fields only lineage names; whole-dataset upstreams draw no edge', () => {
@@ -31,12 +51,20 @@ test('columns: schema order first, then fields only lineage names; whole-dataset
 
 test('columnClosure follows column edges across hops both ways', () => {
   const down = columnClosure(graph.edges, columnKey(deleted, 'browser'));
-  expect([...down.downstream].sort()).toEqual([columnKey(events, 'browser_id'), columnKey(events, 'user_id'), columnKey(sessions, 'user_id')].sort());
+  expect([...down.downstream].sort()).toEqual(
+    [columnKey(events, 'browser_id'), columnKey(events, 'user_id'), columnKey(sessions, 'user_id')].sort(),
+  );
   expect(down.upstream.size).toBe(0);
   const up = columnClosure(graph.edges, columnKey(sessions, 'user_id'));
   expect([...up.upstream].sort()).toEqual([columnKey(deleted, 'browser'), columnKey(events, 'user_id')].sort());
   // A cycle terminates.
-  const cyc = columnClosure([{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }], 'a');
+  const cyc = columnClosure(
+    [
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'a' },
+    ],
+    'a',
+  );
   expect([...cyc.downstream]).toEqual(['b']);
 });
 
@@ -51,15 +79,22 @@ test('schemaFieldsOf and displayFieldPath tolerate odd input', () => {
 test('chart and dashboard columns come from inputFields: own fieldPath downstream of the input column', () => {
   const chart = 'urn:li:chart:(looker,revenue)';
   const dashboard = 'urn:li:dashboard:(looker,finance)';
-  const payload = JSON.stringify({ fields: [
-    { schemaFieldUrn: `urn:li:schemaField:(${sessions},user_id)`, schemaField: { fieldPath: 'users' } },
-    { schemaFieldUrn: `urn:li:schemaField:(${sessions},browser_id)`, schemaField: { fieldPath: 'users' } },
-    { schemaField: { fieldPath: 'no_input' } },
-    { schemaFieldUrn: 'not a urn', schemaField: {} },
-  ] });
+  const payload = JSON.stringify({
+    fields: [
+      { schemaFieldUrn: `urn:li:schemaField:(${sessions},user_id)`, schemaField: { fieldPath: 'users' } },
+      { schemaFieldUrn: `urn:li:schemaField:(${sessions},browser_id)`, schemaField: { fieldPath: 'users' } },
+      { schemaField: { fieldPath: 'no_input' } },
+      { schemaFieldUrn: 'not a urn', schemaField: {} },
+    ],
+  });
   const chartColumns = inputFieldColumns(chart, payload);
   expect(chartColumns.schemaFields).toEqual(['users', 'no_input']);
-  const onDashboard = inputFieldColumns(dashboard, JSON.stringify({ fields: [{ schemaFieldUrn: `urn:li:schemaField:(${chart},total%2C net)`, schemaField: { fieldPath: 'total, net' } }] }));
+  const onDashboard = inputFieldColumns(
+    dashboard,
+    JSON.stringify({
+      fields: [{ schemaFieldUrn: `urn:li:schemaField:(${chart},total%2C net)`, schemaField: { fieldPath: 'total, net' } }],
+    }),
+  );
   const g = buildColumnGraph([chartColumns, onDashboard]);
   expect(g.edges).toEqual([
     { from: columnKey(sessions, 'user_id'), to: columnKey(chart, 'users') },

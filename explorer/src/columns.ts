@@ -81,7 +81,11 @@ export function inputFieldColumns(owner: string, payload: string | null | undefi
     if (typeof path !== 'string' || path === '') continue;
     if (!out.schemaFields.includes(path)) out.schemaFields.push(path);
     const input = typeof f.schemaFieldUrn === 'string' ? schemaFieldParts(f.schemaFieldUrn) : null;
-    if (input) out.fineGrainedLineages!.push({ upstreams: [{ urn: input.parent, path: decodeOwnedPath(input.path) }], downstreams: [{ urn: owner, path }] });
+    if (input)
+      out.fineGrainedLineages!.push({
+        upstreams: [{ urn: input.parent, path: decodeOwnedPath(input.path) }],
+        downstreams: [{ urn: owner, path }],
+      });
   }
   return out;
 }

@@ -2,7 +2,9 @@ import { csvField, csvRecord } from './csv.ts';
 import { parseCsv } from './csv-reader.ts';
 
 test('plain fields stay as they are; records end with CRLF', () => {
-  expect(csvRecord(['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)', 'db.t', 2])).toBe('"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)",db.t,2\r\n');
+  expect(csvRecord(['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)', 'db.t', 2])).toBe(
+    '"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)",db.t,2\r\n',
+  );
   expect(csvRecord(['a', 'b c', ''])).toBe('a,b c,\r\n');
   expect(csvField(null)).toBe('');
   expect(csvField(undefined)).toBe('');
@@ -32,5 +34,8 @@ test('a cell a spreadsheet would run as a formula gets a leading apostrophe', ()
 test('what is written reads back as the values (apostrophe aside)', () => {
   const rows = [['urn', 'name, with comma', 'quote "q"', 'multi\r\nline', '=1+1', 7]];
   const text = rows.map((r) => csvRecord(r)).join('') + csvRecord(['x', '', 'y']);
-  expect(parseCsv(text)).toEqual([['urn', 'name, with comma', 'quote "q"', 'multi\r\nline', "'=1+1", '7'], ['x', '', 'y']]);
+  expect(parseCsv(text)).toEqual([
+    ['urn', 'name, with comma', 'quote "q"', 'multi\r\nline', "'=1+1", '7'],
+    ['x', '', 'y'],
+  ]);
 });

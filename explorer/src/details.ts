@@ -87,13 +87,21 @@ function recentLineageSection(r: RecentLineageReply['recentLineageChanges']): st
   if (!r.recorded || !r.changes) {
     return `${head('')}<p class="hint" data-recorded="false" title="${escapeXml(r.reason ?? '')}">The change log is off on this catalog: its lineage changes are not recorded.</p></section>`;
   }
-  const where = '<p class="hint">Edges this entity declares (its upstreams; a job\'s inputs and outputs). An edge another entity declares shows on that one.</p>';
+  const where =
+    '<p class="hint">Edges this entity declares (its upstreams; a job\'s inputs and outputs). An edge another entity declares shows on that one.</p>';
   if (!r.changes.length) return `${head('')}<p class="hint">No lineage change recorded on it in the change log.</p>${where}</section>`;
-  return `${head(` (${r.changes.length}${r.more ? ', older ones kept' : ''})`)}`
-    + '<table class="details-table" id="details-changes-table"><caption class="sr-only">Recent lineage changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Change</th></tr></thead><tbody>'
-    + r.changes.map((c) => `<tr data-offset="${c.offset}" data-operation="${escapeXml(c.operation)}"><td class="when">${when(c.time)}</td><td title="${escapeXml(c.actor)}">${escapeXml(urnTail(c.actor))}</td>`
-      + `<td class="change"><span class="change-op ${c.operation === 'REMOVE' ? 'removed' : 'added'}">${escapeXml(changeText(c))}</span> ${otherEnd(c)}${c.via ? `<span class="hint"> via ${escapeXml(urnTail(c.via))}</span>` : ''}</td></tr>`).join('')
-    + `</tbody></table>${where}</section>`;
+  return (
+    `${head(` (${r.changes.length}${r.more ? ', older ones kept' : ''})`)}` +
+    '<table class="details-table" id="details-changes-table"><caption class="sr-only">Recent lineage changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Change</th></tr></thead><tbody>' +
+    r.changes
+      .map(
+        (c) =>
+          `<tr data-offset="${c.offset}" data-operation="${escapeXml(c.operation)}"><td class="when">${when(c.time)}</td><td title="${escapeXml(c.actor)}">${escapeXml(urnTail(c.actor))}</td>` +
+          `<td class="change"><span class="change-op ${c.operation === 'REMOVE' ? 'removed' : 'added'}">${escapeXml(changeText(c))}</span> ${otherEnd(c)}${c.via ? `<span class="hint"> via ${escapeXml(urnTail(c.via))}</span>` : ''}</td></tr>`,
+      )
+      .join('') +
+    `</tbody></table>${where}</section>`
+  );
 }
 
 function degreeRow(label: string, side: DetailsReply['up']): string {
@@ -103,7 +111,11 @@ function degreeRow(label: string, side: DetailsReply['up']): string {
   return `<tr><th scope="row">${label}</th>${cell('1')}${cell('2')}${cell('3+')}<td class="num">${side.total}${side.isPartial ? ' (partial)' : ''}</td></tr>`;
 }
 
-export function createDetails(state: ExplorerState, ui: Elements, deps: { messages: Messages; navigateTo(urn: string): void; filter(): LineageFilter }): Details {
+export function createDetails(
+  state: ExplorerState,
+  ui: Elements,
+  deps: { messages: Messages; navigateTo(urn: string): void; filter(): LineageFilter },
+): Details {
   const { messages, navigateTo, filter } = deps;
   let current: string | null = null;
   let seq = 0;
@@ -131,36 +143,79 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     const description = str(editable?.description) ?? str(info?.description);
     const qualified = str(info?.qualifiedName);
     const out: string[] = [];
-    out.push(`<p class="details-type"><span style="color:${colourOf(summary.type)}">${escapeXml(typeLabel(summary.type))}</span>${summary.platform ? ` · ${escapeXml(summary.platform)}` : ''}</p>`);
+    out.push(
+      `<p class="details-type"><span style="color:${colourOf(summary.type)}">${escapeXml(typeLabel(summary.type))}</span>${summary.platform ? ` · ${escapeXml(summary.platform)}` : ''}</p>`,
+    );
     out.push(`<p class="details-urn"><code>${escapeXml(urn)}</code></p>`);
     if (qualified) out.push(`<p class="hint">Qualified name: ${escapeXml(qualified)}</p>`);
     const link = `${location.pathname}${viewHash({ ...viewOf(state, urn), column: null, showColumns: false })}`;
-    out.push('<p class="details-actions">'
-      + '<button type="button" data-action="copy">Copy urn</button>'
-      + `<a href="${escapeXml(link)}" target="_blank" rel="noopener" class="button-link">Open in new view</a>`
-      + (state.graph?.centre === urn ? '' : '<button type="button" data-action="centre">Centre the graph here</button>')
-      + '<span class="copy-status" role="status"></span></p>');
-    out.push(section('Description', description ? `<p class="details-description">${escapeXml(description)}</p>` : '<p class="hint">No description stored.</p>'));
+    out.push(
+      '<p class="details-actions">' +
+        '<button type="button" data-action="copy">Copy urn</button>' +
+        `<a href="${escapeXml(link)}" target="_blank" rel="noopener" class="button-link">Open in new view</a>` +
+        (state.graph?.centre === urn ? '' : '<button type="button" data-action="centre">Centre the graph here</button>') +
+        '<span class="copy-status" role="status"></span></p>',
+    );
+    out.push(
+      section(
+        'Description',
+        description ? `<p class="details-description">${escapeXml(description)}</p>` : '<p class="hint">No description stored.</p>',
+      ),
+    );
     if (e.type === 'DATA_JOB' && summary.pipeline) {
-      out.push(section('Pipeline', `<p><button type="button" class="linkish" data-open="${escapeXml(summary.pipeline.urn)}">${escapeXml(summary.pipeline.name)}</button> <span class="hint">(data flow)</span></p>`));
+      out.push(
+        section(
+          'Pipeline',
+          `<p><button type="button" class="linkish" data-open="${escapeXml(summary.pipeline.urn)}">${escapeXml(summary.pipeline.name)}</button> <span class="hint">(data flow)</span></p>`,
+        ),
+      );
     }
-    if (e.type === 'DATA_JOB' || e.type === 'DATA_FLOW') out.push('<div id="details-runs"><section class="details-section"><h3>Last runs</h3><p class="hint">Loading runs…</p></section></div>');
-    out.push(section('Lineage', '<table class="details-table"><caption class="sr-only">Entities per degree</caption><thead><tr><th scope="col"></th><th scope="col">1</th><th scope="col">2</th><th scope="col">3+</th><th scope="col">all</th></tr></thead><tbody>'
-      + degreeRow('Upstream', data.up) + degreeRow('Downstream', data.down) + '</tbody></table><p class="hint">Entities at each degree, under the graph\'s filters.</p>'));
-    out.push(`<div id="details-changes"><section class="details-section"><h3>${RECENT_TITLE}</h3><p class="hint">Loading changes…</p></section></div>`);
+    if (e.type === 'DATA_JOB' || e.type === 'DATA_FLOW')
+      out.push(
+        '<div id="details-runs"><section class="details-section"><h3>Last runs</h3><p class="hint">Loading runs…</p></section></div>',
+      );
+    out.push(
+      section(
+        'Lineage',
+        '<table class="details-table"><caption class="sr-only">Entities per degree</caption><thead><tr><th scope="col"></th><th scope="col">1</th><th scope="col">2</th><th scope="col">3+</th><th scope="col">all</th></tr></thead><tbody>' +
+          degreeRow('Upstream', data.up) +
+          degreeRow('Downstream', data.down) +
+          '</tbody></table><p class="hint">Entities at each degree, under the graph\'s filters.</p>',
+      ),
+    );
+    out.push(
+      `<div id="details-changes"><section class="details-section"><h3>${RECENT_TITLE}</h3><p class="hint">Loading changes…</p></section></div>`,
+    );
     const fields = (aspects.get('schemaMetadata')?.fields as Json[] | undefined) ?? [];
     if (fields.length || TYPES_WITH_COLUMNS.has(e.type)) {
-      const rows = fields.map((f) => `<tr data-field="${escapeXml(String(f.fieldPath))}"><th scope="row">${escapeXml(String(f.fieldPath))}</th><td>${escapeXml(fieldType(f))}</td><td class="num col-up">…</td><td class="num col-down">…</td></tr>`).join('');
-      out.push(section(`Schema (${fields.length} column${fields.length === 1 ? '' : 's'})`, fields.length
-        ? `<table class="details-table" id="details-schema"><caption class="sr-only">Columns, their types and column-level lineage</caption><thead><tr><th scope="col">Column</th><th scope="col">Type</th><th scope="col" title="columns it is made from">← up</th><th scope="col" title="columns made from it">down →</th></tr></thead><tbody>${rows}</tbody></table>`
-        : '<p class="hint">No schema stored.</p>'));
+      const rows = fields
+        .map(
+          (f) =>
+            `<tr data-field="${escapeXml(String(f.fieldPath))}"><th scope="row">${escapeXml(String(f.fieldPath))}</th><td>${escapeXml(fieldType(f))}</td><td class="num col-up">…</td><td class="num col-down">…</td></tr>`,
+        )
+        .join('');
+      out.push(
+        section(
+          `Schema (${fields.length} column${fields.length === 1 ? '' : 's'})`,
+          fields.length
+            ? `<table class="details-table" id="details-schema"><caption class="sr-only">Columns, their types and column-level lineage</caption><thead><tr><th scope="col">Column</th><th scope="col">Type</th><th scope="col" title="columns it is made from">← up</th><th scope="col" title="columns made from it">down →</th></tr></thead><tbody>${rows}</tbody></table>`
+            : '<p class="hint">No schema stored.</p>',
+        ),
+      );
     }
     const custom = (info?.customProperties as Json | undefined) ?? {};
     const props = Object.entries(custom).filter(([, v]) => v !== null && v !== undefined);
     if (props.length) {
-      out.push(section('Properties', `<dl class="details-props">${props.map(([k, v]) => `<dt>${escapeXml(k)}</dt><dd>${escapeXml(typeof v === 'string' ? v : JSON.stringify(v))}</dd>`).join('')}</dl>`));
+      out.push(
+        section(
+          'Properties',
+          `<dl class="details-props">${props.map(([k, v]) => `<dt>${escapeXml(k)}</dt><dd>${escapeXml(typeof v === 'string' ? v : JSON.stringify(v))}</dd>`).join('')}</dl>`,
+        ),
+      );
     }
-    const owners = ((aspects.get('ownership')?.owners as Json[] | undefined) ?? []).map((o) => `${urnTail(String(o.owner))}${o.type ? ` (${String(o.type).toLowerCase().replace(/_/g, ' ')})` : ''}`);
+    const owners = ((aspects.get('ownership')?.owners as Json[] | undefined) ?? []).map(
+      (o) => `${urnTail(String(o.owner))}${o.type ? ` (${String(o.type).toLowerCase().replace(/_/g, ' ')})` : ''}`,
+    );
     const tags = ((aspects.get('globalTags')?.tags as Json[] | undefined) ?? []).map((t) => urnTail(String(t.tag)));
     const terms = ((aspects.get('glossaryTerms')?.terms as Json[] | undefined) ?? []).map((t) => urnTail(String(t.urn)));
     const chips = (xs: string[]) => xs.map((x) => `<span class="chip">${escapeXml(x)}</span>`).join(' ');
@@ -176,11 +231,19 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     try {
       const r = await fetchJobRuns(urn, RUNS_SHOWN);
       if (mine !== seq) return;
-      box.innerHTML = `<section class="details-section"><h3>Last runs (${r.runs.length} of ${r.total})</h3>` + (r.runs.length
-        ? `<table class="details-table" id="details-runs-table"><caption class="sr-only">Last runs, latest first</caption><thead><tr><th scope="col">State</th><th scope="col">Start</th><th scope="col">Duration</th></tr></thead><tbody>`
-          + r.runs.map((run) => `<tr data-run="${escapeXml(run.urn)}"><td><span class="run-state ${escapeXml(runState(run).toLowerCase())}">${escapeXml(runState(run))}</span>${run.errorMessage ? `<span class="hint"> ${escapeXml(run.errorMessage)}</span>` : ''}</td><td>${when(run.startTimeMillis)}</td><td>${formatDuration(run.durationMillis)}</td></tr>`).join('')
-          + '</tbody></table>'
-        : '<p class="hint">No runs stored for it.</p>') + '</section>';
+      box.innerHTML =
+        `<section class="details-section"><h3>Last runs (${r.runs.length} of ${r.total})</h3>` +
+        (r.runs.length
+          ? `<table class="details-table" id="details-runs-table"><caption class="sr-only">Last runs, latest first</caption><thead><tr><th scope="col">State</th><th scope="col">Start</th><th scope="col">Duration</th></tr></thead><tbody>` +
+            r.runs
+              .map(
+                (run) =>
+                  `<tr data-run="${escapeXml(run.urn)}"><td><span class="run-state ${escapeXml(runState(run).toLowerCase())}">${escapeXml(runState(run))}</span>${run.errorMessage ? `<span class="hint"> ${escapeXml(run.errorMessage)}</span>` : ''}</td><td>${when(run.startTimeMillis)}</td><td>${formatDuration(run.durationMillis)}</td></tr>`,
+              )
+              .join('') +
+            '</tbody></table>'
+          : '<p class="hint">No runs stored for it.</p>') +
+        '</section>';
     } catch (e) {
       if (mine !== seq) return;
       box.innerHTML = `<section class="details-section"><h3>Last runs</h3><p class="error" role="alert">${escapeXml(messages.describe(e, 'load the runs'))}</p></section>`;
@@ -217,7 +280,10 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     } catch (e) {
       if (mine !== seq) return;
       for (const cell of table.querySelectorAll('.col-up, .col-down')) cell.textContent = '?';
-      table.insertAdjacentHTML('afterend', `<p class="error" role="alert">${escapeXml(messages.describe(e, 'load the column lineage counts'))}</p>`);
+      table.insertAdjacentHTML(
+        'afterend',
+        `<p class="error" role="alert">${escapeXml(messages.describe(e, 'load the column lineage counts'))}</p>`,
+      );
     }
   }
 
@@ -268,7 +334,10 @@ export function createDetails(state: ExplorerState, ui: Elements, deps: { messag
     const urn = current;
     if (action === 'copy') {
       const note = ui.detailsBody.querySelector('.copy-status')!;
-      navigator.clipboard.writeText(urn).then(() => (note.textContent = 'Copied.'), () => (note.textContent = 'Could not copy: select the urn above.'));
+      navigator.clipboard.writeText(urn).then(
+        () => (note.textContent = 'Copied.'),
+        () => (note.textContent = 'Could not copy: select the urn above.'),
+      );
     } else if (action === 'centre') {
       state.refocusCentre = true;
       navigateTo(urn);

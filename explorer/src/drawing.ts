@@ -1,14 +1,32 @@
 // The draw cycle of a loaded neighbourhood: columns fetched when shown → layout.ts places the
 // nodes → render.ts writes the SVG → zoom, empty note, status and timings follow.
 import { fetchColumns } from './catalog-requests.ts';
-import { buildColumnGraph, columnClosure, splitColumnKey, TYPES_WITH_COLUMNS, type ColumnEdge, type DatasetColumnsInput } from './columns.ts';
+import {
+  buildColumnGraph,
+  columnClosure,
+  splitColumnKey,
+  TYPES_WITH_COLUMNS,
+  type ColumnEdge,
+  type DatasetColumnsInput,
+} from './columns.ts';
 import type { Elements } from './elements.ts';
 import { groupNeighbourhood, placeCollapseControls } from './grouping.ts';
 import { layoutGraph, type LayoutNode } from './layout.ts';
 import type { Messages } from './messages.ts';
 import { columnOf, typeLabel, urnTail, type Neighbourhood } from './model.ts';
 import {
-  COLLAPSE_GAP, COLLAPSE_HEIGHT, escapeXml, GROUP_HEIGHT, GROUP_WIDTH, MORE_HEIGHT, MORE_WIDTH, NODE_WIDTH, nodeHeight, renderSvg, visibleColumns, type MoreAffordance,
+  COLLAPSE_GAP,
+  COLLAPSE_HEIGHT,
+  escapeXml,
+  GROUP_HEIGHT,
+  GROUP_WIDTH,
+  MORE_HEIGHT,
+  MORE_WIDTH,
+  NODE_WIDTH,
+  nodeHeight,
+  renderSvg,
+  visibleColumns,
+  type MoreAffordance,
 } from './render.ts';
 import { DIRECTIONS, type ExplorerState } from './state.ts';
 import type { Status } from './status.ts';
@@ -28,7 +46,11 @@ export interface Drawing {
   showError(text: string, retry: () => void): void;
 }
 
-export function createDrawing(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; viewport: Viewport }): Drawing {
+export function createDrawing(
+  state: ExplorerState,
+  ui: Elements,
+  deps: { messages: Messages; status: Status; viewport: Viewport },
+): Drawing {
   const { messages, status, viewport } = deps;
 
   async function loadColumns(graph: Neighbourhood): Promise<void> {
@@ -37,7 +59,9 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     for (let i = 0; i < missing.length; i += ENTITIES_PER_COLUMNS_REQUEST) {
       for (const d of await fetchColumns(missing.slice(i, i + ENTITIES_PER_COLUMNS_REQUEST))) state.columnCache.set(d.urn, d);
     }
-    state.columns = buildColumnGraph(withColumns.map((u) => state.columnCache.get(u)).filter((d): d is DatasetColumnsInput => d !== undefined));
+    state.columns = buildColumnGraph(
+      withColumns.map((u) => state.columnCache.get(u)).filter((d): d is DatasetColumnsInput => d !== undefined),
+    );
   }
 
   async function draw(seq: number, t0: number, recentre = true): Promise<void> {
@@ -95,7 +119,8 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     // Crowds of alike siblings become one box each (grouping.ts). What the user is working on stays
     // on its own: nodes they expanded, and the datasets of the selected column and its lineage.
     const keep = new Set(state.expanded);
-    for (const key of [...(state.selectedColumn ? [state.selectedColumn] : []), ...(highlighted ?? [])]) keep.add(splitColumnKey(key).dataset);
+    for (const key of [...(state.selectedColumn ? [state.selectedColumn] : []), ...(highlighted ?? [])])
+      keep.add(splitColumnKey(key).dataset);
     const grouping = groupNeighbourhood(graph, { keep, expandedGroups: state.expandedGroups });
     const entityBoxes = new Map(layoutNodes.map((n) => [n.id, n]));
     const boxes: LayoutNode[] = [];
@@ -130,7 +155,13 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     const focusedBefore = ui.host.contains(document.activeElement) ? rovingKey(document.activeElement) : null;
     ui.host.removeAttribute('data-state');
     ui.host.innerHTML = renderSvg({
-      graph, positions: layout.positions, width: layout.width, height: layout.height, more, expandable, grouping,
+      graph,
+      positions: layout.positions,
+      width: layout.width,
+      height: layout.height,
+      more,
+      expandable,
+      grouping,
       ...(columns ? { rows, columnEdges, selectedColumn: state.selectedColumn, ...(highlighted ? { highlighted } : {}) } : {}),
     });
     state.graphSize = { width: layout.width, height: layout.height };
@@ -142,8 +173,9 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     viewport.applyZoom();
     renderEmptyNote(graph);
     // The graph is one Tab stop (arrow keys move inside): the box that had focus, else the centre.
-    const stop = (!state.refocusCentre && focusedBefore ? ui.host.querySelector<SVGGElement>(focusedBefore) : null)
-      ?? ui.host.querySelector<SVGGElement>(`g.node[data-urn="${CSS.escape(graph.centre)}"]`);
+    const stop =
+      (!state.refocusCentre && focusedBefore ? ui.host.querySelector<SVGGElement>(focusedBefore) : null) ??
+      ui.host.querySelector<SVGGElement>(`g.node[data-urn="${CSS.escape(graph.centre)}"]`);
     stop?.setAttribute('tabindex', '0');
     if (state.refocusCentre || focusedBefore) stop?.focus({ preventScroll: true });
     state.refocusCentre = false;
@@ -151,14 +183,22 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())));
     const painted = performance.now();
     state.timings = {
-      fetchMs: Math.round(fetched - t0), layoutMs: Math.round(laidOut - fetched), renderMs: Math.round(painted - laidOut),
-      totalMs: Math.round(painted - t0), nodes: graph.nodes.size, edges: graph.edges.size, drawn: drawnBoxes,
+      fetchMs: Math.round(fetched - t0),
+      layoutMs: Math.round(laidOut - fetched),
+      renderMs: Math.round(painted - laidOut),
+      totalMs: Math.round(painted - t0),
+      nodes: graph.nodes.size,
+      edges: graph.edges.size,
+      drawn: drawnBoxes,
     };
     // Read by the end-to-end test to wait for, and time, a finished draw.
     (window as unknown as { __explorer: unknown }).__explorer = { timings: state.timings, seq };
     ui.host.dataset.ready = String(seq);
     if (recentre) viewport.scrollToNode(graph.centre);
-    viewport.updateMinimap(layout.positions, grouping.boxes.map((b) => ({ id: b.id, type: b.kind === 'group' ? b.group.type : graph.nodes.get(b.id)?.type ?? '' })));
+    viewport.updateMinimap(
+      layout.positions,
+      grouping.boxes.map((b) => ({ id: b.id, type: b.kind === 'group' ? b.group.type : (graph.nodes.get(b.id)?.type ?? '') })),
+    );
     status.render();
   }
 
@@ -166,9 +206,10 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
     state.graphSize = { width: 0, height: 0 };
     ui.empty.hidden = true;
     ui.host.dataset.state = 'error';
-    ui.host.innerHTML = `<div class="load-error" role="alert"><h2>Lineage not loaded</h2><p>${escapeXml(text)}</p>`
-      + '<p>Nothing is known about this entity\'s lineage until it loads: this is not an empty result.</p>'
-      + '<button type="button" class="retry">Try again</button></div>';
+    ui.host.innerHTML =
+      `<div class="load-error" role="alert"><h2>Lineage not loaded</h2><p>${escapeXml(text)}</p>` +
+      "<p>Nothing is known about this entity's lineage until it loads: this is not an empty result.</p>" +
+      '<button type="button" class="retry">Try again</button></div>';
     ui.host.querySelector('button.retry')!.addEventListener('click', retry);
     viewport.updateMinimap(new Map(), []);
   }
@@ -188,8 +229,9 @@ export function createDrawing(state: ExplorerState, ui: Elements, deps: { messag
       if (state.types.size) filters.push(`types ${[...state.types].map(typeLabel).join(', ')}`);
       if (state.platforms.size) filters.push(`platforms ${[...state.platforms].map(urnTail).join(', ')}`);
       const where = active.length === 2 ? 'upstream or downstream' : active[0]!.toLowerCase();
-      note.innerHTML = `<h2>No ${escapeXml(where)} lineage</h2><p>${escapeXml(state.centre?.name ?? 'This entity')} has no ${escapeXml(where)} entities for ${escapeXml(filters.join('; '))}.</p>`
-        + (state.types.size || state.platforms.size || state.degree !== '3+' ? '<p>Widen the filters on the left to see more.</p>' : '');
+      note.innerHTML =
+        `<h2>No ${escapeXml(where)} lineage</h2><p>${escapeXml(state.centre?.name ?? 'This entity')} has no ${escapeXml(where)} entities for ${escapeXml(filters.join('; '))}.</p>` +
+        (state.types.size || state.platforms.size || state.degree !== '3+' ? '<p>Widen the filters on the left to see more.</p>' : '');
     }
     ui.host.prepend(note);
   }

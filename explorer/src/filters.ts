@@ -17,13 +17,14 @@ export function recordFacets(state: ExplorerState, facets: readonly Facet[] | nu
   for (const f of facets ?? []) {
     if (f.field === '_entityType') {
       for (const a of f.aggregations) {
-        if (replace || !state.typeOptions.has(a.value)) state.typeOptions.set(a.value, (replace ? state.typeOptions.get(a.value) ?? 0 : 0) + a.count);
+        if (replace || !state.typeOptions.has(a.value))
+          state.typeOptions.set(a.value, (replace ? (state.typeOptions.get(a.value) ?? 0) : 0) + a.count);
       }
     } else if (f.field === 'platform') {
       for (const a of f.aggregations) {
         const label = a.entity?.properties?.displayName ?? a.entity?.name ?? a.displayName ?? urnTail(a.value);
         const had = state.platformOptions.get(a.value);
-        if (replace || !had) state.platformOptions.set(a.value, { label, count: (replace ? had?.count ?? 0 : 0) + a.count });
+        if (replace || !had) state.platformOptions.set(a.value, { label, count: (replace ? (had?.count ?? 0) : 0) + a.count });
       }
     } else if (f.field === 'degree') {
       for (const a of f.aggregations) state.degreeCounts.set(a.value, (state.degreeCounts.get(a.value) ?? 0) + a.count);
@@ -37,15 +38,25 @@ export function renderFilters(state: ExplorerState, ui: Elements): void {
   const types = [...state.typeOptions.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   for (const t of state.types) if (!state.typeOptions.has(t)) types.push([t, 0]);
   typeBox.innerHTML = types.length
-    ? types.map(([value, count]) => `<label class="check"><input type="checkbox" data-filter="type" value="${escapeXml(value)}" ${state.types.has(value) ? 'checked' : ''}>`
-      + `<span class="swatch" style="--c:${colourOf(value)}"></span>${escapeXml(typeLabel(value))}<span class="count">${count}</span></label>`).join('')
+    ? types
+        .map(
+          ([value, count]) =>
+            `<label class="check"><input type="checkbox" data-filter="type" value="${escapeXml(value)}" ${state.types.has(value) ? 'checked' : ''}>` +
+            `<span class="swatch" style="--c:${colourOf(value)}"></span>${escapeXml(typeLabel(value))}<span class="count">${count}</span></label>`,
+        )
+        .join('')
     : '<p class="hint">No lineage, so nothing to filter.</p>';
   const platformBox = ui.platformFilter.querySelector('.options')!;
   const platforms = [...state.platformOptions.entries()].sort((a, b) => b[1].count - a[1].count || a[1].label.localeCompare(b[1].label));
   for (const p of state.platforms) if (!state.platformOptions.has(p)) platforms.push([p, { label: urnTail(p), count: 0 }]);
   platformBox.innerHTML = platforms.length
-    ? platforms.map(([value, { label, count }]) => `<label class="check"><input type="checkbox" data-filter="platform" value="${escapeXml(value)}" ${state.platforms.has(value) ? 'checked' : ''}>`
-      + `${escapeXml(label)}<span class="count">${count}</span></label>`).join('')
+    ? platforms
+        .map(
+          ([value, { label, count }]) =>
+            `<label class="check"><input type="checkbox" data-filter="platform" value="${escapeXml(value)}" ${state.platforms.has(value) ? 'checked' : ''}>` +
+            `${escapeXml(label)}<span class="count">${count}</span></label>`,
+        )
+        .join('')
     : '<p class="hint">No platforms in this lineage.</p>';
   ui.degreeCounts.textContent = state.degreeCounts.size
     ? `Entities at degree 1: ${state.degreeCounts.get('1') ?? 0}, 2: ${state.degreeCounts.get('2') ?? 0}, 3+: ${state.degreeCounts.get('3+') ?? 0}`
@@ -54,7 +65,8 @@ export function renderFilters(state: ExplorerState, ui: Elements): void {
 
 export function renderLegend(ui: Elements): void {
   ui.legendTypes.innerHTML = colouredTypes()
-    .map((t) => `<li><span class="swatch" style="--c:${colourOf(t)}"></span>${escapeXml(typeLabel(t))}</li>`).join('');
+    .map((t) => `<li><span class="swatch" style="--c:${colourOf(t)}"></span>${escapeXml(typeLabel(t))}</li>`)
+    .join('');
 }
 
 /** The controls showing what the state holds: after a link, a reload or back/forward set it. */

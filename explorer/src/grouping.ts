@@ -116,7 +116,17 @@ export function groupNeighbourhood(graph: Neighbourhood, options: GroupingOption
       const key = `group:${n.side}:${n.degree}:${digest([n.side, String(n.degree), n.type, platform, ...nearer])}`;
       let group = alike.get(key);
       if (!group) {
-        group = { key, side: n.side, degree: n.degree, type: n.type, platform: n.platform, column: columnOf(n), nearer, members: [], expanded: expandedGroups.has(key) };
+        group = {
+          key,
+          side: n.side,
+          degree: n.degree,
+          type: n.type,
+          platform: n.platform,
+          column: columnOf(n),
+          nearer,
+          members: [],
+          expanded: expandedGroups.has(key),
+        };
         alike.set(key, group);
       }
       group.members.push(n.urn);
@@ -170,7 +180,11 @@ export function groupNeighbourhood(graph: Neighbourhood, options: GroupingOption
  * boxes can still land among them. Adds the controls to `positions`; returns how much taller the
  * tallest column got.
  */
-export function placeCollapseControls(grouping: Grouping, positions: Map<string, Placed>, control: { width: number; height: number; gap: number }): number {
+export function placeCollapseControls(
+  grouping: Grouping,
+  positions: Map<string, Placed>,
+  control: { width: number; height: number; gap: number },
+): number {
   const byColumn = new Map<number, string[]>();
   const distance = new Map<string, number>();
   for (const b of grouping.boxes) {

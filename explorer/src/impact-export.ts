@@ -45,7 +45,13 @@ export async function exportImpactCsv(
     cursor = page.next;
     options.onProgress(rows, total);
   } while (cursor !== null);
-  return { blob: new Blob(chunks, { type: 'text/csv;charset=utf-8' }), fileName: exportFileName(q.label, q.direction), rows, total, partial };
+  return {
+    blob: new Blob(chunks, { type: 'text/csv;charset=utf-8' }),
+    fileName: exportFileName(q.label, q.direction),
+    rows,
+    total,
+    partial,
+  };
 }
 
 /** Hands the file to the browser's downloads through a temporary `<a download>`. */

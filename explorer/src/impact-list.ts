@@ -30,12 +30,29 @@ interface HeadColumn {
   sort?: SortKey;
 }
 
-const ENTITY_HEAD: HeadColumn[] = [{ label: 'Degree', sort: 'degree' }, { label: 'Type', sort: 'type' }, { label: 'Name', sort: 'name' }, { label: 'Platform' }, { label: 'Path' }];
-const COLUMN_HEAD: HeadColumn[] = [{ label: 'Degree', sort: 'degree' }, { label: 'Column', sort: 'column' }, { label: 'Entity', sort: 'name' }, { label: 'Type', sort: 'type' }, { label: 'Platform' }, { label: 'Path' }];
+const ENTITY_HEAD: HeadColumn[] = [
+  { label: 'Degree', sort: 'degree' },
+  { label: 'Type', sort: 'type' },
+  { label: 'Name', sort: 'name' },
+  { label: 'Platform' },
+  { label: 'Path' },
+];
+const COLUMN_HEAD: HeadColumn[] = [
+  { label: 'Degree', sort: 'degree' },
+  { label: 'Column', sort: 'column' },
+  { label: 'Entity', sort: 'name' },
+  { label: 'Type', sort: 'type' },
+  { label: 'Platform' },
+  { label: 'Path' },
+];
 
 const sideWord = (d: Direction) => (d === 'DOWNSTREAM' ? 'downstream' : 'upstream');
 
-export function createImpactList(state: ExplorerState, ui: Elements, deps: { navigateTo(urn: string): void; messages: Messages }): ImpactList {
+export function createImpactList(
+  state: ExplorerState,
+  ui: Elements,
+  deps: { navigateTo(urn: string): void; messages: Messages },
+): ImpactList {
   const { navigateTo, messages } = deps;
   const list = state.impact;
 
@@ -68,16 +85,23 @@ export function createImpactList(state: ExplorerState, ui: Elements, deps: { nav
     const platform = `<td>${escapeXml(row.platform ?? '—')}</td>`;
     const what = row.column ? `${row.name}.${row.column}` : row.name;
     const path = `<td><button type="button" class="impact-path-toggle" data-path="${escapeXml(row.urn)}" aria-expanded="${open}" aria-controls="${pathId}" aria-label="Path to ${escapeXml(what)}">Path</button></td>`;
-    const cells = mode === 'column'
-      ? [degree, `<td class="impact-column">${escapeXml(row.column || '—')}</td>`, name, type, platform, path]
-      : [degree, type, name, platform, path];
-    return `<tr data-urn="${escapeXml(row.urn)}" data-degree="${row.degree}" data-type="${escapeXml(row.type)}">${cells.join('')}</tr>`
-      + `<tr id="${pathId}" class="impact-path-row"${open ? '' : ' hidden'}><td colspan="${cells.length}">${open ? pathsHtml(row) : ''}</td></tr>`;
+    const cells =
+      mode === 'column'
+        ? [degree, `<td class="impact-column">${escapeXml(row.column || '—')}</td>`, name, type, platform, path]
+        : [degree, type, name, platform, path];
+    return (
+      `<tr data-urn="${escapeXml(row.urn)}" data-degree="${row.degree}" data-type="${escapeXml(row.type)}">${cells.join('')}</tr>` +
+      `<tr id="${pathId}" class="impact-path-row"${open ? '' : ' hidden'}><td colspan="${cells.length}">${open ? pathsHtml(row) : ''}</td></tr>`
+    );
   }
 
   function renderRows(): void {
     const q = list.query;
-    ui.impactRows.innerHTML = q ? sortRows(list.rows, list.sort).map((r) => rowHtml(r, q.mode)).join('') : '';
+    ui.impactRows.innerHTML = q
+      ? sortRows(list.rows, list.sort)
+          .map((r) => rowHtml(r, q.mode))
+          .join('')
+      : '';
   }
 
   function renderSummary(): void {
@@ -98,21 +122,25 @@ export function createImpactList(state: ExplorerState, ui: Elements, deps: { nav
       ui.impactSubject.innerHTML = `Column <strong>${escapeXml(q.label)}</strong>: the columns ${side} of it${q.direction === 'DOWNSTREAM' ? ' (what a change to it affects)' : ' (what it is made from)'}.`;
       ui.impactCaption.textContent = `Columns ${side} of ${q.label}`;
     } else {
-      ui.impactSubject.innerHTML = q.direction === 'DOWNSTREAM'
-        ? `What depends on <strong>${escapeXml(q.label)}</strong>: the entities a change to it affects.`
-        : `What <strong>${escapeXml(q.label)}</strong> depends on: the entities it is made from.`;
+      ui.impactSubject.innerHTML =
+        q.direction === 'DOWNSTREAM'
+          ? `What depends on <strong>${escapeXml(q.label)}</strong>: the entities a change to it affects.`
+          : `What <strong>${escapeXml(q.label)}</strong> depends on: the entities it is made from.`;
       ui.impactCaption.textContent = `Entities ${side} of ${q.label}`;
     }
-    const what = q.mode === 'column' ? (list.total === 1 ? 'result' : 'results') : (list.total === 1 ? 'entity' : 'entities');
-    ui.impactSummary.textContent = list.loading && list.rows.length === 0
-      ? 'Loading…'
-      : list.failed && list.rows.length === 0 ? 'The list could not be loaded (see the message above the graph).'
-      : `${count(list.total)} ${what} ${side}; ${count(list.rows.length)} listed.${list.partial ? ' The catalog cut the traversal short: the results are partial.' : ''}`;
+    const what = q.mode === 'column' ? (list.total === 1 ? 'result' : 'results') : list.total === 1 ? 'entity' : 'entities';
+    ui.impactSummary.textContent =
+      list.loading && list.rows.length === 0
+        ? 'Loading…'
+        : list.failed && list.rows.length === 0
+          ? 'The list could not be loaded (see the message above the graph).'
+          : `${count(list.total)} ${what} ${side}; ${count(list.rows.length)} listed.${list.partial ? ' The catalog cut the traversal short: the results are partial.' : ''}`;
     const f = list.facets;
-    ui.impactFacets.innerHTML = f && (f.types.length || f.platforms.length)
-      ? `<p><span class="impact-facet-label">Types</span> ${f.types.map((t) => `<span class="impact-facet">${escapeXml(t.label)} <span class="count">${count(t.count)}</span></span>`).join(' ')}</p>`
-        + `<p><span class="impact-facet-label">Platforms</span> ${f.platforms.map((p) => `<span class="impact-facet">${escapeXml(p.label)} <span class="count">${count(p.count)}</span></span>`).join(' ') || '—'}</p>`
-      : '';
+    ui.impactFacets.innerHTML =
+      f && (f.types.length || f.platforms.length)
+        ? `<p><span class="impact-facet-label">Types</span> ${f.types.map((t) => `<span class="impact-facet">${escapeXml(t.label)} <span class="count">${count(t.count)}</span></span>`).join(' ')}</p>` +
+          `<p><span class="impact-facet-label">Platforms</span> ${f.platforms.map((p) => `<span class="impact-facet">${escapeXml(p.label)} <span class="count">${count(p.count)}</span></span>`).join(' ') || '—'}</p>`
+        : '';
   }
 
   function render(): void {
@@ -188,7 +216,10 @@ export function createImpactList(state: ExplorerState, ui: Elements, deps: { nav
       if (!file) return;
       downloadFile(file);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      endExport(controller, `Exported ${count(file.rows)} rows to ${file.fileName} in ${seconds} s.${file.partial ? ' The catalog cut a traversal short: the file holds the partial result.' : ''}`);
+      endExport(
+        controller,
+        `Exported ${count(file.rows)} rows to ${file.fileName} in ${seconds} s.${file.partial ? ' The catalog cut a traversal short: the file holds the partial result.' : ''}`,
+      );
     } catch (e) {
       if (controller.signal.aborted) return;
       endExport(controller, 'The export failed.');
@@ -250,7 +281,15 @@ export function createImpactList(state: ExplorerState, ui: Elements, deps: { nav
   render();
   function showError(text: string): void {
     const fresh = createImpactListState();
-    Object.assign(list, { ...fresh, direction: list.direction, sort: list.sort, exporting: list.exporting, seq: list.seq + 1, query: null, failed: true });
+    Object.assign(list, {
+      ...fresh,
+      direction: list.direction,
+      sort: list.sort,
+      exporting: list.exporting,
+      seq: list.seq + 1,
+      query: null,
+      failed: true,
+    });
     render();
     ui.impactSubject.textContent = '';
     ui.impactSummary.innerHTML = `<span class="error" role="alert" data-state="error">Impact list not loaded. ${escapeXml(text)}</span>`;

@@ -57,14 +57,30 @@ export function impactRowsOf(mode: ImpactMode, results: readonly ImpactResult[],
       // urn holds only an id); a dataset's name and platform are the ones its urn implies.
       const p = summarise({ urn: parent.urn, type: parent.type, properties: parent.properties ?? null });
       return {
-        urn: r.entity.urn, degree: r.degree, type: parent.type, name: p.name, platform: p.platform, target: parent.urn,
-        column: r.entity.fieldPath ?? schemaFieldParts(r.entity.urn)?.path ?? '', parentUrn: parent.urn, paths: pathsOf(r), order,
+        urn: r.entity.urn,
+        degree: r.degree,
+        type: parent.type,
+        name: p.name,
+        platform: p.platform,
+        target: parent.urn,
+        column: r.entity.fieldPath ?? schemaFieldParts(r.entity.urn)?.path ?? '',
+        parentUrn: parent.urn,
+        paths: pathsOf(r),
+        order,
       };
     }
     const s = summarise(r.entity);
     return {
-      urn: s.urn, degree: r.degree, type: s.type, name: s.name, platform: s.platform, target: s.urn,
-      column: mode === 'column' ? '' : null, parentUrn: null, paths: pathsOf(r), order,
+      urn: s.urn,
+      degree: r.degree,
+      type: s.type,
+      name: s.name,
+      platform: s.platform,
+      target: s.urn,
+      column: mode === 'column' ? '' : null,
+      parentUrn: null,
+      paths: pathsOf(r),
+      order,
     };
   });
 }
@@ -91,10 +107,14 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 export function sortRows(rows: readonly ImpactRow[], sort: ImpactSort): ImpactRow[] {
   const primary = (a: ImpactRow, b: ImpactRow): number => {
     switch (sort.key) {
-      case 'degree': return a.degree - b.degree;
-      case 'name': return collator.compare(a.name, b.name);
-      case 'type': return collator.compare(typeLabel(a.type), typeLabel(b.type));
-      case 'column': return collator.compare(a.column ?? '', b.column ?? '');
+      case 'degree':
+        return a.degree - b.degree;
+      case 'name':
+        return collator.compare(a.name, b.name);
+      case 'type':
+        return collator.compare(typeLabel(a.type), typeLabel(b.type));
+      case 'column':
+        return collator.compare(a.column ?? '', b.column ?? '');
     }
   };
   const sign = sort.descending ? -1 : 1;
@@ -115,11 +135,16 @@ export function facetCountsOf(facets: readonly Facet[] | null | undefined): Face
       for (const a of f.aggregations) out.types.push({ value: a.value, label: typeLabel(a.value), count: a.count });
     } else if (f.field === 'platform') {
       for (const a of f.aggregations) {
-        out.platforms.push({ value: a.value, label: a.entity?.properties?.displayName ?? a.entity?.name ?? a.displayName ?? urnTail(a.value), count: a.count });
+        out.platforms.push({
+          value: a.value,
+          label: a.entity?.properties?.displayName ?? a.entity?.name ?? a.displayName ?? urnTail(a.value),
+          count: a.count,
+        });
       }
     }
   }
-  const most = (a: { count: number; label: string }, b: { count: number; label: string }) => b.count - a.count || collator.compare(a.label, b.label);
+  const most = (a: { count: number; label: string }, b: { count: number; label: string }) =>
+    b.count - a.count || collator.compare(a.label, b.label);
   out.types.sort(most);
   out.platforms.sort(most);
   return out;
@@ -146,6 +171,10 @@ export function csvRecordOf(row: ImpactRow, mode: ImpactMode, pageAddress: strin
 
 /** A file name people can keep: `lineage-<name>-<direction>.csv`, odd characters turned into `_`. */
 export function exportFileName(name: string, direction: Direction): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+|_+$/g, '').slice(0, 120) || 'entity';
+  const safe =
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+|_+$/g, '')
+      .slice(0, 120) || 'entity';
   return `lineage-${safe}-${direction.toLowerCase()}.csv`;
 }

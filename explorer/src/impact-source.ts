@@ -41,7 +41,16 @@ export function impactQueryOf(state: ExplorerState, direction: Direction): Impac
 }
 
 /** What decides a query's rows, as one comparable text. */
-const queryKey = (q: ImpactQuery) => JSON.stringify([q.mode, q.urn, q.direction, q.filter.degrees, [...q.filter.types].sort(), [...q.filter.platforms].sort(), q.filter.timeWindow ?? null]);
+const queryKey = (q: ImpactQuery) =>
+  JSON.stringify([
+    q.mode,
+    q.urn,
+    q.direction,
+    q.filter.degrees,
+    [...q.filter.types].sort(),
+    [...q.filter.platforms].sort(),
+    q.filter.timeWindow ?? null,
+  ]);
 
 /** Two queries ask for the same rows. */
 export function sameImpactQuery(a: ImpactQuery | null, b: ImpactQuery | null): boolean {
@@ -74,7 +83,8 @@ function typedColumnRows(q: ImpactQuery, withPaths: boolean): Promise<{ rows: Im
         ? await columnImpact(q.urn, q.direction, q.filter, start, TYPED_COLUMN_BATCH)
         : await exportColumnImpactPage(q.urn, q.direction, q.filter, start, TYPED_COLUMN_BATCH);
       partial ||= page.isPartial === true;
-      for (const row of impactRowsOf('column', page.searchResults, 0)) if (q.filter.types.has(row.type)) kept.push({ ...row, order: kept.length });
+      for (const row of impactRowsOf('column', page.searchResults, 0))
+        if (q.filter.types.has(row.type)) kept.push({ ...row, order: kept.length });
       const end = start + page.searchResults.length;
       if (!page.searchResults.length || end >= page.total) break;
       if (end >= TYPED_COLUMN_LIMIT) {
@@ -93,7 +103,13 @@ function typedColumnRows(q: ImpactQuery, withPaths: boolean): Promise<{ rows: Im
 }
 
 /** A page of the type-filtered column reach, numbered on from `loaded`. */
-async function typedColumnPage(q: ImpactQuery, cursor: ImpactCursor | null, count: number, loaded: number, withPaths: boolean): Promise<ImpactPage> {
+async function typedColumnPage(
+  q: ImpactQuery,
+  cursor: ImpactCursor | null,
+  count: number,
+  loaded: number,
+  withPaths: boolean,
+): Promise<ImpactPage> {
   const { rows, partial } = await typedColumnRows(q, withPaths);
   const start = typeof cursor === 'number' ? cursor : 0;
   const page = rows.slice(start, start + count).map((r, i) => ({ ...r, order: loaded + i }));
@@ -109,7 +125,13 @@ export async function fetchListPage(q: ImpactQuery, cursor: ImpactCursor | null,
     const page = await columnImpact(q.urn, q.direction, q.filter, start, count);
     const rows = impactRowsOf('column', page.searchResults, loaded);
     const end = start + page.searchResults.length;
-    return { rows, total: page.total, next: page.searchResults.length && end < page.total ? end : null, partial: page.isPartial === true, facets: null };
+    return {
+      rows,
+      total: page.total,
+      next: page.searchResults.length && end < page.total ? end : null,
+      partial: page.isPartial === true,
+      facets: null,
+    };
   }
   const page = await scrollLineage(q.urn, q.direction, q.filter, typeof cursor === 'string' ? cursor : null, count);
   return {
@@ -128,8 +150,20 @@ export async function fetchExportPage(q: ImpactQuery, cursor: ImpactCursor | nul
     const start = typeof cursor === 'number' ? cursor : 0;
     const page = await exportColumnImpactPage(q.urn, q.direction, q.filter, start, count);
     const end = start + page.searchResults.length;
-    return { rows: impactRowsOf('column', page.searchResults, loaded), total: page.total, next: page.searchResults.length && end < page.total ? end : null, partial: page.isPartial === true, facets: null };
+    return {
+      rows: impactRowsOf('column', page.searchResults, loaded),
+      total: page.total,
+      next: page.searchResults.length && end < page.total ? end : null,
+      partial: page.isPartial === true,
+      facets: null,
+    };
   }
   const page = await exportLineagePage(q.urn, q.direction, q.filter, typeof cursor === 'string' ? cursor : null, count);
-  return { rows: impactRowsOf('entity', page.searchResults, loaded), total: page.total, next: page.searchResults.length ? page.nextScrollId : null, partial: page.isPartial === true, facets: null };
+  return {
+    rows: impactRowsOf('entity', page.searchResults, loaded),
+    total: page.total,
+    next: page.searchResults.length ? page.nextScrollId : null,
+    partial: page.isPartial === true,
+    facets: null,
+  };
 }

@@ -17,7 +17,11 @@ const USER_SCROLL_MS = 800;
 /** What the arrow keys move between: nodes, groups, collapse controls and "N more". */
 const FOCUSABLE_BOXES = 'g.node, g.group, g.group-collapse, g.more, g.col, g.expand';
 
-export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navigation: Navigation; drawing: Drawing; viewport: Viewport; tracer: ColumnTracer; details: Details }): void {
+export function wireInteraction(
+  state: ExplorerState,
+  ui: Elements,
+  deps: { navigation: Navigation; drawing: Drawing; viewport: Viewport; tracer: ColumnTracer; details: Details },
+): void {
   const { navigation, drawing, viewport, tracer, details } = deps;
   // dragged: the click that ends a drag must not also activate what it lands on.
   const pointer = { dragged: false, userScrolledAt: 0 };
@@ -159,13 +163,17 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
   });
-  ui.canvas.addEventListener('wheel', (ev) => {
-    if (ev.ctrlKey) {
-      ev.preventDefault();
-      viewport.setZoom(state.zoom * (ev.deltaY < 0 ? 1.1 : 1 / 1.1));
-    }
-    pointer.userScrolledAt = Date.now();
-  }, { passive: false });
+  ui.canvas.addEventListener(
+    'wheel',
+    (ev) => {
+      if (ev.ctrlKey) {
+        ev.preventDefault();
+        viewport.setZoom(state.zoom * (ev.deltaY < 0 ? 1.1 : 1 / 1.1));
+      }
+      pointer.userScrolledAt = Date.now();
+    },
+    { passive: false },
+  );
   ui.canvas.addEventListener('scroll', () => {
     // Scrolls the page makes itself (zoom, recentre) must not load pages.
     if (Date.now() - pointer.userScrolledAt > USER_SCROLL_MS || state.busy) return;
@@ -184,7 +192,7 @@ export function wireInteraction(state: ExplorerState, ui: Elements, deps: { navi
     link.addEventListener('click', (ev) => {
       ev.preventDefault();
       const id = link.getAttribute('href')!.slice(1);
-      const target = id === 'canvas' ? ui.host.querySelector<HTMLElement>('[tabindex="0"]') ?? ui.canvas : document.getElementById(id);
+      const target = id === 'canvas' ? (ui.host.querySelector<HTMLElement>('[tabindex="0"]') ?? ui.canvas) : document.getElementById(id);
       target?.focus();
     });
   }

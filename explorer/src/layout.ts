@@ -72,9 +72,7 @@ export async function layoutGraph(nodes: readonly LayoutNode[], edges: readonly 
       height: n.height,
       layoutOptions: { 'elk.partitioning.partition': String(n.column - minColumn) },
     })),
-    edges: edges
-      .filter((e) => ids.has(e.from) && ids.has(e.to))
-      .map((e, i) => ({ id: `e${i}`, sources: [e.from], targets: [e.to] })),
+    edges: edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e, i) => ({ id: `e${i}`, sources: [e.from], targets: [e.to] })),
   };
   const out = await engine().layout(graph);
   const positions = new Map<string, Placed>();

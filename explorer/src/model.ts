@@ -89,14 +89,28 @@ function nameText(text: string | null | undefined): string | null {
 export function summarise(e: RawEntity): EntitySummary {
   const fields = pageFieldsOf(e.type);
   const via = fields?.via;
-  const parent = via ? ((e as unknown as Record<string, unknown>)[via.field] as { urn?: string; properties?: { name?: string | null } | null } | null | undefined) : undefined;
+  const parent = via
+    ? ((e as unknown as Record<string, unknown>)[via.field] as
+        { urn?: string; properties?: { name?: string | null } | null } | null | undefined)
+    : undefined;
   const pipeline = parent?.urn;
-  const pipelineName = pipeline ? nameText(parent?.properties?.name) ?? nameText(textOf(parent, via?.fields.name)) ?? nameText(urnTail(pipeline)) : null;
+  const pipelineName = pipeline
+    ? (nameText(parent?.properties?.name) ?? nameText(textOf(parent, via?.fields.name)) ?? nameText(urnTail(pipeline)))
+    : null;
   // A job whose own fields name nothing (an empty name, a urn where the name belongs) is its id, else its flow's name.
   const name = nameText(e.properties?.name) ?? nameText(textOf(e, fields?.name)) ?? nameText(urnTail(e.urn)) ?? pipelineName ?? e.urn;
-  const platform = e.platform?.properties?.displayName ?? e.platform?.name ?? textOf(parent, via?.fields.platform) ?? textOf(e, fields?.platform) ?? urnPlatformName(e.urn);
+  const platform =
+    e.platform?.properties?.displayName ??
+    e.platform?.name ??
+    textOf(parent, via?.fields.platform) ??
+    textOf(e, fields?.platform) ??
+    urnPlatformName(e.urn);
   return {
-    urn: e.urn, type: e.type, name, platform, exists: e.exists ?? null,
+    urn: e.urn,
+    type: e.type,
+    name,
+    platform,
+    exists: e.exists ?? null,
     ...(pipeline ? { pipeline: { urn: pipeline, name: pipelineName ?? pipeline } } : {}),
   };
 }
@@ -116,7 +130,13 @@ function addEdge(g: Neighbourhood, from: string, to: string): void {
  * Adds one page of results seen from `origin` (the centre, or an expanded node at `originDegree`)
  * in `direction`. Returns the urns that became (non-context) nodes.
  */
-export function mergeResults(g: Neighbourhood, direction: Direction, results: readonly RawResult[], origin = g.centre, originDegree = 0): string[] {
+export function mergeResults(
+  g: Neighbourhood,
+  direction: Direction,
+  results: readonly RawResult[],
+  origin = g.centre,
+  originDegree = 0,
+): string[] {
   const side: Side = direction === 'UPSTREAM' ? 'upstream' : 'downstream';
   const added: string[] = [];
   const place = (e: RawEntity, degree: number, context: boolean) => {

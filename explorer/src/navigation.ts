@@ -34,7 +34,11 @@ export interface Navigation {
   reloadView(): Promise<void>;
 }
 
-export function createNavigation(state: ExplorerState, ui: Elements, deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents; tracer: ColumnTracer }): Navigation {
+export function createNavigation(
+  state: ExplorerState,
+  ui: Elements,
+  deps: { messages: Messages; status: Status; drawing: Drawing; events: ViewEvents; tracer: ColumnTracer },
+): Navigation {
   const { messages, status, drawing, events, tracer } = deps;
 
   function lineageFilter(degrees: readonly string[]): LineageFilter {
@@ -118,7 +122,9 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     }
     if (entity.exists === false) {
       status.set('');
-      messages.show(`Entity not found: nothing has been ingested for ${urn}. Check the urn (platform, name and environment must match exactly).`);
+      messages.show(
+        `Entity not found: nothing has been ingested for ${urn}. Check the urn (platform, name and environment must match exactly).`,
+      );
       return;
     }
     const summary = summarise(entity);
@@ -155,8 +161,15 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       // without those filters, so every option stays listed and several can be ticked.
       const optionFilter: LineageFilter = { ...lineageFilter(degreeValues()), types: new Set(), platforms: new Set() };
       const [pages, options] = await Promise.all([
-        Promise.all(active.map(async (direction) => ({ direction, page: await scrollLineage(centre.urn, direction, lineageFilter(degreeValues()), null, state.pageSize) }))),
-        unfiltered ? Promise.resolve(null) : Promise.all(active.map((direction) => scrollLineage(centre.urn, direction, optionFilter, null, 1))),
+        Promise.all(
+          active.map(async (direction) => ({
+            direction,
+            page: await scrollLineage(centre.urn, direction, lineageFilter(degreeValues()), null, state.pageSize),
+          })),
+        ),
+        unfiltered
+          ? Promise.resolve(null)
+          : Promise.all(active.map((direction) => scrollLineage(centre.urn, direction, optionFilter, null, 1))),
       ]);
       if (seq !== state.seq) return;
       if (options) {
@@ -166,13 +179,20 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       }
       for (const { direction, page } of pages) {
         mergeResults(graph, direction, page.searchResults);
-        state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: page.searchResults.length, partial: page.isPartial === true };
-        recordFacets(state, options ? page.facets?.filter((f) => f.field === 'degree') ?? null : page.facets, true);
+        state.cursors[direction] = {
+          next: page.nextScrollId,
+          total: page.total,
+          loaded: page.searchResults.length,
+          partial: page.isPartial === true,
+        };
+        recordFacets(state, options ? (page.facets?.filter((f) => f.field === 'degree') ?? null) : page.facets, true);
       }
       const partial = active.filter((d) => state.cursors[d]?.partial);
-      status.setPartialNote(partial.length
-        ? `Partial result: the catalog cut the ${partial.map((d) => d.toLowerCase()).join(' and ')} traversal short, so what is drawn and counted is not all of the lineage.`
-        : '');
+      status.setPartialNote(
+        partial.length
+          ? `Partial result: the catalog cut the ${partial.map((d) => d.toLowerCase()).join(' and ')} traversal short, so what is drawn and counted is not all of the lineage.`
+          : '',
+      );
       renderFilters(state, ui);
       await drawing.draw(seq, t0);
     } catch (e) {
@@ -215,10 +235,21 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
     status.set(`Loading more ${direction.toLowerCase()}…`);
     try {
       // A click on "N more" brings a screenful's worth, not another first-view page.
-      const page = await scrollLineage(graph.centre, direction, lineageFilter(degreeValues()), cursor.next, Math.max(state.pageSize, MORE_PAGE));
+      const page = await scrollLineage(
+        graph.centre,
+        direction,
+        lineageFilter(degreeValues()),
+        cursor.next,
+        Math.max(state.pageSize, MORE_PAGE),
+      );
       if (seq !== state.seq) return;
       mergeResults(graph, direction, page.searchResults);
-      state.cursors[direction] = { next: page.nextScrollId, total: page.total, loaded: cursor.loaded + page.searchResults.length, partial: cursor.partial || page.isPartial === true };
+      state.cursors[direction] = {
+        next: page.nextScrollId,
+        total: page.total,
+        loaded: cursor.loaded + page.searchResults.length,
+        partial: cursor.partial || page.isPartial === true,
+      };
       await drawing.draw(seq, t0, false);
     } catch (e) {
       if (seq === state.seq) {
@@ -226,7 +257,9 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
         // What is drawn stays true but incomplete: say so where the counts are.
         state.cursors[direction] = { ...cursor, partial: true };
         status.render();
-        status.setPartialNote(`Only part of the ${direction.toLowerCase()} lineage is drawn: loading more failed. ${messages.describe(e, 'load more')}`);
+        status.setPartialNote(
+          `Only part of the ${direction.toLowerCase()} lineage is drawn: loading more failed. ${messages.describe(e, 'load more')}`,
+        );
       }
     } finally {
       if (seq === state.seq) status.setBusy(false);
@@ -250,7 +283,11 @@ export function createNavigation(state: ExplorerState, ui: Elements, deps: { mes
       const hidden = page.total - page.searchResults.length;
       await drawing.draw(seq, t0, false);
       if (!page.searchResults.length) messages.show(`${node.name} has no further ${node.side} entities matching the filters.`, 'info');
-      else if (hidden > 0) messages.show(`Showing ${page.searchResults.length} of ${page.total} entities one hop ${node.side} of ${node.name}; re-centre on it to page through the rest.`, 'info');
+      else if (hidden > 0)
+        messages.show(
+          `Showing ${page.searchResults.length} of ${page.total} entities one hop ${node.side} of ${node.name}; re-centre on it to page through the rest.`,
+          'info',
+        );
     } catch (e) {
       if (seq === state.seq) messages.reportError(e, `expand ${node.name}`);
     } finally {

@@ -68,5 +68,9 @@ export function wirePanels(ui: Elements, onResize: () => void): Panels {
     if (remembered().controls === undefined || remembered().impact === undefined) apply();
   });
   apply();
-  return { open: (panel) => { if (!isOpen(panel)) set(panel, true); } };
+  return {
+    open: (panel) => {
+      if (!isOpen(panel)) set(panel, true);
+    },
+  };
 }

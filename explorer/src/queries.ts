@@ -83,7 +83,9 @@ export interface ColumnImpactReply {
     count: number;
     total: number;
     isPartial: boolean | null;
-    searchResults: Array<RawResult & { entity: RawEntity & { parent?: { urn: string; type: string; properties?: { name?: string | null } | null } | null } }>;
+    searchResults: Array<
+      RawResult & { entity: RawEntity & { parent?: { urn: string; type: string; properties?: { name?: string | null } | null } | null } }
+    >;
   } | null;
 }
 
@@ -104,7 +106,11 @@ export const COLUMNS_QUERY = `query explorerColumns($urns: [String!]!) {
 }`;
 
 export interface ColumnsReply {
-  entities: Array<{ urn: string; fineGrainedLineages?: FineGrainedLineage[] | null; aspects?: Array<{ aspectName: string; payload: string | null }> | null } | null>;
+  entities: Array<{
+    urn: string;
+    fineGrainedLineages?: FineGrainedLineage[] | null;
+    aspects?: Array<{ aspectName: string; payload: string | null }> | null;
+  } | null>;
 }
 
 /**
@@ -139,9 +145,12 @@ export const DESCRIBING_ASPECTS = describingAspectsOf();
 
 /** Aspects the details sheet reads (schema, description and properties, owners, tags, terms). */
 export const DETAIL_ASPECTS: readonly string[] = [
-  'schemaMetadata', 'editableSchemaMetadata',
+  'schemaMetadata',
+  'editableSchemaMetadata',
   ...DESCRIBING_ASPECTS.flatMap((a) => [a.aspect, ...(a.editable ? [a.editable] : [])]),
-  'ownership', 'globalTags', 'glossaryTerms',
+  'ownership',
+  'globalTags',
+  'glossaryTerms',
 ];
 
 /** The types whose aspects the details sheet reads: those with a descriptive aspect. */
@@ -188,7 +197,15 @@ export const JOB_RUNS_QUERY = `query explorerJobRuns($urn: String!, $count: Int)
 export interface JobRunsReply {
   dataJobRuns: {
     total: number;
-    runs: Array<{ urn: string; name: string | null; status: string | null; result: string | null; startTimeMillis: number | null; durationMillis: number | null; errorMessage: string | null }>;
+    runs: Array<{
+      urn: string;
+      name: string | null;
+      status: string | null;
+      result: string | null;
+      startTimeMillis: number | null;
+      durationMillis: number | null;
+      errorMessage: string | null;
+    }>;
   };
 }
 
@@ -204,8 +221,16 @@ export interface RecentLineageReply {
     more: boolean;
     /** Null when the catalog does not record lineage changes (recorded: false). */
     changes: Array<{
-      offset: number; time: number; actor: string; operation: string; direction: 'UPSTREAM' | 'DOWNSTREAM';
-      other: string; otherEntity: RawEntity | null; relationshipType: string; aspectName: string; via: string | null;
+      offset: number;
+      time: number;
+      actor: string;
+      operation: string;
+      direction: 'UPSTREAM' | 'DOWNSTREAM';
+      other: string;
+      otherEntity: RawEntity | null;
+      relationshipType: string;
+      aspectName: string;
+      via: string | null;
     }> | null;
   };
 }

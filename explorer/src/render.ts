@@ -36,7 +36,11 @@ function truncate(s: string, max: number): string {
 }
 
 /** The rows a dataset shows in column display: lineage-carrying columns first, capped. */
-export function visibleColumns(all: readonly string[], withEdges: ReadonlySet<string>, dataset: string): { rows: string[]; hidden: number } {
+export function visibleColumns(
+  all: readonly string[],
+  withEdges: ReadonlySet<string>,
+  dataset: string,
+): { rows: string[]; hidden: number } {
   if (all.length <= MAX_ROWS) return { rows: [...all], hidden: 0 };
   const linked = all.filter((p) => withEdges.has(columnKey(dataset, p)));
   const rest = all.filter((p) => !withEdges.has(columnKey(dataset, p)));
@@ -91,7 +95,9 @@ function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
   // draw but text extraction keeps: without it the texts read as one word ("DATASEThive…").
   const label = `${n.type} ${platform} ${name} ${meta}: ${described}`;
   const parts: string[] = [];
-  parts.push(`<g class="${classes.join(' ')}" transform="translate(${p.x},${p.y})" data-urn="${escapeXml(n.urn)}" data-type="${n.type}" data-side="${n.side}" data-degree="${n.degree}" tabindex="-1" role="button" aria-label="${escapeXml(label)}">`);
+  parts.push(
+    `<g class="${classes.join(' ')}" transform="translate(${p.x},${p.y})" data-urn="${escapeXml(n.urn)}" data-type="${n.type}" data-side="${n.side}" data-degree="${n.degree}" tabindex="-1" role="button" aria-label="${escapeXml(label)}">`,
+  );
   parts.push(`<title>${escapeXml(`${n.urn}\n${described}`)}</title>`);
   parts.push(`<rect class="box" width="${p.width}" height="${p.height}" rx="8" style="--type:${colour}"/>`);
   parts.push(`<rect class="strip" width="6" height="${p.height}" rx="3" fill="${colour}"/>`);
@@ -114,17 +120,23 @@ function nodeSvg(n: GraphNode, p: Placed, input: RenderInput): string {
       else if (input.selectedColumn) cls.push('dimmed');
       const shown = truncate(displayFieldPath(path), 28);
       const full = displayFieldPath(path);
-      parts.push(`<g class="${cls.join(' ')}" data-col="${escapeXml(key)}" data-field="${escapeXml(path)}" tabindex="-1" role="button" aria-pressed="${input.selectedColumn === key}" aria-label="${escapeXml(`${shown}${shown === full ? '' : ` (${full})`}: column of ${n.name}`)}">`
-        + `<rect x="6" y="${y}" width="${p.width - 12}" height="${ROW_HEIGHT - 2}" rx="3"/>`
-        + `<text x="16" y="${y + 15}">${escapeXml(shown)}</text></g>`);
+      parts.push(
+        `<g class="${cls.join(' ')}" data-col="${escapeXml(key)}" data-field="${escapeXml(path)}" tabindex="-1" role="button" aria-pressed="${input.selectedColumn === key}" aria-label="${escapeXml(`${shown}${shown === full ? '' : ` (${full})`}: column of ${n.name}`)}">` +
+          `<rect x="6" y="${y}" width="${p.width - 12}" height="${ROW_HEIGHT - 2}" rx="3"/>` +
+          `<text x="16" y="${y + 15}">${escapeXml(shown)}</text></g>`,
+      );
     });
     if (rows.hidden > 0) {
-      parts.push(`<text class="col-more" x="16" y="${HEADER_HEIGHT + rows.rows.length * ROW_HEIGHT + 15}">+${rows.hidden} more columns</text>`);
+      parts.push(
+        `<text class="col-more" x="16" y="${HEADER_HEIGHT + rows.rows.length * ROW_HEIGHT + 15}">+${rows.hidden} more columns</text>`,
+      );
     }
   }
   if (input.expandable.has(n.urn)) {
     const x = n.side === 'upstream' ? -11 : p.width + 11;
-    parts.push(`<g class="expand" data-expand="${escapeXml(n.urn)}" transform="translate(${x},${HEADER_HEIGHT / 2})" tabindex="-1" role="button" aria-label="${escapeXml(`load the next hop ${n.side} of ${n.name}`)}"><title>Load the next hop</title><circle r="10"/><text y="5" text-anchor="middle">+</text></g>`);
+    parts.push(
+      `<g class="expand" data-expand="${escapeXml(n.urn)}" transform="translate(${x},${HEADER_HEIGHT / 2})" tabindex="-1" role="button" aria-label="${escapeXml(`load the next hop ${n.side} of ${n.name}`)}"><title>Load the next hop</title><circle r="10"/><text y="5" text-anchor="middle">+</text></g>`,
+    );
   }
   parts.push('</g>');
   return parts.join('');
@@ -151,16 +163,21 @@ function groupSvg(g: NodeGroup, p: Placed): string {
   const meta = `${hops} · click to open`;
   // Label in name (see nodeSvg): the box's own text first.
   const label = `${g.type} ${platform} ${g.members.length} ${noun} ${meta}: ${what}, expand`;
-  const card = (offset: number, cls: string) => `<rect class="${cls}" x="${offset}" y="${offset}" width="${NODE_WIDTH}" height="${HEADER_HEIGHT}" rx="8" style="--type:${colour}"/>`;
-  return `<g class="group side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" data-type="${g.type}" data-side="${g.side}" data-degree="${g.degree}" data-count="${g.members.length}" tabindex="-1" role="button" aria-expanded="false" aria-label="${escapeXml(label)}">`
-    + `<title>${escapeXml(`${what}\nClick, or Enter, to draw them one by one`)}</title>`
-    + card(2 * STACK_OFFSET, 'card') + card(STACK_OFFSET, 'card') + card(0, 'box')
-    + `<rect class="strip" width="6" height="${HEADER_HEIGHT}" rx="3" fill="${colour}"/>`
-    + `<text class="type" x="16" y="19" fill="${colour}">${escapeXml(g.type)} </text>`
-    + `<text class="platform" x="${NODE_WIDTH - 12}" y="19" text-anchor="end">${escapeXml(platform)} </text>`
-    + `<text class="name" x="16" y="41"><tspan class="count" fill="${colour}">${g.members.length}</tspan> ${escapeXml(noun)} </text>`
-    + `<text class="meta" x="16" y="57">${escapeXml(meta)}</text>`
-    + '</g>';
+  const card = (offset: number, cls: string) =>
+    `<rect class="${cls}" x="${offset}" y="${offset}" width="${NODE_WIDTH}" height="${HEADER_HEIGHT}" rx="8" style="--type:${colour}"/>`;
+  return (
+    `<g class="group side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" data-type="${g.type}" data-side="${g.side}" data-degree="${g.degree}" data-count="${g.members.length}" tabindex="-1" role="button" aria-expanded="false" aria-label="${escapeXml(label)}">` +
+    `<title>${escapeXml(`${what}\nClick, or Enter, to draw them one by one`)}</title>` +
+    card(2 * STACK_OFFSET, 'card') +
+    card(STACK_OFFSET, 'card') +
+    card(0, 'box') +
+    `<rect class="strip" width="6" height="${HEADER_HEIGHT}" rx="3" fill="${colour}"/>` +
+    `<text class="type" x="16" y="19" fill="${colour}">${escapeXml(g.type)} </text>` +
+    `<text class="platform" x="${NODE_WIDTH - 12}" y="19" text-anchor="end">${escapeXml(platform)} </text>` +
+    `<text class="name" x="16" y="41"><tspan class="count" fill="${colour}">${g.members.length}</tspan> ${escapeXml(noun)} </text>` +
+    `<text class="meta" x="16" y="57">${escapeXml(meta)}</text>` +
+    '</g>'
+  );
 }
 
 /** Heads an opened group's members: closes them back into the group. */
@@ -168,11 +185,13 @@ function collapseSvg(g: NodeGroup, p: Placed): string {
   const colour = colourOf(g.type);
   const what = describeGroup(g);
   const shown = truncate(`${groupNoun(g)} · collapse`, 24);
-  return `<g class="group-collapse side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" tabindex="-1" role="button" aria-expanded="true" aria-label="${escapeXml(`− ${g.members.length} ${shown}: ${what}`)}">`
-    + `<title>${escapeXml(`${what}\nClick, or Enter, to draw them as one group again`)}</title>`
-    + `<rect class="box" width="${p.width}" height="${p.height}" rx="${p.height / 2}" style="--type:${colour}"/>`
-    + `<text class="label" x="14" y="${p.height / 2 + 5}"><tspan class="sign" fill="${colour}">−</tspan> <tspan class="count" fill="${colour}">${g.members.length}</tspan> ${escapeXml(shown)}</text>`
-    + '</g>';
+  return (
+    `<g class="group-collapse side-${g.side}" transform="translate(${p.x},${p.y})" data-group="${escapeXml(g.key)}" tabindex="-1" role="button" aria-expanded="true" aria-label="${escapeXml(`− ${g.members.length} ${shown}: ${what}`)}">` +
+    `<title>${escapeXml(`${what}\nClick, or Enter, to draw them as one group again`)}</title>` +
+    `<rect class="box" width="${p.width}" height="${p.height}" rx="${p.height / 2}" style="--type:${colour}"/>` +
+    `<text class="label" x="14" y="${p.height / 2 + 5}"><tspan class="sign" fill="${colour}">−</tspan> <tspan class="count" fill="${colour}">${g.members.length}</tspan> ${escapeXml(shown)}</text>` +
+    '</g>'
+  );
 }
 
 /** A tinted band behind an opened group's control and members, so the set reads as one. */
@@ -214,8 +233,10 @@ function pipelineBands(input: RenderInput): string {
     const y = Math.min(...band.boxes.map((p) => p.y)) - 22;
     const right = Math.max(...band.boxes.map((p) => p.x + p.width)) + 8;
     const bottom = Math.max(...band.boxes.map((p) => p.y + p.height)) + 8;
-    out.push(`<g class="pipeline" data-pipeline="${escapeXml(band.urn)}"><rect x="${x}" y="${y}" width="${right - x}" height="${bottom - y}" rx="10"/>`
-      + `<text x="${x + 10}" y="${y + 15}">pipeline ${escapeXml(truncate(band.name, 30))}</text></g>`);
+    out.push(
+      `<g class="pipeline" data-pipeline="${escapeXml(band.urn)}"><rect x="${x}" y="${y}" width="${right - x}" height="${bottom - y}" rx="10"/>` +
+        `<text x="${x + 10}" y="${y + 15}">pipeline ${escapeXml(truncate(band.name, 30))}</text></g>`,
+    );
   }
   return out.join('');
 }
@@ -225,12 +246,16 @@ export function renderSvg(input: RenderInput): string {
   const out: string[] = [];
   const drawn = grouping.boxes.filter((b) => b.kind !== 'collapse').length;
   // data-nodes and data-edges count the loaded neighbourhood; data-drawn the boxes actually drawn.
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" id="graph" role="group" aria-label="Lineage graph" viewBox="0 0 ${input.width} ${input.height}" data-nodes="${graph.nodes.size}" data-edges="${graph.edges.size}" data-drawn="${drawn}">`);
-  out.push('<defs>'
-    + '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#94a3b8"/></marker>'
-    + '<marker id="arrow-col" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#a855f7"/></marker>'
-    + '<marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#ea580c"/></marker>'
-    + '</defs>');
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" id="graph" role="group" aria-label="Lineage graph" viewBox="0 0 ${input.width} ${input.height}" data-nodes="${graph.nodes.size}" data-edges="${graph.edges.size}" data-drawn="${drawn}">`,
+  );
+  out.push(
+    '<defs>' +
+      '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#94a3b8"/></marker>' +
+      '<marker id="arrow-col" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#a855f7"/></marker>' +
+      '<marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#ea580c"/></marker>' +
+      '</defs>',
+  );
   out.push('<g class="bands">');
   for (const g of grouping.groups.values()) if (g.expanded) out.push(bandSvg(g, positions));
   out.push(pipelineBands(input));
@@ -242,7 +267,9 @@ export function renderSvg(input: RenderInput): string {
     if (!a || !b) continue;
     const y1 = a.y + HEADER_HEIGHT / 2;
     const y2 = b.y + HEADER_HEIGHT / 2;
-    out.push(`<path class="edge" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x + a.width, y1, b.x, y2)}" marker-end="url(#arrow)"/>`);
+    out.push(
+      `<path class="edge" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x + a.width, y1, b.x, y2)}" marker-end="url(#arrow)"/>`,
+    );
   }
   out.push('</g>');
   const nodes: string[] = [];
@@ -274,10 +301,15 @@ export function renderSvg(input: RenderInput): string {
       const a = rowY(e.from);
       const b = rowY(e.to);
       if (!a || !b) continue;
-      const hot = input.selectedColumn !== null && input.selectedColumn !== undefined
-        && (e.from === input.selectedColumn || input.highlighted?.has(e.from)) && (e.to === input.selectedColumn || input.highlighted?.has(e.to));
+      const hot =
+        input.selectedColumn !== null &&
+        input.selectedColumn !== undefined &&
+        (e.from === input.selectedColumn || input.highlighted?.has(e.from)) &&
+        (e.to === input.selectedColumn || input.highlighted?.has(e.to));
       const cls = hot ? 'col-edge hot' : input.selectedColumn ? 'col-edge dimmed' : 'col-edge';
-      out.push(`<path class="${cls}" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x2, a.y, b.x1, b.y)}" marker-end="url(#${hot ? 'arrow-hot' : 'arrow-col'})"/>`);
+      out.push(
+        `<path class="${cls}" data-from="${escapeXml(e.from)}" data-to="${escapeXml(e.to)}" d="${curve(a.x2, a.y, b.x1, b.y)}" marker-end="url(#${hot ? 'arrow-hot' : 'arrow-col'})"/>`,
+      );
     }
     out.push('</g>');
   }
@@ -285,10 +317,12 @@ export function renderSvg(input: RenderInput): string {
     const p = positions.get(m.id);
     if (!p) continue;
     const dir = m.side === 'UPSTREAM' ? 'upstream' : 'downstream';
-    out.push(`<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="-1" role="button" aria-label="${m.remaining} more ${dir} · click to load">`
-      + `<rect width="${p.width}" height="${p.height}" rx="27"/>`
-      + `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more </text>`
-      + `<text x="${p.width / 2}" y="41" text-anchor="middle" class="more-hint">${dir} · click to load</text></g>`);
+    out.push(
+      `<g class="more" data-more="${m.side}" transform="translate(${p.x},${p.y})" tabindex="-1" role="button" aria-label="${m.remaining} more ${dir} · click to load">` +
+        `<rect width="${p.width}" height="${p.height}" rx="27"/>` +
+        `<text x="${p.width / 2}" y="23" text-anchor="middle" class="more-count">${m.remaining} more </text>` +
+        `<text x="${p.width / 2}" y="41" text-anchor="middle" class="more-hint">${dir} · click to load</text></g>`,
+    );
   }
   out.push('</svg>');
   return out.join('');

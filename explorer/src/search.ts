@@ -32,10 +32,13 @@ export function wireSearch(ui: Elements, deps: { messages: Messages; navigateTo(
   function showSuggestions(items: Suggestion[], note?: string): void {
     ui.searchResults.hidden = false;
     ui.search.setAttribute('aria-expanded', 'true');
-    const rows = items.map((s, i) => `<button type="button" class="result" role="option" data-urn="${escapeXml(s.summary.urn)}" data-index="${i}" title="${escapeXml(s.summary.urn)}">`
-      + `<span class="rtype" style="color:${colourOf(s.summary.type)}">${escapeXml(typeLabel(s.summary.type))}</span>`
-      + `<span class="rname">${escapeXml(s.summary.name)}</span>`
-      + `<span class="rmeta">${escapeXml([s.summary.platform, s.where].filter(Boolean).join(' · '))}</span></button>`);
+    const rows = items.map(
+      (s, i) =>
+        `<button type="button" class="result" role="option" data-urn="${escapeXml(s.summary.urn)}" data-index="${i}" title="${escapeXml(s.summary.urn)}">` +
+        `<span class="rtype" style="color:${colourOf(s.summary.type)}">${escapeXml(typeLabel(s.summary.type))}</span>` +
+        `<span class="rname">${escapeXml(s.summary.name)}</span>` +
+        `<span class="rmeta">${escapeXml([s.summary.platform, s.where].filter(Boolean).join(' · '))}</span></button>`,
+    );
     ui.searchResults.innerHTML = (note ? `<p class="note">${escapeXml(note)}</p>` : '') + rows.join('');
   }
 
@@ -56,9 +59,12 @@ export function wireSearch(ui: Elements, deps: { messages: Messages; navigateTo(
       }
       const items = [...found.values()];
       const total = page?.total ?? 0;
-      showSuggestions(items, items.length
-        ? `${total} match${total === 1 ? '' : 'es'} for “${text}”${total > SEARCH_COUNT ? ` (first ${SEARCH_COUNT} shown: refine the search)` : ''}`
-        : `Nothing matches “${text}”. Try part of a name, or paste an entity urn.`);
+      showSuggestions(
+        items,
+        items.length
+          ? `${total} match${total === 1 ? '' : 'es'} for “${text}”${total > SEARCH_COUNT ? ` (first ${SEARCH_COUNT} shown: refine the search)` : ''}`
+          : `Nothing matches “${text}”. Try part of a name, or paste an entity urn.`,
+      );
     } catch (e) {
       if (mine !== asked) return;
       hideResults();

@@ -68,7 +68,9 @@ export function wireSignIn(ui: Elements, signIn: SignIn, afterSignIn: () => void
       if (e instanceof ApiError && e.kind === 'expired') {
         signIn.open('That token has expired (HTTP 401). Create a new personal access token and paste it here.');
       } else if (e instanceof ApiError && e.kind === 'unauthenticated') {
-        signIn.open('That token was rejected (HTTP 401 Unauthorized): it is not a valid, current personal access token for this catalog. Check that you copied all of it, and that it has not expired or been revoked.');
+        signIn.open(
+          'That token was rejected (HTTP 401 Unauthorized): it is not a valid, current personal access token for this catalog. Check that you copied all of it, and that it has not expired or been revoked.',
+        );
       } else {
         signIn.open(`Could not check the token: ${(e as Error).message}`);
       }

@@ -18,9 +18,11 @@ export function createStartPage(ui: Elements, deps: { messages: Messages; naviga
 
   function item(raw: Parameters<typeof summarise>[0], meta: string): string {
     const s = summarise(raw);
-    return `<li><button type="button" class="start-item" data-urn="${escapeXml(s.urn)}" title="${escapeXml(s.urn)}">`
-      + `<span class="rtype" style="color:${colourOf(s.type)}">${escapeXml(typeLabel(s.type))}</span> <span class="rname">${escapeXml(s.name)}</span>`
-      + ` <span class="rmeta">${escapeXml([s.platform, meta].filter(Boolean).join(' · '))}</span></button></li>`;
+    return (
+      `<li><button type="button" class="start-item" data-urn="${escapeXml(s.urn)}" title="${escapeXml(s.urn)}">` +
+      `<span class="rtype" style="color:${colourOf(s.type)}">${escapeXml(typeLabel(s.type))}</span> <span class="rname">${escapeXml(s.name)}</span>` +
+      ` <span class="rmeta">${escapeXml([s.platform, meta].filter(Boolean).join(' · '))}</span></button></li>`
+    );
   }
 
   async function load(): Promise<void> {
@@ -29,11 +31,13 @@ export function createStartPage(ui: Elements, deps: { messages: Messages; naviga
     try {
       const r = await fetchStart(START_COUNT);
       if (!r.mostConnectedEntities.length && !r.recentlyChangedEntities.length) {
-        ui.startLists.innerHTML = '<p>The catalog holds no entities yet. Ingest metadata (DataHub\'s Rest.li or OpenAPI, or OpenLineage events), then search here.</p>';
+        ui.startLists.innerHTML =
+          "<p>The catalog holds no entities yet. Ingest metadata (DataHub's Rest.li or OpenAPI, or OpenLineage events), then search here.</p>";
       } else {
         const ago = (ms: number) => `changed ${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-        ui.startLists.innerHTML = `<div><h3>Most connected</h3><ul id="start-connected">${r.mostConnectedEntities.map((c) => item(c.entity, `${c.links} direct links`)).join('')}</ul></div>`
-          + `<div><h3>Recently changed</h3><ul id="start-recent">${r.recentlyChangedEntities.map((c) => item(c.entity, ago(c.changedAt))).join('')}</ul></div>`;
+        ui.startLists.innerHTML =
+          `<div><h3>Most connected</h3><ul id="start-connected">${r.mostConnectedEntities.map((c) => item(c.entity, `${c.links} direct links`)).join('')}</ul></div>` +
+          `<div><h3>Recently changed</h3><ul id="start-recent">${r.recentlyChangedEntities.map((c) => item(c.entity, ago(c.changedAt))).join('')}</ul></div>`;
       }
       ui.startLists.dataset.state = 'loaded';
     } catch (e) {

@@ -173,7 +173,18 @@ export interface ImpactListState {
 
 export function createImpactListState(): ImpactListState {
   return {
-    direction: 'DOWNSTREAM', query: null, rows: [], total: 0, next: null, partial: false, facets: null,
-    sort: { key: 'degree', descending: false }, openPaths: new Set(), loading: false, failed: false, seq: 0, exporting: null,
+    direction: 'DOWNSTREAM',
+    query: null,
+    rows: [],
+    total: 0,
+    next: null,
+    partial: false,
+    facets: null,
+    sort: { key: 'degree', descending: false },
+    openPaths: new Set(),
+    loading: false,
+    failed: false,
+    seq: 0,
+    exporting: null,
   };
 }

@@ -27,7 +27,9 @@ export function createStatus(state: ExplorerState, ui: Elements): Status {
       const label = direction === 'UPSTREAM' ? 'Upstream' : 'Downstream';
       parts.push(`<span class="pill" data-side-status="${direction}">${label}: ${c.loaded} of ${c.total}</span>`);
       if (c.next && c.total > c.loaded) {
-        parts.push(`<button type="button" class="more-btn" data-more="${direction}">${c.total - c.loaded} more ${label.toLowerCase()}</button>`);
+        parts.push(
+          `<button type="button" class="more-btn" data-more="${direction}">${c.total - c.loaded} more ${label.toLowerCase()}</button>`,
+        );
       }
       if (c.partial) parts.push(`<span class="warn">${label} results are partial: the catalog cut the traversal short.</span>`);
     }

@@ -24,7 +24,16 @@ test('a view survives the trip through the hash, column and time window included
 });
 
 test('defaults are left out, and the older #urn=<encoded urn> links still open', () => {
-  const plain: ViewParams = { ...full, directions: { UPSTREAM: true, DOWNSTREAM: true }, degree: '3+', types: [], platforms: [], timeWindow: { startTimeMillis: null, endTimeMillis: null }, showColumns: false, column: null };
+  const plain: ViewParams = {
+    ...full,
+    directions: { UPSTREAM: true, DOWNSTREAM: true },
+    degree: '3+',
+    types: [],
+    platforms: [],
+    timeWindow: { startTimeMillis: null, endTimeMillis: null },
+    showColumns: false,
+    column: null,
+  };
   expect(viewHash(plain)).toMatch(/^#urn=[^&]+$/);
   expect(parseViewHash(viewHash(plain))).toEqual(plain);
   expect(parseViewHash(`#urn=${encodeURIComponent(table)}`)).toEqual(plain);
@@ -42,5 +51,7 @@ test('malformed values fall back to the defaults', () => {
 test('a lineage request changes with filters, not with the column display', () => {
   expect(sameLineageRequest(full, { ...full, showColumns: false, column: null })).toBe(true);
   expect(sameLineageRequest(full, { ...full, types: ['CHART'] })).toBe(false);
-  expect(sameLineageRequest(full, { ...full, timeWindow: { startTimeMillis: null, endTimeMillis: full.timeWindow.endTimeMillis } })).toBe(false);
+  expect(sameLineageRequest(full, { ...full, timeWindow: { startTimeMillis: null, endTimeMillis: full.timeWindow.endTimeMillis } })).toBe(
+    false,
+  );
 });

@@ -79,7 +79,13 @@ export function viewOf(state: ExplorerState, urn: string): ViewParams {
 /** Whether two views fetch the same lineage (centre aside): what decides a reload. */
 export function sameLineageRequest(a: ViewParams, b: ViewParams): boolean {
   const set = (xs: string[]) => [...xs].sort().join('\u0000');
-  return a.degree === b.degree && a.directions.UPSTREAM === b.directions.UPSTREAM && a.directions.DOWNSTREAM === b.directions.DOWNSTREAM
-    && set(a.types) === set(b.types) && set(a.platforms) === set(b.platforms)
-    && a.timeWindow.startTimeMillis === b.timeWindow.startTimeMillis && a.timeWindow.endTimeMillis === b.timeWindow.endTimeMillis;
+  return (
+    a.degree === b.degree &&
+    a.directions.UPSTREAM === b.directions.UPSTREAM &&
+    a.directions.DOWNSTREAM === b.directions.DOWNSTREAM &&
+    set(a.types) === set(b.types) &&
+    set(a.platforms) === set(b.platforms) &&
+    a.timeWindow.startTimeMillis === b.timeWindow.startTimeMillis &&
+    a.timeWindow.endTimeMillis === b.timeWindow.endTimeMillis
+  );
 }

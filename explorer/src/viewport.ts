@@ -84,10 +84,12 @@ export function createViewport(state: ExplorerState, ui: Elements): Viewport {
     }
     const scale = MINIMAP_SIZE / Math.max(width, height);
     mini = { scale };
-    const rects = boxes.map((b) => {
-      const p = positions.get(b.id);
-      return p ? `<rect x="${p.x}" y="${p.y}" width="${p.width}" height="${p.height}" rx="6" fill="${colourOf(b.type)}"/>` : '';
-    }).join('');
+    const rects = boxes
+      .map((b) => {
+        const p = positions.get(b.id);
+        return p ? `<rect x="${p.x}" y="${p.y}" width="${p.width}" height="${p.height}" rx="6" fill="${colourOf(b.type)}"/>` : '';
+      })
+      .join('');
     ui.minimap.innerHTML = `<svg width="${Math.ceil(width * scale)}" height="${Math.ceil(height * scale)}" viewBox="0 0 ${width} ${height}">${rects}</svg><div class="minimap-view"></div>`;
     syncMinimap();
   }

@@ -10,9 +10,33 @@ import { authenticate, createTokenStore, authConfigOf } from '@lineage/catalog/o
 import { type GatewayConfig, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import {
-  BOOKMARK_HEADER, closeApolloHttp, createFormatError, mergeBookmarkHeaders, dataHubEnvelopePlugin, GMS_PREFIX, gmsRouteTemplate, GRAPHQL_PATH, graphqlHandler, graphqlLimitsFromConfig,
-  declaredBodyLength, gmsBodyTooLargeAnswer, graphqlMetricsPlugin, graphqlValidationRules, httpServerOptions, isOpenLineagePath, operationResolutionPlugin, opsRouteTemplate, sendPlain, serviceCallAgent, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix,
-  asksForLineagePlans, LINEAGE_PLAN_HEADER, lineagePlanPlugin, plansOfSubgraphResponse, type PlanCarrier,
+  BOOKMARK_HEADER,
+  closeApolloHttp,
+  createFormatError,
+  mergeBookmarkHeaders,
+  dataHubEnvelopePlugin,
+  GMS_PREFIX,
+  gmsRouteTemplate,
+  GRAPHQL_PATH,
+  graphqlHandler,
+  graphqlLimitsFromConfig,
+  declaredBodyLength,
+  gmsBodyTooLargeAnswer,
+  graphqlMetricsPlugin,
+  graphqlValidationRules,
+  httpServerOptions,
+  isOpenLineagePath,
+  operationResolutionPlugin,
+  opsRouteTemplate,
+  sendPlain,
+  serviceCallAgent,
+  UNKNOWN_ERROR_MESSAGE,
+  withoutGmsPrefix,
+  asksForLineagePlans,
+  LINEAGE_PLAN_HEADER,
+  lineagePlanPlugin,
+  plansOfSubgraphResponse,
+  type PlanCarrier,
 } from '@lineage/service-kit';
 import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
@@ -110,27 +134,28 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const agent = serviceCallAgent();
   const gateway = new ApolloGateway({
     supergraphSdl: composeSupergraph(lineageUrl),
-    buildService: ({ url }) => new RemoteGraphQLDataSource<GatewayContext>({
-      url,
-      fetcher: subgraphFetcher(agent),
-      didEncounterError(error, _request, response) {
-        throw subgraphFailure(error, response);
-      },
-      willSendRequest({ request, context }) {
-        if (context.authorization) request.http?.headers.set('authorization', context.authorization);
-        if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
-        if (context.bookmarks) request.http?.headers.set(BOOKMARK_HEADER, context.bookmarks);
-        if (context.explainLineage) request.http?.headers.set(LINEAGE_PLAN_HEADER, 'true');
-      },
-      didReceiveResponse({ response, context }) {
-        const bookmarks = response.http?.headers.get(BOOKMARK_HEADER);
-        // Every operation's context holds the list (built below); `?.` only keeps a request Apollo
-        // might make on its own behalf from failing on a missing one.
-        if (bookmarks) context.receivedBookmarks?.push(bookmarks);
-        context.lineagePlans?.push(...plansOfSubgraphResponse(response.extensions));
-        return response;
-      },
-    }),
+    buildService: ({ url }) =>
+      new RemoteGraphQLDataSource<GatewayContext>({
+        url,
+        fetcher: subgraphFetcher(agent),
+        didEncounterError(error, _request, response) {
+          throw subgraphFailure(error, response);
+        },
+        willSendRequest({ request, context }) {
+          if (context.authorization) request.http?.headers.set('authorization', context.authorization);
+          if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
+          if (context.bookmarks) request.http?.headers.set(BOOKMARK_HEADER, context.bookmarks);
+          if (context.explainLineage) request.http?.headers.set(LINEAGE_PLAN_HEADER, 'true');
+        },
+        didReceiveResponse({ response, context }) {
+          const bookmarks = response.http?.headers.get(BOOKMARK_HEADER);
+          // Every operation's context holds the list (built below); `?.` only keeps a request Apollo
+          // might make on its own behalf from failing on a missing one.
+          if (bookmarks) context.receivedBookmarks?.push(bookmarks);
+          context.lineagePlans?.push(...plansOfSubgraphResponse(response.extensions));
+          return response;
+        },
+      }),
     logger,
   });
   const apollo = new ApolloServer<GatewayContext>({
@@ -142,8 +167,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     introspection: true,
     validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
     plugins: [
-      dataHubEnvelopePlugin<GatewayContext>(), graphqlMetricsPlugin<GatewayContext>('gateway'), operationResolutionPlugin<GatewayContext>(),
-      bookmarkRelayPlugin(), lineagePlanPlugin<GatewayContext>(),
+      dataHubEnvelopePlugin<GatewayContext>(),
+      graphqlMetricsPlugin<GatewayContext>('gateway'),
+      operationResolutionPlugin<GatewayContext>(),
+      bookmarkRelayPlugin(),
+      lineagePlanPlugin<GatewayContext>(),
     ],
   });
   await apollo.start();
@@ -163,9 +191,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       const presented = req.headers[BOOKMARK_HEADER];
       const bookmarks = Array.isArray(presented) ? presented.join(',') : presented;
       return {
-        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(requestId ? { requestId } : {}),
-        ...(bookmarks?.trim() ? { bookmarks } : {}), receivedBookmarks: [],
-        explainLineage: asksForLineagePlans(req), lineagePlans: [],
+        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+        ...(requestId ? { requestId } : {}),
+        ...(bookmarks?.trim() ? { bookmarks } : {}),
+        receivedBookmarks: [],
+        explainLineage: asksForLineagePlans(req),
+        lineagePlans: [],
       };
     },
   });
@@ -191,7 +222,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // instead of the 413 it was sent.
     res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
     res.write(text);
-    const end = () => { if (!res.writableEnded) res.end(); };
+    const end = () => {
+      if (!res.writableEnded) res.end();
+    };
     if (req.complete) {
       end();
       return;

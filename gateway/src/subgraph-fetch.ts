@@ -14,24 +14,25 @@ type FetcherResponse = Awaited<ReturnType<Fetcher>>;
  * the request then dies with ECONNRESET (service-kit/src/http-options.ts).
  */
 export function subgraphFetcher(agent: Agent): Fetcher {
-  return (url, init) => new Promise<FetcherResponse>((resolve, reject) => {
-    const req = request(url, { method: init?.method ?? 'GET', headers: init?.headers ?? {}, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const v of [value ?? []].flat()) headers.append(name, v);
-        }
-        const status = res.statusCode ?? 502;
-        const bodyless = status === 204 || status === 205 || status === 304;
-        resolve(new Response(bodyless ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers }));
+  return (url, init) =>
+    new Promise<FetcherResponse>((resolve, reject) => {
+      const req = request(url, { method: init?.method ?? 'GET', headers: init?.headers ?? {}, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const v of [value ?? []].flat()) headers.append(name, v);
+          }
+          const status = res.statusCode ?? 502;
+          const bodyless = status === 204 || status === 205 || status === 304;
+          resolve(new Response(bodyless ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers }));
+        });
       });
+      req.on('error', reject);
+      req.end(init?.body);
     });
-    req.on('error', reject);
-    req.end(init?.body);
-  });
 }
 
 /**

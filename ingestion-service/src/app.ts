@@ -6,7 +6,14 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { authConfigOf, createTokenStore } from '@lineage/catalog/operations';
 import { createIngestionContext, type IngestionDeps } from './context.ts';
-import { authMiddleware, errorMiddleware, prefixMiddleware, readYourWritesMiddleware, requestIdMiddleware, unknownRouteMiddleware } from './restli.ts';
+import {
+  authMiddleware,
+  errorMiddleware,
+  prefixMiddleware,
+  readYourWritesMiddleware,
+  requestIdMiddleware,
+  unknownRouteMiddleware,
+} from './restli.ts';
 import { registerServerRoutes } from './server-routes.ts';
 import { registerRestliActions, registerRestliReads } from './restli-routes.ts';
 import { registerOpenApiEntityRoutes } from './openapi.ts';
@@ -18,8 +25,6 @@ import { registerEventRoutes } from './events.ts';
 import { bodyAdmissionMiddleware } from './body-admission.ts';
 
 export type { IngestionDeps } from './context.ts';
-;
-
 export function createIngestionApp(deps: IngestionDeps): Koa {
   const context = createIngestionContext(deps);
   const router = new Router();
@@ -43,7 +48,13 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   app.use(prefixMiddleware());
   app.use(authMiddleware(authConfigOf(deps.config), createTokenStore(deps.store)));
   // After authentication: a request without a valid token is answered without waiting its turn.
-  app.use(bodyAdmissionMiddleware({ budgetBytes: deps.config.MAX_INFLIGHT_BODY_BYTES, limitBytes: deps.config.MAX_BODY_BYTES, waitMs: deps.config.BODY_WAIT_MS }));
+  app.use(
+    bodyAdmissionMiddleware({
+      budgetBytes: deps.config.MAX_INFLIGHT_BODY_BYTES,
+      limitBytes: deps.config.MAX_BODY_BYTES,
+      waitMs: deps.config.BODY_WAIT_MS,
+    }),
+  );
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(unknownRouteMiddleware());

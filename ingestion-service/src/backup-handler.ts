@@ -18,7 +18,8 @@ export function registerBackupRoutes(router: Router, deps: { store: Store }): vo
   router.get('/operations/backup', async (ctx: Context) => {
     assertCan((ctx.state as RestState).actor, 'RESTORE_INDICES', exportCatalogDenied());
     const urnLike = ctx.query.urnLike;
-    if (urnLike !== undefined && (typeof urnLike !== 'string' || urnLike === '')) throw badRequest("Query parameter 'urnLike' must be one non-empty SQL LIKE pattern");
+    if (urnLike !== undefined && (typeof urnLike !== 'string' || urnLike === ''))
+      throw badRequest("Query parameter 'urnLike' must be one non-empty SQL LIKE pattern");
     const exp = await prepareExport(deps.store, { urnLike });
     ctx.set(EXPORT_AS_OF_HEADER, String(exp.asOf));
     ctx.set('Content-Disposition', `attachment; filename="lineage-catalog-${exp.asOf}.json"`);

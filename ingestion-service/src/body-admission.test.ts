@@ -9,7 +9,9 @@ test('requests that fit together are admitted at once; a request past the budget
   const b = await gate.admit(6 * MiB, 1_000);
   expect(a && b).toBeTruthy();
   let third: (() => void) | null | undefined;
-  void gate.admit(1, 1_000).then((r) => { third = r; });
+  void gate.admit(1, 1_000).then((r) => {
+    third = r;
+  });
   await tick();
   expect(third).toBeUndefined();
   expect(gate.load()).toEqual({ admitted: 16 * MiB, waiting: 1 });
@@ -24,7 +26,9 @@ test('a request larger than the whole budget is admitted alone, and nothing join
   const big = await gate.admit(40 * MiB, 1_000);
   expect(gate.load().admitted).toBe(16 * MiB);
   let small: (() => void) | null | undefined;
-  void gate.admit(1_000, 1_000).then((r) => { small = r; });
+  void gate.admit(1_000, 1_000).then((r) => {
+    small = r;
+  });
   await tick();
   expect(small).toBeUndefined();
   big!();
@@ -36,8 +40,14 @@ test('first come, first served: a small request does not pass a large one waitin
   const gate = createByteGate(16 * MiB);
   const first = await gate.admit(8 * MiB, 1_000);
   const order: string[] = [];
-  void gate.admit(15 * MiB, 1_000).then((r) => { order.push('large'); r!(); });
-  void gate.admit(1 * MiB, 1_000).then((r) => { order.push('small'); r!(); });
+  void gate.admit(15 * MiB, 1_000).then((r) => {
+    order.push('large');
+    r!();
+  });
+  void gate.admit(1 * MiB, 1_000).then((r) => {
+    order.push('small');
+    r!();
+  });
   await tick();
   expect(order).toEqual([]);
   first!();
@@ -50,7 +60,9 @@ test('a wait past its bound answers null and leaves the queue; a waiter that lea
   const held = await gate.admit(10 * MiB, 1_000);
   const timedOut = gate.admit(15 * MiB, 30);
   let small: (() => void) | null | undefined;
-  void gate.admit(2 * MiB, 5_000).then((r) => { small = r; });
+  void gate.admit(2 * MiB, 5_000).then((r) => {
+    small = r;
+  });
   await tick();
   expect(small).toBeUndefined();
   expect(await timedOut).toBeNull();
@@ -67,7 +79,9 @@ test('a client that goes away while waiting leaves the queue; a release twice co
   const gate = createByteGate(16 * MiB);
   const held = await gate.admit(16 * MiB, 1_000);
   let leave: () => void = () => {};
-  const waiting = gate.admit(1 * MiB, 60_000, (l) => { leave = l; });
+  const waiting = gate.admit(1 * MiB, 60_000, (l) => {
+    leave = l;
+  });
   expect(gate.load().waiting).toBe(1);
   leave();
   expect(await waiting).toBeNull();

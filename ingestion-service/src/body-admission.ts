@@ -99,10 +99,12 @@ export function bodyAdmissionMiddleware(options: { budgetBytes: number; limitByt
     if (!release) {
       // The upload is read and dropped, so the client sees the 503 rather than a reset connection.
       ctx.req.resume();
-      throw new CatalogError('unavailable',
-        `The service is handling ${gate.load().admitted} bytes of requests (MAX_INFLIGHT_BODY_BYTES ${options.budgetBytes}); `
-        + `this request waited ${options.waitMs} ms (BODY_WAIT_MS) without its turn. Retry later.`,
-        { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw new CatalogError(
+        'unavailable',
+        `The service is handling ${gate.load().admitted} bytes of requests (MAX_INFLIGHT_BODY_BYTES ${options.budgetBytes}); ` +
+          `this request waited ${options.waitMs} ms (BODY_WAIT_MS) without its turn. Retry later.`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
     }
     try {
       await next();

@@ -2,7 +2,14 @@
 // receives, plus the two write helpers the writing doors share (the per-request write options and
 // the authorize-then-write of a list of changes).
 import type { Context } from 'koa';
-import { writeAspects, existenceOptionsOf, EXISTENCE_MODE_HEADER, type AspectChange, type ExistencePolicy, type WriteOptions } from '@lineage/catalog/write';
+import {
+  writeAspects,
+  existenceOptionsOf,
+  EXISTENCE_MODE_HEADER,
+  type AspectChange,
+  type ExistencePolicy,
+  type WriteOptions,
+} from '@lineage/catalog/write';
 import { authorizeWrite } from '@lineage/catalog/model';
 import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
@@ -40,7 +47,8 @@ export function createIngestionContext(deps: IngestionDeps): IngestionContext {
     const actor = actorOf(ctx);
     // Authorization for every change first (403 on the first failure), then one transaction:
     // by change type and by what it writes (system entities and aspects, privileges.ts).
-    for (const c of changes) authorizeWrite(actor, { urn: c.urn.text, entityType: c.urn.entityType, aspectName: c.aspectName, changeType: c.changeType });
+    for (const c of changes)
+      authorizeWrite(actor, { urn: c.urn.text, entityType: c.urn.entityType, aspectName: c.aspectName, changeType: c.changeType });
     return writeAspects(store, changes, writeOptions(ctx));
   };
   return { ...deps, writeOptions, ingest };

@@ -20,7 +20,8 @@ function queryOf(ctx: Context): Record<string, string | undefined> {
 
 export function registerEventRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   router.get(EVENTS_POLL_PATH, async (ctx: Context) => {
-    if (!deps.config.EVENTS_API_ENABLED) throw notFound('The Events API is off on this catalog (EVENTS_API_ENABLED=false): no change log is kept.');
+    if (!deps.config.EVENTS_API_ENABLED)
+      throw notFound('The Events API is off on this catalog (EVENTS_API_ENABLED=false): no change log is kept.');
     const actor = (ctx.state as RestState).actor;
     assertCan(actor, 'GET_PLATFORM_EVENTS', getPlatformEventsDenied(actor.urn));
     const request = parsePollRequest(queryOf(ctx), changeLogTopicsOf(deps.config));

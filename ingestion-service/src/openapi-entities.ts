@@ -7,8 +7,18 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import type { AspectChange } from '@lineage/catalog/write';
 import {
-  assertCan, badRequest, getAspectDenied, isJsonRecord, keyAspectNameOf, notFound, parseUrn, registeredEntityTypes,
-  type JsonRecord, type OrFilters, type RawFilter, type Urn,
+  assertCan,
+  badRequest,
+  getAspectDenied,
+  isJsonRecord,
+  keyAspectNameOf,
+  notFound,
+  parseUrn,
+  registeredEntityTypes,
+  type JsonRecord,
+  type OrFilters,
+  type RawFilter,
+  type Urn,
 } from '@lineage/catalog/model';
 import { entityExistence, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
@@ -58,7 +68,8 @@ function filterBody(raw: unknown, where: string): OrFilters {
   const criteria = (list: unknown, at: string): RawFilter[] => {
     if (!Array.isArray(list)) throw badRequest(`${at} must be an array of criteria`);
     return list.map((c, i) => {
-      if (!isJsonRecord(c) || typeof c.field !== 'string') throw badRequest(`${at}[${i}] must be a criterion {"field", "values", "condition"}`);
+      if (!isJsonRecord(c) || typeof c.field !== 'string')
+        throw badRequest(`${at}[${i}] must be a criterion {"field", "values", "condition"}`);
       return c as unknown as RawFilter;
     });
   };
@@ -153,8 +164,10 @@ export function preconditionOf(headers: Record<string, unknown> | undefined, whe
   };
   const versionMatch = get('If-Version-Match');
   const noneMatch = get('If-None-Match');
-  if (noneMatch !== undefined && noneMatch !== '*') throw badRequest(`${where}: If-None-Match supports only "*" (the aspect must not exist), got '${noneMatch}'`);
-  if (versionMatch !== undefined && !/^(-1|\d+)$/.test(versionMatch)) throw badRequest(`${where}: If-Version-Match must be an aspect version (an integer, -1 for none), got '${versionMatch}'`);
+  if (noneMatch !== undefined && noneMatch !== '*')
+    throw badRequest(`${where}: If-None-Match supports only "*" (the aspect must not exist), got '${noneMatch}'`);
+  if (versionMatch !== undefined && !/^(-1|\d+)$/.test(versionMatch))
+    throw badRequest(`${where}: If-Version-Match must be an aspect version (an integer, -1 for none), got '${versionMatch}'`);
   if (versionMatch === undefined && noneMatch === undefined) return undefined;
   return { versionMatch, noneMatch: noneMatch === '*' };
 }
@@ -169,109 +182,130 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
   let registerRest: () => void;
   const limit = config.MAX_BODY_BYTES;
 
-  async function scroll(ctx: Context, entityTypes: readonly string[], aspects: readonly string[] | undefined, orFilters: OrFilters, body: JsonRecord | undefined) {
+  async function scroll(
+    ctx: Context,
+    entityTypes: readonly string[],
+    aspects: readonly string[] | undefined,
+    orFilters: OrFilters,
+    body: JsonRecord | undefined,
+  ) {
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', readEntitiesDenied(actor.urn));
     const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
     const page = await scrollEntities(store, {
-      entityTypes, query: queryParam(ctx, 'query') ?? '*', orFilters, sort: sortOf(ctx, body),
-      scrollId: queryParam(ctx, 'scrollId'), count: integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT),
+      entityTypes,
+      query: queryParam(ctx, 'query') ?? '*',
+      orFilters,
+      sort: sortOf(ctx, body),
+      scrollId: queryParam(ctx, 'scrollId'),
+      count: integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT),
       includeRemoved: booleanParam(ctx, 'includeSoftDelete', false),
     });
-    const docs = aspects === undefined ? new Map<string, EntityDocument>() : await latestAspectDocuments(store, page.urns, aspectSet(aspects), withSystemMetadata);
+    const docs =
+      aspects === undefined
+        ? new Map<string, EntityDocument>()
+        : await latestAspectDocuments(store, page.urns, aspectSet(aspects), withSystemMetadata);
     ctx.body = { scrollId: page.scrollId, totalCount: page.totalCount, entities: renderEntities(page.urns, docs, withSystemMetadata) };
   }
 
   // Registered before POST /openapi/v3/entity/{entityType}, which would read "scroll" as an entity type.
-  registerScroll = () => router.post('/openapi/v3/entity/scroll', async (ctx) => {
-    const body = await jsonValueBody(ctx, limit, 'a JSON object {"entities", "aspects", "filter", "sortCriteria"}', { emptyAs: {} });
-    if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"entities": [...], "aspects": [...], "filter": {...}}');
-    const known = ['entities', 'aspects', 'filter', 'sortCriteria'];
-    const unknown = Object.keys(body).find((k) => !known.includes(k));
-    if (unknown) throw badRequest(`Unknown field '${unknown}' in the scroll body: expected ${known.join(', ')}`);
-    const types = bodyEntityTypes(body.entities, 'entities') ?? [];
-    let aspects: string[] | undefined;
-    if (body.aspects !== undefined && body.aspects !== null) {
-      if (!Array.isArray(body.aspects) || body.aspects.some((a) => typeof a !== 'string')) throw badRequest('aspects must be an array of aspect names');
-      aspects = body.aspects as string[];
-    }
-    await scroll(ctx, types.length ? types : registeredEntityTypes(), aspects, filterBody(body.filter, 'filter'), body);
-  });
-  registerRest = () => {
-
-  router.get('/openapi/v3/entity/:entityType', async (ctx) => {
-    const entityType = pathEntityType(ctx.params.entityType!);
-    // DataHub answers every aspect here unless some are named.
-    await scroll(ctx, [entityType], [...listParam(ctx, 'aspects'), ...listParam(ctx, 'aspectNames')], [], undefined);
-  });
-
-  const ENTITY_PATH = /^\/openapi\/v3\/entity\/([^/]+\/.+)$/;
-  const pathOf = (ctx: Context) => entityPath(ENTITY_PATH.exec(ctx.path)![1]!);
-
-  // Before the GET route, which koa-router also answers HEAD with. HEAD answers 204 when the entity (or its aspect) exists, 404 when not; soft-deleted entities
-  // exist unless includeSoftDelete=false says otherwise.
-  router.head(ENTITY_PATH, async (ctx) => {
-    const { urn, aspect } = pathOf(ctx);
-    const actor = actorOf(ctx);
-    assertCan(actor, 'EXISTS', existsDenied(actor.urn));
-    const includeRemoved = booleanParam(ctx, 'includeSoftDelete', true);
-    const e = (await entityExistence(store, [urn])).get(urn.text);
-    let found = e?.exists === true && (includeRemoved || !e.removed);
-    if (found && aspect !== undefined) {
-      found = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), false)).get(urn.text)?.[aspect] !== undefined;
-    }
-    // Status only: Koa turns a null body into 204, whatever the status was.
-    ctx.status = found ? 204 : 404;
-  });
-
-  router.get(ENTITY_PATH, async (ctx) => {
-    const { urn, aspect } = pathOf(ctx);
-    assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
-    const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
-    if (aspect !== undefined) {
-      if (integerParam(ctx, 'version', 0) !== 0) throw badRequest("Query parameter 'version' other than 0 is not supported here: use GET /aspects/{urn}?aspect=&version=");
-      const doc = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), withSystemMetadata)).get(urn.text)?.[aspect];
-      if (!doc) {
-        ctx.set('Not-Found-Reason', 'ENTITY');
-        throw notFound(`No aspect ${aspect} for ${urn.text}`);
+  registerScroll = () =>
+    router.post('/openapi/v3/entity/scroll', async (ctx) => {
+      const body = await jsonValueBody(ctx, limit, 'a JSON object {"entities", "aspects", "filter", "sortCriteria"}', { emptyAs: {} });
+      if (!isJsonRecord(body))
+        throw badRequest('Request body must be a JSON object {"entities": [...], "aspects": [...], "filter": {...}}');
+      const known = ['entities', 'aspects', 'filter', 'sortCriteria'];
+      const unknown = Object.keys(body).find((k) => !known.includes(k));
+      if (unknown) throw badRequest(`Unknown field '${unknown}' in the scroll body: expected ${known.join(', ')}`);
+      const types = bodyEntityTypes(body.entities, 'entities') ?? [];
+      let aspects: string[] | undefined;
+      if (body.aspects !== undefined && body.aspects !== null) {
+        if (!Array.isArray(body.aspects) || body.aspects.some((a) => typeof a !== 'string'))
+          throw badRequest('aspects must be an array of aspect names');
+        aspects = body.aspects as string[];
       }
-      ctx.body = withSystemMetadata ? { value: doc.value, systemMetadata: doc.systemMetadata } : { value: doc.value };
-      return;
-    }
-    const names = aspectSet([...listParam(ctx, 'aspects'), ...listParam(ctx, 'aspectNames')]);
-    const docs = await latestAspectDocuments(store, [urn.text], undefined, withSystemMetadata);
-    const doc = docs.get(urn.text);
-    if (!doc || !(keyAspectNameOf(urn.entityType) in doc)) {
-      ctx.set('Not-Found-Reason', 'ENTITY');
-      throw notFound(`Entity ${urn.text} does not exist`);
-    }
-    const wanted = new Map([[urn.text, names ? Object.fromEntries(Object.entries(doc).filter(([n]) => names.has(n))) : doc]]);
-    ctx.body = renderEntities([urn.text], wanted, withSystemMetadata)[0];
-  });
+      await scroll(ctx, types.length ? types : registeredEntityTypes(), aspects, filterBody(body.filter, 'filter'), body);
+    });
+  registerRest = () => {
+    router.get('/openapi/v3/entity/:entityType', async (ctx) => {
+      const entityType = pathEntityType(ctx.params.entityType!);
+      // DataHub answers every aspect here unless some are named.
+      await scroll(ctx, [entityType], [...listParam(ctx, 'aspects'), ...listParam(ctx, 'aspectNames')], [], undefined);
+    });
 
-  router.post(ENTITY_PATH, async (ctx) => {
-    const { urn, aspect } = pathOf(ctx);
-    if (aspect === undefined) throw badRequest('POST to one entity needs an aspect in the path: /openapi/v3/entity/{entityType}/{urn}/{aspectName}');
-    const async = booleanParam(ctx, 'async', false);
-    const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
-    const body = await jsonValueBody(ctx, limit, 'a JSON object {"value": {...}, "systemMetadata"?: {...}, "headers"?: {...}}');
-    if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"value": {...}}');
-    if (!('value' in body)) throw badRequest(`Missing \`value\` field in the ${aspect} body`);
-    if (body.headers !== undefined && !isJsonRecord(body.headers)) throw badRequest('headers must be an object');
-    const headers = {
-      ...(body.headers as Record<string, unknown> | undefined),
-      ...(ctx.get('If-Version-Match') ? { 'If-Version-Match': ctx.get('If-Version-Match') } : {}),
-      ...(ctx.get('If-None-Match') ? { 'If-None-Match': ctx.get('If-None-Match') } : {}),
-    };
-    const change: AspectChange = {
-      urn, aspectName: aspect, changeType: 'UPSERT', value: body.value,
-      systemMetadata: parseSystemMetadata(body.systemMetadata, aspect), precondition: preconditionOf(headers, aspect),
-    };
-    await deps.ingest(ctx, [change]);
-    const doc = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), withSystemMetadata)).get(urn.text) ?? {};
-    ctx.status = async ? 202 : 200;
-    ctx.body = renderEntities([urn.text], new Map([[urn.text, doc]]), withSystemMetadata)[0];
-  });
+    const ENTITY_PATH = /^\/openapi\/v3\/entity\/([^/]+\/.+)$/;
+    const pathOf = (ctx: Context) => entityPath(ENTITY_PATH.exec(ctx.path)![1]!);
+
+    // Before the GET route, which koa-router also answers HEAD with. HEAD answers 204 when the entity (or its aspect) exists, 404 when not; soft-deleted entities
+    // exist unless includeSoftDelete=false says otherwise.
+    router.head(ENTITY_PATH, async (ctx) => {
+      const { urn, aspect } = pathOf(ctx);
+      const actor = actorOf(ctx);
+      assertCan(actor, 'EXISTS', existsDenied(actor.urn));
+      const includeRemoved = booleanParam(ctx, 'includeSoftDelete', true);
+      const e = (await entityExistence(store, [urn])).get(urn.text);
+      let found = e?.exists === true && (includeRemoved || !e.removed);
+      if (found && aspect !== undefined) {
+        found = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), false)).get(urn.text)?.[aspect] !== undefined;
+      }
+      // Status only: Koa turns a null body into 204, whatever the status was.
+      ctx.status = found ? 204 : 404;
+    });
+
+    router.get(ENTITY_PATH, async (ctx) => {
+      const { urn, aspect } = pathOf(ctx);
+      assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+      const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
+      if (aspect !== undefined) {
+        if (integerParam(ctx, 'version', 0) !== 0)
+          throw badRequest("Query parameter 'version' other than 0 is not supported here: use GET /aspects/{urn}?aspect=&version=");
+        const doc = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), withSystemMetadata)).get(urn.text)?.[aspect];
+        if (!doc) {
+          ctx.set('Not-Found-Reason', 'ENTITY');
+          throw notFound(`No aspect ${aspect} for ${urn.text}`);
+        }
+        ctx.body = withSystemMetadata ? { value: doc.value, systemMetadata: doc.systemMetadata } : { value: doc.value };
+        return;
+      }
+      const names = aspectSet([...listParam(ctx, 'aspects'), ...listParam(ctx, 'aspectNames')]);
+      const docs = await latestAspectDocuments(store, [urn.text], undefined, withSystemMetadata);
+      const doc = docs.get(urn.text);
+      if (!doc || !(keyAspectNameOf(urn.entityType) in doc)) {
+        ctx.set('Not-Found-Reason', 'ENTITY');
+        throw notFound(`Entity ${urn.text} does not exist`);
+      }
+      const wanted = new Map([[urn.text, names ? Object.fromEntries(Object.entries(doc).filter(([n]) => names.has(n))) : doc]]);
+      ctx.body = renderEntities([urn.text], wanted, withSystemMetadata)[0];
+    });
+
+    router.post(ENTITY_PATH, async (ctx) => {
+      const { urn, aspect } = pathOf(ctx);
+      if (aspect === undefined)
+        throw badRequest('POST to one entity needs an aspect in the path: /openapi/v3/entity/{entityType}/{urn}/{aspectName}');
+      const async = booleanParam(ctx, 'async', false);
+      const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
+      const body = await jsonValueBody(ctx, limit, 'a JSON object {"value": {...}, "systemMetadata"?: {...}, "headers"?: {...}}');
+      if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"value": {...}}');
+      if (!('value' in body)) throw badRequest(`Missing \`value\` field in the ${aspect} body`);
+      if (body.headers !== undefined && !isJsonRecord(body.headers)) throw badRequest('headers must be an object');
+      const headers = {
+        ...(body.headers as Record<string, unknown> | undefined),
+        ...(ctx.get('If-Version-Match') ? { 'If-Version-Match': ctx.get('If-Version-Match') } : {}),
+        ...(ctx.get('If-None-Match') ? { 'If-None-Match': ctx.get('If-None-Match') } : {}),
+      };
+      const change: AspectChange = {
+        urn,
+        aspectName: aspect,
+        changeType: 'UPSERT',
+        value: body.value,
+        systemMetadata: parseSystemMetadata(body.systemMetadata, aspect),
+        precondition: preconditionOf(headers, aspect),
+      };
+      await deps.ingest(ctx, [change]);
+      const doc = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), withSystemMetadata)).get(urn.text) ?? {};
+      ctx.status = async ? 202 : 200;
+      ctx.body = renderEntities([urn.text], new Map([[urn.text, doc]]), withSystemMetadata)[0];
+    });
   };
   return { scroll: registerScroll, rest: registerRest };
 }
@@ -290,18 +324,26 @@ export function registerOpenApiRelationshipRoutes(router: Router, deps: { store:
     if (unknown) throw badRequest(`Unknown field '${unknown}' in the relationship scroll body: expected ${known.join(', ')}`);
     const edge = filterBody(body.edgeFilter, 'edgeFilter');
     const edgeField = edge.flatMap((c) => c.and ?? [])[0]?.field;
-    if (edgeField !== undefined) throw badRequest(`Unknown filter field '${edgeField}' in edgeFilter: edges cannot be filtered by their properties here`);
+    if (edgeField !== undefined)
+      throw badRequest(`Unknown filter field '${edgeField}' in edgeFilter: edges cannot be filtered by their properties here`);
     const direction = queryParam(ctx, 'direction') ?? 'OUTGOING';
-    if (direction !== 'INCOMING' && direction !== 'OUTGOING') throw badRequest(`Query parameter 'direction' must be INCOMING or OUTGOING, got '${direction}'`);
-    const typesOf = (name: string) => listParam(ctx, name).map((t) => {
-      const known = registeredEntityTypes().find((n) => n.toLowerCase() === t.toLowerCase());
-      if (!known) throw badRequest(`Unknown entity type '${t}' in '${name}'`);
-      return known;
-    });
+    if (direction !== 'INCOMING' && direction !== 'OUTGOING')
+      throw badRequest(`Query parameter 'direction' must be INCOMING or OUTGOING, got '${direction}'`);
+    const typesOf = (name: string) =>
+      listParam(ctx, name).map((t) => {
+        const known = registeredEntityTypes().find((n) => n.toLowerCase() === t.toLowerCase());
+        if (!known) throw badRequest(`Unknown entity type '${t}' in '${name}'`);
+        return known;
+      });
     ctx.body = await scrollRelationships(store, {
-      types: listParam(ctx, 'relationshipTypes'), sourceTypes: typesOf('sourceTypes'), destinationTypes: typesOf('destinationTypes'),
-      direction, sourceFilter: filterBody(body.sourceFilter, 'sourceFilter'), destinationFilter: filterBody(body.destinationFilter, 'destinationFilter'),
-      count: Math.max(1, integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT)), scrollId: queryParam(ctx, 'scrollId'),
+      types: listParam(ctx, 'relationshipTypes'),
+      sourceTypes: typesOf('sourceTypes'),
+      destinationTypes: typesOf('destinationTypes'),
+      direction,
+      sourceFilter: filterBody(body.sourceFilter, 'sourceFilter'),
+      destinationFilter: filterBody(body.destinationFilter, 'destinationFilter'),
+      count: Math.max(1, integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT)),
+      scrollId: queryParam(ctx, 'scrollId'),
       includeRemoved: booleanParam(ctx, 'includeSoftDelete', false),
     });
   });

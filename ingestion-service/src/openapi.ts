@@ -6,7 +6,17 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
-import { keyAspectNameOf, badRequest, validationFailed, isJsonRecord, type JsonRecord, type Urn, assertCan, authorizeWrite, getAspectDenied } from '@lineage/catalog/model';
+import {
+  keyAspectNameOf,
+  badRequest,
+  validationFailed,
+  isJsonRecord,
+  type JsonRecord,
+  type Urn,
+  assertCan,
+  authorizeWrite,
+  getAspectDenied,
+} from '@lineage/catalog/model';
 import { getLatestAspectsOf } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
@@ -73,11 +83,13 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
       if (!isJsonRecord(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
       if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
       const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);
-      if (entry.headers !== undefined && entry.headers !== null && !isJsonRecord(entry.headers)) throw badRequest(`${at}.headers must be an object`);
+      if (entry.headers !== undefined && entry.headers !== null && !isJsonRecord(entry.headers))
+        throw badRequest(`${at}.headers must be an object`);
       const precondition = preconditionOf(entry.headers as Record<string, unknown> | undefined, at);
       const value = entry.value;
       if (changeType === 'PATCH') {
-        if (!isJsonRecord(value) || !('patch' in value)) throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
+        if (!isJsonRecord(value) || !('patch' in value))
+          throw badRequest(`Missing \`patch\` field in ${at}.value: expected {"patch": [...]}`);
         if (!Array.isArray(value.patch)) throw badRequest(`${at}.value.patch must be an array of JSON Patch operations`);
         changes.push({ urn, aspectName, changeType, patchText: JSON.stringify(value), systemMetadata, precondition });
       } else {
@@ -172,7 +184,8 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   // DELETE …/{urn}/{aspectName} deletes that aspect, as ?aspects=<aspectName> does.
   router.delete(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/, async (ctx) => {
     const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!);
-    if (booleanParam(ctx, 'clear', false)) throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
+    if (booleanParam(ctx, 'clear', false))
+      throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
     const aspects = aspect === undefined ? listParam(ctx, 'aspects') : [aspect];
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
@@ -180,7 +193,10 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
       authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
       await hardDeleteEntity(store, urn, deps.writeOptions(ctx));
     } else {
-      await deps.ingest(ctx, aspects.map((aspectName) => ({ urn, aspectName, changeType: 'DELETE' })));
+      await deps.ingest(
+        ctx,
+        aspects.map((aspectName) => ({ urn, aspectName, changeType: 'DELETE' })),
+      );
     }
     ctx.body = '';
     ctx.status = 200;

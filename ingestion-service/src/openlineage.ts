@@ -3,7 +3,16 @@
 // openlineage-python client posts to by default, and DataHub's. Errors render as {"error": …}.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { assertCan, badRequest, isCatalogError, openLineageDenied, parseOpenLineageEvent, validationFailed, type CatalogError, type OpenLineageEvent } from '@lineage/catalog/model';
+import {
+  assertCan,
+  badRequest,
+  isCatalogError,
+  openLineageDenied,
+  parseOpenLineageEvent,
+  validationFailed,
+  type CatalogError,
+  type OpenLineageEvent,
+} from '@lineage/catalog/model';
 import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
@@ -88,7 +97,11 @@ export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps)
           fail(index, e);
         }
       });
-      const outcomes = await ingestOpenLineage(store, valid.map((v) => v.event), deps.writeOptions(ctx));
+      const outcomes = await ingestOpenLineage(
+        store,
+        valid.map((v) => v.event),
+        deps.writeOptions(ctx),
+      );
       for (const o of outcomes) if (!o.ok) fail(valid[o.index]!.index, o.error);
       failed.sort((a, b) => a.index - b.index);
       const written = outcomes.filter((o) => o.ok).map((o) => valid[o.index]!);

@@ -47,9 +47,11 @@ export function proposalToChange(raw: unknown, where = 'proposal'): AspectChange
   if (!parsed.success) throw validationFailed(zodMessage(`Invalid ${where}`, parsed.error));
   const p = parsed.data;
   if (!p.entityUrn) {
-    throw validationFailed(p.entityKeyAspect !== undefined
-      ? `Invalid ${where}: entityKeyAspect without entityUrn is not supported`
-      : `Invalid ${where}: entityUrn is required`);
+    throw validationFailed(
+      p.entityKeyAspect !== undefined
+        ? `Invalid ${where}: entityKeyAspect without entityUrn is not supported`
+        : `Invalid ${where}: entityUrn is required`,
+    );
   }
   const urn = parseUrnOrThrow(p.entityUrn);
   if (p.entityType !== urn.entityType) {
@@ -82,7 +84,11 @@ export function proposalToChange(raw: unknown, where = 'proposal'): AspectChange
 function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, dropNulls(v)]),
+    );
   }
   return value;
 }
@@ -110,6 +116,13 @@ export function snapshotToChanges(entity: unknown, systemMetadataRaw: unknown, w
     const aspectFqcn = keys[0]!;
     const aspectName = aspectNameOfFqcn(aspectFqcn);
     if (!aspectName) throw validationFailed(`Invalid ${where}.aspects[${i}]: unknown aspect type '${aspectFqcn}'`);
-    return { urn, aspectName, changeType: 'UPSERT', value: dropNulls(union[aspectFqcn]), systemMetadata, source: `${where}.aspects[${i}]` } satisfies AspectChange;
+    return {
+      urn,
+      aspectName,
+      changeType: 'UPSERT',
+      value: dropNulls(union[aspectFqcn]),
+      systemMetadata,
+      source: `${where}.aspects[${i}]`,
+    } satisfies AspectChange;
   });
 }

@@ -7,8 +7,14 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { badRequest, parseUrnOrThrow, type Urn, assertCan } from '@lineage/catalog/model';
 import {
-  lineageEdgePage, relatedEntities, relationshipTypesOf,
-  type LineageEdge, type LineageEdgeKey, type LineageEdgeQuery, type LineageScrollDirection, type RelationshipDirection,
+  lineageEdgePage,
+  relatedEntities,
+  relationshipTypesOf,
+  type LineageEdge,
+  type LineageEdgeKey,
+  type LineageEdgeQuery,
+  type LineageScrollDirection,
+  type RelationshipDirection,
 } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
@@ -62,8 +68,12 @@ function decodeScrollId(scrollId: string): LineageEdgeKey {
     throw badRequest('Invalid scrollId: pass back the scrollId of a previous answer unchanged');
   }
   const after = (parsed as { v?: unknown; after?: unknown } | null)?.after;
-  if ((parsed as { v?: unknown } | null)?.v !== SCROLL_ID_VERSION || !Array.isArray(after) || after.length !== 3
-    || !after.every((s) => typeof s === 'string')) {
+  if (
+    (parsed as { v?: unknown } | null)?.v !== SCROLL_ID_VERSION ||
+    !Array.isArray(after) ||
+    after.length !== 3 ||
+    !after.every((s) => typeof s === 'string')
+  ) {
     throw badRequest('Invalid scrollId: pass back the scrollId of a previous answer unchanged');
   }
   return after as LineageEdgeKey;
@@ -85,7 +95,10 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
   const { store, config } = deps;
 
   /** What both relationship doors ask: the urn, direction, types and page, the caller allowed to read. */
-  const relationshipsQuery = async (ctx: Context, door: { urn(text: string): Urn; types: string[]; typesHint: string; defaultCount: number }) => {
+  const relationshipsQuery = async (
+    ctx: Context,
+    door: { urn(text: string): Urn; types: string[]; typesHint: string; defaultCount: number },
+  ) => {
     const rawUrn = urnParam(ctx);
     if (!rawUrn) throw badRequest("Query parameter 'urn' is required");
     const urn = door.urn(rawUrn);
@@ -118,7 +131,12 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
       typesHint: "Query parameter 'types' is required: types=List(A,B)",
       defaultCount: 100,
     });
-    ctx.body = { start: r.start, count: r.count, total: r.total, relationships: r.entities.map((e) => ({ entity: e.urn, type: e.relationshipType })) };
+    ctx.body = {
+      start: r.start,
+      count: r.count,
+      total: r.total,
+      relationships: r.entities.map((e) => ({ entity: e.urn, type: e.relationshipType })),
+    };
   });
 
   // OpenAPI v3 (SDK 1.7 scroll_lineage): POST /openapi/v3/lineage/scroll?relationshipTypes=&direction=UPSTREAM|DOWNSTREAM
@@ -139,7 +157,8 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     const types = relationshipTypesOf(askedTypes);
     // The SDK always sends a body ({} without urns); no body at all means the same.
     const body = await jsonValueBody(ctx, config.MAX_BODY_BYTES, 'a JSON object {"urns": [...]}', { emptyAs: {} });
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object {"urns": [...]}');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('Request body must be a JSON object {"urns": [...]}');
     const rawUrns = (body as { urns?: unknown }).urns;
     if (rawUrns !== undefined && rawUrns !== null && !Array.isArray(rawUrns)) throw badRequest('urns must be an array of urns');
     const urns = [...new Set((rawUrns ?? []).map((u, i) => requestUrn(u, `urns[${i}]`).text))];
@@ -150,8 +169,9 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));
     // Only non-relationship names asked for: nothing matches (an empty list would mean every type).
-    ctx.body = askedTypes.length && !types.length
-      ? { scrollId: null, results: [] }
-      : await lineageScrollPage(store, { urns, types, direction, includeSoftDelete, count, after });
+    ctx.body =
+      askedTypes.length && !types.length
+        ? { scrollId: null, results: [] }
+        : await lineageScrollPage(store, { urns, types, direction, includeSoftDelete, count, after });
   });
 }

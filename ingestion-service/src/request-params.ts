@@ -48,11 +48,19 @@ export function integerParam(ctx: Context, name: string, fallback: number, max =
 export function listParam(ctx: Context, name: string): string[] {
   const v = ctx.query[name];
   const values = v === undefined ? [] : Array.isArray(v) ? v : [v];
-  return values.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return values
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Reads and parses a JSON body of any shape, with the configured size and depth caps. */
-export async function jsonValueBody(ctx: Context, limitBytes: number, expected: string, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+export async function jsonValueBody(
+  ctx: Context,
+  limitBytes: number,
+  expected: string,
+  options: { emptyAs?: unknown } = {},
+): Promise<unknown> {
   const type = ctx.get('content-type');
   if (type && !/json/i.test(type)) throw new CatalogError('badRequest', `Unsupported content type '${type}': send application/json`);
   const text = await rawBody(ctx, limitBytes);

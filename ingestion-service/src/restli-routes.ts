@@ -5,7 +5,20 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { hardDeleteEntity } from '@lineage/catalog/write';
 import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
-import { aspectFqcn, keyAspectNameOf, badRequest, notFound, validationFailed, parseUrnOrThrow, assertCan, authorizeWrite, getAspectDenied, getCountsDenied, restoreIndicesDenied, updateEntitiesDenied } from '@lineage/catalog/model';
+import {
+  aspectFqcn,
+  keyAspectNameOf,
+  badRequest,
+  notFound,
+  validationFailed,
+  parseUrnOrThrow,
+  assertCan,
+  authorizeWrite,
+  getAspectDenied,
+  getCountsDenied,
+  restoreIndicesDenied,
+  updateEntitiesDenied,
+} from '@lineage/catalog/model';
 import type { IngestionContext } from './context.ts';
 import { handleRestoreIndices } from './restore-handler.ts';
 import { actorOf, decodePathUrn, jsonBody } from './restli.ts';
@@ -22,7 +35,10 @@ function parseRestliList(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const m = /^List\((.*)\)$/.exec(raw.trim());
   if (!m) throw badRequest(`Invalid aspects parameter '${raw}': expected List(name,…)`);
-  return m[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+  return m[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function requireString(body: Record<string, unknown>, name: string): string {
@@ -52,63 +68,79 @@ export function registerRestliActions(router: Router, deps: IngestionContext): v
     return items;
   };
 
-  router.post('/aspects', actions('/aspects', {
-    async ingestProposal(body, ctx) {
-      await ingest(ctx, [proposalToChange(body.proposal)]);
-      ctx.body = { value: 'success' };
-    },
-    async ingestProposalBatch(body, ctx) {
-      await ingest(ctx, batchOf(body, 'proposals', 'proposals').map((p, i) => proposalToChange(p, `proposals[${i}]`)));
-      ctx.body = { value: 'success' };
-    },
-    async getCount(body, ctx) {
-      assertCan(actorOf(ctx), 'GET_COUNT', getCountsDenied());
-      const urnLike = body.urnLike;
-      if (urnLike !== undefined && urnLike !== null && typeof urnLike !== 'string') throw badRequest("Parameter 'urnLike' must be a string");
-      ctx.body = { value: await countLatest(store, requireString(body, 'aspect'), urnLike ?? undefined) };
-    },
-    async restoreIndices(body, ctx) {
-      ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), updateEntitiesDenied());
-    },
-  }));
+  router.post(
+    '/aspects',
+    actions('/aspects', {
+      async ingestProposal(body, ctx) {
+        await ingest(ctx, [proposalToChange(body.proposal)]);
+        ctx.body = { value: 'success' };
+      },
+      async ingestProposalBatch(body, ctx) {
+        await ingest(
+          ctx,
+          batchOf(body, 'proposals', 'proposals').map((p, i) => proposalToChange(p, `proposals[${i}]`)),
+        );
+        ctx.body = { value: 'success' };
+      },
+      async getCount(body, ctx) {
+        assertCan(actorOf(ctx), 'GET_COUNT', getCountsDenied());
+        const urnLike = body.urnLike;
+        if (urnLike !== undefined && urnLike !== null && typeof urnLike !== 'string')
+          throw badRequest("Parameter 'urnLike' must be a string");
+        ctx.body = { value: await countLatest(store, requireString(body, 'aspect'), urnLike ?? undefined) };
+      },
+      async restoreIndices(body, ctx) {
+        ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), updateEntitiesDenied());
+      },
+    }),
+  );
 
-  router.post('/entities', actions('/entities', {
-    async ingest(body, ctx) {
-      if (body.entity === undefined) throw badRequest("Parameter 'entity' is required");
-      await ingest(ctx, snapshotToChanges(body.entity, body.systemMetadata));
-      voidResponse(ctx);
-    },
-    async batchIngest(body, ctx) {
-      const entities = batchOf(body, 'entities', 'entities');
-      const sms = body.systemMetadata;
-      if (sms !== undefined && (!Array.isArray(sms) || sms.length !== entities.length)) {
-        throw validationFailed('entities and systemMetadata must have the same length');
-      }
-      await ingest(ctx, entities.flatMap((e, i) => snapshotToChanges(e, Array.isArray(sms) ? sms[i] : undefined, `entities[${i}]`)));
-      voidResponse(ctx);
-    },
-    async exists(body, ctx) {
-      const urn = parseUrnOrThrow(requireString(body, 'urn'));
-      assertCan(actorOf(ctx), 'EXISTS', getAspectDenied(urn.text));
-      const includeSoftDelete = body.includeSoftDelete === undefined || body.includeSoftDelete === null ? true : body.includeSoftDelete;
-      if (typeof includeSoftDelete !== 'boolean') throw badRequest("Parameter 'includeSoftDelete' must be a boolean");
-      const e = (await entityExistence(store, [urn])).get(urn.text)!;
-      ctx.body = { value: e.exists && (includeSoftDelete || !e.removed) };
-    },
-    async delete(body, ctx) {
-      const actor = actorOf(ctx);
-      const urn = parseUrnOrThrow(requireString(body, 'urn'));
-      authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
-      const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
-      ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
-    },
-  }));
+  router.post(
+    '/entities',
+    actions('/entities', {
+      async ingest(body, ctx) {
+        if (body.entity === undefined) throw badRequest("Parameter 'entity' is required");
+        await ingest(ctx, snapshotToChanges(body.entity, body.systemMetadata));
+        voidResponse(ctx);
+      },
+      async batchIngest(body, ctx) {
+        const entities = batchOf(body, 'entities', 'entities');
+        const sms = body.systemMetadata;
+        if (sms !== undefined && (!Array.isArray(sms) || sms.length !== entities.length)) {
+          throw validationFailed('entities and systemMetadata must have the same length');
+        }
+        await ingest(
+          ctx,
+          entities.flatMap((e, i) => snapshotToChanges(e, Array.isArray(sms) ? sms[i] : undefined, `entities[${i}]`)),
+        );
+        voidResponse(ctx);
+      },
+      async exists(body, ctx) {
+        const urn = parseUrnOrThrow(requireString(body, 'urn'));
+        assertCan(actorOf(ctx), 'EXISTS', getAspectDenied(urn.text));
+        const includeSoftDelete = body.includeSoftDelete === undefined || body.includeSoftDelete === null ? true : body.includeSoftDelete;
+        if (typeof includeSoftDelete !== 'boolean') throw badRequest("Parameter 'includeSoftDelete' must be a boolean");
+        const e = (await entityExistence(store, [urn])).get(urn.text)!;
+        ctx.body = { value: e.exists && (includeSoftDelete || !e.removed) };
+      },
+      async delete(body, ctx) {
+        const actor = actorOf(ctx);
+        const urn = parseUrnOrThrow(requireString(body, 'urn'));
+        authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
+        const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
+        ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
+      },
+    }),
+  );
 
-  router.post('/operations', actions('/operations', {
-    async restoreIndices(body, ctx) {
-      ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
-    },
-  }));
+  router.post(
+    '/operations',
+    actions('/operations', {
+      async restoreIndices(body, ctx) {
+        ctx.body = await handleRestoreIndices(store, body, actorOf(ctx), restoreIndicesDenied());
+      },
+    }),
+  );
 }
 
 /** GET /aspects/<urn>?aspect=&version= and /entitiesV2/<urn>?aspects=List(…). */
@@ -138,10 +170,23 @@ export function registerRestliReads(router: Router, deps: IngestionContext): voi
     if (!rows.has(keyName)) {
       // DataHub always includes the key aspect, even for entities never ingested.
       const key = syntheticKeyAspect(urn);
-      aspects[key.name] = { name: key.name, type: 'VERSIONED', version: 0, value: key.value, created: { time: 0, actor: 'urn:li:corpuser:__datahub_system' } };
+      aspects[key.name] = {
+        name: key.name,
+        type: 'VERSIONED',
+        version: 0,
+        value: key.value,
+        created: { time: 0, actor: 'urn:li:corpuser:__datahub_system' },
+      };
     }
     for (const [name, r] of rows) {
-      aspects[name] = { name, type: 'VERSIONED', version: 0, value: r.value, created: { time: r.createdOn, actor: r.createdBy }, systemMetadata: r.systemMetadata };
+      aspects[name] = {
+        name,
+        type: 'VERSIONED',
+        version: 0,
+        value: r.value,
+        created: { time: r.createdOn, actor: r.createdBy },
+        systemMetadata: r.systemMetadata,
+      };
     }
     ctx.body = { entityName: urn.entityType, urn: urn.text, aspects };
   });

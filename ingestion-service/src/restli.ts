@@ -2,7 +2,17 @@
 // the error body and headers, the /gms and /api/gms prefixes, and authentication of every route but
 // /config and /health.
 import type { Context, Next } from 'koa';
-import { BOOKMARK_HEADER, formatBookmarkHeader, LINEAGE_PLAN_HEADER, isOpenLineagePath, parseBookmarkHeader, readBodyText, restStatusOf, UNKNOWN_ERROR_MESSAGE, withoutGmsPrefix } from '@lineage/service-kit';
+import {
+  BOOKMARK_HEADER,
+  formatBookmarkHeader,
+  LINEAGE_PLAN_HEADER,
+  isOpenLineagePath,
+  parseBookmarkHeader,
+  readBodyText,
+  restStatusOf,
+  UNKNOWN_ERROR_MESSAGE,
+  withoutGmsPrefix,
+} from '@lineage/service-kit';
 import { authenticate, type AuthConfig, type TokenStore } from '@lineage/catalog/operations';
 import { CatalogError, badRequest, isCatalogError, notFound, jsonDepthProblem, type Actor } from '@lineage/catalog/model';
 import { REQUEST_ID_HEADER, requestIdFrom, runCausally, type Logger } from '@lineage/catalog/runtime';
@@ -172,13 +182,17 @@ export function graphqlRelay(targetUrl: string, limitBytes: number, timeoutMs: n
   return async (ctx: Context) => {
     const body = await rawBody(ctx, limitBytes);
     const headers: Record<string, string> = { 'content-type': ctx.get('content-type') || 'application/json' };
-    for (const h of ['authorization', 'accept', 'x-request-id', BOOKMARK_HEADER, LINEAGE_PLAN_HEADER]) if (ctx.get(h)) headers[h] = ctx.get(h);
+    for (const h of ['authorization', 'accept', 'x-request-id', BOOKMARK_HEADER, LINEAGE_PLAN_HEADER])
+      if (ctx.get(h)) headers[h] = ctx.get(h);
     if (!headers['x-request-id']) headers['x-request-id'] = (ctx.state as RestState).requestId;
     let res: Response;
     try {
       res = await fetch(targetUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
     } catch (e) {
-      throw new CatalogError('unavailable', `GraphQL is served by the front door, which is unreachable at ${targetUrl}`, { cause: e, retryAfterSeconds: 5 });
+      throw new CatalogError('unavailable', `GraphQL is served by the front door, which is unreachable at ${targetUrl}`, {
+        cause: e,
+        retryAfterSeconds: 5,
+      });
     }
     ctx.status = res.status;
     ctx.type = res.headers.get('content-type') ?? 'application/json';

@@ -13,10 +13,16 @@ import { processMetrics } from '@lineage/service-kit';
 const API_DEFAULT_BATCH_SIZE = 10;
 
 // The Python client sends JSON numbers, but curl users and older clients send "10": accept both.
-const integer = z.union([
-  z.number().int(),
-  z.string().trim().regex(/^-?\d+$/, 'expected an integer').transform(Number),
-]).pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+const integer = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/, 'expected an integer')
+      .transform(Number),
+  ])
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
 const positive = integer.pipe(z.number().int().min(1, 'must be at least 1'));
 // Python's client sends `"urn": ""` in some paths: an empty string means "not given".
 const text = z.string().transform((s) => (s === '' ? undefined : s));
@@ -61,8 +67,15 @@ export function restoreArgsOfBody(body: unknown): WindowArgs {
   // DataHub's window: `limit` rows when given, else one batch; a single urn is restored whole.
   const limit = requestedLimit > 0 ? requestedLimit : urn !== undefined ? 0 : batchSize;
   return {
-    urn, aspect: p.aspect ?? undefined, urnLike: p.urnLike ?? undefined, start, batchSize, limit, requestedLimit,
-    gePitEpochMs: p.gePitEpochMs ?? undefined, lePitEpochMs: p.lePitEpochMs ?? undefined,
+    urn,
+    aspect: p.aspect ?? undefined,
+    urnLike: p.urnLike ?? undefined,
+    start,
+    batchSize,
+    limit,
+    requestedLimit,
+    gePitEpochMs: p.gePitEpochMs ?? undefined,
+    lePitEpochMs: p.lePitEpochMs ?? undefined,
   };
 }
 
@@ -70,12 +83,14 @@ const show = (v: string | number | null | undefined) => (v === undefined || v ==
 
 /** DataHub's `{args=RestoreIndicesArgs(…), result=RestoreIndicesResult(…)}` line (clients only log it). */
 function summaryOf(args: WindowArgs, r: RestoreResult): string {
-  return `{args=RestoreIndicesArgs(start=${args.start}, batchSize=${args.batchSize}, limit=${args.requestedLimit}, ` +
+  return (
+    `{args=RestoreIndicesArgs(start=${args.start}, batchSize=${args.batchSize}, limit=${args.requestedLimit}, ` +
     `aspectName=${show(args.aspect)}, urn=${show(args.urn)}, urnLike=${show(args.urnLike)}, ` +
     `gePitEpochMs=${show(args.gePitEpochMs)}, lePitEpochMs=${show(args.lePitEpochMs)}), ` +
     `result=RestoreIndicesResult(ignored=${r.ignored}, rowsMigrated=${r.rowsMigrated}, timeSqlQueryMs=${r.timeSqlQueryMs}, ` +
     `edgesAdded=${r.edgesAdded}, edgesRemoved=${r.edgesRemoved}, edgesChanged=${r.edgesChanged}, ` +
-    `searchFieldsRewritten=${r.searchFieldsRewritten}, lastUrn=${show(r.lastUrn)}, lastAspect=${show(r.lastAspect)}, timeMs=${r.timeMs})}`;
+    `searchFieldsRewritten=${r.searchFieldsRewritten}, lastUrn=${show(r.lastUrn)}, lastAspect=${show(r.lastAspect)}, timeMs=${r.timeMs})}`
+  );
 }
 
 export interface RestoreIndicesResponse {

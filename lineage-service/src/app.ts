@@ -11,7 +11,22 @@ import { lineageLimitsFromConfig } from '@lineage/catalog/read';
 import { changeLogTopicsOf, type LineageConfig, type Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
-import { asksForLineagePlans, lineagePlanPlugin, createFormatError, dataHubEnvelopePlugin, graphqlMetricsPlugin, closeApolloHttp, graphqlHandler, sendPlain, graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin, httpServerOptions, GRAPHQL_PATH, UNKNOWN_ERROR_MESSAGE } from '@lineage/service-kit';
+import {
+  asksForLineagePlans,
+  lineagePlanPlugin,
+  createFormatError,
+  dataHubEnvelopePlugin,
+  graphqlMetricsPlugin,
+  closeApolloHttp,
+  graphqlHandler,
+  sendPlain,
+  graphqlLimitsFromConfig,
+  graphqlValidationRules,
+  operationResolutionPlugin,
+  httpServerOptions,
+  GRAPHQL_PATH,
+  UNKNOWN_ERROR_MESSAGE,
+} from '@lineage/service-kit';
 import { loadTypeDefs, subgraphTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
@@ -34,11 +49,12 @@ export interface LineageSubgraph {
   close(): Promise<void>;
 }
 
-
 export function buildLineageSchema() {
   const typeDefs = loadTypeDefs();
-  const module = (name: keyof typeof typeDefs, resolvers?: object) =>
-    ({ typeDefs: typeDefs[name], ...(resolvers ? { resolvers: resolvers as GraphQLResolverMap<unknown> } : {}) });
+  const module = (name: keyof typeof typeDefs, resolvers?: object) => ({
+    typeDefs: typeDefs[name],
+    ...(resolvers ? { resolvers: resolvers as GraphQLResolverMap<unknown> } : {}),
+  });
   return buildSubgraphSchema([
     module('common', scalarResolvers),
     // Entity types follow their descriptors; which fields each has is what the SDL declares.
@@ -68,8 +84,13 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     introspection: true,
     validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
     // No federated tracing: nothing reports usage, and ftv1 would ride along in every response.
-    plugins: [dataHubEnvelopePlugin<RequestContext>(), ApolloServerPluginInlineTraceDisabled(), graphqlMetricsPlugin<RequestContext>('subgraph'), operationResolutionPlugin<RequestContext>(),
-      lineagePlanPlugin<RequestContext>(logger)],
+    plugins: [
+      dataHubEnvelopePlugin<RequestContext>(),
+      ApolloServerPluginInlineTraceDisabled(),
+      graphqlMetricsPlugin<RequestContext>('subgraph'),
+      operationResolutionPlugin<RequestContext>(),
+      lineagePlanPlugin<RequestContext>(logger),
+    ],
   });
   await apollo.start();
 
@@ -86,7 +107,8 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     maxBodyBytes: config.MAX_BODY_BYTES,
     logger,
     limits: graphqlLimitsFromConfig(config),
-    context: async (req) => createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore), asksForLineagePlans(req)),
+    context: async (req) =>
+      createRequestContext(services, await authenticate(req.headers.authorization, authConfig, tokenStore), asksForLineagePlans(req)),
   });
 
   const httpServer = createServer(httpServerOptions(config), (req, res) => {
@@ -97,10 +119,13 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
         sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);
       });
     } else if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
-      store.ping().then((up) => {
-        res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: up ? 'ok' : 'unavailable' }));
-      }, () => sendPlain(res, 503, 'unavailable'));
+      store.ping().then(
+        (up) => {
+          res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: up ? 'ok' : 'unavailable' }));
+        },
+        () => sendPlain(res, 503, 'unavailable'),
+      );
     } else {
       sendPlain(res, 404, `No route for ${req.method ?? ''} ${path}`);
     }

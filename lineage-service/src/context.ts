@@ -39,10 +39,15 @@ export function createRequestContext(services: ResolverServices, actor: Actor, e
     lineagePlans: [],
     aspects: new DataLoader(async (urns) => {
       const stored = await getLatestAspectsOf(store, urns);
-      return urns.map((u) => new Map<string, LatestAspect>([...stored.get(u)?.values() ?? []].map((r) => [r.name, { name: r.name, value: r.value }])));
+      return urns.map(
+        (u) => new Map<string, LatestAspect>([...(stored.get(u)?.values() ?? [])].map((r) => [r.name, { name: r.name, value: r.value }])),
+      );
     }),
     existence: new DataLoader(async (urns) => {
-      const found = await entityExistence(store, urns.map((u) => parseUrn(u)));
+      const found = await entityExistence(
+        store,
+        urns.map((u) => parseUrn(u)),
+      );
       return urns.map((u) => found.get(u) ?? { exists: false, removed: false });
     }),
   };

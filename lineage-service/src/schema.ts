@@ -12,7 +12,17 @@ import { entityTypeDefs } from './surface/entity-sdl.ts';
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
 const SCHEMA_FILES = [
-  'common', 'entities', 'metadata', 'governance', 'schema-metadata', 'quality', 'documents', 'lineage', 'tokens', 'search', 'details',
+  'common',
+  'entities',
+  'metadata',
+  'governance',
+  'schema-metadata',
+  'quality',
+  'documents',
+  'lineage',
+  'tokens',
+  'search',
+  'details',
 ] as const;
 export type SchemaModule = (typeof SCHEMA_FILES)[number] | 'generated' | 'registered';
 

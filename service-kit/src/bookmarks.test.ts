@@ -1,4 +1,10 @@
-import { formatBookmarkHeader, MAX_BOOKMARK_HEADER_CHARS, MAX_PRESENTED_BOOKMARKS, mergeBookmarkHeaders, parseBookmarkHeader } from './bookmarks.ts';
+import {
+  formatBookmarkHeader,
+  MAX_BOOKMARK_HEADER_CHARS,
+  MAX_PRESENTED_BOOKMARKS,
+  mergeBookmarkHeaders,
+  parseBookmarkHeader,
+} from './bookmarks.ts';
 
 // The shape of a Neo4j 5 bookmark: base64 with '+', '/' and '=', which is why items are base64url.
 const BOOKMARK = 'FB:kcwQkaiEU0QBQRKhSrS4LDmr9Mke5ZA=';
@@ -33,7 +39,9 @@ describe('X-Lineage-Bookmark', () => {
   test('too many bookmarks or too long a header → a problem naming the limit', () => {
     const many = Array.from({ length: MAX_PRESENTED_BOOKMARKS + 1 }, () => formatBookmarkHeader([BOOKMARK])).join(',');
     expect(parseBookmarkHeader(many)).toEqual({ problem: expect.stringContaining(`at most ${MAX_PRESENTED_BOOKMARKS}`) });
-    expect(parseBookmarkHeader('A'.repeat(MAX_BOOKMARK_HEADER_CHARS + 1))).toEqual({ problem: expect.stringContaining(`longer than ${MAX_BOOKMARK_HEADER_CHARS}`) });
+    expect(parseBookmarkHeader('A'.repeat(MAX_BOOKMARK_HEADER_CHARS + 1))).toEqual({
+      problem: expect.stringContaining(`longer than ${MAX_BOOKMARK_HEADER_CHARS}`),
+    });
   });
 
   test('merging header values keeps each item once, in order; nothing to merge → undefined', () => {

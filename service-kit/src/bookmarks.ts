@@ -26,18 +26,27 @@ export function parseBookmarkHeader(header: string | readonly string[] | undefin
   const value = typeof header === 'string' ? header : header?.join(',');
   if (value === undefined || value.trim() === '') return { bookmarks: [] };
   if (value.length > MAX_BOOKMARK_HEADER_CHARS) {
-    return { problem: `${BOOKMARK_HEADER} is longer than ${MAX_BOOKMARK_HEADER_CHARS} characters: present only the bookmark of your latest write.` };
+    return {
+      problem: `${BOOKMARK_HEADER} is longer than ${MAX_BOOKMARK_HEADER_CHARS} characters: present only the bookmark of your latest write.`,
+    };
   }
   // Empty items (a trailing comma from joining lists) say nothing: skipped.
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length > MAX_PRESENTED_BOOKMARKS) {
-    return { problem: `${BOOKMARK_HEADER} holds ${items.length} bookmarks; at most ${MAX_PRESENTED_BOOKMARKS} are accepted: present only the bookmark of your latest write.` };
+    return {
+      problem: `${BOOKMARK_HEADER} holds ${items.length} bookmarks; at most ${MAX_PRESENTED_BOOKMARKS} are accepted: present only the bookmark of your latest write.`,
+    };
   }
   const bookmarks: string[] = [];
   for (const item of items) {
     const decoded = ITEM.test(item) ? Buffer.from(item, 'base64url').toString('latin1') : '';
     if (!PRINTABLE.test(decoded)) {
-      return { problem: `${BOOKMARK_HEADER} is malformed: '${item.length > 64 ? `${item.slice(0, 64)}…` : item}' is not a bookmark (expected comma-separated base64url items, as a write answered them).` };
+      return {
+        problem: `${BOOKMARK_HEADER} is malformed: '${item.length > 64 ? `${item.slice(0, 64)}…` : item}' is not a bookmark (expected comma-separated base64url items, as a write answered them).`,
+      };
     }
     bookmarks.push(decoded);
   }

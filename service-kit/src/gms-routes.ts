@@ -6,10 +6,32 @@ import { withoutGmsPrefix } from './gms-prefix.ts';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
 import { opsRouteTemplate } from './service-runtime.ts';
 
-const RESTLI_ACTIONS = new Set(['ingestProposal', 'ingestProposalBatch', 'getCount', 'restoreIndices', 'ingest', 'batchIngest', 'exists', 'delete']);
+const RESTLI_ACTIONS = new Set([
+  'ingestProposal',
+  'ingestProposalBatch',
+  'getCount',
+  'restoreIndices',
+  'ingest',
+  'batchIngest',
+  'exists',
+  'delete',
+]);
 const PATHS = new Set([
-  '/operations/backup', '/', '/aspects', '/entities', '/operations', '/config', '/relationships', '/api/graphql', '/api/v2/graphql',
-  '/openapi/relationships/v1', '/openapi/v1/events/poll', '/openapi/v3/lineage/scroll', '/openapi/v3/relationship/scroll', ...OPENLINEAGE_EVENT_PATHS, ...OPENLINEAGE_BATCH_PATHS,
+  '/operations/backup',
+  '/',
+  '/aspects',
+  '/entities',
+  '/operations',
+  '/config',
+  '/relationships',
+  '/api/graphql',
+  '/api/v2/graphql',
+  '/openapi/relationships/v1',
+  '/openapi/v1/events/poll',
+  '/openapi/v3/lineage/scroll',
+  '/openapi/v3/relationship/scroll',
+  ...OPENLINEAGE_EVENT_PATHS,
+  ...OPENLINEAGE_BATCH_PATHS,
 ]);
 const TEMPLATES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/aspects\/.+$/, '/aspects/{urn}'],

@@ -48,7 +48,8 @@ export function createFormatError(logger: Logger) {
     const original = unwrapResolverError(error);
     if (isCatalogError(original)) {
       const { code, type } = graphqlCodeOf[original.kind];
-      if (original.kind === 'unavailable' || original.kind === 'deadline') logger.warn({ err: original.cause ?? original }, original.message);
+      if (original.kind === 'unavailable' || original.kind === 'deadline')
+        logger.warn({ err: original.cause ?? original }, original.message);
       return { ...base, message: original.message, extensions: { code, type, classification: 'DataFetchingException' } };
     }
     const ext = formatted.extensions as Record<string, unknown> | undefined;
@@ -62,7 +63,10 @@ export function createFormatError(logger: Logger) {
     }
     // A pre-execution error the subgraph already rendered (e.g. a variable its Long scalar refused,
     // which the gateway cannot check itself), relayed by the gateway: keep its classification.
-    if ((!apolloCode || apolloCode === 'DOWNSTREAM_SERVICE_ERROR') && (ext?.classification === 'ValidationError' || ext?.classification === 'InvalidSyntax')) {
+    if (
+      (!apolloCode || apolloCode === 'DOWNSTREAM_SERVICE_ERROR') &&
+      (ext?.classification === 'ValidationError' || ext?.classification === 'InvalidSyntax')
+    ) {
       return { ...base, extensions: { classification: ext.classification } };
     }
     logger.error({ err: original, path: formatted.path }, `unexpected GraphQL error: ${formatted.message}`);
@@ -71,7 +75,11 @@ export function createFormatError(logger: Logger) {
 }
 
 /** Location of the field an error path names, for errors that lost theirs (subgraph errors at the gateway). */
-function locateErrorPath(document: DocumentNode, operationName: string | null | undefined, path: ReadonlyArray<string | number>): SourceLocation | undefined {
+function locateErrorPath(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  path: ReadonlyArray<string | number>,
+): SourceLocation | undefined {
   const operation = document.definitions.find(
     (d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
   );
@@ -92,11 +100,17 @@ function locateErrorPath(document: DocumentNode, operationName: string | null | 
   return location;
 }
 
-function findField(set: SelectionSetNode, responseKey: string, fragments: ReadonlyMap<string, SelectionSetNode>, depth = 0): FieldNode | undefined {
+function findField(
+  set: SelectionSetNode,
+  responseKey: string,
+  fragments: ReadonlyMap<string, SelectionSetNode>,
+  depth = 0,
+): FieldNode | undefined {
   if (depth > 20) return undefined;
   for (const s of set.selections) {
     if (s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === responseKey) return s;
-    const nested = s.kind === Kind.INLINE_FRAGMENT ? s.selectionSet : s.kind === Kind.FRAGMENT_SPREAD ? fragments.get(s.name.value) : undefined;
+    const nested =
+      s.kind === Kind.INLINE_FRAGMENT ? s.selectionSet : s.kind === Kind.FRAGMENT_SPREAD ? fragments.get(s.name.value) : undefined;
     const hit: FieldNode | undefined = nested && findField(nested, responseKey, fragments, depth + 1);
     if (hit) return hit;
   }

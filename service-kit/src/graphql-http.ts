@@ -89,12 +89,18 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
       return;
     }
     const body = parsed.body;
-    await runCausally(presented.bookmarks, (chain) => execute(req, res, body, () =>
-      (chain.wrote ? formatBookmarkHeader(chain.bookmarks) : undefined)));
+    await runCausally(presented.bookmarks, (chain) =>
+      execute(req, res, body, () => (chain.wrote ? formatBookmarkHeader(chain.bookmarks) : undefined)),
+    );
   };
 
   /** Authentication and execution; `written` = the bookmark header of this process's writes, once they are done. */
-  async function execute(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, written: () => string | undefined): Promise<void> {
+  async function execute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    written: () => string | undefined,
+  ): Promise<void> {
     let context: C;
     try {
       context = await options.context(req);
@@ -102,7 +108,12 @@ export function graphqlHandler<C extends BaseContext>(options: GraphqlHttpOption
       if (isCatalogError(e)) {
         if (e.kind === 'unavailable') logger.warn({ err: e.cause ?? e }, e.message);
         // A 503 says when to retry, as the REST doors' do.
-        sendPlain(res, restStatusOf[e.kind], e.message, e.retryAfterSeconds === undefined ? {} : { 'retry-after': String(e.retryAfterSeconds) });
+        sendPlain(
+          res,
+          restStatusOf[e.kind],
+          e.message,
+          e.retryAfterSeconds === undefined ? {} : { 'retry-after': String(e.retryAfterSeconds) },
+        );
       } else {
         logger.error({ err: e }, 'authentication failed unexpectedly');
         sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);

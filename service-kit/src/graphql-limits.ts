@@ -2,7 +2,15 @@
 // selection depth and alias count. Depth and aliases are validation rules, so a document over a
 // limit is a GraphQL error with classification ValidationError (docs/wire-contract.md §GraphQL) and never executes;
 // the document size is checked before parsing, since parsing is what a huge document costs.
-import { GraphQLError, Kind, type ASTVisitor, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 
 export interface GraphqlLimits {
@@ -14,8 +22,16 @@ export interface GraphqlLimits {
   maxDocumentBytes: number;
 }
 
-export function graphqlLimitsFromConfig(config: { GRAPHQL_MAX_DEPTH: number; GRAPHQL_MAX_ALIASES: number; GRAPHQL_MAX_DOCUMENT_BYTES: number }): GraphqlLimits {
-  return { maxDepth: config.GRAPHQL_MAX_DEPTH, maxAliases: config.GRAPHQL_MAX_ALIASES, maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES };
+export function graphqlLimitsFromConfig(config: {
+  GRAPHQL_MAX_DEPTH: number;
+  GRAPHQL_MAX_ALIASES: number;
+  GRAPHQL_MAX_DOCUMENT_BYTES: number;
+}): GraphqlLimits {
+  return {
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
+  };
 }
 
 /** Why the document is too large, or undefined when it is within the limit. */
@@ -23,7 +39,9 @@ function documentSizeProblem(query: string, maxBytes: number): string | undefine
   // Cheap bound first: a UTF-8 encoding takes at most 3 bytes per UTF-16 unit.
   if (query.length * 3 <= maxBytes) return undefined;
   const bytes = Buffer.byteLength(query, 'utf8');
-  return bytes > maxBytes ? `Query document is ${bytes} bytes, over the limit of ${maxBytes} bytes (GRAPHQL_MAX_DOCUMENT_BYTES)` : undefined;
+  return bytes > maxBytes
+    ? `Query document is ${bytes} bytes, over the limit of ${maxBytes} bytes (GRAPHQL_MAX_DOCUMENT_BYTES)`
+    : undefined;
 }
 
 /**
@@ -89,10 +107,19 @@ function limitRule(name: string, m: Measure, message: (value: number) => string,
       memo.set(fragmentName, value);
       return value;
     };
-    const measure = (set: SelectionSetNode): number => set.selections.reduce((acc, sel) => m.combine(acc,
-      sel.kind === Kind.FIELD ? m.field(sel, sel.selectionSet ? measure(sel.selectionSet) : 0)
-        : sel.kind === Kind.INLINE_FRAGMENT ? measure(sel.selectionSet)
-        : spread(sel.name.value)), 0);
+    const measure = (set: SelectionSetNode): number =>
+      set.selections.reduce(
+        (acc, sel) =>
+          m.combine(
+            acc,
+            sel.kind === Kind.FIELD
+              ? m.field(sel, sel.selectionSet ? measure(sel.selectionSet) : 0)
+              : sel.kind === Kind.INLINE_FRAGMENT
+                ? measure(sel.selectionSet)
+                : spread(sel.name.value),
+          ),
+        0,
+      );
     return {
       OperationDefinition(node) {
         const value = measure(node.selectionSet);
@@ -133,7 +160,12 @@ function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
   const schema = context.getSchema();
   return {
     OperationDefinition(node) {
-      const root = node.operation === 'query' ? schema.getQueryType() : node.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+      const root =
+        node.operation === 'query'
+          ? schema.getQueryType()
+          : node.operation === 'mutation'
+            ? schema.getMutationType()
+            : schema.getSubscriptionType();
       if (!root) context.reportError(new GraphQLError(`This schema does not support ${node.operation} operations`, { nodes: [node] }));
       return false;
     },
@@ -158,9 +190,12 @@ export function operationResolutionPlugin<T extends BaseContext>(): ApolloServer
         async didResolveOperation(rc) {
           if (rc.operation) return;
           const name = rc.request.operationName;
-          throw new GraphQLError(name ? `Unknown operation named "${name}".` : 'Must provide operation name if query contains multiple operations.', {
-            extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
-          });
+          throw new GraphQLError(
+            name ? `Unknown operation named "${name}".` : 'Must provide operation name if query contains multiple operations.',
+            {
+              extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+            },
+          );
         },
       };
     },

@@ -8,7 +8,10 @@ const MAX_OPERATION_NAMES = 300;
 /** The gateway's query planner names subgraph fetches <operation>__<subgraph>__<n>. */
 const PLANNER_SUFFIX = /__[A-Za-z0-9_]+?__\d+$/;
 
-export function graphqlMetricsPlugin<T extends object>(server: 'gateway' | 'subgraph', metrics: ServiceMetrics = processMetrics()): ApolloServerPlugin<T> {
+export function graphqlMetricsPlugin<T extends object>(
+  server: 'gateway' | 'subgraph',
+  metrics: ServiceMetrics = processMetrics(),
+): ApolloServerPlugin<T> {
   const seen = new Set<string>();
   const label = (name: string | null | undefined) => {
     const op = operationLabel(server === 'subgraph' ? name?.replace(PLANNER_SUFFIX, '') : name);
@@ -28,7 +31,8 @@ export function graphqlMetricsPlugin<T extends object>(server: 'gateway' | 'subg
           if (errors?.length) {
             // The formatted error: DataHub's integer code, or a classification for parse/validation errors.
             const ext = errors[0]!.extensions as { code?: unknown; classification?: unknown } | undefined;
-            const code = typeof ext?.code === 'number' ? ext.code : typeof ext?.classification === 'string' ? ext.classification : 'unknown';
+            const code =
+              typeof ext?.code === 'number' ? ext.code : typeof ext?.classification === 'string' ? ext.classification : 'unknown';
             outcome = `error_${code}`;
           }
           metrics.graphqlOperations.observe(

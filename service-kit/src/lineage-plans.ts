@@ -28,7 +28,11 @@ export interface PlanCarrier {
 
 /** Whether the request asks to see its lineage plans. */
 export function asksForLineagePlans(req: IncomingMessage): boolean {
-  return String(req.headers[LINEAGE_PLAN_HEADER] ?? '').trim().toLowerCase() === 'true';
+  return (
+    String(req.headers[LINEAGE_PLAN_HEADER] ?? '')
+      .trim()
+      .toLowerCase() === 'true'
+  );
 }
 
 /**

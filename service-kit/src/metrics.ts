@@ -70,8 +70,16 @@ function createMetrics(): ServiceMetrics {
     registers: [registry],
   });
   const restoreRunning = new Gauge({ name: 'restore_indices_running', help: 'restoreIndices calls in progress.', registers: [registry] });
-  const restoreRowsScanned = new Counter({ name: 'restore_indices_rows_scanned_total', help: 'Aspect rows scanned by restoreIndices.', registers: [registry] });
-  const restoreRowsMigrated = new Counter({ name: 'restore_indices_rows_migrated_total', help: 'Aspect rows restored by restoreIndices.', registers: [registry] });
+  const restoreRowsScanned = new Counter({
+    name: 'restore_indices_rows_scanned_total',
+    help: 'Aspect rows scanned by restoreIndices.',
+    registers: [registry],
+  });
+  const restoreRowsMigrated = new Counter({
+    name: 'restore_indices_rows_migrated_total',
+    help: 'Aspect rows restored by restoreIndices.',
+    registers: [registry],
+  });
   const restoreLastProgress = new Gauge({
     name: 'restore_indices_last_progress_timestamp_seconds',
     help: 'When restoreIndices last committed a batch (a stalled restore stops moving this).',
@@ -79,8 +87,15 @@ function createMetrics(): ServiceMetrics {
   });
 
   return {
-    registry, httpRequests, httpInFlight, graphqlOperations, neo4jQueries,
-    restoreRunning, restoreRowsScanned, restoreRowsMigrated, restoreLastProgress,
+    registry,
+    httpRequests,
+    httpInFlight,
+    graphqlOperations,
+    neo4jQueries,
+    restoreRunning,
+    restoreRowsScanned,
+    restoreRowsMigrated,
+    restoreLastProgress,
     observeQuery(event) {
       neo4jQueries.observe({ statement: event.statement, outcome: event.failure ?? 'ok' }, event.ms / 1000);
     },

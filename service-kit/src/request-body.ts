@@ -25,7 +25,9 @@ export function gmsBodyTooLargeAnswer(path: string, limitBytes: number): { statu
   const openApi = /^\/openapi(?:\/|$)/.test(unprefixed) || isOpenLineagePath(unprefixed);
   return {
     status: 413,
-    body: openApi ? { error: message } : { exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', stackTrace: '', message, status: 413 },
+    body: openApi
+      ? { error: message }
+      : { exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', stackTrace: '', message, status: 413 },
   };
 }
 

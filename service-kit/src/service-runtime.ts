@@ -16,7 +16,16 @@
 // below tools/stack.ts's 10 s SIGKILL escalation) and are told `Connection: close`, then the rest
 // is cut, the service's own close runs and the driver closes.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { changeLogTopicsOf, ConfigError, type ServiceConfig, createLogger, type Logger, REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '@lineage/catalog/runtime';
+import {
+  changeLogTopicsOf,
+  ConfigError,
+  type ServiceConfig,
+  createLogger,
+  type Logger,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
+  runInRequest,
+} from '@lineage/catalog/runtime';
 import { processMetrics, type ServiceMetrics } from './metrics.ts';
 import { createStore, type Store } from '@lineage/catalog/store';
 
@@ -70,7 +79,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 async function pingWithin(store: Pick<Store, 'ping'>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
   try {
     return await Promise.race([store.ping().catch(() => false), timeout]);
   } finally {
@@ -131,11 +142,18 @@ function operable(inner: RequestListener, options: OpsOptions): Operable {
           return;
         }
         void pingWithin(store, READY_PING_TIMEOUT_MS).then((up) =>
-          up ? sendJson(res, 200, { status: 'ok' }) : sendJson(res, 503, { status: 'unavailable' }, { 'retry-after': '5' }));
+          up ? sendJson(res, 200, { status: 'ok' }) : sendJson(res, 503, { status: 'unavailable' }, { 'retry-after': '5' }),
+        );
       } else if (read && path === METRICS_PATH) {
         metrics.registry.metrics().then(
-          (text) => { res.writeHead(200, { 'content-type': metrics.registry.contentType }); res.end(text); },
-          (e: unknown) => { logger.error({ err: e }, 'rendering metrics failed'); sendJson(res, 500, { status: 'error' }); },
+          (text) => {
+            res.writeHead(200, { 'content-type': metrics.registry.contentType });
+            res.end(text);
+          },
+          (e: unknown) => {
+            logger.error({ err: e }, 'rendering metrics failed');
+            sendJson(res, 500, { status: 'error' });
+          },
         );
       } else {
         inner(req, res);
@@ -146,13 +164,20 @@ function operable(inner: RequestListener, options: OpsOptions): Operable {
   return {
     handler,
     inFlight: () => inFlight,
-    get draining() { return draining; },
-    startDraining() { draining = true; },
+    get draining() {
+      return draining;
+    },
+    startDraining() {
+      draining = true;
+    },
     drained(timeoutMs) {
       if (inFlight === 0) return Promise.resolve(true);
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(false), timeoutMs);
-        idleWaiters.push(() => { clearTimeout(timer); resolve(true); });
+        idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
       });
     },
   };
@@ -162,7 +187,9 @@ function operable(inner: RequestListener, options: OpsOptions): Operable {
 export function instrumentServer(server: Server, options: OpsOptions): Operable {
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
-  const ops = operable((req, res) => { for (const l of listeners) l.call(server, req, res); }, options);
+  const ops = operable((req, res) => {
+    for (const l of listeners) l.call(server, req, res);
+  }, options);
   server.on('request', ops.handler);
   return ops;
 }
@@ -238,21 +265,32 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
   });
   const metrics = processMetrics();
   const store = createStore({
-    uri: config.NEO4J_URI, user: config.NEO4J_USER, password: config.NEO4J_PASSWORD, database: config.NEO4J_DATABASE,
-    onQuery: (event) => metrics.observeQuery(event), bookmarkWaitMs: config.BOOKMARK_WAIT_MS, changeLog: changeLogTopicsOf(config),
+    uri: config.NEO4J_URI,
+    user: config.NEO4J_USER,
+    password: config.NEO4J_PASSWORD,
+    database: config.NEO4J_DATABASE,
+    onQuery: (event) => metrics.observeQuery(event),
+    bookmarkWaitMs: config.BOOKMARK_WAIT_MS,
+    changeLog: changeLogTopicsOf(config),
     ...(config.MAX_EDGES_PER_WRITE ? { maxEdgesPerWrite: config.MAX_EDGES_PER_WRITE } : {}),
   });
   if (spec.applySchema) await store.applySchema();
   const built = await spec.build({ config, logger, store, metrics });
   const ops = instrumentServer(built.server, {
-    service: spec.name, logger, store, metrics,
+    service: spec.name,
+    logger,
+    store,
+    metrics,
     readyPaths: ['/health', READY_PATH, ...(built.readyPaths ?? [])],
     ...(built.routeTemplate ? { routeTemplate: built.routeTemplate } : {}),
   });
   const { port } = spec;
   await new Promise<void>((resolve, reject) => {
     built.server.once('error', reject);
-    built.server.listen(port, config.HOST, () => { built.server.off('error', reject); resolve(); });
+    built.server.listen(port, config.HOST, () => {
+      built.server.off('error', reject);
+      resolve();
+    });
   });
   const address = `http://${config.HOST}:${port}`;
   logger.info({ host: config.HOST, port }, built.describe?.(address) ?? `${spec.name} listening on ${address}`);

@@ -18,6 +18,9 @@ test('every catalog layer and service-kit has an entry point', () => {
 
 test.each(entryPoints)('%s exports by name (no export *)', (path) => {
   const text = readFileSync(join(repoRoot, path), 'utf8');
-  const star = text.split('\n').map((line, i) => ({ line, n: i + 1 })).filter(({ line }) => /^\s*export\s+\*/.test(line));
+  const star = text
+    .split('\n')
+    .map((line, i) => ({ line, n: i + 1 }))
+    .filter(({ line }) => /^\s*export\s+\*/.test(line));
   expect(star.map(({ line, n }) => `${path}:${n}: ${line}`)).toEqual([]);
 });

@@ -17,12 +17,23 @@ beforeAll(async () => {
   svc = await startIngestion();
   admin = await tokenFor(svc.store, 'urn:li:corpuser:datahub');
   editor = await tokenFor(svc.store, ns.user('editor'), 'Editor');
-  await writeAspects(svc.store, [
-    { urn: parseUrn(a), aspectName: 'datasetProperties', changeType: 'UPSERT', value: { name: 'a' } },
-    { urn: parseUrn(b), aspectName: 'upstreamLineage', changeType: 'UPSERT', value: { upstreams: [{ dataset: a, type: 'TRANSFORMED' }] } },
-  ], { actor: 'urn:li:corpuser:datahub', existenceMode: 'relaxed' });
+  await writeAspects(
+    svc.store,
+    [
+      { urn: parseUrn(a), aspectName: 'datasetProperties', changeType: 'UPSERT', value: { name: 'a' } },
+      {
+        urn: parseUrn(b),
+        aspectName: 'upstreamLineage',
+        changeType: 'UPSERT',
+        value: { upstreams: [{ dataset: a, type: 'TRANSFORMED' }] },
+      },
+    ],
+    { actor: 'urn:li:corpuser:datahub', existenceMode: 'relaxed' },
+  );
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 const get = (path: string, token: string | null) =>
   fetch(svc.baseUrl + path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -40,10 +51,15 @@ test('an Admin gets every stored row of the scope as a JSON list of proposals', 
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const asOf = res.headers.get('x-lineage-export-as-of');
   expect(asOf).toMatch(/^\d+$/);
-  const records = (await res.json()) as Array<{ entityUrn: string; aspectName: string; changeType: string; headers: Record<string, string> }>;
-  expect(records.map((r) => `${r.entityUrn} ${r.aspectName}`).sort()).toEqual([
-    `${a} datasetKey`, `${a} datasetProperties`, `${b} datasetKey`, `${b} upstreamLineage`,
-  ].sort());
+  const records = (await res.json()) as Array<{
+    entityUrn: string;
+    aspectName: string;
+    changeType: string;
+    headers: Record<string, string>;
+  }>;
+  expect(records.map((r) => `${r.entityUrn} ${r.aspectName}`).sort()).toEqual(
+    [`${a} datasetKey`, `${a} datasetProperties`, `${b} datasetKey`, `${b} upstreamLineage`].sort(),
+  );
   for (const r of records) expect(r).toMatchObject({ changeType: 'UPSERT', headers: { [HEADERS.version]: '0', [HEADERS.asOf]: asOf } });
 });
 

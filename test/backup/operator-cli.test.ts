@@ -23,7 +23,8 @@ let store: Store;
 
 /** The connection as flags; the environment's NEO4J_URI is a port nothing listens on. */
 const connection = [
-  '--neo4j-uri', process.env.TEST_NEO4J_URI!,
+  '--neo4j-uri',
+  process.env.TEST_NEO4J_URI!,
   ...(process.env.TEST_NEO4J_USER ? ['--neo4j-user', process.env.TEST_NEO4J_USER] : []),
 ];
 
@@ -31,26 +32,42 @@ function run(entry: string, args: string[]): Promise<{ code: number | null; stdo
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, entry), ...args], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEO4J_URI: 'bolt://127.0.0.1:1', NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NEO4J_URI: 'bolt://127.0.0.1:1',
+        NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
-    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
 beforeAll(async () => {
   store = testStore();
-  await writeAspects(store, [
-    upsert(a, 'datasetProperties', { name: 'a' }),
-    upsert(b, 'datasetProperties', { name: 'b' }),
-    upsert(b, 'upstreamLineage', { upstreams: [{ dataset: a, type: 'TRANSFORMED', auditStamp: { time: T0, actor: ACTOR } }] }),
-  ], { actor: ACTOR, existenceMode: 'relaxed', now: T0 });
+  await writeAspects(
+    store,
+    [
+      upsert(a, 'datasetProperties', { name: 'a' }),
+      upsert(b, 'datasetProperties', { name: 'b' }),
+      upsert(b, 'upstreamLineage', { upstreams: [{ dataset: a, type: 'TRANSFORMED', auditStamp: { time: T0, actor: ACTOR } }] }),
+    ],
+    { actor: ACTOR, existenceMode: 'relaxed', now: T0 },
+  );
 });
 
 afterAll(async () => {
@@ -60,46 +77,84 @@ afterAll(async () => {
 
 const SLOW = 180_000;
 
-test('export writes the namespace, with plain progress lines on a pipe (no bar, no escape codes)', async () => {
-  const r = await run('tools/export.ts', ['--out', join(tmp, 'ns.json'), '--urn-like', SCOPE, ...connection]);
-  expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^3 rows of 2 entities exported to /) });
-  expect(r.stderr).toMatch(/^export 3\/3 rows \| \d+ rows\/s \| ETA /m);
-  expect(r.stderr).not.toMatch(/\u001b|\[[█░]/);
-  expect((JSON.parse(readFileSync(join(tmp, 'ns.json'), 'utf8')) as unknown[]).length).toBe(3);
-}, SLOW);
+test(
+  'export writes the namespace, with plain progress lines on a pipe (no bar, no escape codes)',
+  async () => {
+    const r = await run('tools/export.ts', ['--out', join(tmp, 'ns.json'), '--urn-like', SCOPE, ...connection]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^3 rows of 2 entities exported to /) });
+    expect(r.stderr).toMatch(/^export 3\/3 rows \| \d+ rows\/s \| ETA /m);
+    expect(r.stderr).not.toMatch(/\u001b|\[[█░]/);
+    expect((JSON.parse(readFileSync(join(tmp, 'ns.json'), 'utf8')) as unknown[]).length).toBe(3);
+  },
+  SLOW,
+);
 
-test('import reads it back (idempotent), silently with --quiet', async () => {
-  const r = await run('tools/import.ts', [join(tmp, 'ns.json'), '--quiet', '--checkpoint', join(tmp, 'import-cp.json'), '--actor', ACTOR, ...connection]);
-  expect(r).toEqual({ code: 0, stdout: expect.stringMatching(/^3 records imported /), stderr: '' });
-  expect(existsSync(join(tmp, 'import-cp.json'))).toBe(false);
-}, SLOW);
+test(
+  'import reads it back (idempotent), silently with --quiet',
+  async () => {
+    const r = await run('tools/import.ts', [
+      join(tmp, 'ns.json'),
+      '--quiet',
+      '--checkpoint',
+      join(tmp, 'import-cp.json'),
+      '--actor',
+      ACTOR,
+      ...connection,
+    ]);
+    expect(r).toEqual({ code: 0, stdout: expect.stringMatching(/^3 records imported /), stderr: '' });
+    expect(existsSync(join(tmp, 'import-cp.json'))).toBe(false);
+  },
+  SLOW,
+);
 
-test('restore-indices --dry-run exits 0 on a clean store, 1 on drift; a restore repairs it', async () => {
-  const dryRun = ['--urn-like', SCOPE, '--dry-run', '--quiet', ...connection];
-  const clean = await run('tools/restore-indices.ts', dryRun);
-  expect({ code: clean.code, stderr: clean.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(clean.stdout).toContain('missing edges: 0\n');
+test(
+  'restore-indices --dry-run exits 0 on a clean store, 1 on drift; a restore repairs it',
+  async () => {
+    const dryRun = ['--urn-like', SCOPE, '--dry-run', '--quiet', ...connection];
+    const clean = await run('tools/restore-indices.ts', dryRun);
+    expect({ code: clean.code, stderr: clean.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(clean.stdout).toContain('missing edges: 0\n');
 
-  await cypher(store, 'MATCH (:Entity {urn: $b})-[r:DownstreamOf]->(:Entity {urn: $a}) DELETE r', { a, b });
-  const drifted = await run('tools/restore-indices.ts', dryRun);
-  expect(drifted.code).toBe(1);
-  expect(drifted.stdout).toContain('missing edges: 1\n');
+    await cypher(store, 'MATCH (:Entity {urn: $b})-[r:DownstreamOf]->(:Entity {urn: $a}) DELETE r', { a, b });
+    const drifted = await run('tools/restore-indices.ts', dryRun);
+    expect(drifted.code).toBe(1);
+    expect(drifted.stdout).toContain('missing edges: 1\n');
 
-  const restore = await run('tools/restore-indices.ts', ['--urn-like', SCOPE, '--quiet', '--data-dir', tmp, ...connection]);
-  expect(restore.code).toBe(0);
-  expect(restore.stdout).toMatch(/edges \+1 /);
-  expect((await run('tools/restore-indices.ts', dryRun)).code).toBe(0);
-}, SLOW);
+    const restore = await run('tools/restore-indices.ts', ['--urn-like', SCOPE, '--quiet', '--data-dir', tmp, ...connection]);
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toMatch(/edges \+1 /);
+    expect((await run('tools/restore-indices.ts', dryRun)).code).toBe(0);
+  },
+  SLOW,
+);
 
-test('migrate --status reads the store the flag names', async () => {
-  const r = await run('tools/migrate.ts', ['--status', ...connection]);
-  expect(r.stdout).toMatch(new RegExp(`^store ${process.env.TEST_NEO4J_URI!.replace(/[.]/g, '\\.')}: schema version \\d+`));
-  expect(r.code).toBe(0);
-}, SLOW);
+test(
+  'migrate --status reads the store the flag names',
+  async () => {
+    const r = await run('tools/migrate.ts', ['--status', ...connection]);
+    expect(r.stdout).toMatch(new RegExp(`^store ${process.env.TEST_NEO4J_URI!.replace(/[.]/g, '\\.')}: schema version \\d+`));
+    expect(r.code).toBe(0);
+  },
+  SLOW,
+);
 
-test('token mints against the flag\'s Neo4j with the secrets of --data-dir', async () => {
-  const r = await run('tools/token.ts', ['--actor', ACTOR, '--duration', 'ONE_HOUR', '--name', ns.platform, '--data-dir', tmp, ...connection]);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(r.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
-  expect(existsSync(join(tmp, 'secrets.json'))).toBe(true);
-}, SLOW);
+test(
+  "token mints against the flag's Neo4j with the secrets of --data-dir",
+  async () => {
+    const r = await run('tools/token.ts', [
+      '--actor',
+      ACTOR,
+      '--duration',
+      'ONE_HOUR',
+      '--name',
+      ns.platform,
+      '--data-dir',
+      tmp,
+      ...connection,
+    ]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    expect(existsSync(join(tmp, 'secrets.json'))).toBe(true);
+  },
+  SLOW,
+);

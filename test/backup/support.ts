@@ -7,8 +7,13 @@ import { searchLineage, type LineageQuery } from '../../catalog/src/read/lineage
 /** The seed's write time (the suites' stamps are fixed so that files compare byte for byte). */
 export const T0 = 1_700_000_000_000;
 
-export const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = T0): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved, runId: 'seed' } });
+export const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = T0): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved, runId: 'seed' },
+});
 
 /** A statement of the test's own, read back as plain values. */
 export async function cypher<T = Record<string, unknown>>(store: Store, text: string, params: Record<string, unknown> = {}): Promise<T[]> {
@@ -17,7 +22,8 @@ export async function cypher<T = Record<string, unknown>>(store: Store, text: st
 }
 
 /** An object as JSON with its keys sorted: properties compare as text. */
-export const sortedJson = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1))));
+export const sortedJson = (o: Record<string, unknown>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1))));
 
 const limits = { maxHops: 1000, maxResults: 100_000, deadlineMs: 30_000 };
 
@@ -26,7 +32,9 @@ export async function probeAnswers(store: Store, probes: readonly LineageQuery[]
   const out: string[] = [];
   for (const q of probes) {
     const p = await searchLineage(store, { ...q, includePaths: true }, { start: 0, count: 100 }, limits);
-    out.push(JSON.stringify({ q, total: p.total, hits: p.hits.map((h) => ({ urn: h.urn, degree: h.degree, paths: h.paths })), facets: p.facets }));
+    out.push(
+      JSON.stringify({ q, total: p.total, hits: p.hits.map((h) => ({ urn: h.urn, degree: h.degree, paths: h.paths })), facets: p.facets }),
+    );
   }
   return out;
 }

@@ -81,28 +81,45 @@ async function rest(path: string, body: unknown): Promise<{ status: number; body
 
 const proposal = (entityUrn: string, entityType: string, aspectName: string, value: unknown) => ({
   proposal: {
-    entityType, entityUrn, changeType: 'UPSERT', aspectName,
+    entityType,
+    entityUrn,
+    changeType: 'UPSERT',
+    aspectName,
     aspect: { contentType: 'application/json', value: JSON.stringify(value) },
   },
 });
 
 const lineageUrns = async (urn: string, direction: 'UPSTREAM' | 'DOWNSTREAM', types?: string[]) => {
-  const r = await stack.graphql(`query q($input: ScrollAcrossLineageInput!) {
-    scrollAcrossLineage(input: $input) { searchResults { degree entity { urn type } } } }`, admin,
-  { variables: { input: { urn, direction, count: 100, ...(types ? { types } : {}) } } });
+  const r = await stack.graphql(
+    `query q($input: ScrollAcrossLineageInput!) {
+    scrollAcrossLineage(input: $input) { searchResults { degree entity { urn type } } } }`,
+    admin,
+    { variables: { input: { urn, direction, count: 100, ...(types ? { types } : {}) } } },
+  );
   expect(r.body.errors).toBeUndefined();
-  return r.body.data.scrollAcrossLineage.searchResults.map((x: { degree: number; entity: { urn: string; type: string } }) => [x.entity.urn, x.entity.type, x.degree]);
+  return r.body.data.scrollAcrossLineage.searchResults.map((x: { degree: number; entity: { urn: string; type: string } }) => [
+    x.entity.urn,
+    x.entity.type,
+    x.degree,
+  ]);
 };
 
 beforeAll(async () => {
   stack = await startStack();
   admin = await tokenFor(stack.store, ns.user('admin'), 'Admin');
-  expect((await rest('/aspects?action=ingestProposal', proposal(source, 'dataset', 'datasetProperties', { name: 'Events' }))).status).toBe(200);
+  expect((await rest('/aspects?action=ingestProposal', proposal(source, 'dataset', 'datasetProperties', { name: 'Events' }))).status).toBe(
+    200,
+  );
 });
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 test('REST ingestion checks the new key and derives the declared lineage edge', async () => {
-  const badKey = await rest('/aspects?action=ingestProposal', proposal('urn:li:widget:only_one_part', 'widget', 'widgetProperties', { title: 'x' }));
+  const badKey = await rest(
+    '/aspects?action=ingestProposal',
+    proposal('urn:li:widget:only_one_part', 'widget', 'widgetProperties', { title: 'x' }),
+  );
   expect(badKey.status).toBe(422);
   expect(badKey.body.message).toMatch(/expected 2 key parts \(platform, name\), got 1/);
   // Its own aspect on another type is refused, like any entity-specific aspect.
@@ -110,23 +127,35 @@ test('REST ingestion checks the new key and derives the declared lineage edge', 
   expect(misplaced.status).toBe(422);
   expect(misplaced.body.message).toMatch(/widgetProperties is not supported for entity type dataset/);
 
-  const ok = await rest('/aspects?action=ingestProposal',
-    proposal(widget, 'widget', 'widgetProperties', { title: 'Weekly report', summary: 'what happened this week', sources: [source] }));
+  const ok = await rest(
+    '/aspects?action=ingestProposal',
+    proposal(widget, 'widget', 'widgetProperties', { title: 'Weekly report', summary: 'what happened this week', sources: [source] }),
+  );
   expect(ok.status).toBe(200);
   const key = await fetch(`${stack.ingestion.baseUrl}/aspects/${encodeURIComponent(widget)}?aspect=widgetKey&version=0`, {
     headers: { authorization: `Bearer ${admin}` },
   });
-  expect(await key.json()).toMatchObject({ aspect: { 'widgetKey': { platform: `urn:li:dataPlatform:${ns.platform}`, name: 'weekly_report' } } });
+  expect(await key.json()).toMatchObject({
+    aspect: { widgetKey: { platform: `urn:li:dataPlatform:${ns.platform}`, name: 'weekly_report' } },
+  });
 });
 
 test('GraphQL renders it through entity and its own getter, fields from the descriptor', async () => {
-  const r = await stack.graphql(`{
+  const r = await stack.graphql(
+    `{
     entity(urn: "${widget}") { urn type ... on Widget { exists name description platform { name } } }
     widget(urn: "${widget}") { name relationships(input: { types: ["DerivedFrom"], direction: OUTGOING }) { total relationships { entity { urn } } } }
-  }`, admin);
+  }`,
+    admin,
+  );
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.entity).toEqual({
-    urn: widget, type: 'WIDGET', exists: true, name: 'weekly_report', description: 'what happened this week', platform: { name: ns.platform },
+    urn: widget,
+    type: 'WIDGET',
+    exists: true,
+    name: 'weekly_report',
+    description: 'what happened this week',
+    platform: { name: ns.platform },
   });
   expect(r.body.data.widget).toEqual({ name: 'weekly_report', relationships: { total: 1, relationships: [{ entity: { urn: source } }] } });
 });
@@ -134,9 +163,12 @@ test('GraphQL renders it through entity and its own getter, fields from the desc
 test('a search naming no type finds it, and the page reads its own aspects, from its descriptor alone', async () => {
   // Derived from the descriptor: it takes part in lineage and has an EntityType of its own.
   expect(defaultSearchTypes()).toContain('WIDGET');
-  const r = await stack.graphql(`query q($input: SearchAcrossEntitiesInput!) {
-    searchAcrossEntities(input: $input) { searchResults { entity { urn type } } } }`, admin,
-  { variables: { input: { query: `${ns.platform} weekly_report`, start: 0, count: 10 } } });
+  const r = await stack.graphql(
+    `query q($input: SearchAcrossEntitiesInput!) {
+    searchAcrossEntities(input: $input) { searchResults { entity { urn type } } } }`,
+    admin,
+    { variables: { input: { query: `${ns.platform} weekly_report`, start: 0, count: 10 } } },
+  );
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.searchAcrossEntities.searchResults).toEqual([{ entity: { urn: widget, type: 'WIDGET' } }]);
   // What the details sheet asks for and describes it by, from the registry holding it (the page
@@ -182,7 +214,10 @@ test('strict mode: a column named by a table-level lineage edge exists when its 
     proposals: [proposal(table, 'dataset', 'datasetProperties', { name: 'By column' }).proposal, widgetProposal],
   });
   expect(withTable.status).toBe(200);
-  const edge = await stack.store.driver.executeQuery('MATCH (:Entity {urn: $from})-[r:DerivedFrom]->(:Entity {urn: $to}) RETURN count(r) AS n',
-    { from: byColumn, to: column }, { database: stack.store.database });
+  const edge = await stack.store.driver.executeQuery(
+    'MATCH (:Entity {urn: $from})-[r:DerivedFrom]->(:Entity {urn: $to}) RETURN count(r) AS n',
+    { from: byColumn, to: column },
+    { database: stack.store.database },
+  );
   expect(edge.records[0]!.get('n').toNumber()).toBe(1);
 });

@@ -7,8 +7,12 @@ import { testStore } from '../support/context.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 
 let store: Store;
-beforeAll(() => { store = testStore(); });
-afterAll(async () => { await store.close(); });
+beforeAll(() => {
+  store = testStore();
+});
+afterAll(async () => {
+  await store.close();
+});
 
 const statements = loadCypher();
 
@@ -40,7 +44,7 @@ test('edges/owned-by has exactly one branch per derived relationship type, and L
   expect(owned.match(/UNION ALL/g)).toHaveLength(RELATIONSHIP_TYPES.length);
 });
 
-test('the schema creates exactly one owner index per derived relationship type, and LINEAGE\'s, and they exist', async () => {
+test("the schema creates exactly one owner index per derived relationship type, and LINEAGE's, and they exist", async () => {
   const indexes = splitStatements(statements.all.get('schema/schema')!).flatMap((s) => {
     const m = /^CREATE INDEX rel_owner_(\w+) IF NOT EXISTS FOR \(\)-\[r:(\w+)\]-\(\) ON \(r\.owner\)$/.exec(s);
     return m ? [[m[1]!, m[2]!] as const] : [];
@@ -50,7 +54,9 @@ test('the schema creates exactly one owner index per derived relationship type, 
   await store.applySchema();
   const { records } = await store.driver.executeQuery(
     "SHOW INDEXES YIELD name, labelsOrTypes, properties WHERE name STARTS WITH 'rel_owner_' RETURN name, labelsOrTypes, properties",
-    {}, { database: store.database });
+    {},
+    { database: store.database },
+  );
   const live = new Map(records.map((r) => [r.get('name') as string, [r.get('labelsOrTypes'), r.get('properties')]]));
   for (const t of everyOwnedType) expect(live.get(`rel_owner_${t}`)).toEqual([[t], ['owner']]);
 });

@@ -10,7 +10,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { axeViolations, DESKTOP, NARROW, openHarness, signIn, type Harness } from './harness.ts';
-import { dataset, graphql, seedColumnToDashboard, seedTutorial, seedWideGraph, type ColumnToDashboard, type TutorialGraph } from './seed.ts';
+import {
+  dataset,
+  graphql,
+  seedColumnToDashboard,
+  seedTutorial,
+  seedWideGraph,
+  type ColumnToDashboard,
+  type TutorialGraph,
+} from './seed.ts';
 import { columnKey } from '../../explorer/src/columns.ts';
 import { signAccessToken } from '../../catalog/src/operations/auth/tokens.ts';
 
@@ -43,7 +51,7 @@ async function fresh(): Promise<void> {
   if (await page.locator('#details').isVisible()) await page.locator('#details-close').click();
   await page.evaluate(`document.body.classList.remove('controls-sheet-open')`);
 }
-const drawn = async () => Number(await page.locator('#graph-host').getAttribute('data-ready') ?? 0);
+const drawn = async () => Number((await page.locator('#graph-host').getAttribute('data-ready')) ?? 0);
 
 async function post(path: string, body: unknown): Promise<void> {
   const res = await fetch(`${h.door.baseUrl}${path}`, {
@@ -56,7 +64,10 @@ async function post(path: string, body: unknown): Promise<void> {
 
 function proposal(urn: string, aspectName: string, value: unknown) {
   return {
-    entityType: /^urn:li:([^:]+):/.exec(urn)![1], entityUrn: urn, changeType: 'UPSERT', aspectName,
+    entityType: /^urn:li:([^:]+):/.exec(urn)![1],
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName,
     aspect: { value: JSON.stringify(value), contentType: 'application/json' },
   };
 }
@@ -66,7 +77,9 @@ async function inView(selector: string): Promise<boolean> {
   const box = await page.locator(selector).first().boundingBox();
   const canvas = await page.locator('#canvas').boundingBox();
   if (!box || !canvas) return false;
-  return box.x >= canvas.x - 2 && box.x + box.width <= canvas.x + canvas.width + 2 && box.y >= canvas.y - 2 && box.y < canvas.y + canvas.height;
+  return (
+    box.x >= canvas.x - 2 && box.x + box.width <= canvas.x + canvas.width + 2 && box.y >= canvas.y - 2 && box.y < canvas.y + canvas.height
+  );
 }
 
 test('a fresh catalog: the start page says it is empty and suggests nothing that does not exist', async () => {
@@ -86,50 +99,93 @@ test('seeded: the start page lists the most connected and recently changed entit
   const wide = await seedWideGraph(h.door, platform, 20, 24, 'hub');
   hub = wide.root;
   hubUpstream = [0, 1, 2].map((i) => dataset(platform, `hub_source_${i}`));
-  await post('/api/gms/aspects?action=ingestProposalBatch', { proposals: hubUpstream.map((u) => proposal(u, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(u)![1], customProperties: {} })) });
   await post('/api/gms/aspects?action=ingestProposalBatch', {
-    proposals: [proposal(hub, 'upstreamLineage', { upstreams: hubUpstream.map((u) => ({ auditStamp: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }, dataset: u, type: 'TRANSFORMED' })) }),
-      proposal(hub, 'datasetProperties', { name: 'hub_root', description: 'Every order line, one row per line item.', qualifiedName: `warehouse.${platform}.hub_root`, customProperties: { team: 'finance', sla: '6h' } }),
+    proposals: hubUpstream.map((u) => proposal(u, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(u)![1], customProperties: {} })),
+  });
+  await post('/api/gms/aspects?action=ingestProposalBatch', {
+    proposals: [
+      proposal(hub, 'upstreamLineage', {
+        upstreams: hubUpstream.map((u) => ({
+          auditStamp: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' },
+          dataset: u,
+          type: 'TRANSFORMED',
+        })),
+      }),
+      proposal(hub, 'datasetProperties', {
+        name: 'hub_root',
+        description: 'Every order line, one row per line item.',
+        qualifiedName: `warehouse.${platform}.hub_root`,
+        customProperties: { team: 'finance', sla: '6h' },
+      }),
       proposal(hub, 'schemaMetadata', {
-        schemaName: 'hub_root', platform: `urn:li:dataPlatform:${platform}`, version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        schemaName: 'hub_root',
+        platform: `urn:li:dataPlatform:${platform}`,
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
         fields: [
           { fieldPath: 'order_id', type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'bigint' },
           { fieldPath: 'amount', type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'decimal(12,2)' },
         ],
       }),
       proposal(hub, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
-      proposal(hub, 'ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }], lastModified: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' } }),
+      proposal(hub, 'ownership', {
+        owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }],
+        lastModified: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' },
+      }),
     ],
   });
   // A job run three times by OpenLineage (two successes, one failure): its runs are dataProcessInstances.
   const event = (eventType: string, runId: string, at: number) => ({
-    eventType, eventTime: new Date(at).toISOString(), producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.0.0/integration/airflow',
+    eventType,
+    eventTime: new Date(at).toISOString(),
+    producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.0.0/integration/airflow',
     schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/RunEvent',
-    run: { runId }, job: { namespace: 'orders_pipeline', name: 'load_orders_daily' },
-    inputs: [{ namespace: 'postgres://db:5432', name: 'shop.public.orders' }], outputs: [{ namespace: 'postgres://db:5432', name: 'shop.public.orders_daily' }],
+    run: { runId },
+    job: { namespace: 'orders_pipeline', name: 'load_orders_daily' },
+    inputs: [{ namespace: 'postgres://db:5432', name: 'shop.public.orders' }],
+    outputs: [{ namespace: 'postgres://db:5432', name: 'shop.public.orders_daily' }],
   });
   const day = Date.parse('2026-11-20T02:00:00Z');
-  const runs = [['0191e7c0-0000-7000-8000-000000000001', 0, 'COMPLETE', 95_000], ['0191e7c0-0000-7000-8000-000000000002', 1, 'FAIL', 30_000], ['0191e7c0-0000-7000-8000-000000000003', 2, 'COMPLETE', 125_000]] as const;
+  const runs = [
+    ['0191e7c0-0000-7000-8000-000000000001', 0, 'COMPLETE', 95_000],
+    ['0191e7c0-0000-7000-8000-000000000002', 1, 'FAIL', 30_000],
+    ['0191e7c0-0000-7000-8000-000000000003', 2, 'COMPLETE', 125_000],
+  ] as const;
   for (const [id, d, end, ms] of runs) {
     await post('/api/v1/lineage', event('START', id, day + d * 86_400_000));
     await post('/api/v1/lineage', event(end, id, day + d * 86_400_000 + ms));
   }
-  const found = await graphql(h.door, '{ searchAcrossEntities(input: { types: [DATA_JOB], query: "load_orders_daily", count: 5 }) { searchResults { entity { urn } } } }');
+  const found = await graphql(
+    h.door,
+    '{ searchAcrossEntities(input: { types: [DATA_JOB], query: "load_orders_daily", count: 5 }) { searchResults { entity { urn } } } }',
+  );
   job = found.body.data.searchAcrossEntities.searchResults[0]?.entity.urn ?? '';
   assert.ok(job, `the OpenLineage job is searchable: ${JSON.stringify(found.body)}`);
   log(`job ${job}`);
 
   await page.reload();
   await page.locator('#start-lists[data-state="loaded"]').waitFor();
-  const connected = await page.locator('#start-connected [data-urn]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { urn: string } }).dataset.urn));
-  const recent = await page.locator('#start-recent [data-urn]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { urn: string } }).dataset.urn));
+  const connected = await page
+    .locator('#start-connected [data-urn]')
+    .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { urn: string } }).dataset.urn));
+  const recent = await page
+    .locator('#start-recent [data-urn]')
+    .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { urn: string } }).dataset.urn));
   assert.ok(connected.length > 0 && recent.length > 0, 'both lists have entries');
   // Most links first: the hub's children have 25 each (the root and 24 below), the hub 23.
   const links = (await page.locator('#start-connected .rmeta').allInnerTexts()).map((t) => Number(/(\d+) direct links/.exec(t)?.[1]));
-  assert.deepEqual(links, [...links].sort((a, b) => b - a), `ordered by links: ${links.join(', ')}`);
+  assert.deepEqual(
+    links,
+    [...links].sort((a, b) => b - a),
+    `ordered by links: ${links.join(', ')}`,
+  );
   assert.equal(links[0], 25, `the most connected have 25 links: ${connected.join(', ')}`);
   // Every suggestion exists: the catalog says so.
-  const checked = await graphql(h.door, `{ entities(urns: ${JSON.stringify([...connected, ...recent])}) { urn ... on Dataset { exists } ... on DataJob { exists } ... on Chart { exists } ... on Dashboard { exists } ... on DataFlow { exists } ... on MLPrimaryKey { exists } } }`);
+  const checked = await graphql(
+    h.door,
+    `{ entities(urns: ${JSON.stringify([...connected, ...recent])}) { urn ... on Dataset { exists } ... on DataJob { exists } ... on Chart { exists } ... on Dashboard { exists } ... on DataFlow { exists } ... on MLPrimaryKey { exists } } }`,
+  );
   for (const e of checked.body.data.entities) assert.notEqual(e?.exists, false, `${e?.urn} exists`);
   await h.shot('ux-02-start-seeded');
   await page.locator(`#start-connected [data-urn="${connected[0]}"]`).click();
@@ -226,7 +282,8 @@ test('390 px: the graph first, controls in a sheet; Fit after opening a group sh
   await page.locator('g.group-collapse').first().waitFor();
   await page.locator('#zoom-fit').click();
   let visibleNodes = 0;
-  for (const n of await page.locator('g.node').all()) if (await n.isVisible() && await inView(`g.node[data-urn="${await n.getAttribute('data-urn')}"]`)) visibleNodes++;
+  for (const n of await page.locator('g.node').all())
+    if ((await n.isVisible()) && (await inView(`g.node[data-urn="${await n.getAttribute('data-urn')}"]`))) visibleNodes++;
   assert.ok(visibleNodes > 0, 'nodes in view after Fit');
   await h.shot('ux-06-hub-390-fit');
   await page.locator('#controls-toggle').click();
@@ -235,7 +292,10 @@ test('390 px: the graph first, controls in a sheet; Fit after opening a group sh
   assert.ok(sheet.x >= 0 && sheet.x + sheet.width <= NARROW.width + 1, 'the sheet fits the width');
   await h.shot('ux-07-390-controls-sheet');
   const violations = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), []);
+  assert.deepEqual(
+    violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`),
+    [],
+  );
   await page.locator('#controls-close').click();
   await page.locator('#controls').waitFor({ state: 'hidden' });
   await page.locator('g.group-collapse').first().click();
@@ -252,7 +312,17 @@ test('details on click: a dataset shows type, platform, description, schema with
   assert.equal(await page.locator('g.node.side-centre').getAttribute('data-urn'), hubUpstream[0], 'a click does not re-centre');
   const sheet = page.locator('#details');
   const text = await sheet.innerText();
-  for (const expected of [/Dataset/i, new RegExp(platform), /Every order line/, /warehouse\.\w+\.hub_root/, /team/, /finance/, /jdoe/, /pii/]) assert.match(text, expected);
+  for (const expected of [
+    /Dataset/i,
+    new RegExp(platform),
+    /Every order line/,
+    /warehouse\.\w+\.hub_root/,
+    /team/,
+    /finance/,
+    /jdoe/,
+    /pii/,
+  ])
+    assert.match(text, expected);
   await page.locator('#details-schema[data-counts="loaded"]').waitFor();
   const amount = page.locator('#details-schema tr[data-field="amount"]');
   assert.match(await amount.innerText(), /decimal\(12,2\)/);
@@ -273,7 +343,10 @@ test('details on click: a dataset shows type, platform, description, schema with
   await page.locator('#zoom-fit').click();
   await h.shot('ux-08-details-dataset');
   const violations = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), []);
+  assert.deepEqual(
+    violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`),
+    [],
+  );
   await page.locator('#details-close').click();
   await page.locator('#details').waitFor({ state: 'hidden' });
   h.step({ step: 'details of a dataset', lineage: lineage.replace(/\s+/g, ' ') });
@@ -296,14 +369,26 @@ test('details of a job: its pipeline and last runs (state, start, duration) from
   // changed no edge), each with who and the other end as a link.
   await page.locator('#details-changes-table').waitFor();
   const changes = await page.locator('#details-changes-table tbody tr').allInnerTexts();
-  assert.ok(changes.some((c) => /added upstream[\s\S]*orders\b/.test(c)), changes.join('\n'));
-  assert.ok(changes.some((c) => /added downstream[\s\S]*orders_daily/.test(c)), changes.join('\n'));
-  assert.ok(changes.every((c) => /^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\S+\s+added (upstream|downstream)/.test(c)), changes.join('\n'));
+  assert.ok(
+    changes.some((c) => /added upstream[\s\S]*orders\b/.test(c)),
+    changes.join('\n'),
+  );
+  assert.ok(
+    changes.some((c) => /added downstream[\s\S]*orders_daily/.test(c)),
+    changes.join('\n'),
+  );
+  assert.ok(
+    changes.every((c) => /^\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+\S+\s+added (upstream|downstream)/.test(c)),
+    changes.join('\n'),
+  );
   assert.equal(await page.locator('#details-changes-table button.linkish[data-open]').count(), changes.length);
   await h.shot('ux-09-details-job-runs');
   // When their request fails, the section says so (never "no change") and the rest of the sheet stands.
-  await page.route('**/api/graphql', (route) => ((route.request().postData() ?? '').includes('explorerRecentLineage')
-    ? route.fulfill({ status: 503, body: 'Service Unavailable' }) : route.continue()));
+  await page.route('**/api/graphql', (route) =>
+    (route.request().postData() ?? '').includes('explorerRecentLineage')
+      ? route.fulfill({ status: 503, body: 'Service Unavailable' })
+      : route.continue(),
+  );
   try {
     await node(job).click();
     await page.locator('#details-changes[data-state="error"] .error[role="alert"]').waitFor();
@@ -313,7 +398,11 @@ test('details of a job: its pipeline and last runs (state, start, duration) from
     await page.unroute('**/api/graphql');
   }
   await page.locator('#details-close').click();
-  h.step({ step: 'details of a job with runs', runs: rows.map((r) => r.replace(/\s+/g, ' ')), changes: changes.map((c) => c.replace(/\s+/g, ' ')) });
+  h.step({
+    step: 'details of a job with runs',
+    runs: rows.map((r) => r.replace(/\s+/g, ' ')),
+    changes: changes.map((c) => c.replace(/\s+/g, ' ')),
+  });
 });
 
 test('multi-select filters keep every option visible with its count', async () => {
@@ -332,11 +421,16 @@ test('multi-select filters keep every option visible with its count', async () =
   await page.locator('#type-filter input[value="DATA_JOB"]').check();
   await page.waitForFunction(`location.hash.includes('type=DATA_JOB')`);
   await node(g.job).waitFor();
-  const after = await types.evaluateAll((els) => els.map((e) => `${(e as unknown as { value: string; checked: boolean }).value}:${(e as unknown as { checked: boolean }).checked}`));
+  const after = await types.evaluateAll((els) =>
+    els.map((e) => `${(e as unknown as { value: string; checked: boolean }).value}:${(e as unknown as { checked: boolean }).checked}`),
+  );
   assert.equal(after.length, all.length, 'every option still listed');
   assert.ok(after.includes('MLPRIMARY_KEY:true') && after.includes('DATA_JOB:true'), after.join(', '));
   const counts = await page.locator('#type-filter .count').allInnerTexts();
-  assert.ok(counts.every((c) => /^\d+$/.test(c.trim()) && Number(c) > 0), `counts shown: ${counts.join(', ')}`);
+  assert.ok(
+    counts.every((c) => /^\d+$/.test(c.trim()) && Number(c) > 0),
+    `counts shown: ${counts.join(', ')}`,
+  );
   await h.shot('ux-10-multi-select-filters');
   await page.locator('#type-filter input[value="MLPRIMARY_KEY"]').uncheck();
   await page.locator('#type-filter input[value="DATA_JOB"]').uncheck();
@@ -354,16 +448,29 @@ test('column mode: the type filter keeps the columns whose parent has a ticked t
   await page.locator(`g.col[data-col="${columnKey(cols.orders, 'amount')}"]`).click();
   /** The list once it has settled on `n` rows, or on any number when n is undefined. */
   const rows = async (n?: number) => {
-    await page.waitForFunction(`(() => { const s = document.querySelector('#impact-summary').textContent;
+    await page.waitForFunction(
+      `(() => { const s = document.querySelector('#impact-summary').textContent;
       const k = document.querySelectorAll('#impact-rows tr[data-urn]').length;
-      return /Column/.test(document.querySelector('#impact-subject').textContent) && !/Loading/.test(s) && ${n === undefined ? 'k > 0' : `k === ${n}`}; })()`, undefined, { timeout: 60_000 });
-    return page.evaluate(`[...document.querySelectorAll('#impact-rows tr[data-urn]')].map((tr) => ({ type: tr.dataset.type, name: tr.querySelector('.impact-name').textContent }))`) as Promise<Array<{ type: string; name: string }>>;
+      return /Column/.test(document.querySelector('#impact-subject').textContent) && !/Loading/.test(s) && ${n === undefined ? 'k > 0' : `k === ${n}`}; })()`,
+      undefined,
+      { timeout: 60_000 },
+    );
+    return page.evaluate(
+      `[...document.querySelectorAll('#impact-rows tr[data-urn]')].map((tr) => ({ type: tr.dataset.type, name: tr.querySelector('.impact-name').textContent }))`,
+    ) as Promise<Array<{ type: string; name: string }>>;
   };
   const all = await rows();
   const types = new Set(all.map((r) => r.type));
-  assert.ok(types.has('DATASET') && types.has('CHART') && types.has('DASHBOARD'), `the column reaches a table, a chart and a dashboard: ${JSON.stringify(all)}`);
+  assert.ok(
+    types.has('DATASET') && types.has('CHART') && types.has('DASHBOARD'),
+    `the column reaches a table, a chart and a dashboard: ${JSON.stringify(all)}`,
+  );
   const charts = all.filter((r) => r.type === 'CHART');
-  assert.deepEqual(charts.map((r) => r.name), ['Revenue'], 'the chart is named by its title, not its urn');
+  assert.deepEqual(
+    charts.map((r) => r.name),
+    ['Revenue'],
+    'the chart is named by its title, not its urn',
+  );
   await page.locator('#type-filter input[value="CHART"]').check();
   const filtered = await rows(charts.length);
   assert.deepEqual(filtered, charts);
@@ -405,7 +512,13 @@ test('keyboard: skip link past the graph, the graph one Tab stop with arrow keys
   const stops: string[] = [];
   for (let i = 0; i < 4; i++) {
     await page.keyboard.press('Tab');
-    stops.push(String(await page.evaluate(`(() => { const a = document.activeElement; return a.closest('#graph-host') ? 'graph' : (a.id || a.tagName); })()`)));
+    stops.push(
+      String(
+        await page.evaluate(
+          `(() => { const a = document.activeElement; return a.closest('#graph-host') ? 'graph' : (a.id || a.tagName); })()`,
+        ),
+      ),
+    );
   }
   assert.equal(stops.filter((s) => s === 'graph').length, 1, `the graph is one Tab stop: ${stops.join(' → ')}`);
   // Inside, arrows move: right of the centre is the job.
@@ -414,7 +527,9 @@ test('keyboard: skip link past the graph, the graph one Tab stop with arrow keys
   assert.equal(await page.evaluate('document.activeElement.dataset.urn'), g.job);
   await page.keyboard.press('Enter');
   await centreIs(g.job);
-  await page.waitForFunction(`document.activeElement && document.activeElement.dataset && document.activeElement.dataset.urn === ${JSON.stringify(g.job)}`);
+  await page.waitForFunction(
+    `document.activeElement && document.activeElement.dataset && document.activeElement.dataset.urn === ${JSON.stringify(g.job)}`,
+  );
   // Skip link: the second link at the top moves focus past the graph.
   await page.locator('#search').focus();
   await page.keyboard.press('Shift+Tab');
@@ -438,13 +553,19 @@ test('the impact list breaks a long name between words, not inside one, and its 
   const source = dataset(platform, 'impact_words_source');
   const long = dataset(platform, 'impact_words_target');
   const longName = 'daily revenue by customer segment, region and sales channel (restated)';
-  await post('/api/gms/aspects?action=ingestProposalBatch', { proposals: [
-    proposal(source, 'datasetProperties', { name: 'impact_words_source', customProperties: {} }),
-    proposal(long, 'datasetProperties', { name: longName, customProperties: {} }),
-  ] });
-  await post('/api/gms/aspects?action=ingestProposalBatch', { proposals: [
-    proposal(long, 'upstreamLineage', { upstreams: [{ auditStamp: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }, dataset: source, type: 'TRANSFORMED' }] }),
-  ] });
+  await post('/api/gms/aspects?action=ingestProposalBatch', {
+    proposals: [
+      proposal(source, 'datasetProperties', { name: 'impact_words_source', customProperties: {} }),
+      proposal(long, 'datasetProperties', { name: longName, customProperties: {} }),
+    ],
+  });
+  await post('/api/gms/aspects?action=ingestProposalBatch', {
+    proposals: [
+      proposal(long, 'upstreamLineage', {
+        upstreams: [{ auditStamp: { time: 1_700_000_000_000, actor: 'urn:li:corpuser:datahub' }, dataset: source, type: 'TRANSFORMED' }],
+      }),
+    ],
+  });
   await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(source)}`);
   await centreIs(source);
   await page.locator('#impact-toggle').click();
@@ -453,7 +574,7 @@ test('the impact list breaks a long name between words, not inside one, and its 
   await row.locator('.impact-path-toggle').click();
   await page.locator('#impact-rows tr.impact-path-row:not([hidden]) ol.impact-paths').waitFor();
   // A word is split over two lines only when it is wider than its cell by itself.
-  const splitWords = await page.evaluate(`(() => {
+  const splitWords = (await page.evaluate(`(() => {
     const out = [];
     for (const b of document.querySelectorAll('#impact-rows .impact-name')) {
       const t = b.firstChild;
@@ -471,10 +592,10 @@ test('the impact list breaks a long name between words, not inside one, and its 
       }
     }
     return out;
-  })()`) as string[];
+  })()`)) as string[];
   assert.deepEqual(splitWords, [], 'no word that fits its cell is broken across lines');
   // Nothing of the table, the Path button or the opened path is cut off by the panel.
-  const clipped = await page.evaluate(`(() => {
+  const clipped = (await page.evaluate(`(() => {
     const panel = document.querySelector('#impact').getBoundingClientRect();
     const out = [];
     for (const el of document.querySelectorAll('#impact-rows .impact-path-toggle, #impact-rows .impact-paths li')) {
@@ -484,7 +605,7 @@ test('the impact list breaks a long name between words, not inside one, and its 
     const table = document.querySelector('#impact-rows').closest('table');
     if (table.getBoundingClientRect().right > panel.right + 1) out.push('table');
     return out;
-  })()`) as string[];
+  })()`)) as string[];
   assert.deepEqual(clipped, [], 'the Path column and the opened path fit the panel');
   await h.shot('ux-16-impact-list-long-name');
   await page.locator('#impact-toggle').click();
@@ -498,10 +619,13 @@ test('never a false answer: a failed load shows an error in place of the graph a
   await page.locator('#impact-toggle').click();
   // The catalog answers 503 from now on (the lineage service down behind the gateway).
   await page.route('**/api/graphql', (route) => route.fulfill({ status: 503, body: 'Service Unavailable' }));
-  await page.locator('label:has(input[name="degree"][value="1"])').click().catch(async () => {
-    await page.locator('#controls-toggle').click();
-    await page.locator('label:has(input[name="degree"][value="1"])').click();
-  });
+  await page
+    .locator('label:has(input[name="degree"][value="1"])')
+    .click()
+    .catch(async () => {
+      await page.locator('#controls-toggle').click();
+      await page.locator('label:has(input[name="degree"][value="1"])').click();
+    });
   await page.locator('#graph-host[data-state="error"] .load-error').waitFor();
   assert.equal(await page.locator('g.node').count(), 0, 'no graph drawn');
   assert.equal(await page.locator('.empty.note').count(), 0, 'no "no lineage" note');
@@ -523,8 +647,12 @@ test('an expired token is said to be expired; signing in again reloads the view'
   await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(g.events)}`);
   await centreIs(g.events);
   const expired = await signAccessToken({
-    signingKey: h.stack.env.DATAHUB_TOKEN_SERVICE_SIGNING_KEY!, actorId: 'datahub', type: 'PERSONAL', version: '2',
-    now: Date.now() - 7_200_000, expiresInMs: 3_600_000,
+    signingKey: h.stack.env.DATAHUB_TOKEN_SERVICE_SIGNING_KEY!,
+    actorId: 'datahub',
+    type: 'PERSONAL',
+    version: '2',
+    now: Date.now() - 7_200_000,
+    expiresInMs: 3_600_000,
   });
   await page.evaluate(`sessionStorage.setItem("lineage-explorer.token", ${JSON.stringify(expired.token)})`);
   await page.locator('#zoom-fit').focus();

@@ -86,11 +86,13 @@ test('searching the tutorial dataset by name centres it: job at degree 1, ML pri
   }
   // Upstream drawn to the left of the centre, downstream to the right, degree 2 beyond degree 1.
   const x = async (urn: string) => (await node(urn).boundingBox())!.x;
-  assert.ok(await x(g.created) < await x(g.events));
-  assert.ok(await x(g.events) < await x(g.job));
-  assert.ok(await x(g.job) < await x(g.key));
+  assert.ok((await x(g.created)) < (await x(g.events)));
+  assert.ok((await x(g.events)) < (await x(g.job)));
+  assert.ok((await x(g.job)) < (await x(g.key)));
   // Nodes show type, platform and name.
-  const text = await node(g.events).innerText().catch(async () => (await node(g.events).textContent()) ?? '');
+  const text = await node(g.events)
+    .innerText()
+    .catch(async () => (await node(g.events).textContent()) ?? '');
   assert.match(text, /DATASET/);
   assert.match(text, new RegExp(platform));
   assert.match(text, /logging_events/);
@@ -142,11 +144,26 @@ test('column display draws browser → browser_id and browser → user_id; selec
   await page.locator(`g.col[data-col="${browser}"]`).click();
   // The catalog's column walk (column-trace.ts) lights what the column reaches.
   await page.locator('#status', { hasText: /^Column browser of/ }).waitFor();
-  const lit = await page.locator('g.col.highlighted').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { col: string } }).dataset.col));
-  assert.deepEqual(lit.sort(), [columnKey(g.events, 'browser_id'), columnKey(g.events, 'user_id'), columnKey(g.sessions, 'browser_id'), columnKey(g.sessions, 'user_id')].sort());
+  const lit = await page
+    .locator('g.col.highlighted')
+    .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { col: string } }).dataset.col));
+  assert.deepEqual(
+    lit.sort(),
+    [
+      columnKey(g.events, 'browser_id'),
+      columnKey(g.events, 'user_id'),
+      columnKey(g.sessions, 'browser_id'),
+      columnKey(g.sessions, 'user_id'),
+    ].sort(),
+  );
   assert.equal(await page.locator('path.col-edge.hot').count(), 4);
   await shot('06-column-selected');
-  h.step({ step: 'column display', columnEdges: await page.locator('path.col-edge').count(), highlighted: lit.length, schemaField: field(g.deleted, 'browser') });
+  h.step({
+    step: 'column display',
+    columnEdges: await page.locator('path.col-edge').count(),
+    highlighted: lit.length,
+    schemaField: field(g.deleted, 'browser'),
+  });
   await page.locator(`g.col[data-col="${browser}"]`).press('Escape');
   await page.locator('#columns-toggle').uncheck();
 });
@@ -191,7 +208,11 @@ test('column impact end to end: a source column traced through a job into a char
   assert.equal(await page.locator(`g.col.selected[data-col="${amount}"]`).count(), 1);
   // The hops drawn: through the job (its fine-grained lineage), into the chart, into the dashboard.
   const hot = (from: string, to: string) => page.locator(`path.col-edge.hot[data-from="${from}"][data-to="${to}"]`);
-  for (const [from, to] of [[amount, revenueTotal], [revenueTotal, chartTotal], [chartTotal, dashboardField]] as const) {
+  for (const [from, to] of [
+    [amount, revenueTotal],
+    [revenueTotal, chartTotal],
+    [chartTotal, dashboardField],
+  ] as const) {
     await hot(from, to).waitFor({ state: 'attached' });
   }
   assert.match(await page.locator('#status').innerText(), /3 downstream columns \(2 of them chart or dashboard fields downstream\)/);
@@ -213,7 +234,8 @@ test('deep links: reload restores centre, direction, degree, time window, column
   await page.waitForFunction(`location.hash.includes('from=2000-01-01')`);
   await node(c.dashboard).waitFor();
   const link = page.url();
-  for (const part of ['urn=', 'dir=down', 'from=2000-01-01', 'columns=1', 'col=']) assert.ok(decodeURIComponent(link).includes(part), `${part} in ${link}`);
+  for (const part of ['urn=', 'dir=down', 'from=2000-01-01', 'columns=1', 'col='])
+    assert.ok(decodeURIComponent(link).includes(part), `${part} in ${link}`);
 
   // Reload: the same view, the selected column traced again.
   await page.reload();
@@ -239,7 +261,9 @@ test('deep links: reload restores centre, direction, degree, time window, column
   // Back to the plain view for the tests after this one.
   await page.goto(`${h.pageUrl}#urn=${encodeURIComponent(c.orders)}`);
   await centreIs(c.orders);
-  await page.waitForFunction(`document.querySelector('#dir-upstream').checked && !document.querySelector('#columns-toggle').checked && document.querySelector('#time-from').value === ''`);
+  await page.waitForFunction(
+    `document.querySelector('#dir-upstream').checked && !document.querySelector('#columns-toggle').checked && document.querySelector('#time-from').value === ''`,
+  );
   h.step({ step: 'deep link', link: decodeURIComponent(link) });
 });
 
@@ -247,11 +271,20 @@ test('accessibility: axe-core finds no serious or critical violations (graph wit
   await page.locator('#columns-toggle').check();
   await page.locator('g.col').first().waitFor();
   const problems: string[] = [];
-  for (const [label, size] of [['desktop', DESKTOP], ['narrow', NARROW]] as const) {
+  for (const [label, size] of [
+    ['desktop', DESKTOP],
+    ['narrow', NARROW],
+  ] as const) {
     await page.setViewportSize(size);
     const violations = await axeViolations(page);
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    for (const v of serious) problems.push(`${label}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+    for (const v of serious)
+      problems.push(
+        `${label}: ${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join('; ')}`,
+      );
     h.step({ step: `axe-core ${label}`, violations: violations.map((v) => `${v.id}:${v.impact}`).join(', ') || 'none' });
   }
   await page.setViewportSize(DESKTOP);

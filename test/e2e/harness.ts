@@ -47,9 +47,16 @@ export interface Harness {
 export async function openHarness(suite: string, opts: { panelsOpen?: boolean } = {}): Promise<Harness> {
   const log = (line: string) => process.stdout.write(`[e2e ${suite}] ${line}\n`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  assert.ok(existsSync(join(DEFAULT_EXPLORER_DIST, 'index.html')), 'explorer/dist is missing: run `npm run build:explorer` (npm run test:e2e does)');
+  assert.ok(
+    existsSync(join(DEFAULT_EXPLORER_DIST, 'index.html')),
+    'explorer/dist is missing: run `npm run build:explorer` (npm run test:e2e does)',
+  );
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run tools/install-chromium.sh`);
-  const report: { suite: string; started: string; chromium?: string; steps: Array<Record<string, unknown>> } = { suite, started: new Date().toISOString(), steps: [] };
+  const report: { suite: string; started: string; chromium?: string; steps: Array<Record<string, unknown>> } = {
+    suite,
+    started: new Date().toISOString(),
+    steps: [],
+  };
   const shared = process.env.E2E_NEO4J_URI;
   // Never the developer's NEO4J_URI by accident: the seeds write literal hive urns.
   delete process.env.NEO4J_URI;
@@ -69,15 +76,26 @@ export async function openHarness(suite: string, opts: { panelsOpen?: boolean } 
   log(`stack up in ${Date.now() - t0} ms (gateway ${stack.gatewayUrl}, logs in ${stack.logDir})`);
   // The gateway serves the page at `/` (explorer/serve.ts); a build missing from the tree fails here.
   const home = await fetch(`${stack.gatewayUrl}/`);
-  assert.ok(home.ok && (await home.text()).includes('Lineage explorer'), `the gateway does not serve the explorer at / (HTTP ${home.status})`);
+  assert.ok(
+    home.ok && (await home.text()).includes('Lineage explorer'),
+    `the gateway does not serve the explorer at / (HTTP ${home.status})`,
+  );
 
   const userDataDir = mkdtempSync(join(tmpdir(), 'explorer-chromium-'));
   const downloads = mkdtempSync(join(tmpdir(), 'explorer-downloads-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: DESKTOP,
     acceptDownloads: true,
     downloadsPath: downloads,
@@ -88,9 +106,11 @@ export async function openHarness(suite: string, opts: { panelsOpen?: boolean } 
   // The side panels start closed under 1,600 px (explorer/src/panels.ts); suites written for the page
   // with both panels open get that layout remembered, as a user who opened them would have it.
   if (opts.panelsOpen ?? true) {
-    await context.addInitScript(`if (!localStorage.getItem('lineage-explorer.panels')) localStorage.setItem('lineage-explorer.panels', '{"controls":true,"impact":true}')`);
+    await context.addInitScript(
+      `if (!localStorage.getItem('lineage-explorer.panels')) localStorage.setItem('lineage-explorer.panels', '{"controls":true,"impact":true}')`,
+    );
   }
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') log(`console: ${m.text()}`);
@@ -120,11 +140,21 @@ export async function openHarness(suite: string, opts: { panelsOpen?: boolean } 
       await running.stop();
       writeFileSync(join(ARTIFACTS, `${suite}-report.json`), `${JSON.stringify(report, null, 2)}\n`);
       const lines = [
-        `# Lineage explorer end-to-end report: ${suite}`, '',
-        `- started: ${report.started}`, `- browser: Chromium ${report.chromium ?? '?'} (headless, ${DESKTOP.width}×${DESKTOP.height} unless a step says otherwise)`,
-        `- page served by the gateway at /`, '',
-        '| step | result |', '|---|---|',
-        ...report.steps.map((s) => `| ${String(s.step)} | ${Object.entries(s).filter(([k]) => k !== 'step').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('; ')} |`),
+        `# Lineage explorer end-to-end report: ${suite}`,
+        '',
+        `- started: ${report.started}`,
+        `- browser: Chromium ${report.chromium ?? '?'} (headless, ${DESKTOP.width}×${DESKTOP.height} unless a step says otherwise)`,
+        `- page served by the gateway at /`,
+        '',
+        '| step | result |',
+        '|---|---|',
+        ...report.steps.map(
+          (s) =>
+            `| ${String(s.step)} | ${Object.entries(s)
+              .filter(([k]) => k !== 'step')
+              .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+              .join('; ')} |`,
+        ),
         '',
       ];
       writeFileSync(join(ARTIFACTS, `${suite}-report.md`), lines.join('\n'));

@@ -34,7 +34,8 @@ type Timings = Record<string, number>;
 const DRAW_SETTLED = `document.querySelector('#canvas')?.getAttribute('aria-busy') !== 'true'`;
 const timingsNow = async (): Promise<Timings> => page.evaluate('window.__explorer.timings') as Promise<Timings>;
 const setHash = (hash: string) => page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-const focusedAttr = (name: string) => page.evaluate(`document.activeElement?.getAttribute(${JSON.stringify(name)}) ?? null`) as Promise<string | null>;
+const focusedAttr = (name: string) =>
+  page.evaluate(`document.activeElement?.getAttribute(${JSON.stringify(name)}) ?? null`) as Promise<string | null>;
 
 /**
  * Runs `action` and waits for the draw it causes to finish (a new #graph-host data-ready, the page
@@ -45,7 +46,10 @@ async function afterDraw(action: () => Promise<unknown>, timeout = 60_000): Prom
   const t0 = Date.now();
   await action();
   const ready = `document.querySelector('#graph-host')?.getAttribute('data-ready')`;
-  await page.waitForFunction(`${ready} != null && ${ready} !== ${JSON.stringify(before)} && ${DRAW_SETTLED}`, undefined, { timeout, polling: 'raf' });
+  await page.waitForFunction(`${ready} != null && ${ready} !== ${JSON.stringify(before)} && ${DRAW_SETTLED}`, undefined, {
+    timeout,
+    polling: 'raf',
+  });
   return { ...(await timingsNow()), wallMs: Date.now() - t0 };
 }
 
@@ -74,11 +78,14 @@ async function renderedText(selector: string): Promise<{ fontPx: number; boxPx: 
 }
 
 type CanvasExtent = { sw: number; cw: number; sh: number; ch: number };
-const canvasExtent = () => page.evaluate(`(() => { const c = document.querySelector('#canvas');
+const canvasExtent = () =>
+  page.evaluate(`(() => { const c = document.querySelector('#canvas');
   return { sw: c.scrollWidth, cw: c.clientWidth, sh: c.scrollHeight, ch: c.clientHeight }; })()`) as Promise<CanvasExtent>;
 /** An attribute of every element matching `selector`, in document order. */
 const attrOfAll = (selector: string, name: string) =>
-  page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => e.getAttribute(${JSON.stringify(name)}))`) as Promise<Array<string | null>>;
+  page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => e.getAttribute(${JSON.stringify(name)}))`,
+  ) as Promise<Array<string | null>>;
 
 async function assertLegible(selector: string, what: string): Promise<{ fontPx: number; boxPx: number }> {
   const r = await renderedText(selector);
@@ -119,8 +126,14 @@ test('all 500 at page size 500: two groups drawn instead of 500 boxes', async ()
   assert.equal(await graphAttr('data-drawn'), 3);
   assert.equal(full.drawn, 3);
   assert.equal(await page.locator('g.node').count(), 1);
-  assert.match((await labelOf(group(1))) ?? '', /^DATASET \S+ 20 datasets 1 hop · click to open: 20 datasets on .+ at degree 1 downstream, expand$/);
-  assert.match((await labelOf(group(2))) ?? '', /^DATASET \S+ 480 datasets 2 hops · click to open: 480 datasets on .+ at degree 2 downstream, expand$/);
+  assert.match(
+    (await labelOf(group(1))) ?? '',
+    /^DATASET \S+ 20 datasets 1 hop · click to open: 20 datasets on .+ at degree 1 downstream, expand$/,
+  );
+  assert.match(
+    (await labelOf(group(2))) ?? '',
+    /^DATASET \S+ 480 datasets 2 hops · click to open: 480 datasets on .+ at degree 2 downstream, expand$/,
+  );
   assert.match((await labelOf(group(2))) ?? '', platformLabel());
   assert.equal(await group(2).getAttribute('role'), 'button');
   // Focusable, inside a graph that is one Tab stop (roving tabindex: the arrow keys move inside).
@@ -143,8 +156,8 @@ test('all 500 at page size 500: two groups drawn instead of 500 boxes', async ()
 
 test('Fit on the grouped 500 keeps names legible', async () => {
   await page.locator('#zoom-fit').click();
-  const name = await assertLegible('g.group[data-degree="2"] text.name', 'the 480 group\'s label after Fit');
-  await assertLegible('g.node.side-centre text.name', 'the centre\'s name after Fit');
+  const name = await assertLegible('g.group[data-degree="2"] text.name', "the 480 group's label after Fit");
+  await assertLegible('g.node.side-centre text.name', "the centre's name after Fit");
   // The grouped picture is small enough to show whole.
   const canvas = await canvasExtent();
   assert.ok(canvas.sw <= canvas.cw + 1 && canvas.sh <= canvas.ch + 1, `Fit left the grouped picture scrolling: ${JSON.stringify(canvas)}`);
@@ -161,12 +174,21 @@ test('clicking a group draws its 480 members; Fit fits the width legibly; its co
   assert.match((await labelOf(control)) ?? '', /^− 480 datasets · collapse: 480 datasets on .+ at degree 2 downstream$/);
   // Groups, their open members and the collapse control: no serious accessibility problem.
   const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(serious.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`), []);
+  assert.deepEqual(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join('; ')}`,
+    ),
+    [],
+  );
   assert.equal(await control.getAttribute('aria-expanded'), 'true');
   // Every member has one edge, from the group of their 20 parents.
   assert.equal(await page.locator('path.edge').count(), 1 + 480);
   await page.locator('#zoom-fit').click();
-  const name = await assertLegible('g.node[data-degree="2"] text.name', 'a member\'s name after Fit');
+  const name = await assertLegible('g.node[data-degree="2"] text.name', "a member's name after Fit");
   // 481 boxes do not fit one screen legibly: Fit fits the width and the column scrolls.
   const canvas = await canvasExtent();
   assert.ok(canvas.sw <= canvas.cw + 1, `Fit did not fit the width: ${JSON.stringify(canvas)}`);
@@ -254,7 +276,10 @@ test('100k reach: the paged first view draws within 5 s of navigating to it', as
   // And the same link opened by a fresh page load (the tab keeps its token).
   t0 = Date.now();
   await page.reload();
-  await page.waitForFunction(`document.querySelector('#graph-host')?.getAttribute('data-ready') != null && ${DRAW_SETTLED}`, undefined, { timeout: 60_000, polling: 'raf' });
+  await page.waitForFunction(`document.querySelector('#graph-host')?.getAttribute('data-ready') != null && ${DRAW_SETTLED}`, undefined, {
+    timeout: 60_000,
+    polling: 'raf',
+  });
   const cold: Timings = { ...(await timingsNow()), wallMs: Date.now() - t0 };
   assert.equal(cold.nodes, 51);
   h.step({ step: '100k reach, opened as a link (page load → finished draw)', ...cold });

@@ -58,15 +58,25 @@ test('the sample loads through the ingestion service, and loading it again leave
   h.step({ step: 'sample loaded twice', ms: Date.now() - t0, ...sample, ...first });
 });
 
-test('the sign-in link opens the featured dataset\'s lineage, and the token leaves the address bar', async () => {
+test("the sign-in link opens the featured dataset's lineage, and the token leaves the address bar", async () => {
   const t0 = Date.now();
   await page.goto(signInLink(h.stack.gatewayUrl, h.stack.token, sample.featuredUrn));
   await page.locator(`g.node.side-centre[data-urn="${sample.featuredUrn}"]`).waitFor({ timeout: 90_000 });
   // Its sources on both platforms, the jobs between them, the charts and the dashboard on it.
   await page.waitForFunction(`document.querySelectorAll('g.node:not(.context)').length >= 12`, undefined, { timeout: 30_000 });
-  const drawn = await page.locator('g.node').evaluateAll((nodes) => nodes.map((n) => ({ urn: n.getAttribute('data-urn'), type: n.getAttribute('data-type') })));
-  for (const type of ['DATASET', 'DATA_JOB', 'CHART', 'DASHBOARD']) assert.ok(drawn.some((n) => n.type === type), `no ${type} drawn: ${JSON.stringify(drawn)}`);
-  for (const platform of ['postgres', 'snowflake']) assert.ok(drawn.some((n) => n.urn?.includes(`dataPlatform:${platform},`)), `no ${platform} table drawn`);
+  const drawn = await page
+    .locator('g.node')
+    .evaluateAll((nodes) => nodes.map((n) => ({ urn: n.getAttribute('data-urn'), type: n.getAttribute('data-type') })));
+  for (const type of ['DATASET', 'DATA_JOB', 'CHART', 'DASHBOARD'])
+    assert.ok(
+      drawn.some((n) => n.type === type),
+      `no ${type} drawn: ${JSON.stringify(drawn)}`,
+    );
+  for (const platform of ['postgres', 'snowflake'])
+    assert.ok(
+      drawn.some((n) => n.urn?.includes(`dataPlatform:${platform},`)),
+      `no ${platform} table drawn`,
+    );
   assert.ok(await page.locator('#signin').isHidden(), 'the sign-in dialog is open');
 
   const address = page.url();
@@ -77,7 +87,13 @@ test('the sign-in link opens the featured dataset\'s lineage, and the token leav
   // Back does not return to an address holding the token: the link's entry was replaced, not added.
   await page.goBack();
   assert.ok(!page.url().includes('token='), `going back shows the token: ${page.url()}`);
-  h.step({ step: 'sign-in link → featured lineage', ms: Date.now() - t0, nodes: drawn.length, address: address.replace(h.stack.gatewayUrl, ''), back: page.url() });
+  h.step({
+    step: 'sign-in link → featured lineage',
+    ms: Date.now() - t0,
+    nodes: drawn.length,
+    address: address.replace(h.stack.gatewayUrl, ''),
+    back: page.url(),
+  });
 });
 
 test('the plain sign-in link opens the start page, whose lists stay inside their card at 1,440 px', async () => {
@@ -92,13 +108,18 @@ test('the plain sign-in link opens the start page, whose lists stay inside their
     const box = async (selector: string) => (await tab.locator(selector).boundingBox())!;
     const card = await box('#empty');
     for (const list of ['#start-connected', '#start-recent']) {
-      const items = await tab.locator(`${list} .start-item`).evaluateAll((els) => els.map((e) => {
-        const r = e.getBoundingClientRect();
-        return { left: r.left, right: r.left + e.scrollWidth, text: e.textContent ?? '' };
-      }));
+      const items = await tab.locator(`${list} .start-item`).evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return { left: r.left, right: r.left + e.scrollWidth, text: e.textContent ?? '' };
+        }),
+      );
       assert.ok(items.length > 0, `${list} is empty`);
       for (const item of items) {
-        assert.ok(item.left >= card.x && item.right <= card.x + card.width + 0.5, `${list}: "${item.text}" runs out of the card (${item.left}–${item.right} against ${card.x}–${card.x + card.width})`);
+        assert.ok(
+          item.left >= card.x && item.right <= card.x + card.width + 0.5,
+          `${list}: "${item.text}" runs out of the card (${item.left}–${item.right} against ${card.x}–${card.x + card.width})`,
+        );
         assert.ok(!item.text.includes('urn:li:'), `${list}: an entry is named by its urn: ${item.text}`);
       }
     }

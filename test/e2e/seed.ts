@@ -12,7 +12,8 @@ export interface FrontDoor {
 export const dataset = (platform: string, name: string): string => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 export const field = (datasetUrn: string, path: string): string => `urn:li:schemaField:(${datasetUrn},${path})`;
 
-const proposal = (urn: string, aspectName: string, value: unknown) => sampleProposal(urn, aspectName, value, { lastObserved: T0, runId: 'explorer-e2e' });
+const proposal = (urn: string, aspectName: string, value: unknown) =>
+  sampleProposal(urn, aspectName, value, { lastObserved: T0, runId: 'explorer-e2e' });
 type Proposal = ReturnType<typeof proposal>;
 
 /** Proposals per ingestProposalBatch request: well under the front door's body limit. */
@@ -49,7 +50,10 @@ export async function graphql(door: FrontDoor, query: string, token = door.token
 
 function schema(platform: string, name: string, fields: string[]) {
   return {
-    schemaName: name, platform: `urn:li:dataPlatform:${platform}`, version: 0, hash: '',
+    schemaName: name,
+    platform: `urn:li:dataPlatform:${platform}`,
+    version: 0,
+    hash: '',
     platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
     fields: fields.map((fieldPath) => ({ fieldPath, type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' })),
   };
@@ -100,37 +104,76 @@ export async function seedTutorial(door: FrontDoor, platform = 'hive'): Promise<
     proposal(g.sessions, 'upstreamLineage', {
       upstreams: [{ auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: g.events, type: 'TRANSFORMED' }],
       fineGrainedLineages: [
-        { upstreamType: 'FIELD_SET', upstreams: [field(g.events, 'user_id')], downstreamType: 'FIELD', downstreams: [field(g.sessions, 'user_id')] },
-        { upstreamType: 'FIELD_SET', upstreams: [field(g.events, 'browser_id')], downstreamType: 'FIELD', downstreams: [field(g.sessions, 'browser_id')] },
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(g.events, 'user_id')],
+          downstreamType: 'FIELD',
+          downstreams: [field(g.sessions, 'user_id')],
+        },
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(g.events, 'browser_id')],
+          downstreamType: 'FIELD',
+          downstreams: [field(g.sessions, 'browser_id')],
+        },
       ],
     }),
     proposal(g.key, 'mlPrimaryKeyProperties', { sources: [g.sessions] }),
   ]);
   // The tutorial's mutation, character for character (on the chosen platform).
-  const update = await graphql(door, `mutation updateLineage { updateLineage(input: { edgesToAdd: [{ downstreamUrn: "${g.events}", upstreamUrn: "${g.deleted}" }, { downstreamUrn: "${g.events}", upstreamUrn: "${g.created}" }], edgesToRemove: [] }) }`);
+  const update = await graphql(
+    door,
+    `mutation updateLineage { updateLineage(input: { edgesToAdd: [{ downstreamUrn: "${g.events}", upstreamUrn: "${g.deleted}" }, { downstreamUrn: "${g.events}", upstreamUrn: "${g.created}" }], edgesToRemove: [] }) }`,
+  );
   if (update.body?.data?.updateLineage !== true) throw new Error(`updateLineage failed: ${JSON.stringify(update.body)}`);
   // The tutorial's column-level record, on top of the dataset-level edges just written.
-  await ingest(door, [proposal(g.events, 'upstreamLineage', {
-    upstreams: [
-      { auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: g.deleted, type: 'TRANSFORMED' },
-      { auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: g.created, type: 'TRANSFORMED' },
-    ],
-    fineGrainedLineages: [
-      { upstreamType: 'FIELD_SET', upstreams: [field(g.deleted, 'browser')], downstreamType: 'FIELD', downstreams: [field(g.events, 'browser_id')], confidenceScore: 1.0 },
-      { upstreamType: 'FIELD_SET', upstreams: [field(g.deleted, 'browser')], downstreamType: 'FIELD', downstreams: [field(g.events, 'user_id')], confidenceScore: 1.0 },
-    ],
-  })]);
+  await ingest(door, [
+    proposal(g.events, 'upstreamLineage', {
+      upstreams: [
+        { auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: g.deleted, type: 'TRANSFORMED' },
+        { auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: g.created, type: 'TRANSFORMED' },
+      ],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(g.deleted, 'browser')],
+          downstreamType: 'FIELD',
+          downstreams: [field(g.events, 'browser_id')],
+          confidenceScore: 1.0,
+        },
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(g.deleted, 'browser')],
+          downstreamType: 'FIELD',
+          downstreams: [field(g.events, 'user_id')],
+          confidenceScore: 1.0,
+        },
+      ],
+    }),
+  ]);
   return g;
 }
 
 /** A root dataset (`<prefix>_root`) with `fanOut` children, each with `perChild` grandchildren: fanOut·(1+perChild) downstream. */
-export async function seedWideGraph(door: FrontDoor, platform: string, fanOut: number, perChild: number, prefix = 'wide'): Promise<{ root: string; count: number }> {
+export async function seedWideGraph(
+  door: FrontDoor,
+  platform: string,
+  fanOut: number,
+  perChild: number,
+  prefix = 'wide',
+): Promise<{ root: string; count: number }> {
   const root = dataset(platform, `${prefix}_root`);
   const children = Array.from({ length: fanOut }, (_, i) => dataset(platform, `${prefix}_c${String(i).padStart(3, '0')}`));
-  const upstreamOn = (urn: string, up: string) => proposal(urn, 'upstreamLineage', {
-    upstreams: [{ auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: up, type: 'TRANSFORMED' }],
-  });
-  const grand = children.flatMap((c, i) => Array.from({ length: perChild }, (_, j) => ({ urn: dataset(platform, `${prefix}_c${String(i).padStart(3, '0')}_g${String(j).padStart(4, '0')}`), parent: c })));
+  const upstreamOn = (urn: string, up: string) =>
+    proposal(urn, 'upstreamLineage', {
+      upstreams: [{ auditStamp: { time: T0, actor: 'urn:li:corpuser:datahub' }, dataset: up, type: 'TRANSFORMED' }],
+    });
+  const grand = children.flatMap((c, i) =>
+    Array.from({ length: perChild }, (_, j) => ({
+      urn: dataset(platform, `${prefix}_c${String(i).padStart(3, '0')}_g${String(j).padStart(4, '0')}`),
+      parent: c,
+    })),
+  );
   // Lineage is written onto existing datasets only (the catalog's existence rule), so create them first.
   const properties = (urn: string) => proposal(urn, 'datasetProperties', { name: /,([^,]+),PROD\)$/.exec(urn)![1], customProperties: {} });
   await ingest(door, [root, ...children, ...grand.map((x) => x.urn)].map(properties));
@@ -162,7 +205,11 @@ export async function seedColumnToDashboard(door: FrontDoor, platform: string): 
     dashboard: `urn:li:dashboard:(looker,finance_${platform})`,
   };
   const stamps = { created: { time: T0, actor: 'urn:li:corpuser:datahub' }, lastModified: { time: T0, actor: 'urn:li:corpuser:datahub' } };
-  const numberField = (fieldPath: string) => ({ fieldPath, nativeDataType: 'double', type: { type: { 'com.linkedin.schema.NumberType': {} } } });
+  const numberField = (fieldPath: string) => ({
+    fieldPath,
+    nativeDataType: 'double',
+    type: { type: { 'com.linkedin.schema.NumberType': {} } },
+  });
   await ingest(door, [
     proposal(g.orders, 'datasetProperties', { name: 'shop_orders', customProperties: {} }),
     proposal(g.orders, 'schemaMetadata', schema(platform, 'shop_orders', ['order_id', 'amount', 'ordered_at'])),
@@ -173,15 +220,30 @@ export async function seedColumnToDashboard(door: FrontDoor, platform: string): 
   ]);
   await ingest(door, [
     proposal(g.job, 'dataJobInputOutput', {
-      inputDatasets: [g.orders], outputDatasets: [g.revenue],
-      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field(g.orders, 'amount')], downstreamType: 'FIELD', downstreams: [field(g.revenue, 'total')] }],
+      inputDatasets: [g.orders],
+      outputDatasets: [g.revenue],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field(g.orders, 'amount')],
+          downstreamType: 'FIELD',
+          downstreams: [field(g.revenue, 'total')],
+        },
+      ],
     }),
-    proposal(g.chart, 'chartInfo', { title: 'Revenue', description: 'daily revenue', lastModified: stamps, inputs: [{ string: g.revenue }] }),
+    proposal(g.chart, 'chartInfo', {
+      title: 'Revenue',
+      description: 'daily revenue',
+      lastModified: stamps,
+      inputs: [{ string: g.revenue }],
+    }),
     proposal(g.chart, 'inputFields', { fields: [{ schemaFieldUrn: field(g.revenue, 'total'), schemaField: numberField('total') }] }),
   ]);
   await ingest(door, [
     proposal(g.dashboard, 'dashboardInfo', { title: 'Finance', description: 'finance overview', lastModified: stamps, charts: [g.chart] }),
-    proposal(g.dashboard, 'inputFields', { fields: [{ schemaFieldUrn: field(g.chart, 'total'), schemaField: numberField('revenue_total') }] }),
+    proposal(g.dashboard, 'inputFields', {
+      fields: [{ schemaFieldUrn: field(g.chart, 'total'), schemaField: numberField('revenue_total') }],
+    }),
   ]);
   return g;
 }

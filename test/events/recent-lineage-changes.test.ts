@@ -14,13 +14,23 @@ let stack: Stack;
 let store: Store;
 let editor: string;
 const ns = namespace('recentlin');
-const alice = ns.user('alice'), bob = ns.user('bob');
-const src = ns.dataset('src'), other = ns.dataset('other'), out = ns.dataset('out');
-const flow = ns.flow('f'), job = ns.job(flow, 'load');
+const alice = ns.user('alice'),
+  bob = ns.user('bob');
+const src = ns.dataset('src'),
+  other = ns.dataset('other'),
+  out = ns.dataset('out');
+const flow = ns.flow('f'),
+  job = ns.job(flow, 'load');
 const ALL = ['PlatformEvent_v1', 'MetadataChangeLog_Versioned_v1'] as const;
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value });
-const lineage = (down: string, ups: string[]) => upsert(down, 'upstreamLineage', { upstreams: ups.map((dataset) => ({ dataset, type: 'TRANSFORMED' })) });
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+});
+const lineage = (down: string, ups: string[]) =>
+  upsert(down, 'upstreamLineage', { upstreams: ups.map((dataset) => ({ dataset, type: 'TRANSFORMED' })) });
 const as = (actor: string) => ({ actor, existenceMode: 'relaxed' as const });
 /** What a person reads: who, added/removed, which side, the other end. */
 const summary = (changes: Array<{ actor: string; operation: string; direction: string; other: string }>) =>
@@ -33,23 +43,30 @@ beforeAll(async () => {
   stack = await startStack();
   store = stack.store;
   editor = await tokenFor(store, alice, 'Editor');
-  await writeAspects(store, [src, other, out].map((u) => upsert(u, 'datasetProperties', { name: u })), as(bob));
+  await writeAspects(
+    store,
+    [src, other, out].map((u) => upsert(u, 'datasetProperties', { name: u })),
+    as(bob),
+  );
   await writeAspects(store, [upsert(job, 'dataJobInfo', { name: 'load', type: 'BATCH' })], as(bob));
   // alice adds src → out through GraphQL; bob then replaces it by other → out; the job writes out.
-  const add = await stack.graphql(`mutation { updateLineage(input: { edgesToAdd: [{ upstreamUrn: "${src}", downstreamUrn: "${out}" }], edgesToRemove: [] }) }`, editor);
+  const add = await stack.graphql(
+    `mutation { updateLineage(input: { edgesToAdd: [{ upstreamUrn: "${src}", downstreamUrn: "${out}" }], edgesToRemove: [] }) }`,
+    editor,
+  );
   expect(add.body.errors).toBeUndefined();
   await writeAspects(store, [lineage(out, [other])], as(bob));
   await writeAspects(store, [upsert(job, 'dataJobInputOutput', { inputDatasets: [src], outputDatasets: [out] })], as(bob));
 }, 180_000);
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 test('the domain read: newest first, who and when, added and removed, the other end', async () => {
   const before = Date.now();
   const r = await recentLineageChanges(store, out, 10, ALL);
   if (!r.recorded) throw new Error(r.reason);
-  expect(summary(r.changes)).toEqual([
-    `${bob} ADD UPSTREAM ${other}`, `${bob} REMOVE UPSTREAM ${src}`, `${alice} ADD UPSTREAM ${src}`,
-  ]);
+  expect(summary(r.changes)).toEqual([`${bob} ADD UPSTREAM ${other}`, `${bob} REMOVE UPSTREAM ${src}`, `${alice} ADD UPSTREAM ${src}`]);
   expect(r.more).toBe(false);
   expect(r.changes.map((c) => c.offset)).toEqual([...r.changes.map((c) => c.offset)].sort((a, b) => b - a));
   expect(r.changes.every((c) => c.time <= before && c.time > before - 600_000)).toBe(true);
@@ -66,24 +83,40 @@ test('the domain read: newest first, who and when, added and removed, the other 
 test('count takes the newest and says older ones are kept', async () => {
   const r = await recentLineageChanges(store, out, 2, ALL);
   expect(r.recorded && { changes: summary(r.changes), more: r.more }).toEqual({
-    changes: [`${bob} ADD UPSTREAM ${other}`, `${bob} REMOVE UPSTREAM ${src}`], more: true,
+    changes: [`${bob} ADD UPSTREAM ${other}`, `${bob} REMOVE UPSTREAM ${src}`],
+    more: true,
   });
 });
 
 test('when the log does not record lineage events the answer says so, with no list', async () => {
-  expect(await recentLineageChanges(store, out, 10, [])).toEqual({ recorded: false, reason: expect.stringMatching(/change log is off.*EVENTS_API_ENABLED=false/) });
-  expect(await recentLineageChanges(store, out, 10, ['MetadataChangeLog_Versioned_v1']))
-    .toEqual({ recorded: false, reason: expect.stringMatching(/does not record lineage changes.*EVENTS_TOPICS/) });
+  expect(await recentLineageChanges(store, out, 10, [])).toEqual({
+    recorded: false,
+    reason: expect.stringMatching(/change log is off.*EVENTS_API_ENABLED=false/),
+  });
+  expect(await recentLineageChanges(store, out, 10, ['MetadataChangeLog_Versioned_v1'])).toEqual({
+    recorded: false,
+    reason: expect.stringMatching(/does not record lineage changes.*EVENTS_TOPICS/),
+  });
 });
 
 test('the statement reads the entity index in offset order, backwards, without sorting', async () => {
-  interface PlanNode { operatorType: string; arguments: Record<string, unknown>; children: PlanNode[] }
+  interface PlanNode {
+    operatorType: string;
+    arguments: Record<string, unknown>;
+    children: PlanNode[];
+  }
   const operators = (p: PlanNode): PlanNode[] => [p, ...p.children.flatMap(operators)];
   const text = store.statements.all.get('events/recent-for-entity')!;
-  const plan = await store.driver.executeQuery(`EXPLAIN ${text}`, { urn: out, topic: 'PlatformEvent_v1', limit: 5 }, { database: store.database });
+  const plan = await store.driver.executeQuery(
+    `EXPLAIN ${text}`,
+    { urn: out, topic: 'PlatformEvent_v1', limit: 5 },
+    { database: store.database },
+  );
   const ops = operators(plan.summary.plan as unknown as PlanNode);
   expect(ops.map((o) => o.operatorType).filter((t) => /Sort|Top/.test(t))).toEqual([]);
-  expect(ops.some((o) => o.operatorType.startsWith('NodeIndexSeek') && String(o.arguments.Details).includes('ChangeBatch(entityUrn, offset)'))).toBe(true);
+  expect(
+    ops.some((o) => o.operatorType.startsWith('NodeIndexSeek') && String(o.arguments.Details).includes('ChangeBatch(entityUrn, offset)')),
+  ).toBe(true);
 });
 
 describe('GraphQL recentLineageChanges', () => {
@@ -95,7 +128,12 @@ describe('GraphQL recentLineageChanges', () => {
     const got = r.body.data.recentLineageChanges;
     expect(got).toMatchObject({ recorded: true, reason: null, more: true });
     expect(summary(got.changes)).toEqual([`${bob} ADD UPSTREAM ${other}`, `${bob} REMOVE UPSTREAM ${src}`]);
-    expect(got.changes[1]).toMatchObject({ otherEntity: { urn: src, type: 'DATASET' }, relationshipType: 'DownstreamOf', aspectName: 'upstreamLineage', via: null });
+    expect(got.changes[1]).toMatchObject({
+      otherEntity: { urn: src, type: 'DATASET' },
+      relationshipType: 'DownstreamOf',
+      aspectName: 'upstreamLineage',
+      via: null,
+    });
     expect(typeof got.changes[0].time).toBe('number');
   });
 
@@ -124,7 +162,10 @@ describe('GraphQL recentLineageChanges', () => {
       const r = await off.graphql(QUERY, reader, { variables: { urn: out } });
       expect(r.body.errors).toBeUndefined();
       expect(r.body.data.recentLineageChanges).toEqual({
-        recorded: false, reason: 'The change log is off on this catalog (EVENTS_API_ENABLED=false).', changes: null, more: false,
+        recorded: false,
+        reason: 'The change log is off on this catalog (EVENTS_API_ENABLED=false).',
+        changes: null,
+        more: false,
       });
     } finally {
       await off.close();

@@ -45,8 +45,16 @@ beforeAll(async () => {
   // layer l-1: a deep, wide DAG (LAYERS - 1 hops) below every layer-0 node.
   const t0 = Date.now();
   const opts = { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' as const };
-  await writeAspects(store, Array.from({ length: WIDTH }, (_, k): AspectChange =>
-    ({ urn: parseUrn(node(0, k)), aspectName: 'datasetProperties', changeType: 'UPSERT', value: { name: `l0_n${k}` } })), opts);
+  await writeAspects(
+    store,
+    Array.from({ length: WIDTH }, (_, k): AspectChange => ({
+      urn: parseUrn(node(0, k)),
+      aspectName: 'datasetProperties',
+      changeType: 'UPSERT',
+      value: { name: `l0_n${k}` },
+    })),
+    opts,
+  );
   for (let layer = 1; layer < LAYERS; layer += 5) {
     const changes: AspectChange[] = [];
     for (let l = layer; l < Math.min(layer + 5, LAYERS); l++) {
@@ -65,7 +73,14 @@ afterAll(async () => {
   await db?.dispose();
 });
 
-interface Outcome { deadlineMs: number; query: string; ms: number; status: number; kind: 'complete' | 'partial' | 'deadline' | 'other'; detail: string }
+interface Outcome {
+  deadlineMs: number;
+  query: string;
+  ms: number;
+  status: number;
+  kind: 'complete' | 'partial' | 'deadline' | 'other';
+  detail: string;
+}
 
 const QUERIES: Record<string, string> = {
   search: `{ searchAcrossLineage(input: { urn: "${node(0, 0)}", direction: DOWNSTREAM, query: "*", start: 0, count: 10 }) { total isPartial } }`,
@@ -81,13 +96,17 @@ const QUERIES: Record<string, string> = {
 async function ask(gatewayUrl: string, token: string, deadlineMs: number, name: string): Promise<Outcome> {
   const t0 = Date.now();
   const res = await fetch(`${gatewayUrl}/api/graphql`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query: QUERIES[name] }),
   });
   const text = await res.text();
   const ms = Date.now() - t0;
   const base = { deadlineMs, query: name, ms, status: res.status };
-  let body: { data?: Record<string, { total: number; isPartial: boolean } | null>; errors?: Array<{ extensions?: { code?: number; type?: string } }> };
+  let body: {
+    data?: Record<string, { total: number; isPartial: boolean } | null>;
+    errors?: Array<{ extensions?: { code?: number; type?: string } }>;
+  };
   try {
     body = JSON.parse(text);
   } catch {
@@ -109,7 +128,10 @@ test('searches past their deadline answer 504 or a partial result, never 500, wi
   for (const deadlineMs of deadlines) {
     // The real processes, as npm start runs them, with this deadline.
     const stack: RunningStack = await startProcesses({
-      ephemeral: true, neo4jUri: db.uri, log: () => {}, tokenName: 'deadline faults',
+      ephemeral: true,
+      neo4jUri: db.uri,
+      log: () => {},
+      tokenName: 'deadline faults',
       env: { LINEAGE_DEADLINE_MS: String(deadlineMs), LOG_LEVEL: 'warn' },
     });
     try {

@@ -21,8 +21,13 @@ let exited: string | null = null;
 
 const hub = (i: number) => dataset(PLATFORM, `hub${i}`);
 const upstream = (i: number, k: number) => dataset(PLATFORM, `src${i}_${k}`);
-const record = (urn: string, aspectName: string, value: unknown) =>
-  ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } });
+const record = (urn: string, aspectName: string, value: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
+  aspect: { contentType: 'application/json', value: JSON.stringify(value) },
+});
 
 const postBatch = (body: string) => postProposalBatch(stack.ingestionUrl, stack.token, body);
 
@@ -30,13 +35,21 @@ beforeAll(async () => {
   db = await throwawayNeo4j();
   store = faultStore(db.uri);
   stack = await startStack({
-    ephemeral: true, neo4jUri: db.uri, log: () => {}, tokenName: 'strict hub faults', env: { LOG_LEVEL: 'warn' },
-    onServiceExit: (name, code) => { exited = `${name} exited (${code})`; },
+    ephemeral: true,
+    neo4jUri: db.uri,
+    log: () => {},
+    tokenName: 'strict hub faults',
+    env: { LOG_LEVEL: 'warn' },
+    onServiceExit: (name, code) => {
+      exited = `${name} exited (${code})`;
+    },
   });
   // Every entity the hub batch names, as a connector's earlier batches created them.
   const urns = Array.from({ length: HUBS }, (_, i) => [hub(i), ...Array.from({ length: UPSTREAMS }, (_, k) => upstream(i, k))]).flat();
   for (let i = 0; i < urns.length; i += 500) {
-    const reply = await postBatch(JSON.stringify({ proposals: urns.slice(i, i + 500).map((u) => record(u, 'status', { removed: false })) }));
+    const reply = await postBatch(
+      JSON.stringify({ proposals: urns.slice(i, i + 500).map((u) => record(u, 'status', { removed: false })) }),
+    );
     expect(reply.status).toBe(200);
   }
   log(`${urns.length} datasets in (strict mode)`);
@@ -49,9 +62,18 @@ afterAll(async () => {
 });
 
 test('strict mode, every upstream existing: a 15 MiB hub batch past the budget beside ordinary batches is refused at once, they go in, the service stays up', async () => {
-  const body = JSON.stringify({ proposals: Array.from({ length: HUBS }, (_, i) => record(hub(i), 'upstreamLineage', {
-    upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({ dataset: upstream(i, k), type: 'TRANSFORMED', auditStamp: stamp, created: stamp })),
-  })) });
+  const body = JSON.stringify({
+    proposals: Array.from({ length: HUBS }, (_, i) =>
+      record(hub(i), 'upstreamLineage', {
+        upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({
+          dataset: upstream(i, k),
+          type: 'TRANSFORMED',
+          auditStamp: stamp,
+          created: stamp,
+        })),
+      }),
+    ),
+  });
   expect(Buffer.byteLength(body)).toBeGreaterThan(15 * 1024 * 1024);
   expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024 * 1024);
 
@@ -60,7 +82,9 @@ test('strict mode, every upstream existing: a 15 MiB hub batch past the budget b
   const streamed: number[] = [];
   const stream = async (w: number) => {
     for (let b = 0; !stop && !exited; b++) {
-      const proposals = Array.from({ length: 500 }, (_, k) => record(dataset(PLATFORM, `plain${w}_${b}_${k}`), 'status', { removed: false }));
+      const proposals = Array.from({ length: 500 }, (_, k) =>
+        record(dataset(PLATFORM, `plain${w}_${b}_${k}`), 'status', { removed: false }),
+      );
       streamed.push((await postBatch(JSON.stringify({ proposals })).catch(() => ({ status: 0 }))).status);
     }
   };
@@ -82,7 +106,9 @@ test('strict mode, every upstream existing: a 15 MiB hub batch past the budget b
   expect(HUBS * UPSTREAMS).toBeGreaterThan(DEFAULT_MAX_EDGES_PER_WRITE);
   expect(streamed.length).toBeGreaterThan(0);
   expect(streamed.every((s) => s === 200)).toBe(true);
-  const edges = await cypher<{ n: unknown }>(store, 'MATCH (:Entity)-[l:LINEAGE]-(b:Entity) WHERE b.urn CONTAINS $p RETURN count(l) AS n', { p: `dataPlatform:${PLATFORM},hub` });
+  const edges = await cypher<{ n: unknown }>(store, 'MATCH (:Entity)-[l:LINEAGE]-(b:Entity) WHERE b.urn CONTAINS $p RETURN count(l) AS n', {
+    p: `dataPlatform:${PLATFORM},hub`,
+  });
   expect(Number(edges[0]!.n)).toBe(0);
   expect((await fetch(`${stack.ingestionUrl}/health/live`)).ok).toBe(true);
 });

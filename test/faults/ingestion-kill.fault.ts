@@ -9,9 +9,22 @@ import { join } from 'node:path';
 import { freePort } from '../../tools/neo4j/neo4j-server.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 import {
-  adminToken, cypher, dataset, faultStore, log, mcp, post, restoreDryRun, serviceEnv, spawnService, stateOf,
-  throwawayNeo4j, type ServiceProcess, type ThrowawayNeo4j,
- stopService } from './support.ts';
+  adminToken,
+  cypher,
+  dataset,
+  faultStore,
+  log,
+  mcp,
+  post,
+  restoreDryRun,
+  serviceEnv,
+  spawnService,
+  stateOf,
+  throwawayNeo4j,
+  type ServiceProcess,
+  type ThrowawayNeo4j,
+  stopService,
+} from './support.ts';
 
 const PLATFORM = 'killtest';
 const DATASETS = 5_000;
@@ -60,10 +73,11 @@ async function batchStored(b: number): Promise<boolean> {
   let empty = 0;
   for (const [k, i] of datasetsOf(b).entries()) {
     const s = state.get(urns[k]!)!;
-    const full = JSON.stringify(s.aspects.get('datasetProperties')) === JSON.stringify(propsOf(i))
-      && JSON.stringify(s.aspects.get('upstreamLineage')) === JSON.stringify(lineageOf(i))
-      && JSON.stringify(s.typed) === JSON.stringify(upstreamsOf(i))
-      && JSON.stringify(s.lineage) === JSON.stringify(upstreamsOf(i));
+    const full =
+      JSON.stringify(s.aspects.get('datasetProperties')) === JSON.stringify(propsOf(i)) &&
+      JSON.stringify(s.aspects.get('upstreamLineage')) === JSON.stringify(lineageOf(i)) &&
+      JSON.stringify(s.typed) === JSON.stringify(upstreamsOf(i)) &&
+      JSON.stringify(s.lineage) === JSON.stringify(upstreamsOf(i));
     if (full) complete++;
     else if (s.aspects.size === 0 && s.typed.length === 0 && s.lineage.length === 0) empty++;
   }
@@ -101,7 +115,9 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const exit = await service.exited;
   expect(exit.signal).toBe('SIGKILL');
-  log(`killed after ${killedAt} ms: ${acked.size} batches acknowledged (${acked.size * 100} MCPs), ${inFlightAtKill} in flight, ${failed.size} failed: ${[...new Set(failed.values())].join(', ')}`);
+  log(
+    `killed after ${killedAt} ms: ${acked.size} batches acknowledged (${acked.size * 100} MCPs), ${inFlightAtKill} in flight, ${failed.size} failed: ${[...new Set(failed.values())].join(', ')}`,
+  );
   expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
   expect(acked.size).toBeLessThan(BATCHES);
   expect(inFlightAtKill).toBeGreaterThan(0);
@@ -127,15 +143,19 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
     else if (stored) storedUnacked.push(b);
   }
   expect(torn).toBe(0);
-  log(`after restart: all ${acked.size * 100} acknowledged MCPs present; ${storedUnacked.length} of ${failed.size} unacknowledged batches had committed before the kill`);
+  log(
+    `after restart: all ${acked.size * 100} acknowledged MCPs present; ${storedUnacked.length} of ${failed.size} unacknowledged batches had committed before the kill`,
+  );
 
   // The change log (docs/change-events.md): every committed batch has its events — one LINEAGE ADD
   // per upstream edge, one MetadataChangeLog per row (the key aspect, properties, lineage) — and a
   // batch that did not commit has none. Offsets are gap-free.
   const committed = new Set([...acked, ...storedUnacked]);
-  const events = await cypher<{ topic: string; urn: string; n: number }>(store,
+  const events = await cypher<{ topic: string; urn: string; n: number }>(
+    store,
     'MATCH (b:ChangeBatch) WHERE b.entityUrn STARTS WITH $prefix RETURN b.topic AS topic, b.entityUrn AS urn, sum(size(b.items)) AS n',
-    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` });
+    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` },
+  );
   const countOf = new Map(events.map((e) => [`${e.topic} ${e.urn}`, Number(e.n)]));
   let missingEvents = 0;
   let strayEvents = 0;
@@ -148,13 +168,24 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
       } else if (lineage || logs) strayEvents++;
     }
   }
-  const [span] = await cypher<{ n: number; lo: number; hi: number }>(store, 'MATCH (b:ChangeBatch) RETURN sum(size(b.items)) AS n, min(b.offset) AS lo, max(b.last) AS hi', {});
-  log(`change log: ${Number(span!.n)} events, offsets ${Number(span!.lo)}..${Number(span!.hi)}; ${missingEvents} committed datasets without their events, ${strayEvents} uncommitted with events`);
+  const [span] = await cypher<{ n: number; lo: number; hi: number }>(
+    store,
+    'MATCH (b:ChangeBatch) RETURN sum(size(b.items)) AS n, min(b.offset) AS lo, max(b.last) AS hi',
+    {},
+  );
+  log(
+    `change log: ${Number(span!.n)} events, offsets ${Number(span!.lo)}..${Number(span!.hi)}; ${missingEvents} committed datasets without their events, ${strayEvents} uncommitted with events`,
+  );
   expect({ missingEvents, strayEvents }).toEqual({ missingEvents: 0, strayEvents: 0 });
   expect(Number(span!.hi) - Number(span!.lo) + 1).toBe(Number(span!.n));
 
   const dry = await restoreDryRun(db.uri);
-  log(`restore-indices --dry-run: exit ${dry.code}; ${dry.output.split('\n').filter((l) => /rows scanned|edges:|search fields:/.test(l)).join(' | ')}`);
+  log(
+    `restore-indices --dry-run: exit ${dry.code}; ${dry.output
+      .split('\n')
+      .filter((l) => /rows scanned|edges:|search fields:/.test(l))
+      .join(' | ')}`,
+  );
   expect(dry.code).toBe(0);
   expect(dry.output).toMatch(/missing edges: 0/);
   expect(dry.output).toMatch(/extra edges: 0/);
@@ -170,9 +201,11 @@ test('kill -9 during a 10k-MCP batch load: acknowledged MCPs survive, no batch i
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, retryWorker));
-  const [count] = await cypher<{ n: number }>(store,
+  const [count] = await cypher<{ n: number }>(
+    store,
     `MATCH (a:Aspect {version: 0}) WHERE a.urn STARTS WITH $prefix AND a.name IN ['datasetProperties', 'upstreamLineage'] RETURN count(a) AS n`,
-    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` });
+    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${PLATFORM},` },
+  );
   expect(Number(count!.n)).toBe(DATASETS * 2);
   log(`load completed after restart: ${DATASETS * 2} MCPs stored in ${Date.now() - t0} ms overall`);
 }, 300_000);

@@ -37,9 +37,11 @@ let stack: RunningStack;
 function upsert(urn: string, aspectName: string, value: unknown): AspectChange {
   return { urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved: STAMP } };
 }
-const props = (urn: string) => upsert(urn, 'datasetProperties', { name: urn.split(',')[1], description: description(urn), customProperties: {} });
+const props = (urn: string) =>
+  upsert(urn, 'datasetProperties', { name: urn.split(',')[1], description: description(urn), customProperties: {} });
 const stamp = { time: STAMP, actor: 'urn:li:corpuser:seeder' };
-const lineage = (urn: string, up: string) => upsert(urn, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'TRANSFORMED', created: stamp, auditStamp: stamp }] });
+const lineage = (urn: string, up: string) =>
+  upsert(urn, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'TRANSFORMED', created: stamp, auditStamp: stamp }] });
 
 beforeAll(async () => {
   db = await throwawayNeo4j();
@@ -55,13 +57,17 @@ beforeAll(async () => {
     const leaves = Array.from({ length: LEAVES_PER_MID }, (_, k) => leaf(m, k));
     await write([...leaves.map(props), ...leaves.map((l) => lineage(l, mid(m)))]);
   }
-  await write(Array.from({ length: CHARTS }, (_, i) => {
-    const input = leaf(Math.floor((i * CHART_EVERY) / LEAVES_PER_MID), (i * CHART_EVERY) % LEAVES_PER_MID);
-    return upsert(chart(i), 'chartInfo', {
-      title: `chart ${i}`, description: description(chart(i)), lastModified: { created: stamp, lastModified: stamp },
-      inputEdges: [{ destinationUrn: input, created: stamp, lastModified: stamp }],
-    });
-  }));
+  await write(
+    Array.from({ length: CHARTS }, (_, i) => {
+      const input = leaf(Math.floor((i * CHART_EVERY) / LEAVES_PER_MID), (i * CHART_EVERY) % LEAVES_PER_MID);
+      return upsert(chart(i), 'chartInfo', {
+        title: `chart ${i}`,
+        description: description(chart(i)),
+        lastModified: { created: stamp, lastModified: stamp },
+        inputEdges: [{ destinationUrn: input, created: stamp, lastModified: stamp }],
+      });
+    }),
+  );
   log(`seeded a hub reaching ${REACH} entities (6 KB descriptions) in ${Date.now() - t0} ms`);
   // The services as npm start runs them: the heap limits are tools/stack.ts's, not set here.
   stack = await startStack({ ephemeral: true, neo4jUri: db.uri, log: () => {}, tokenName: 'heap faults', env: { LOG_LEVEL: 'warn' } });
@@ -79,11 +85,22 @@ async function scroll(input: Record<string, unknown>): Promise<{ total: number; 
     headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.token}` },
     body: JSON.stringify({
       query: 'query($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) { total count nextScrollId } }',
-      variables: { input: { urn: hub, direction: 'DOWNSTREAM', count: 100, orFilters: [{ and: [{ field: 'degree', values: ['1', '2', '3+'] }] }], ...input } },
+      variables: {
+        input: {
+          urn: hub,
+          direction: 'DOWNSTREAM',
+          count: 100,
+          orFilters: [{ and: [{ field: 'degree', values: ['1', '2', '3+'] }] }],
+          ...input,
+        },
+      },
     }),
     signal: AbortSignal.timeout(120_000),
   });
-  const body = await res.json() as { data?: { scrollAcrossLineage: { total: number; count: number; nextScrollId: string | null } | null }; errors?: unknown };
+  const body = (await res.json()) as {
+    data?: { scrollAcrossLineage: { total: number; count: number; nextScrollId: string | null } | null };
+    errors?: unknown;
+  };
   if (!body.data?.scrollAcrossLineage) throw new Error(`scrollAcrossLineage failed (${res.status}): ${JSON.stringify(body.errors)}`);
   return body.data.scrollAcrossLineage;
 }
@@ -93,7 +110,20 @@ const degrees = ['1', '2', '3+'];
 test.each([
   ['a time window and a type filter (in Neo4j)', { ...window, types: ['CHART'] }, CHARTS],
   ['free text (in Neo4j)', { query: 'lorem' }, REACH],
-  ['a negated urn filter (in Neo4j)', { orFilters: [{ and: [{ field: 'degree', values: degrees }, { field: 'urn', values: [mid(0)], negated: true }] }] }, REACH - 1],
+  [
+    'a negated urn filter (in Neo4j)',
+    {
+      orFilters: [
+        {
+          and: [
+            { field: 'degree', values: degrees },
+            { field: 'urn', values: [mid(0)], negated: true },
+          ],
+        },
+      ],
+    },
+    REACH - 1,
+  ],
   ['ignoreAsHops (streamed, hop by hop)', { lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, REACH],
   ['a per-hop limit (streamed, hop by hop)', { lineageFlags: { entitiesExploredPerHopLimit: 1_000 } }, REACH],
   ['a time window, everything (in Neo4j)', window, REACH],

@@ -10,9 +10,23 @@ import { freePort, portInUse } from '../../tools/neo4j/neo4j-server.ts';
 import { harnessWaitMs, waitFor } from '../../tools/wait.ts';
 import type { Store } from '../../catalog/src/store/store.ts';
 import {
-  adminToken, dataset, faultStore, log, mcp, post, restoreDryRun, serviceEnv, sleep, spawnService, stateOf,
-  throwawayNeo4j, type Reply, type ServiceProcess, type ThrowawayNeo4j,
- stopService } from './support.ts';
+  adminToken,
+  dataset,
+  faultStore,
+  log,
+  mcp,
+  post,
+  restoreDryRun,
+  serviceEnv,
+  sleep,
+  spawnService,
+  stateOf,
+  throwawayNeo4j,
+  type Reply,
+  type ServiceProcess,
+  type ThrowawayNeo4j,
+  stopService,
+} from './support.ts';
 
 const PLATFORM = 'outage';
 /**
@@ -39,21 +53,30 @@ const upstreamsOf = (i: number) => [dataset(PLATFORM, `src${i % 7}`), dataset(PL
 const propsOf = (i: number) => ({ name: `o${i}`, customProperties: { i: String(i) } });
 const lineageOf = (i: number) => ({ upstreams: upstreamsOf(i).map((d) => ({ dataset: d, type: 'TRANSFORMED' })) });
 // One item = one request = one transaction: two aspects and four edges that must appear together.
-const itemBody = (i: number) => ({ proposals: [mcp(urnOf(i), 'datasetProperties', propsOf(i)), mcp(urnOf(i), 'upstreamLineage', lineageOf(i))] });
+const itemBody = (i: number) => ({
+  proposals: [mcp(urnOf(i), 'datasetProperties', propsOf(i)), mcp(urnOf(i), 'upstreamLineage', lineageOf(i))],
+});
 
 let db: ThrowawayNeo4j;
 let store: Store;
 let service: ServiceProcess;
 
-beforeAll(async () => {
-  db = await throwawayNeo4j();
-  store = faultStore(db.uri);
-  const port = await freePort();
-  const logDir = mkdtempSync(join(tmpdir(), 'lineage-faults-logs-'));
-  service = await spawnService('ingestion-service/src/main.ts',
-    serviceEnv(db.uri, { INGESTION_PORT: String(port), LINEAGE_EXISTENCE_MODE: 'relaxed' }), port, join(logDir, 'ingestion.log'));
-  // Past the harness's own bounds (tools/wait.ts), so a start that does not come says why.
-}, 2 * harnessWaitMs() + 60_000);
+beforeAll(
+  async () => {
+    db = await throwawayNeo4j();
+    store = faultStore(db.uri);
+    const port = await freePort();
+    const logDir = mkdtempSync(join(tmpdir(), 'lineage-faults-logs-'));
+    service = await spawnService(
+      'ingestion-service/src/main.ts',
+      serviceEnv(db.uri, { INGESTION_PORT: String(port), LINEAGE_EXISTENCE_MODE: 'relaxed' }),
+      port,
+      join(logDir, 'ingestion.log'),
+    );
+    // Past the harness's own bounds (tools/wait.ts), so a start that does not come says why.
+  },
+  2 * harnessWaitMs() + 60_000,
+);
 
 /** Stops the writers of a test that ended early (timed out), so they do not keep jest alive. */
 const loadsRunning = new Set<() => void>();
@@ -67,7 +90,7 @@ afterAll(async () => {
 
 async function probe(path: string) {
   const res = await fetch(`${service.baseUrl}${path}`, { signal: AbortSignal.timeout(ANY_REPLY_MS) });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() as unknown };
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as unknown };
 }
 
 /** `workers` clients writing one item per request (items from `first` on) until stopped. */
@@ -96,14 +119,18 @@ function writeLoad(token: string, workers: number, first: number) {
     }
   };
   const done = Promise.all(Array.from({ length: workers }, worker));
-  const halt = () => { running = false; };
+  const halt = () => {
+    running = false;
+  };
   loadsRunning.add(halt);
   void done.then(() => loadsRunning.delete(halt));
   return {
     replies,
     since: () => Date.now() - t0,
     acked: () => [...replies.values()].filter((r) => r.status === 200).length,
-    restarted() { restartedAt = Date.now() - t0; },
+    restarted() {
+      restartedAt = Date.now() - t0;
+    },
     /** Until `count` writes were acknowledged after the restart (or three minutes passed), then stop. */
     async finish(count: number) {
       while (ackedAfterRestart < count && Date.now() - t0 - restartedAt < 180_000) await sleep(100);
@@ -119,13 +146,19 @@ function expectBoundedReplies(replies: Map<number, Reply & { at: number }>, unav
   const all = [...replies.entries()];
   const byStatus = (s: number) => all.filter(([, r]) => r.status === s);
   const slowest = (rs: [number, Reply][]) => Math.max(0, ...rs.map(([, r]) => r.ms));
-  log(`${all.length} requests: ${byStatus(200).length} × 200, ${byStatus(503).length} × 503, others ${all.filter(([, r]) => r.status !== 200 && r.status !== 503).length}; ` +
-    `slowest 503 ${slowest(byStatus(503))} ms (bound ${unavailableMs} ms), slowest 200 ${slowest(byStatus(200))} ms (bound ${ANY_REPLY_MS} ms)`);
+  log(
+    `${all.length} requests: ${byStatus(200).length} × 200, ${byStatus(503).length} × 503, others ${all.filter(([, r]) => r.status !== 200 && r.status !== 503).length}; ` +
+      `slowest 503 ${slowest(byStatus(503))} ms (bound ${unavailableMs} ms), slowest 200 ${slowest(byStatus(200))} ms (bound ${ANY_REPLY_MS} ms)`,
+  );
   for (const [i, r] of all) if (r.ms > 8_000) log(`slow: item ${i} answered ${r.status} at ${r.at} ms after ${r.ms} ms`);
   // Only 200 or 503: no 500, no dropped connection, no reply past our own timeout.
   expect(all.filter(([, r]) => r.status !== 200 && r.status !== 503)).toEqual([]);
   // Every write's latency, not only the slowest's: the lists name each one past its bound.
-  expect(byStatus(503).filter(([, r]) => r.ms >= unavailableMs).map(([i, r]) => `item ${i}: 503 after ${r.ms} ms`)).toEqual([]);
+  expect(
+    byStatus(503)
+      .filter(([, r]) => r.ms >= unavailableMs)
+      .map(([i, r]) => `item ${i}: 503 after ${r.ms} ms`),
+  ).toEqual([]);
   expect(all.filter(([, r]) => r.ms >= ANY_REPLY_MS).map(([i, r]) => `item ${i}: ${r.status} after ${r.ms} ms`)).toEqual([]);
   expect(byStatus(503).length).toBeGreaterThan(0);
   for (const [, r] of byStatus(503)) expect(r.retryAfter).toBe('5');
@@ -137,14 +170,21 @@ function expectBoundedReplies(replies: Map<number, Reply & { at: number }>, unav
  * acknowledged item is all there. Then restore --dry-run finds nothing to fix.
  */
 async function expectAllOrNothing(all: [number, Reply][]) {
-  const state = await stateOf(store, all.map(([i]) => urnOf(i)));
-  let full = 0, absent = 0, committedButUnacked = 0;
+  const state = await stateOf(
+    store,
+    all.map(([i]) => urnOf(i)),
+  );
+  let full = 0,
+    absent = 0,
+    committedButUnacked = 0;
   const partial: number[] = [];
   for (const [i, r] of all) {
     const s = state.get(urnOf(i))!;
-    const isFull = JSON.stringify(s.aspects.get('datasetProperties')) === JSON.stringify(propsOf(i))
-      && JSON.stringify(s.aspects.get('upstreamLineage')) === JSON.stringify(lineageOf(i))
-      && JSON.stringify(s.typed) === JSON.stringify(upstreamsOf(i)) && JSON.stringify(s.lineage) === JSON.stringify(upstreamsOf(i));
+    const isFull =
+      JSON.stringify(s.aspects.get('datasetProperties')) === JSON.stringify(propsOf(i)) &&
+      JSON.stringify(s.aspects.get('upstreamLineage')) === JSON.stringify(lineageOf(i)) &&
+      JSON.stringify(s.typed) === JSON.stringify(upstreamsOf(i)) &&
+      JSON.stringify(s.lineage) === JSON.stringify(upstreamsOf(i));
     const isAbsent = s.aspects.size === 0 && s.typed.length === 0 && s.lineage.length === 0;
     if (isFull) full++;
     else if (isAbsent) absent++;
@@ -152,7 +192,9 @@ async function expectAllOrNothing(all: [number, Reply][]) {
     if (r.status === 200) expect([i, isFull]).toEqual([i, true]);
     else if (isFull) committedButUnacked++;
   }
-  log(`after restart: ${full} items complete (every acknowledged one among them, ${committedButUnacked} committed but answered 503), ${absent} absent, ${partial.length} partial`);
+  log(
+    `after restart: ${full} items complete (every acknowledged one among them, ${committedButUnacked} committed but answered 503), ${absent} absent, ${partial.length} partial`,
+  );
   expect(partial).toEqual([]);
   const dry = await restoreDryRun(db.uri);
   expect(dry.code).toBe(0);
@@ -192,7 +234,9 @@ test('Neo4j killed (-9) under 8 writers and slow to come back: every write answe
   while (load.acked() < 60) await sleep(50);
   db.server.kill();
   log(`Neo4j killed at ${load.since()} ms, ${load.replies.size} requests answered so far`);
-  await waitFor('the killed Neo4j to release its port', async () => ((await portInUse(db.port)) ? { met: false, saw: 'port in use' } : { met: true, value: undefined }));
+  await waitFor('the killed Neo4j to release its port', async () =>
+    (await portInUse(db.port)) ? { met: false, saw: 'port in use' } : { met: true, value: undefined },
+  );
   // Down for longer than one store call waits, so requests give up while it is gone; then a start
   // that recovers the killed store, beside the writers, on a loaded machine.
   await sleep(12_000);

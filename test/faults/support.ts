@@ -31,8 +31,13 @@ export async function throwawayNeo4j(): Promise<ThrowawayNeo4j> {
   const start = () => startNeo4j({ home, boltPort: port, heap: '768m', pageCache: '256m' });
   const t0 = Date.now();
   const db: ThrowawayNeo4j = {
-    uri: `bolt://127.0.0.1:${port}`, home, port, server: await start(),
-    async restart() { db.server = await start(); },
+    uri: `bolt://127.0.0.1:${port}`,
+    home,
+    port,
+    server: await start(),
+    async restart() {
+      db.server = await start();
+    },
     async dispose() {
       await db.server.stop().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
@@ -76,7 +81,9 @@ export async function spawnService(entry: string, env: Record<string, string>, p
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [join(repoRoot, entry)], { env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForHttpOk(`${entry} to come up`, `${baseUrl}/health/live`, { gone: () => exitOf(child), logFile, intervalMs: 200 });
@@ -99,7 +106,14 @@ export async function stopService(service: ServiceProcess | undefined): Promise<
 export async function adminToken(uri: string): Promise<string> {
   const store = createStore({ uri, database: 'neo4j' });
   try {
-    return (await issueAccessToken(store, SECRETS, { actorUrn: 'urn:li:corpuser:datahub', ownerUrn: 'urn:li:corpuser:datahub', name: 'faults', duration: 'ONE_DAY' })).accessToken;
+    return (
+      await issueAccessToken(store, SECRETS, {
+        actorUrn: 'urn:li:corpuser:datahub',
+        ownerUrn: 'urn:li:corpuser:datahub',
+        name: 'faults',
+        duration: 'ONE_DAY',
+      })
+    ).accessToken;
   } finally {
     await store.close();
   }
@@ -117,7 +131,13 @@ export async function cypher<T>(store: Store, query: string, params: Record<stri
 export const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 
 export function mcp(urn: string, aspectName: string, value: unknown) {
-  return { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } };
+  return {
+    entityType: 'dataset',
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  };
 }
 
 export interface Reply {
@@ -132,14 +152,21 @@ export async function post(url: string, body: unknown, token: string, timeoutMs:
   const t0 = Date.now();
   try {
     const res = await fetch(url, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     await res.text();
     return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: Date.now() - t0 };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string } };
-    return { status: 0, retryAfter: null, ms: Date.now() - t0, error: err.name === 'TimeoutError' ? 'timeout' : err.cause?.code ?? err.message };
+    return {
+      status: 0,
+      retryAfter: null,
+      ms: Date.now() - t0,
+      error: err.name === 'TimeoutError' ? 'timeout' : (err.cause?.code ?? err.message),
+    };
   }
 }
 
@@ -153,35 +180,52 @@ export async function postProposalBatch(ingestionUrl: string, token: string, bod
     body,
     signal: AbortSignal.timeout(120_000),
   });
-  const answer = await res.json() as { message?: string };
+  const answer = (await res.json()) as { message?: string };
   return { status: res.status, message: answer.message ?? '' };
 }
 
 /** Owned DownstreamOf targets and incoming LINEAGE sources of each dataset, and its latest rows. */
 export async function stateOf(store: Store, urns: string[]) {
-  const rows = await cypher<{ urn: string; name: string; value: string }>(store,
-    'UNWIND $urns AS u MATCH (:Entity {urn: u})-[:HAS_ASPECT]->(a:Aspect {version: 0}) RETURN a.urn AS urn, a.name AS name, a.value AS value', { urns });
-  const typed = await cypher<{ urn: string; up: string }>(store,
-    'UNWIND $urns AS u MATCH (:Entity {urn: u})-[r:DownstreamOf {owner: u}]->(y) RETURN u AS urn, y.urn AS up', { urns });
-  const lineage = await cypher<{ urn: string; up: string }>(store,
-    'UNWIND $urns AS u MATCH (y)-[r:LINEAGE {owner: u}]->(:Entity {urn: u}) RETURN u AS urn, y.urn AS up', { urns });
+  const rows = await cypher<{ urn: string; name: string; value: string }>(
+    store,
+    'UNWIND $urns AS u MATCH (:Entity {urn: u})-[:HAS_ASPECT]->(a:Aspect {version: 0}) RETURN a.urn AS urn, a.name AS name, a.value AS value',
+    { urns },
+  );
+  const typed = await cypher<{ urn: string; up: string }>(
+    store,
+    'UNWIND $urns AS u MATCH (:Entity {urn: u})-[r:DownstreamOf {owner: u}]->(y) RETURN u AS urn, y.urn AS up',
+    { urns },
+  );
+  const lineage = await cypher<{ urn: string; up: string }>(
+    store,
+    'UNWIND $urns AS u MATCH (y)-[r:LINEAGE {owner: u}]->(:Entity {urn: u}) RETURN u AS urn, y.urn AS up',
+    { urns },
+  );
   const out = new Map(urns.map((u) => [u, { aspects: new Map<string, unknown>(), typed: [] as string[], lineage: [] as string[] }]));
   for (const r of rows) out.get(r.urn)!.aspects.set(r.name, JSON.parse(r.value));
   for (const r of typed) out.get(r.urn)!.typed.push(r.up);
   for (const r of lineage) out.get(r.urn)!.lineage.push(r.up);
-  for (const s of out.values()) { s.typed.sort(); s.lineage.sort(); }
+  for (const s of out.values()) {
+    s.typed.sort();
+    s.lineage.sort();
+  }
   return out;
 }
 
 /** `npm run restore-indices -- --dry-run` against a Neo4j: exit code and output. */
 export async function restoreDryRun(uri: string): Promise<{ code: number | null; output: string }> {
   const npm = spawn('npm', ['run', '--silent', 'restore-indices', '--', '--dry-run'], {
-    cwd: repoRoot, env: { ...process.env, NEO4J_URI: uri, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` },
+    cwd: repoRoot,
+    env: { ...process.env, NEO4J_URI: uri, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  npm.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-  npm.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+  npm.stdout!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  npm.stderr!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const code = await new Promise<number | null>((r) => npm.once('exit', (c) => r(c)));
   return { code, output };
 }

@@ -26,11 +26,22 @@ let store: Store;
 let stack: RunningStack;
 
 const hub = (i: number) => dataset(PLATFORM, `hub${i}`);
-const proposal = (urn: string, value: unknown) =>
-  ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'upstreamLineage', aspect: { contentType: 'application/json', value: JSON.stringify(value) } });
-const hubLineage = (i: number) => proposal(hub(i), {
-  upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({ dataset: dataset(PLATFORM, `src${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp, created: stamp })),
+const proposal = (urn: string, value: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName: 'upstreamLineage',
+  aspect: { contentType: 'application/json', value: JSON.stringify(value) },
 });
+const hubLineage = (i: number) =>
+  proposal(hub(i), {
+    upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({
+      dataset: dataset(PLATFORM, `src${i}_${k}`),
+      type: 'TRANSFORMED',
+      auditStamp: stamp,
+      created: stamp,
+    })),
+  });
 
 const ingestBatch = (proposals: unknown[]) => postBatch(JSON.stringify({ proposals }));
 
@@ -44,7 +55,13 @@ beforeAll(async () => {
   db = await throwawayNeo4j();
   store = faultStore(db.uri);
   // Connector traffic in DataHub's mode: lineage to tables this stream has not ingested (yet).
-  stack = await startStack({ ephemeral: true, neo4jUri: db.uri, log: () => {}, tokenName: 'size faults', env: { LOG_LEVEL: 'warn', LINEAGE_EXISTENCE_MODE: 'relaxed' } });
+  stack = await startStack({
+    ephemeral: true,
+    neo4jUri: db.uri,
+    log: () => {},
+    tokenName: 'size faults',
+    env: { LOG_LEVEL: 'warn', LINEAGE_EXISTENCE_MODE: 'relaxed' },
+  });
 });
 
 afterAll(async () => {
@@ -64,7 +81,9 @@ test('a 16 MiB batch of hub lineage past the bound: 413 naming it at once, nothi
   const reply = await ingestBatch(proposals);
   const ms = Date.now() - t0;
   const peak = procMem(ingestion!.pid);
-  log(`${(bytes / 1048576).toFixed(1)} MiB, ${HUBS * UPSTREAMS} upstreams: ${reply.status} in ${ms} ms; ingestion peak RSS ${peak?.hwmMb} MB`);
+  log(
+    `${(bytes / 1048576).toFixed(1)} MiB, ${HUBS * UPSTREAMS} upstreams: ${reply.status} in ${ms} ms; ingestion peak RSS ${peak?.hwmMb} MB`,
+  );
   expect(reply.status).toBe(413);
   expect(reply.message).toContain(`${HUBS * UPSTREAMS} derived edges`);
   expect(reply.message).toContain(`may merge at most ${DEFAULT_MAX_EDGES_PER_WRITE} (MAX_EDGES_PER_WRITE`);
@@ -78,9 +97,15 @@ test('four such batches at once (a sink with several threads): each answered in 
   // at once ended the process (V8 out of heap), failing every request in flight; four of these do
   // too. MAX_INFLIGHT_BODY_BYTES admits one of this size at a time; one that waits past BODY_WAIT_MS
   // (a slow machine) is told to retry.
-  const wide = (i: number) => proposal(hub(i), {
-    upstreams: Array.from({ length: 666 }, (_, k) => ({ dataset: dataset(PLATFORM, `wide${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp, created: stamp })),
-  });
+  const wide = (i: number) =>
+    proposal(hub(i), {
+      upstreams: Array.from({ length: 666 }, (_, k) => ({
+        dataset: dataset(PLATFORM, `wide${i}_${k}`),
+        type: 'TRANSFORMED',
+        auditStamp: stamp,
+        created: stamp,
+      })),
+    });
   // Bodies made first, so that the requests arrive together, as from several threads.
   const bodies = [0, 1, 2, 3].map((b) => JSON.stringify({ proposals: Array.from({ length: 91 }, (_, i) => wide(1_000 * (b + 1) + i)) }));
   for (const body of bodies) expect(Buffer.byteLength(body)).toBeLessThan(16 * 1024 * 1024);
@@ -121,13 +146,20 @@ test('a write at the bound of the costliest edges commits: column lineage betwee
     const up = dataset(PLATFORM, `cols_up${i}`);
     return proposal(down, {
       upstreams: [{ dataset: up, type: 'TRANSFORMED', auditStamp: stamp, created: stamp }],
-      fineGrainedLineages: Array.from({ length: COLUMNS }, (_, k) => ({ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [col(up, k)], downstreams: [col(down, k)] })),
+      fineGrainedLineages: Array.from({ length: COLUMNS }, (_, k) => ({
+        upstreamType: 'FIELD_SET',
+        downstreamType: 'FIELD',
+        upstreams: [col(up, k)],
+        downstreams: [col(down, k)],
+      })),
     });
   });
   const before = await lineageEdges();
   const t0 = Date.now();
   const reply = await ingestBatch(proposals);
-  log(`column lineage at the bound (${DEFAULT_MAX_EDGES_PER_WRITE} edges, ${2 * 200 * COLUMNS} new column nodes): ${reply.status} in ${Date.now() - t0} ms`);
+  log(
+    `column lineage at the bound (${DEFAULT_MAX_EDGES_PER_WRITE} edges, ${2 * 200 * COLUMNS} new column nodes): ${reply.status} in ${Date.now() - t0} ms`,
+  );
   expect(reply).toEqual({ status: 200, message: '' });
   expect(await lineageEdges()).toBe(before + DEFAULT_MAX_EDGES_PER_WRITE);
 });
@@ -137,7 +169,11 @@ test('restoreIndices rebuilds edges a transaction cannot hold at once: its batch
   // 240 hubs) would recreate 125,760 relationships in one transaction, past the 512m cap.
   let dropped = 0;
   for (let i = 0; i < HUBS; i++) {
-    const r = await cypher<{ n: unknown }>(store, "MATCH (:Entity {urn: $hub})-[r]-(s:Entity) WHERE s.urn CONTAINS ',src' DELETE r RETURN count(r) AS n", { hub: hub(i) });
+    const r = await cypher<{ n: unknown }>(
+      store,
+      "MATCH (:Entity {urn: $hub})-[r]-(s:Entity) WHERE s.urn CONTAINS ',src' DELETE r RETURN count(r) AS n",
+      { hub: hub(i) },
+    );
     dropped += Number(r[0]!.n);
   }
   expect(dropped).toBe(2 * HUBS * UPSTREAMS);
@@ -154,12 +190,28 @@ test('an import whose batch derives more edges than one write may: the batch goe
   const before = await lineageEdges();
   async function* records() {
     for (let i = 0; i < HUBS; i++) {
-      yield { index: i, offset: 0, value: proposal(dataset(PLATFORM, `imported${i}`), { upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({ dataset: dataset(PLATFORM, `isrc${i}_${k}`), type: 'TRANSFORMED', auditStamp: stamp })) }) };
+      yield {
+        index: i,
+        offset: 0,
+        value: proposal(dataset(PLATFORM, `imported${i}`), {
+          upstreams: Array.from({ length: UPSTREAMS }, (_, k) => ({
+            dataset: dataset(PLATFORM, `isrc${i}_${k}`),
+            type: 'TRANSFORMED',
+            auditStamp: stamp,
+          })),
+        }),
+      };
     }
   }
   const checkpoints: number[] = [];
   const t0 = Date.now();
-  const progress = await importRecords(store, records(), { actor: 'urn:li:corpuser:importer', existenceMode: 'relaxed', onProgress: (p) => { checkpoints.push(p.records); } });
+  const progress = await importRecords(store, records(), {
+    actor: 'urn:li:corpuser:importer',
+    existenceMode: 'relaxed',
+    onProgress: (p) => {
+      checkpoints.push(p.records);
+    },
+  });
   log(`import of ${HUBS} hub records (${HUBS * UPSTREAMS} edges): ${checkpoints.length} checkpoints in ${Date.now() - t0} ms`);
   expect(progress).toEqual(expect.objectContaining({ phase: 'done', records: HUBS }));
   expect(checkpoints.length).toBeGreaterThan(2);

@@ -26,8 +26,24 @@ test('the supergraph composes and routes the lineage subgraph', () => {
 
 test('every operation listed in docs/wire-contract.md §GraphQL is in the supergraph', () => {
   const query = supergraph.getQueryType()!.getFields();
-  for (const f of ['searchAcrossLineage', 'scrollAcrossLineage', 'entity', 'entities', 'entityExists', 'dataset', 'dataJob',
-    'dataFlow', 'chart', 'dashboard', 'mlFeature', 'mlPrimaryKey', 'mlFeatureTable', 'mlModel', 'mlModelGroup', 'schemaField']) {
+  for (const f of [
+    'searchAcrossLineage',
+    'scrollAcrossLineage',
+    'entity',
+    'entities',
+    'entityExists',
+    'dataset',
+    'dataJob',
+    'dataFlow',
+    'chart',
+    'dashboard',
+    'mlFeature',
+    'mlPrimaryKey',
+    'mlFeatureTable',
+    'mlModel',
+    'mlModelGroup',
+    'schemaField',
+  ]) {
     expect(query[f]).toBeDefined();
   }
   const mutation = supergraph.getMutationType()!.getFields();
@@ -80,7 +96,8 @@ test('every field an entity type declares resolves from its descriptor or a type
 
 test('the types whose descriptor says relationships are exactly those implementing EntityWithRelationships', () => {
   const implementing = Object.values(supergraph.getTypeMap()).flatMap((t) =>
-    isObjectType(t) && t.getInterfaces().some((i) => i.name === 'EntityWithRelationships') ? [t.name] : []);
+    isObjectType(t) && t.getInterfaces().some((i) => i.name === 'EntityWithRelationships') ? [t.name] : [],
+  );
   const flagged = entityTypeDescriptors().flatMap((d) => (d.modelled?.relationships && d.graphqlTypename ? [d.graphqlTypename] : []));
   expect(flagged.sort()).toEqual(implementing.sort());
   expect(flagged.length).toBeGreaterThan(10);
@@ -89,5 +106,6 @@ test('the types whose descriptor says relationships are exactly those implementi
 test('every document the page sends (its entity fragment derived from the descriptors) is valid against the supergraph', () => {
   const documents = Object.entries(explorerQueries).filter(([name, v]) => name.endsWith('_QUERY') && typeof v === 'string');
   expect(documents.length).toBeGreaterThan(8);
-  for (const [name, text] of documents) expect([name, validate(supergraph, parse(text as string)).map((e) => e.message)]).toEqual([name, []]);
+  for (const [name, text] of documents)
+    expect([name, validate(supergraph, parse(text as string)).map((e) => e.message)]).toEqual([name, []]);
 });

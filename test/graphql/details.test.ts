@@ -17,11 +17,19 @@ const job = ns.job(flow, 'load_orders');
 const run = (id: string) => `urn:li:dataProcessInstance:${ns.platform}_${id}`;
 const T = Date.parse('2026-11-20T02:00:00Z');
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value });
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+});
 const field = (urn: string, path: string) => `urn:li:schemaField:(${urn},${path})`;
 const schema = (fields: string[]) => ({
-  schemaName: 's', platform: `urn:li:dataPlatform:${ns.platform}`, version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+  schemaName: 's',
+  platform: `urn:li:dataPlatform:${ns.platform}`,
+  version: 0,
+  hash: '',
+  platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
   fields: fields.map((fieldPath) => ({ fieldPath, type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'bigint' })),
 });
 
@@ -30,31 +38,66 @@ beforeAll(async () => {
   reader = await tokenFor(stack.store, ns.user('reader'), 'Reader');
   const stamp = { time: T, actor: 'urn:li:corpuser:seeder' };
   const runAspects = (id: string, start: number, status: string, result: string | null, end: number) => [
-    upsert(run(id), 'dataProcessInstanceProperties', { name: id, type: 'BATCH_AD_HOC', created: { time: start, actor: 'urn:li:corpuser:seeder' }, customProperties: {} }),
+    upsert(run(id), 'dataProcessInstanceProperties', {
+      name: id,
+      type: 'BATCH_AD_HOC',
+      created: { time: start, actor: 'urn:li:corpuser:seeder' },
+      customProperties: {},
+    }),
     upsert(run(id), 'dataProcessInstanceRelationships', { parentTemplate: job, upstreamInstances: [] }),
-    upsert(run(id), 'dataProcessInstanceRunEvent', { timestampMillis: end, status, ...(result ? { result: { type: result, nativeResultType: result } } : {}) }),
+    upsert(run(id), 'dataProcessInstanceRunEvent', {
+      timestampMillis: end,
+      status,
+      ...(result ? { result: { type: result, nativeResultType: result } } : {}),
+    }),
   ];
-  await writeAspects(stack.store, [
-    upsert(source, 'schemaMetadata', schema(['id', 'amount'])),
-    upsert(target, 'schemaMetadata', schema(['id', 'total'])),
-    upsert(job, 'dataJobInfo', { name: 'load_orders', type: 'COMMAND' }),
-    ...runAspects('r1', T, 'COMPLETE', 'SUCCESS', T + 95_000),
-    ...runAspects('r2', T + 86_400_000, 'COMPLETE', 'FAILURE', T + 86_400_000 + 30_000),
-    ...runAspects('r3', T + 2 * 86_400_000, 'STARTED', null, T + 2 * 86_400_000),
-  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
-  await writeAspects(stack.store, [upsert(target, 'upstreamLineage', {
-    upstreams: [{ auditStamp: stamp, dataset: source, type: 'TRANSFORMED' }],
-    fineGrainedLineages: [
-      { upstreamType: 'FIELD_SET', upstreams: [field(source, 'amount')], downstreamType: 'FIELD', downstreams: [field(target, 'total')] },
-      { upstreamType: 'FIELD_SET', upstreams: [field(source, 'id')], downstreamType: 'FIELD', downstreams: [field(target, 'id'), field(target, 'total')] },
+  await writeAspects(
+    stack.store,
+    [
+      upsert(source, 'schemaMetadata', schema(['id', 'amount'])),
+      upsert(target, 'schemaMetadata', schema(['id', 'total'])),
+      upsert(job, 'dataJobInfo', { name: 'load_orders', type: 'COMMAND' }),
+      ...runAspects('r1', T, 'COMPLETE', 'SUCCESS', T + 95_000),
+      ...runAspects('r2', T + 86_400_000, 'COMPLETE', 'FAILURE', T + 86_400_000 + 30_000),
+      ...runAspects('r3', T + 2 * 86_400_000, 'STARTED', null, T + 2 * 86_400_000),
     ],
-  })], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
-// Starting the gateway and the subgraph on a loaded shared machine can take more than the default.
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' },
+  );
+  await writeAspects(
+    stack.store,
+    [
+      upsert(target, 'upstreamLineage', {
+        upstreams: [{ auditStamp: stamp, dataset: source, type: 'TRANSFORMED' }],
+        fineGrainedLineages: [
+          {
+            upstreamType: 'FIELD_SET',
+            upstreams: [field(source, 'amount')],
+            downstreamType: 'FIELD',
+            downstreams: [field(target, 'total')],
+          },
+          {
+            upstreamType: 'FIELD_SET',
+            upstreams: [field(source, 'id')],
+            downstreamType: 'FIELD',
+            downstreams: [field(target, 'id'), field(target, 'total')],
+          },
+        ],
+      }),
+    ],
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' },
+  );
+  // Starting the gateway and the subgraph on a loaded shared machine can take more than the default.
 }, 180_000);
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 test("a job's runs, latest start first, with state, start and duration", async () => {
-  const r = await stack.graphql(`query($urn: String!) { dataJobRuns(urn: $urn, count: 2) { total runs { urn status result startTimeMillis durationMillis } } }`, reader, { variables: { urn: job } });
+  const r = await stack.graphql(
+    `query($urn: String!) { dataJobRuns(urn: $urn, count: 2) { total runs { urn status result startTimeMillis durationMillis } } }`,
+    reader,
+    { variables: { urn: job } },
+  );
   expect(r.status).toBe(200);
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.dataJobRuns).toEqual({
@@ -68,16 +111,27 @@ test("a job's runs, latest start first, with state, start and duration", async (
 
 test('column-level lineage one hop either way, per column', async () => {
   const counts = async (urn: string) => {
-    const r = await stack.graphql(`query($urn: String!) { columnLineageCounts(urn: $urn) { fieldPath upstream downstream } }`, reader, { variables: { urn } });
+    const r = await stack.graphql(`query($urn: String!) { columnLineageCounts(urn: $urn) { fieldPath upstream downstream } }`, reader, {
+      variables: { urn },
+    });
     expect(r.body.errors).toBeUndefined();
     return r.body.data.columnLineageCounts;
   };
-  expect(await counts(target)).toEqual([{ fieldPath: 'id', upstream: 1, downstream: 0 }, { fieldPath: 'total', upstream: 2, downstream: 0 }]);
-  expect(await counts(source)).toEqual([{ fieldPath: 'amount', upstream: 0, downstream: 1 }, { fieldPath: 'id', upstream: 0, downstream: 2 }]);
+  expect(await counts(target)).toEqual([
+    { fieldPath: 'id', upstream: 1, downstream: 0 },
+    { fieldPath: 'total', upstream: 2, downstream: 0 },
+  ]);
+  expect(await counts(source)).toEqual([
+    { fieldPath: 'amount', upstream: 0, downstream: 1 },
+    { fieldPath: 'id', upstream: 0, downstream: 2 },
+  ]);
 });
 
 test('start page: most connected (most links first) and recently changed (newest first)', async () => {
-  const r = await stack.graphql(`{ mostConnectedEntities(count: 5) { links entity { urn } } recentlyChangedEntities(count: 5) { changedAt entity { urn } } }`, reader);
+  const r = await stack.graphql(
+    `{ mostConnectedEntities(count: 5) { links entity { urn } } recentlyChangedEntities(count: 5) { changedAt entity { urn } } }`,
+    reader,
+  );
   expect(r.body.errors).toBeUndefined();
   const connected: Array<{ links: number }> = r.body.data.mostConnectedEntities;
   const recent: Array<{ changedAt: number }> = r.body.data.recentlyChangedEntities;

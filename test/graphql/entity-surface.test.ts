@@ -23,41 +23,72 @@ const property = 'urn:li:structuredProperty:gqs.retention';
 const query = 'urn:li:query:gqs_q1';
 const T0 = 1_700_000_000_000;
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved: T0 } });
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved: T0 },
+});
 
 beforeAll(async () => {
   stack = await startStack();
   reader = await tokenFor(stack.store, ns.user('reader'), 'Reader');
-  await writeAspects(stack.store, [
-    upsert(ds, 'datasetProperties', { name: 'Orders' }),
-    upsert(bare, 'datasetProperties', { name: 'Bare' }),
-    upsert(ds, 'deprecation', { deprecated: true, note: 'use orders_v2', decommissionTime: T0, actor: owner }),
-    upsert(ds, 'subTypes', { typeNames: ['Table'] }),
-    upsert(ds, 'editableDatasetProperties', { description: 'edited text' }),
-    upsert(ds, 'ownership', { owners: [{ owner, type: 'CUSTOM', typeUrn: ownershipType }] }),
-    upsert(ownershipType, 'ownershipTypeInfo', { name: 'Steward', description: 'looks after it' }),
-    upsert(owner, 'corpUserInfo', { active: true, displayName: 'Alice', email: 'alice@example.com' }),
-    upsert(ds, 'glossaryTerms', { terms: [{ urn: term }], auditStamp: { time: T0, actor: owner } }),
-    upsert(term, 'glossaryTermInfo', { name: 'Revenue', definition: 'money in', termSource: 'INTERNAL', parentNode: node }),
-    upsert(node, 'glossaryNodeInfo', { name: 'Finance', definition: 'finance terms', parentNode: rootNode }),
-    upsert(rootNode, 'glossaryNodeInfo', { name: 'Company', definition: 'all terms' }),
-    upsert(ds, 'domains', { domains: [domain] }),
-    upsert(domain, 'domainProperties', { name: 'Sales', parentDomain }),
-    upsert(parentDomain, 'domainProperties', { name: 'Business' }),
-    upsert(ds, 'structuredProperties', { properties: [{ propertyUrn: property, values: [{ string: '90d' }, { double: 3 }] }] }),
-    upsert(property, 'propertyDefinition', { qualifiedName: 'gqs.retention', displayName: 'Retention', valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.dataset'] }),
-    upsert(ds, 'schemaMetadata', {
-      schemaName: 'orders', platform: `urn:li:dataPlatform:${ns.platform}`, version: 0, hash: '',
-      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: 'CREATE TABLE orders (id int)' } },
-      fields: [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } }, isPartitioningKey: true,
-        globalTags: { tags: [{ tag: 'urn:li:tag:gqs_pii' }] } }],
-    }),
-    upsert(query, 'queryProperties', { statement: { value: 'SELECT id FROM orders', language: 'SQL' }, source: 'MANUAL', created: { time: T0, actor: owner }, lastModified: { time: T0, actor: owner } }),
-    upsert(query, 'querySubjects', { subjects: [{ entity: ds }, { entity: `urn:li:schemaField:(${ds},id)` }] }),
-  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed', now: T0 });
+  await writeAspects(
+    stack.store,
+    [
+      upsert(ds, 'datasetProperties', { name: 'Orders' }),
+      upsert(bare, 'datasetProperties', { name: 'Bare' }),
+      upsert(ds, 'deprecation', { deprecated: true, note: 'use orders_v2', decommissionTime: T0, actor: owner }),
+      upsert(ds, 'subTypes', { typeNames: ['Table'] }),
+      upsert(ds, 'editableDatasetProperties', { description: 'edited text' }),
+      upsert(ds, 'ownership', { owners: [{ owner, type: 'CUSTOM', typeUrn: ownershipType }] }),
+      upsert(ownershipType, 'ownershipTypeInfo', { name: 'Steward', description: 'looks after it' }),
+      upsert(owner, 'corpUserInfo', { active: true, displayName: 'Alice', email: 'alice@example.com' }),
+      upsert(ds, 'glossaryTerms', { terms: [{ urn: term }], auditStamp: { time: T0, actor: owner } }),
+      upsert(term, 'glossaryTermInfo', { name: 'Revenue', definition: 'money in', termSource: 'INTERNAL', parentNode: node }),
+      upsert(node, 'glossaryNodeInfo', { name: 'Finance', definition: 'finance terms', parentNode: rootNode }),
+      upsert(rootNode, 'glossaryNodeInfo', { name: 'Company', definition: 'all terms' }),
+      upsert(ds, 'domains', { domains: [domain] }),
+      upsert(domain, 'domainProperties', { name: 'Sales', parentDomain }),
+      upsert(parentDomain, 'domainProperties', { name: 'Business' }),
+      upsert(ds, 'structuredProperties', { properties: [{ propertyUrn: property, values: [{ string: '90d' }, { double: 3 }] }] }),
+      upsert(property, 'propertyDefinition', {
+        qualifiedName: 'gqs.retention',
+        displayName: 'Retention',
+        valueType: 'urn:li:dataType:datahub.string',
+        entityTypes: ['urn:li:entityType:datahub.dataset'],
+      }),
+      upsert(ds, 'schemaMetadata', {
+        schemaName: 'orders',
+        platform: `urn:li:dataPlatform:${ns.platform}`,
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: 'CREATE TABLE orders (id int)' } },
+        fields: [
+          {
+            fieldPath: 'id',
+            nativeDataType: 'int',
+            type: { type: { 'com.linkedin.schema.NumberType': {} } },
+            isPartitioningKey: true,
+            globalTags: { tags: [{ tag: 'urn:li:tag:gqs_pii' }] },
+          },
+        ],
+      }),
+      upsert(query, 'queryProperties', {
+        statement: { value: 'SELECT id FROM orders', language: 'SQL' },
+        source: 'MANUAL',
+        created: { time: T0, actor: owner },
+        lastModified: { time: T0, actor: owner },
+      }),
+      upsert(query, 'querySubjects', { subjects: [{ entity: ds }, { entity: `urn:li:schemaField:(${ds},id)` }] }),
+    ],
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed', now: T0 },
+  );
 });
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 const ENTITY_FIELDS = `deprecation { deprecated note decommissionTime actorEntity { urn } }
   subTypes { typeNames } editableProperties { description } health { type status } statsSummary { queryCountLast30Days }
@@ -73,16 +104,53 @@ test('aspect fields answer from the stored aspects, entities they name resolve t
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.dataset).toEqual({
     deprecation: { deprecated: true, note: 'use orders_v2', decommissionTime: T0, actorEntity: { urn: owner } },
-    subTypes: { typeNames: ['Table'] }, editableProperties: { description: 'edited text' }, health: [], statsSummary: null,
-    ownership: { owners: [{ owner: { urn: owner, properties: { displayName: 'Alice', email: 'alice@example.com', active: true } }, type: 'CUSTOM',
-      ownershipType: { urn: ownershipType, info: { name: 'Steward', description: 'looks after it' } } }] },
-    glossaryTerms: { terms: [{ term: { urn: term, properties: { name: 'Revenue' },
-      parentNodes: { count: 2, nodes: [{ urn: node, properties: { name: 'Finance' } }, { urn: rootNode, properties: { name: 'Company' } }] } } }] },
+    subTypes: { typeNames: ['Table'] },
+    editableProperties: { description: 'edited text' },
+    health: [],
+    statsSummary: null,
+    ownership: {
+      owners: [
+        {
+          owner: { urn: owner, properties: { displayName: 'Alice', email: 'alice@example.com', active: true } },
+          type: 'CUSTOM',
+          ownershipType: { urn: ownershipType, info: { name: 'Steward', description: 'looks after it' } },
+        },
+      ],
+    },
+    glossaryTerms: {
+      terms: [
+        {
+          term: {
+            urn: term,
+            properties: { name: 'Revenue' },
+            parentNodes: {
+              count: 2,
+              nodes: [
+                { urn: node, properties: { name: 'Finance' } },
+                { urn: rootNode, properties: { name: 'Company' } },
+              ],
+            },
+          },
+        },
+      ],
+    },
     domain: { domain: { urn: domain, properties: { name: 'Sales' }, parentDomains: { count: 1, domains: [{ urn: parentDomain }] } } },
-    structuredProperties: { properties: [{
-      structuredProperty: { urn: property, definition: { qualifiedName: 'gqs.retention', displayName: 'Retention', valueType: { urn: 'urn:li:dataType:datahub.string' },
-        entityTypes: [{ urn: 'urn:li:entityType:datahub.dataset', info: { type: 'DATASET' } }] } },
-      values: [{ stringValue: '90d' }, { numberValue: 3 }] }] },
+    structuredProperties: {
+      properties: [
+        {
+          structuredProperty: {
+            urn: property,
+            definition: {
+              qualifiedName: 'gqs.retention',
+              displayName: 'Retention',
+              valueType: { urn: 'urn:li:dataType:datahub.string' },
+              entityTypes: [{ urn: 'urn:li:entityType:datahub.dataset', info: { type: 'DATASET' } }],
+            },
+          },
+          values: [{ stringValue: '90d' }, { numberValue: 3 }],
+        },
+      ],
+    },
     relatedDocuments: { total: 0, documents: [] },
   });
 });
@@ -91,38 +159,79 @@ test('an entity without the aspects answers null or an empty list, not an error'
   const r = await stack.graphql(`{ dataset(urn: "${bare}") { ${ENTITY_FIELDS} } }`, reader);
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.dataset).toEqual({
-    deprecation: null, subTypes: null, editableProperties: null, health: [], statsSummary: null, ownership: null,
-    glossaryTerms: null, domain: null, structuredProperties: null, relatedDocuments: { total: 0, documents: [] },
+    deprecation: null,
+    subTypes: null,
+    editableProperties: null,
+    health: [],
+    statsSummary: null,
+    ownership: null,
+    glossaryTerms: null,
+    domain: null,
+    structuredProperties: null,
+    relatedDocuments: { total: 0, documents: [] },
   });
 });
 
 test('schema fields: platform schema, partitioning key, field tags and the column entity', async () => {
-  const r = await stack.graphql(`{ dataset(urn: "${ds}") { schemaMetadata { platformSchema { __typename ... on TableSchema { schema } }
-    fields { fieldPath isPartitioningKey tags { tags { tag { urn } } } schemaFieldEntity { urn fieldPath } } } } }`, reader);
+  const r = await stack.graphql(
+    `{ dataset(urn: "${ds}") { schemaMetadata { platformSchema { __typename ... on TableSchema { schema } }
+    fields { fieldPath isPartitioningKey tags { tags { tag { urn } } } schemaFieldEntity { urn fieldPath } } } } }`,
+    reader,
+  );
   expect(r.body.errors).toBeUndefined();
   expect(r.body.data.dataset.schemaMetadata).toEqual({
     platformSchema: { __typename: 'TableSchema', schema: 'CREATE TABLE orders (id int)' },
-    fields: [{ fieldPath: 'id', isPartitioningKey: true, tags: { tags: [{ tag: { urn: 'urn:li:tag:gqs_pii' } }] }, schemaFieldEntity: { urn: `urn:li:schemaField:(${ds},id)`, fieldPath: 'id' } }],
+    fields: [
+      {
+        fieldPath: 'id',
+        isPartitioningKey: true,
+        tags: { tags: [{ tag: { urn: 'urn:li:tag:gqs_pii' } }] },
+        schemaFieldEntity: { urn: `urn:li:schemaField:(${ds},id)`, fieldPath: 'id' },
+      },
+    ],
   });
 });
 
 test('listQueries finds the queries whose subjects name a dataset; a domain lists its entities', async () => {
-  const r = await stack.graphql(`{ listQueries(input: { datasetUrn: "${ds}", start: 0, count: 10 }) { total queries { urn
+  const r = await stack.graphql(
+    `{ listQueries(input: { datasetUrn: "${ds}", start: 0, count: 10 }) { total queries { urn
       properties { statement { value language } source } subjects { dataset { urn } schemaField { fieldPath } } platform { urn } } }
     none: listQueries(input: { datasetUrn: "${bare}" }) { total }
-    domain(urn: "${domain}") { entities(input: { start: 0, count: 10 }) { total searchResults { entity { urn } } } } }`, reader);
+    domain(urn: "${domain}") { entities(input: { start: 0, count: 10 }) { total searchResults { entity { urn } } } } }`,
+    reader,
+  );
   expect(r.body.errors).toBeUndefined();
-  expect(r.body.data.listQueries).toEqual({ total: 1, queries: [{ urn: query, properties: { statement: { value: 'SELECT id FROM orders', language: 'SQL' }, source: 'MANUAL' },
-    subjects: [{ dataset: { urn: ds }, schemaField: null }, { dataset: { urn: ds }, schemaField: { fieldPath: 'id' } }], platform: { urn: `urn:li:dataPlatform:${ns.platform}` } }] });
+  expect(r.body.data.listQueries).toEqual({
+    total: 1,
+    queries: [
+      {
+        urn: query,
+        properties: { statement: { value: 'SELECT id FROM orders', language: 'SQL' }, source: 'MANUAL' },
+        subjects: [
+          { dataset: { urn: ds }, schemaField: null },
+          { dataset: { urn: ds }, schemaField: { fieldPath: 'id' } },
+        ],
+        platform: { urn: `urn:li:dataPlatform:${ns.platform}` },
+      },
+    ],
+  });
   expect(r.body.data.none).toEqual({ total: 0 });
   expect(r.body.data.domain.entities).toEqual({ total: 1, searchResults: [{ entity: { urn: ds } }] });
 });
 
 test('me, globalViewsSettings, and semantic search answering as DataHub does when it is disabled', async () => {
-  const r = await stack.graphql('{ me { corpUser { urn username } platformPrivileges { manageTokens generatePersonalAccessTokens } } globalViewsSettings { defaultView } }', reader);
+  const r = await stack.graphql(
+    '{ me { corpUser { urn username } platformPrivileges { manageTokens generatePersonalAccessTokens } } globalViewsSettings { defaultView } }',
+    reader,
+  );
   expect(r.body.errors).toBeUndefined();
-  expect(r.body.data).toEqual({ me: { corpUser: { urn: ns.user('reader'), username: ns.user('reader').slice('urn:li:corpuser:'.length) },
-    platformPrivileges: { manageTokens: false, generatePersonalAccessTokens: false } }, globalViewsSettings: { defaultView: null } });
+  expect(r.body.data).toEqual({
+    me: {
+      corpUser: { urn: ns.user('reader'), username: ns.user('reader').slice('urn:li:corpuser:'.length) },
+      platformPrivileges: { manageTokens: false, generatePersonalAccessTokens: false },
+    },
+    globalViewsSettings: { defaultView: null },
+  });
   const s = await stack.graphql('{ semanticSearchAcrossEntities(input: { query: "orders" }) { total } }', reader);
   expect(s.body.errors?.[0]?.message).toBe('Semantic search is disabled in this environment');
 });

@@ -21,49 +21,63 @@ beforeAll(async () => {
   editor = await tokenFor(stack.store, ns.user('editor'), 'Editor');
   nobody = await tokenFor(stack.store, ns.user('nobody'));
 });
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 const existsQuery = `{ entityExists(urn: "${ghost}") }`;
 
 describe('transport', () => {
   test.each(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql'])(
-    'POST %s runs the supergraph; success carries "extensions": {}', async (path) => {
+    'POST %s runs the supergraph; success carries "extensions": {}',
+    async (path) => {
       const r = await stack.graphql(existsQuery, admin, { path });
       expect(r.status).toBe(200);
       expect(r.text.trim()).toBe('{"data":{"entityExists":false},"extensions":{}}');
-    });
+    },
+  );
 
   test('GET /api/graphql is 405', async () => {
-    const res = await fetch(`${stack.gatewayUrl}/api/graphql?query=${encodeURIComponent(existsQuery)}`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${stack.gatewayUrl}/api/graphql?query=${encodeURIComponent(existsQuery)}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(res.status).toBe(405);
   });
 
   test('unparseable JSON and a missing query are bare 400s, without a GraphQL envelope', async () => {
     for (const body of ['{"query": ', '{"variables": {}}', '[]']) {
       const res = await fetch(`${stack.gatewayUrl}/api/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body,
       });
       expect(res.status).toBe(400);
-      const json = await res.json() as Record<string, unknown>;
+      const json = (await res.json()) as Record<string, unknown>;
       expect(json).not.toHaveProperty('errors');
       expect(json).not.toHaveProperty('data');
     }
   });
 
-  test('X-Lineage-Plan: true shows each lineage field\'s plan in extensions, through the gateway; without it extensions stay {}', async () => {
+  test("X-Lineage-Plan: true shows each lineage field's plan in extensions, through the gateway; without it extensions stay {}", async () => {
     const query = `{ a: scrollAcrossLineage(input: { urn: "${ghost}", direction: DOWNSTREAM, count: 5 }) { total }
       b: searchAcrossLineage(input: { urn: "${ghost}", direction: UPSTREAM, query: "x", count: 5,
         lineageFlags: { entitiesExploredPerHopLimit: 3 } }) { total } }`;
-    const ask = (headers: Record<string, string>) => fetch(`${stack.gatewayUrl}/api/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, ...headers }, body: JSON.stringify({ query }),
-    }).then(async (res) => ({ status: res.status, body: await res.json() as { data: unknown; extensions: { lineagePlans?: any[] } } }));
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${stack.gatewayUrl}/api/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, ...headers },
+        body: JSON.stringify({ query }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as { data: unknown; extensions: { lineagePlans?: any[] } } }));
     const shown = await ask({ 'x-lineage-plan': 'true' });
     expect(shown.status).toBe(200);
     const plans = shown.body.extensions.lineagePlans!;
     expect(plans.map((p) => p.field).sort()).toEqual(['a', 'b']);
     const byField = Object.fromEntries(plans.map((p) => [p.field, p]));
     expect(byField.a.plan).toMatchObject({ streamed: 'fast-then-hops', database: { counts: 'lineage/select-counts-down-max' } });
-    expect(byField.b.plan).toMatchObject({ streamed: 'hops', database: { counts: 'lineage/select-counts-judged-up-max', fanout: 'lineage/fanout-up-max' } });
+    expect(byField.b.plan).toMatchObject({
+      streamed: 'hops',
+      database: { counts: 'lineage/select-counts-judged-up-max', fanout: 'lineage/fanout-up-max' },
+    });
     expect(byField.b.plan.reasons.join('\n')).toMatch(/per-hop limit 3/);
     expect(typeof byField.a.strategy).toBe('string');
     const plain = await ask({});
@@ -80,14 +94,18 @@ describe('transport', () => {
 });
 
 describe('error envelope', () => {
-  test('a resolver error carries DataHub\'s code, type and classification; the field is null', async () => {
+  test("a resolver error carries DataHub's code, type and classification; the field is null", async () => {
     const r = await stack.graphql('query q {\n  entity(urn: "not-a-urn") { urn }\n}', admin);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      errors: [{
-        message: 'Invalid urn: not-a-urn', locations: [{ line: 2, column: 3 }], path: ['entity'],
-        extensions: { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' },
-      }],
+      errors: [
+        {
+          message: 'Invalid urn: not-a-urn',
+          locations: [{ line: 2, column: 3 }],
+          path: ['entity'],
+          extensions: { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' },
+        },
+      ],
       data: { entity: null },
       extensions: {},
     });
@@ -120,16 +138,21 @@ describe('error envelope', () => {
     const deadUrl = await listen(dead);
     await new Promise<void>((r) => dead.close(() => r()));
     const gw = await createGateway({
-      config: testConfig(), logger: createLogger('t', 'silent'), store: stack.store,
-      lineageUrl: `${deadUrl}/graphql`, ingestionUrl: stack.ingestion.baseUrl,
+      config: testConfig(),
+      logger: createLogger('t', 'silent'),
+      store: stack.store,
+      lineageUrl: `${deadUrl}/graphql`,
+      ingestionUrl: stack.ingestion.baseUrl,
     });
     const url = await listen(gw.httpServer);
     try {
       const res = await fetch(`${url}/api/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ query: existsQuery }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body: JSON.stringify({ query: existsQuery }),
       });
       expect(res.status).toBe(200);
-      const body = await res.json() as { errors: Array<{ message: string; extensions: unknown }>; extensions: unknown };
+      const body = (await res.json()) as { errors: Array<{ message: string; extensions: unknown }>; extensions: unknown };
       expect(body.extensions).toEqual({});
       expect(body.errors[0]!.message).toBe('The lineage service could not be reached; retry later.');
       expect(body.errors[0]!.extensions).toEqual({ code: 503, type: 'SERVICE_UNAVAILABLE', classification: 'DataFetchingException' });
@@ -149,30 +172,40 @@ describe('error envelope', () => {
         res.writeHead(503, { 'content-type': 'text/plain' }).end('draining');
         return;
       }
-      const relay = httpRequest({ host: real.hostname, port: real.port, path: real.pathname, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const relay = httpRequest(
+        { host: real.hostname, port: real.port, path: real.pathname, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(relay);
     });
     const subUrl = await listen(sub);
     const gw = await createGateway({
-      config: testConfig(), logger: createLogger('t', 'silent'), store: stack.store,
-      lineageUrl: `${subUrl}/graphql`, ingestionUrl: stack.ingestion.baseUrl,
+      config: testConfig(),
+      logger: createLogger('t', 'silent'),
+      store: stack.store,
+      lineageUrl: `${subUrl}/graphql`,
+      ingestionUrl: stack.ingestion.baseUrl,
     });
     const url = await listen(gw.httpServer);
     const ask = async () => {
       const res = await fetch(`${url}/api/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ query: existsQuery }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body: JSON.stringify({ query: existsQuery }),
       });
-      return await res.json() as { data?: unknown; errors?: Array<{ message: string; extensions: unknown }>; extensions?: unknown };
+      return (await res.json()) as { data?: unknown; errors?: Array<{ message: string; extensions: unknown }>; extensions?: unknown };
     };
     try {
       const first = await ask();
-      expect(first.errors?.[0]).toEqual(expect.objectContaining({
-        message: 'The lineage service answered 503; retry later.',
-        extensions: { code: 503, type: 'SERVICE_UNAVAILABLE', classification: 'DataFetchingException' },
-      }));
+      expect(first.errors?.[0]).toEqual(
+        expect.objectContaining({
+          message: 'The lineage service answered 503; retry later.',
+          extensions: { code: 503, type: 'SERVICE_UNAVAILABLE', classification: 'DataFetchingException' },
+        }),
+      );
       expect(await ask()).toEqual({ data: { entityExists: expect.any(Boolean) }, extensions: {} });
     } finally {
       await gw.close();
@@ -182,10 +215,22 @@ describe('error envelope', () => {
 
   test('formatError masks a plain Error and logs it with its cause', () => {
     const logged: unknown[] = [];
-    const logger = { ...createLogger('t', 'silent'), error: (...args: unknown[]) => { logged.push(args); } } as unknown as ReturnType<typeof createLogger>;
+    const logger = {
+      ...createLogger('t', 'silent'),
+      error: (...args: unknown[]) => {
+        logged.push(args);
+      },
+    } as unknown as ReturnType<typeof createLogger>;
     const cause = new Error('neo4j said no');
-    const formatted = createFormatError(logger)({ message: 'neo4j said no', path: ['x'], extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['…'] } }, cause);
-    expect(formatted).toEqual({ message: 'An unknown error occurred.', path: ['x'], extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' } });
+    const formatted = createFormatError(logger)(
+      { message: 'neo4j said no', path: ['x'], extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['…'] } },
+      cause,
+    );
+    expect(formatted).toEqual({
+      message: 'An unknown error occurred.',
+      path: ['x'],
+      extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
+    });
     expect(logged).toHaveLength(1);
     expect(JSON.stringify(logged)).toContain('neo4j said no');
   });
@@ -213,10 +258,13 @@ describe('authentication and authorization', () => {
     expect(allowed.body).toEqual({ data: { dataset: { urn: ghost, exists: false } }, extensions: {} });
   });
 
-  test('the caller\'s identity reaches the subgraph: createAccessToken owns the token by the caller', async () => {
+  test("the caller's identity reaches the subgraph: createAccessToken owns the token by the caller", async () => {
     const me = ns.user('editor');
-    const r = await stack.graphql(`mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${me}", duration: ONE_HOUR, name: "mine"}) {
-      accessToken metadata { urn type id name actorUrn ownerUrn createdAt expiresAt } } }`, editor);
+    const r = await stack.graphql(
+      `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${me}", duration: ONE_HOUR, name: "mine"}) {
+      accessToken metadata { urn type id name actorUrn ownerUrn createdAt expiresAt } } }`,
+      editor,
+    );
     expect(r.body.errors).toBeUndefined();
     const t = r.body.data.createAccessToken;
     expect(t.metadata).toMatchObject({ type: 'ACCESS_TOKEN', name: 'mine', actorUrn: me, ownerUrn: me });
@@ -227,12 +275,15 @@ describe('authentication and authorization', () => {
     expect(revoked.body).toEqual({ data: { revokeAccessToken: true }, extensions: {} });
     expect((await stack.graphql(existsQuery, t.accessToken)).status).toBe(401);
     // Revoking again is fine.
-    expect((await stack.graphql(`mutation { revokeAccessToken(tokenId: "${t.metadata.id}") }`, editor)).body.data).toEqual({ revokeAccessToken: true });
+    expect((await stack.graphql(`mutation { revokeAccessToken(tokenId: "${t.metadata.id}") }`, editor)).body.data).toEqual({
+      revokeAccessToken: true,
+    });
   });
 
   test('tokens for someone else need MANAGE_ACCESS_TOKENS; a Reader cannot mint its own', async () => {
     const other = ns.user('other');
-    const doc = (actor: string) => `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${actor}", duration: ONE_DAY, name: "x"}) { accessToken } }`;
+    const doc = (actor: string) =>
+      `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "${actor}", duration: ONE_DAY, name: "x"}) { accessToken } }`;
     const byEditor = await stack.graphql(doc(other), editor);
     expect(byEditor.body.data).toEqual({ createAccessToken: null });
     expect(byEditor.body.errors[0].extensions.code).toBe(403);
@@ -243,8 +294,11 @@ describe('authentication and authorization', () => {
     expect(typeof byAdmin.body.data.createAccessToken.accessToken).toBe('string');
   });
 
-  test('someone else\'s token can only be revoked with MANAGE_ACCESS_TOKENS', async () => {
-    const minted = await stack.graphql(`mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:datahub", duration: ONE_DAY, name: "adm"}) { metadata { id } } }`, admin);
+  test("someone else's token can only be revoked with MANAGE_ACCESS_TOKENS", async () => {
+    const minted = await stack.graphql(
+      `mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:datahub", duration: ONE_DAY, name: "adm"}) { metadata { id } } }`,
+      admin,
+    );
     const id = minted.body.data.createAccessToken.metadata.id as string;
     const byEditor = await stack.graphql(`mutation { revokeAccessToken(tokenId: "${id}") }`, editor);
     expect(byEditor.body.errors[0].extensions.code).toBe(403);
@@ -254,7 +308,7 @@ describe('authentication and authorization', () => {
 });
 
 describe('proxy to the ingestion service', () => {
-  test('/api/gms/config and /gms/config are the ingestion service\'s /config, unauthenticated', async () => {
+  test("/api/gms/config and /gms/config are the ingestion service's /config, unauthenticated", async () => {
     const direct = await (await fetch(`${stack.ingestion.baseUrl}/config`)).json();
     for (const path of ['/api/gms/config', '/gms/config']) {
       const res = await fetch(`${stack.gatewayUrl}${path}`);
@@ -267,8 +321,14 @@ describe('proxy to the ingestion service', () => {
     const urn = ns.dataset('proxied');
     const proposal = {
       proposal: {
-        entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties',
-        aspect: { value: JSON.stringify({ name: 'proxied', description: 'via the front door', customProperties: {} }), contentType: 'application/json' },
+        entityType: 'dataset',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'datasetProperties',
+        aspect: {
+          value: JSON.stringify({ name: 'proxied', description: 'via the front door', customProperties: {} }),
+          contentType: 'application/json',
+        },
       },
     };
     const post = await fetch(`${stack.gatewayUrl}/api/gms/aspects?action=ingestProposal`, {
@@ -300,7 +360,11 @@ test('an unreachable ingestion service is a prompt 5xx at the proxy, not a hang'
   const deadUrl = await listen(dead);
   await new Promise<void>((r) => dead.close(() => r()));
   const gw = await createGateway({
-    config: testConfig(), logger: createLogger('t', 'silent'), store: stack.store, lineageUrl: `${stack.subgraphUrl}`, ingestionUrl: deadUrl,
+    config: testConfig(),
+    logger: createLogger('t', 'silent'),
+    store: stack.store,
+    lineageUrl: `${stack.subgraphUrl}`,
+    ingestionUrl: deadUrl,
   });
   const url = await listen(gw.httpServer);
   try {

@@ -18,21 +18,31 @@ const removed = ns.dataset('fct_users_gone');
 const flow = ns.flow('daily');
 const job = ns.job(flow, 'fct_users_loader');
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value });
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+});
 
 beforeAll(async () => {
   stack = await startStack();
   reader = await tokenFor(stack.store, ns.user('reader'), 'Reader');
-  await writeAspects(stack.store, [
-    upsert(created, 'datasetProperties', { name: 'fct_users_created', description: `signups on ${ns.platform}` }),
-    upsert(deleted, 'datasetProperties', { name: 'fct_users_deleted', description: `churn on ${ns.platform}` }),
-    upsert(removed, 'datasetProperties', { name: 'fct_users_gone', description: `old on ${ns.platform}` }),
-    upsert(removed, 'status', { removed: true }),
-    upsert(job, 'dataJobInfo', { name: 'fct_users_loader', type: 'COMMAND', description: `loads ${ns.platform}` }),
-  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
+  await writeAspects(
+    stack.store,
+    [
+      upsert(created, 'datasetProperties', { name: 'fct_users_created', description: `signups on ${ns.platform}` }),
+      upsert(deleted, 'datasetProperties', { name: 'fct_users_deleted', description: `churn on ${ns.platform}` }),
+      upsert(removed, 'datasetProperties', { name: 'fct_users_gone', description: `old on ${ns.platform}` }),
+      upsert(removed, 'status', { removed: true }),
+      upsert(job, 'dataJobInfo', { name: 'fct_users_loader', type: 'COMMAND', description: `loads ${ns.platform}` }),
+    ],
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' },
+  );
 });
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 const SEARCH = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
   start count total searchResults { entity { urn type } matchedFields { name } } } }`;
@@ -57,8 +67,9 @@ test('types filter and paging with the total of all matches', async () => {
   expect(page(first)).toMatchObject({ start: 0, count: 1, total: 2 });
   expect(page(second)).toMatchObject({ start: 1, count: 1, total: 2 });
   expect(new Set([page(first).searchResults[0].entity.urn, page(second).searchResults[0].entity.urn])).toEqual(new Set([created, deleted]));
-  expect((await search({ query: `${ns.platform}`, types: ['DATA_JOB'] })).data.searchAcrossEntities.searchResults)
-    .toEqual([{ entity: { urn: job, type: 'DATA_JOB' }, matchedFields: [] }]);
+  expect((await search({ query: `${ns.platform}`, types: ['DATA_JOB'] })).data.searchAcrossEntities.searchResults).toEqual([
+    { entity: { urn: job, type: 'DATA_JOB' }, matchedFields: [] },
+  ]);
 });
 
 test('Lucene syntax in user text is literal, never an error', async () => {
@@ -70,20 +81,28 @@ test('Lucene syntax in user text is literal, never an error', async () => {
   expect(luceneQueryOf(' * ')).toBeUndefined();
 });
 
-test('search(input) for one type, with DataHub\'s orFilters: hasUpstreams, platform.keyword, removed, unknown fields', async () => {
+test("search(input) for one type, with DataHub's orFilters: hasUpstreams, platform.keyword, removed, unknown fields", async () => {
   const upstream = ns.dataset('fct_users_source');
-  await writeAspects(stack.store, [
-    upsert(upstream, 'datasetProperties', { name: 'fct_users_source' }),
-    upsert(created, 'upstreamLineage', { upstreams: [{ dataset: upstream, type: 'TRANSFORMED' }] }),
-  ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' });
+  await writeAspects(
+    stack.store,
+    [
+      upsert(upstream, 'datasetProperties', { name: 'fct_users_source' }),
+      upsert(created, 'upstreamLineage', { upstreams: [{ dataset: upstream, type: 'TRANSFORMED' }] }),
+    ],
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' },
+  );
   const SINGLE = `query($input: SearchInput!) { search(input: $input) { total searchResults { entity { urn } } } }`;
   const run = async (input: Record<string, unknown>) => (await stack.graphql(SINGLE, reader, { variables: { input } })).body;
   const urns = (b: any) => b.data.search.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn).sort();
-  const filter = (field: string, values: string[], extra: Record<string, unknown> = {}) => ({ orFilters: [{ and: [{ field, values, condition: 'EQUAL', ...extra }] }] });
+  const filter = (field: string, values: string[], extra: Record<string, unknown> = {}) => ({
+    orFilters: [{ and: [{ field, values, condition: 'EQUAL', ...extra }] }],
+  });
   const mine = { type: 'DATASET', query: ns.platform, start: 0, count: 10 };
   expect(urns(await run({ ...mine, ...filter('hasUpstreams', ['true']) }))).toEqual([created]);
   expect(urns(await run({ ...mine, ...filter('hasUpstreams', ['true'], { negated: true }) }))).toEqual([deleted, upstream].sort());
-  expect(urns(await run({ ...mine, ...filter('platform.keyword', [`urn:li:dataPlatform:${ns.platform}`]) }))).toEqual([created, deleted, upstream].sort());
+  expect(urns(await run({ ...mine, ...filter('platform.keyword', [`urn:li:dataPlatform:${ns.platform}`]) }))).toEqual(
+    [created, deleted, upstream].sort(),
+  );
   // Soft-deleted entities only when the filter on `removed` asks for them.
   expect(urns(await run({ ...mine, ...filter('removed', ['true']) }))).toEqual([removed]);
   expect(urns(await run({ ...mine, ...filter('removed', ['true'], { negated: true }) }))).toEqual([created, deleted, upstream].sort());
@@ -103,18 +122,26 @@ describe('words as DataHub splits them', () => {
   const ordersEnv = ws.dataset('fct_orders', 'DEV');
 
   beforeAll(async () => {
-    await writeAspects(stack.store, [
-      upsert(orders, 'datasetProperties', { name: 'fct_orders', qualifiedName: 'analytics.fct_orders' }),
-      upsert(orders, 'subTypes', { typeNames: ['Table'] }),
-      upsert(revenue, 'datasetProperties', { name: 'fct_revenue_daily' }),
-      upsert(revenue, 'subTypes', { typeNames: ['View'] }),
-      upsert(stg, 'datasetProperties', { name: 'stg_customers' }),
-      upsert(staging, 'datasetProperties', { name: 'payments', qualifiedName: 'staging.payments' }),
-      ...smoke.map((u) => upsert(u, 'status', { removed: false })),
-      upsert(camel, 'datasetProperties', { name: 'CustomerLifetimeValue' }),
-      upsert(chart, 'chartInfo', { title: 'Weekly orders', description: 'x', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } } }),
-      upsert(ordersEnv, 'datasetProperties', { name: 'fct_orders' }),
-    ], { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
+    await writeAspects(
+      stack.store,
+      [
+        upsert(orders, 'datasetProperties', { name: 'fct_orders', qualifiedName: 'analytics.fct_orders' }),
+        upsert(orders, 'subTypes', { typeNames: ['Table'] }),
+        upsert(revenue, 'datasetProperties', { name: 'fct_revenue_daily' }),
+        upsert(revenue, 'subTypes', { typeNames: ['View'] }),
+        upsert(stg, 'datasetProperties', { name: 'stg_customers' }),
+        upsert(staging, 'datasetProperties', { name: 'payments', qualifiedName: 'staging.payments' }),
+        ...smoke.map((u) => upsert(u, 'status', { removed: false })),
+        upsert(camel, 'datasetProperties', { name: 'CustomerLifetimeValue' }),
+        upsert(chart, 'chartInfo', {
+          title: 'Weekly orders',
+          description: 'x',
+          lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } },
+        }),
+        upsert(ordersEnv, 'datasetProperties', { name: 'fct_orders' }),
+      ],
+      { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' },
+    );
   });
 
   const urnsOf = (b: any) => b.data.searchAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
@@ -127,8 +154,11 @@ describe('words as DataHub splits them', () => {
   });
 
   test('a hyphenated, underscored query finds the names that start with it', async () => {
-    expect(sorted(urnsOf(await search({ query: `search_smoke_test-88fc650f`, types: ['DATASET'] }))).filter((u: string) => u.includes(ws.platform)))
-      .toEqual(sorted(smoke));
+    expect(
+      sorted(urnsOf(await search({ query: `search_smoke_test-88fc650f`, types: ['DATASET'] }))).filter((u: string) =>
+        u.includes(ws.platform),
+      ),
+    ).toEqual(sorted(smoke));
   });
 
   test('synonyms: staging finds stg_ names and staging.x qualified names', async () => {
@@ -155,19 +185,29 @@ describe('words as DataHub splits them', () => {
     const result = r.body.data.searchAcrossEntities;
     expect(result.total).toBe(3);
     const facet = (field: string) => result.facets.find((f: { field: string }) => f.field === field);
-    const counts = (field: string) => Object.fromEntries(facet(field).aggregations.map((a: { value: string; count: number }) => [a.value, a.count]));
+    const counts = (field: string) =>
+      Object.fromEntries(facet(field).aggregations.map((a: { value: string; count: number }) => [a.value, a.count]));
     expect(counts('_entityType')).toEqual({ DATASET: 2, CHART: 1 });
     expect(counts('platform')).toEqual({ [`urn:li:dataPlatform:${ws.platform}`]: 3 });
     expect(facet('platform').aggregations[0].entity).toEqual({ urn: `urn:li:dataPlatform:${ws.platform}` });
     expect(counts('origin')).toEqual({ PROD: 1, DEV: 1 });
     expect(counts('typeNames')).toEqual({ Table: 1 });
     // Filters narrow the counts as they narrow the total; skipAggregates leaves facets out.
-    const filtered = await stack.graphql(FACETS, reader, { variables: { input: {
-      query: `${ws.platform} orders`, orFilters: [{ and: [{ field: 'origin', values: ['DEV'] }] }] } } });
+    const filtered = await stack.graphql(FACETS, reader, {
+      variables: {
+        input: {
+          query: `${ws.platform} orders`,
+          orFilters: [{ and: [{ field: 'origin', values: ['DEV'] }] }],
+        },
+      },
+    });
     expect(filtered.body.data.searchAcrossEntities.total).toBe(1);
-    expect(filtered.body.data.searchAcrossEntities.facets.find((f: { field: string }) => f.field === 'origin').aggregations)
-      .toEqual([{ value: 'DEV', count: 1, entity: null }]);
-    const skipped = await stack.graphql(FACETS, reader, { variables: { input: { query: ws.platform, searchFlags: { skipAggregates: true } } } });
+    expect(filtered.body.data.searchAcrossEntities.facets.find((f: { field: string }) => f.field === 'origin').aggregations).toEqual([
+      { value: 'DEV', count: 1, entity: null },
+    ]);
+    const skipped = await stack.graphql(FACETS, reader, {
+      variables: { input: { query: ws.platform, searchFlags: { skipAggregates: true } } },
+    });
     expect(skipped.body.data.searchAcrossEntities.facets).toEqual([]);
   });
 });

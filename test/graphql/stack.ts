@@ -68,7 +68,9 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
       const res = await fetch(`${gatewayUrl}${options.path ?? '/api/graphql'}`, {
-        method: 'POST', headers, body: JSON.stringify({ query, ...(options.variables ? { variables: options.variables } : {}) }),
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query, ...(options.variables ? { variables: options.variables } : {}) }),
       });
       const text = await res.text();
       let body: unknown = null;

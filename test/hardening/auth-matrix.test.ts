@@ -34,26 +34,46 @@ const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64ur
 
 beforeAll(async () => {
   h = await startHarness();
-  await writeAspects(h.store, [
-    { urn: parseUrn(fx.a), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
-    { urn: parseUrn(fx.b), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
-  ], { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' });
+  await writeAspects(
+    h.store,
+    [
+      { urn: parseUrn(fx.a), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
+      { urn: parseUrn(fx.b), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
+    ],
+    { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' },
+  );
   for (const role of ['Reader', 'Editor', 'Admin'] as const) tokens[role] = await tokenFor(h.store, users[role], role);
   const adminId = users.Admin.slice('urn:li:corpuser:'.length);
   const claims = { actorType: 'USER', actorId: adminId, type: 'PERSONAL', version: '1', sub: adminId, iss: 'datahub-metadata-service' };
   tokens.none = null;
   tokens.malformed = 'not-a-jwt';
-  tokens['wrong signature'] = (await signAccessToken({ signingKey: 'another-signing-key-0123456789abcdef', actorId: adminId, type: 'PERSONAL', version: '1' })).token;
+  tokens['wrong signature'] = (
+    await signAccessToken({ signingKey: 'another-signing-key-0123456789abcdef', actorId: adminId, type: 'PERSONAL', version: '1' })
+  ).token;
   tokens['alg none'] = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
-  tokens.expired = (await signAccessToken({ signingKey: TEST_SECRETS.signingKey, actorId: adminId, type: 'PERSONAL', version: '1', now: Date.now() - 7_200_000, expiresInMs: 3_600_000 })).token;
+  tokens.expired = (
+    await signAccessToken({
+      signingKey: TEST_SECRETS.signingKey,
+      actorId: adminId,
+      type: 'PERSONAL',
+      version: '1',
+      now: Date.now() - 7_200_000,
+      expiresInMs: 3_600_000,
+    })
+  ).token;
   // An Admin's own stored token, revoked through the GraphQL mutation: revocation is the only reason to refuse it.
   const revoked = await tokenFor(h.store, users.Admin);
-  const r = await graphql(`${h.gatewayUrl}/api/graphql`, tokens.Admin, { query: 'mutation r($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: tokenId(revoked, TEST_SECRETS.salt) } });
+  const r = await graphql(`${h.gatewayUrl}/api/graphql`, tokens.Admin, {
+    query: 'mutation r($id: String!) { revokeAccessToken(tokenId: $id) }',
+    variables: { id: tokenId(revoked, TEST_SECRETS.salt) },
+  });
   expect(r.json).toEqual({ data: { revokeAccessToken: true }, extensions: {} });
   tokens.revoked = revoked;
   for (const t of Object.values(tokens)) if (t) allTokens.push(t);
 }, 120_000);
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 // ---------------------------------------------------------------------------------------------
 // The endpoints
@@ -73,40 +93,237 @@ interface RestEndpoint {
 const enc = encodeURIComponent;
 /** An OpenLineage JobEvent naming one output table of this file's namespace. */
 const olJobEvent = () => ({
-  eventTime: '2026-11-01T10:00:00Z', producer: 'https://example.com/auth-matrix', schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
-  job: { namespace: ns.platform, name: 'matrix.job' }, outputs: [{ namespace: `postgres://${ns.platform}:5432`, name: 'db.t' }],
+  eventTime: '2026-11-01T10:00:00Z',
+  producer: 'https://example.com/auth-matrix',
+  schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+  job: { namespace: ns.platform, name: 'matrix.job' },
+  outputs: [{ namespace: `postgres://${ns.platform}:5432`, name: 'db.t' }],
 });
 const statusUnion = { 'com.linkedin.common.Status': { removed: false } };
 const REST: RestEndpoint[] = [
-  { name: 'ingestProposal', method: 'POST', path: '/aspects?action=ingestProposal', body: () => ({ proposal: mcp(fx.a, 'status', { removed: false }) }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'ingestProposalBatch', method: 'POST', path: '/aspects?action=ingestProposalBatch', body: () => ({ proposals: [mcp(fx.a, 'status', { removed: false })] }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'entities.ingest', method: 'POST', path: '/entities?action=ingest', body: () => ({ entity: mce(fx.a, [statusUnion]) }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'entities.batchIngest', method: 'POST', path: '/entities?action=batchIngest', body: () => ({ entities: [mce(fx.b, [statusUnion])] }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'entities.exists', method: 'POST', path: '/entities?action=exists', body: () => ({ urn: fx.a }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'entities.delete', method: 'POST', path: '/entities?action=delete', body: () => ({ urn: fx.missing }), allowed: ['Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'getCount', method: 'POST', path: '/aspects?action=getCount', body: () => ({ aspect: 'status', urnLike: `%${ns.platform}%` }), allowed: ['Admin'], denied: /User is unauthorized to get aspect counts\./ },
-  { name: 'aspects.restoreIndices', method: 'POST', path: '/aspects?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to update entities\./ },
-  { name: 'operations.restoreIndices', method: 'POST', path: '/operations?action=restoreIndices', body: () => ({ urn: fx.a }), allowed: ['Admin'], denied: /User is unauthorized to restore indices\./ },
+  {
+    name: 'ingestProposal',
+    method: 'POST',
+    path: '/aspects?action=ingestProposal',
+    body: () => ({ proposal: mcp(fx.a, 'status', { removed: false }) }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'ingestProposalBatch',
+    method: 'POST',
+    path: '/aspects?action=ingestProposalBatch',
+    body: () => ({ proposals: [mcp(fx.a, 'status', { removed: false })] }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'entities.ingest',
+    method: 'POST',
+    path: '/entities?action=ingest',
+    body: () => ({ entity: mce(fx.a, [statusUnion]) }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'entities.batchIngest',
+    method: 'POST',
+    path: '/entities?action=batchIngest',
+    body: () => ({ entities: [mce(fx.b, [statusUnion])] }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'entities.exists',
+    method: 'POST',
+    path: '/entities?action=exists',
+    body: () => ({ urn: fx.a }),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'entities.delete',
+    method: 'POST',
+    path: '/entities?action=delete',
+    body: () => ({ urn: fx.missing }),
+    allowed: ['Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'getCount',
+    method: 'POST',
+    path: '/aspects?action=getCount',
+    body: () => ({ aspect: 'status', urnLike: `%${ns.platform}%` }),
+    allowed: ['Admin'],
+    denied: /User is unauthorized to get aspect counts\./,
+  },
+  {
+    name: 'aspects.restoreIndices',
+    method: 'POST',
+    path: '/aspects?action=restoreIndices',
+    body: () => ({ urn: fx.a }),
+    allowed: ['Admin'],
+    denied: /User is unauthorized to update entities\./,
+  },
+  {
+    name: 'operations.restoreIndices',
+    method: 'POST',
+    path: '/operations?action=restoreIndices',
+    body: () => ({ urn: fx.a }),
+    allowed: ['Admin'],
+    denied: /User is unauthorized to restore indices\./,
+  },
   // Issue 28: the export streams every stored row, so it takes restore's privilege.
-  { name: 'GET /operations/backup', method: 'GET', path: `/operations/backup?urnLike=${enc(`%${ns.platform}%`)}`, allowed: ['Admin'], denied: /User is unauthorized to export the catalog\./ },
-  { name: 'GET /aspects', method: 'GET', path: `/aspects/${enc(fx.a)}?aspect=status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'GET /entitiesV2', method: 'GET', path: `/entitiesV2/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'POST /api/graphql (GMS relay)', method: 'POST', path: '/api/graphql', body: () => ({ query: `{ entityExists(urn: "${fx.a}") }` }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'GET /relationships', method: 'GET', path: `/relationships?urn=${enc(fx.a)}&types=List(DownstreamOf)&direction=INCOMING`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'POST /openapi/v3/entity', method: 'POST', openapi: true, path: '/openapi/v3/entity/dataset?async=false', body: () => [{ urn: fx.a, status: { value: { removed: false } } }], allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'PATCH /openapi/v3/entity', method: 'PATCH', openapi: true, path: '/openapi/v3/entity/dataset?async=false', body: () => [{ urn: fx.a, status: { value: { patch: [{ op: 'add', path: '/removed', value: false }] } } }], allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'POST /openapi/v3/entity/batchGet', method: 'POST', openapi: true, path: '/openapi/v3/entity/dataset/batchGet', body: () => [{ urn: fx.a, status: {} }], allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'GET /openapi/relationships/v1', method: 'GET', openapi: true, path: `/openapi/relationships/v1/?urn=${enc(fx.a)}&direction=INCOMING&relationshipTypes=DownstreamOf`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
-  { name: 'POST /api/v1/lineage (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage', body: () => olJobEvent(), allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
-  { name: 'POST /api/v1/lineage/batch (OpenLineage)', method: 'POST', openapi: true, path: '/api/v1/lineage/batch', body: () => [olJobEvent()], allowed: ['Editor', 'Admin'], denied: /is unauthorized to ingest OpenLineage events/ },
-  { name: 'POST /openapi/v3/lineage/scroll', method: 'POST', openapi: true, path: '/openapi/v3/lineage/scroll?direction=DOWNSTREAM', body: () => ({ urns: [fx.a] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized/ },
+  {
+    name: 'GET /operations/backup',
+    method: 'GET',
+    path: `/operations/backup?urnLike=${enc(`%${ns.platform}%`)}`,
+    allowed: ['Admin'],
+    denied: /User is unauthorized to export the catalog\./,
+  },
+  {
+    name: 'GET /aspects',
+    method: 'GET',
+    path: `/aspects/${enc(fx.a)}?aspect=status`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /entitiesV2',
+    method: 'GET',
+    path: `/entitiesV2/${enc(fx.a)}`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'POST /api/graphql (GMS relay)',
+    method: 'POST',
+    path: '/api/graphql',
+    body: () => ({ query: `{ entityExists(urn: "${fx.a}") }` }),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /relationships',
+    method: 'GET',
+    path: `/relationships?urn=${enc(fx.a)}&types=List(DownstreamOf)&direction=INCOMING`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'POST /openapi/v3/entity',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/entity/dataset?async=false',
+    body: () => [{ urn: fx.a, status: { value: { removed: false } } }],
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'PATCH /openapi/v3/entity',
+    method: 'PATCH',
+    openapi: true,
+    path: '/openapi/v3/entity/dataset?async=false',
+    body: () => [{ urn: fx.a, status: { value: { patch: [{ op: 'add', path: '/removed', value: false }] } } }],
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'POST /openapi/v3/entity/batchGet',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/entity/dataset/batchGet',
+    body: () => [{ urn: fx.a, status: {} }],
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /openapi/relationships/v1',
+    method: 'GET',
+    openapi: true,
+    path: `/openapi/relationships/v1/?urn=${enc(fx.a)}&direction=INCOMING&relationshipTypes=DownstreamOf`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'POST /api/v1/lineage (OpenLineage)',
+    method: 'POST',
+    openapi: true,
+    path: '/api/v1/lineage',
+    body: () => olJobEvent(),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to ingest OpenLineage events/,
+  },
+  {
+    name: 'POST /api/v1/lineage/batch (OpenLineage)',
+    method: 'POST',
+    openapi: true,
+    path: '/api/v1/lineage/batch',
+    body: () => [olJobEvent()],
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to ingest OpenLineage events/,
+  },
+  {
+    name: 'POST /openapi/v3/lineage/scroll',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/lineage/scroll?direction=DOWNSTREAM',
+    body: () => ({ urns: [fx.a] }),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
   // Issue 23: the v3 reads, per-aspect write and scrolls.
-  { name: 'POST /openapi/v3/entity/scroll', method: 'POST', openapi: true, path: '/openapi/v3/entity/scroll', body: () => ({ entities: ['dataset'] }), allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to READ entities/ },
-  { name: 'GET /openapi/v3/entity/{type}', method: 'GET', openapi: true, path: '/openapi/v3/entity/dataset?count=1', allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to READ entities/ },
-  { name: 'GET /openapi/v3/entity/{type}/{urn}', method: 'GET', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized to get aspect/ },
-  { name: 'GET /openapi/v3/entity/{type}/{urn}/{aspect}', method: 'GET', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`, allowed: ['Reader', 'Editor', 'Admin'], denied: /unauthorized to get aspect/ },
-  { name: 'POST /openapi/v3/entity/{type}/{urn}/{aspect}', method: 'POST', openapi: true, path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`, body: () => ({ value: { removed: false } }), allowed: ['Editor', 'Admin'], denied: /is unauthorized to modify entity/ },
-  { name: 'POST /openapi/v3/relationship/scroll', method: 'POST', openapi: true, path: '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf', body: () => ({}), allowed: ['Reader', 'Editor', 'Admin'], denied: /is unauthorized to get relationships/ },
+  {
+    name: 'POST /openapi/v3/entity/scroll',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/entity/scroll',
+    body: () => ({ entities: ['dataset'] }),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /is unauthorized to READ entities/,
+  },
+  {
+    name: 'GET /openapi/v3/entity/{type}',
+    method: 'GET',
+    openapi: true,
+    path: '/openapi/v3/entity/dataset?count=1',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /is unauthorized to READ entities/,
+  },
+  {
+    name: 'GET /openapi/v3/entity/{type}/{urn}',
+    method: 'GET',
+    openapi: true,
+    path: `/openapi/v3/entity/dataset/${enc(fx.a)}`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized to get aspect/,
+  },
+  {
+    name: 'GET /openapi/v3/entity/{type}/{urn}/{aspect}',
+    method: 'GET',
+    openapi: true,
+    path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized to get aspect/,
+  },
+  {
+    name: 'POST /openapi/v3/entity/{type}/{urn}/{aspect}',
+    method: 'POST',
+    openapi: true,
+    path: `/openapi/v3/entity/dataset/${enc(fx.a)}/status`,
+    body: () => ({ value: { removed: false } }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
+    name: 'POST /openapi/v3/relationship/scroll',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf',
+    body: () => ({}),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /is unauthorized to get relationships/,
+  },
 ];
 
 interface GraphqlOperation {
@@ -120,30 +337,92 @@ interface GraphqlOperation {
 }
 
 const GRAPHQL: GraphqlOperation[] = [
-  { name: 'updateLineage', field: 'updateLineage', allowed: ['Editor', 'Admin'], denied: /Unauthorized to edit dataset lineage\. Please contact your DataHub administrator\./,
-    request: async () => ({ query: 'mutation u($e: [LineageEdge]!) { updateLineage(input: {edgesToAdd: $e, edgesToRemove: []}) }', variables: { e: [{ downstreamUrn: fx.b, upstreamUrn: fx.a }] } }) },
-  { name: 'scrollAcrossLineage', field: 'scrollAcrossLineage', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ scrollAcrossLineage(input: {urn: "${fx.b}", direction: UPSTREAM}) { total } }` }) },
-  { name: 'searchAcrossLineage', field: 'searchAcrossLineage', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ searchAcrossLineage(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
-  { name: 'searchAcrossLineageCounts', field: 'searchAcrossLineageCounts', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ searchAcrossLineageCounts(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }) },
-  { name: 'search', field: 'search', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ search(input: {type: DATASET, query: "${ns.platform}"}) { total } }` }) },
-  { name: 'scrollAcrossEntities', field: 'scrollAcrossEntities', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ scrollAcrossEntities(input: {types: [DATASET], query: "${ns.platform}"}) { total } }` }) },
-  { name: 'entity', field: 'entity', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ entity(urn: "${fx.a}") { urn } }` }) },
-  { name: 'entityExists', field: 'entityExists', allowed: ['Reader', 'Editor', 'Admin'], denied: /Unauthorized/,
-    request: async () => ({ query: `{ entityExists(urn: "${fx.a}") }` }) },
-  { name: 'createAccessToken (for oneself)', field: 'createAccessToken', allowed: ['Editor', 'Admin'], denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
-    request: async (c) => ({ query: 'mutation c($u: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: "matrix"}) { accessToken } }', variables: { u: ROLES.includes(c) ? users[c as Role] : users.Admin } }) },
-  { name: "revokeAccessToken (someone else's token)", field: 'revokeAccessToken', allowed: ['Admin'], denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+  {
+    name: 'updateLineage',
+    field: 'updateLineage',
+    allowed: ['Editor', 'Admin'],
+    denied: /Unauthorized to edit dataset lineage\. Please contact your DataHub administrator\./,
+    request: async () => ({
+      query: 'mutation u($e: [LineageEdge]!) { updateLineage(input: {edgesToAdd: $e, edgesToRemove: []}) }',
+      variables: { e: [{ downstreamUrn: fx.b, upstreamUrn: fx.a }] },
+    }),
+  },
+  {
+    name: 'scrollAcrossLineage',
+    field: 'scrollAcrossLineage',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ scrollAcrossLineage(input: {urn: "${fx.b}", direction: UPSTREAM}) { total } }` }),
+  },
+  {
+    name: 'searchAcrossLineage',
+    field: 'searchAcrossLineage',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ searchAcrossLineage(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }),
+  },
+  {
+    name: 'searchAcrossLineageCounts',
+    field: 'searchAcrossLineageCounts',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ searchAcrossLineageCounts(input: {urn: "${fx.a}", direction: DOWNSTREAM}) { total } }` }),
+  },
+  {
+    name: 'search',
+    field: 'search',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ search(input: {type: DATASET, query: "${ns.platform}"}) { total } }` }),
+  },
+  {
+    name: 'scrollAcrossEntities',
+    field: 'scrollAcrossEntities',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ scrollAcrossEntities(input: {types: [DATASET], query: "${ns.platform}"}) { total } }` }),
+  },
+  {
+    name: 'entity',
+    field: 'entity',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ entity(urn: "${fx.a}") { urn } }` }),
+  },
+  {
+    name: 'entityExists',
+    field: 'entityExists',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /Unauthorized/,
+    request: async () => ({ query: `{ entityExists(urn: "${fx.a}") }` }),
+  },
+  {
+    name: 'createAccessToken (for oneself)',
+    field: 'createAccessToken',
+    allowed: ['Editor', 'Admin'],
+    denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async (c) => ({
+      query:
+        'mutation c($u: String!) { createAccessToken(input: {type: PERSONAL, actorUrn: $u, duration: ONE_HOUR, name: "matrix"}) { accessToken } }',
+      variables: { u: ROLES.includes(c) ? users[c as Role] : users.Admin },
+    }),
+  },
+  {
+    name: "revokeAccessToken (someone else's token)",
+    field: 'revokeAccessToken',
+    allowed: ['Admin'],
+    denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
     request: async () => {
-      const victim = await issueAccessToken(h.store, TEST_SECRETS, { actorUrn: users.victim, ownerUrn: users.victim, name: 'victim', duration: 'ONE_DAY' });
+      const victim = await issueAccessToken(h.store, TEST_SECRETS, {
+        actorUrn: users.victim,
+        ownerUrn: users.victim,
+        name: 'victim',
+        duration: 'ONE_DAY',
+      });
       allTokens.push(victim.accessToken);
       return { query: 'mutation r($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: victim.id } };
-    } },
+    },
+  },
 ];
 
 const OPEN: Array<{ name: string; url: () => string }> = [
@@ -158,12 +437,18 @@ const isRole = (c: Credential): c is Role => ROLES.includes(c);
 // ---------------------------------------------------------------------------------------------
 // The matrix
 
-const restRows = REST.flatMap((e) => (['direct', 'front door /api/gms'] as const).flatMap((via) => CREDENTIALS.map((c) => [e.name, via, c, e] as const)));
-const graphqlRows = GRAPHQL.flatMap((op) => (['gateway', 'subgraph'] as const).flatMap((target) => CREDENTIALS.map((c) => [op.name, target, c, op] as const)));
+const restRows = REST.flatMap((e) =>
+  (['direct', 'front door /api/gms'] as const).flatMap((via) => CREDENTIALS.map((c) => [e.name, via, c, e] as const)),
+);
+const graphqlRows = GRAPHQL.flatMap((op) =>
+  (['gateway', 'subgraph'] as const).flatMap((target) => CREDENTIALS.map((c) => [op.name, target, c, op] as const)),
+);
 const openRows = OPEN.flatMap((o) => CREDENTIALS.map((c) => [o.name, c, o] as const));
 
 test('the matrix covers every endpoint with every credential', () => {
-  expect(restRows.length + graphqlRows.length + openRows.length).toBe((REST.length * 2 + GRAPHQL.length * 2 + OPEN.length) * CREDENTIALS.length);
+  expect(restRows.length + graphqlRows.length + openRows.length).toBe(
+    (REST.length * 2 + GRAPHQL.length * 2 + OPEN.length) * CREDENTIALS.length,
+  );
 });
 
 describe('Rest.li endpoints', () => {
@@ -174,8 +459,17 @@ describe('Rest.li endpoints', () => {
     // The OpenAPI doors answer errors as DataHub's OpenAPI does: {"error": message}.
     const message = e.openapi ? r.json?.error : r.json?.message;
     if (!isRole(credential)) {
-      expect({ status: r.status, json: r.json }).toEqual({ status: 401, json: e.openapi ? { error: expect.any(String) } : expect.objectContaining({ status: 401, stackTrace: '' }) });
-      expect(message).toMatch(credential === 'expired' ? /Token has expired/ : credential === 'revoked' ? /Token has been revoked/ : /Unauthorized to perform this action|Failed to validate DataHub token/);
+      expect({ status: r.status, json: r.json }).toEqual({
+        status: 401,
+        json: e.openapi ? { error: expect.any(String) } : expect.objectContaining({ status: 401, stackTrace: '' }),
+      });
+      expect(message).toMatch(
+        credential === 'expired'
+          ? /Token has expired/
+          : credential === 'revoked'
+            ? /Token has been revoked/
+            : /Unauthorized to perform this action|Failed to validate DataHub token/,
+      );
     } else if (e.allowed.includes(credential)) {
       expect(r.status).toBe(200);
       if (name.startsWith('POST /api/graphql')) expect(r.json).toEqual({ data: { entityExists: true }, extensions: {} });
@@ -205,7 +499,10 @@ describe('GraphQL operations', () => {
     } else {
       // A denied non-null field (revokeAccessToken: Boolean!) nulls the whole `data`.
       expect(r.json.data?.[op.field] ?? null).toBeNull();
-      expect(r.json.errors[0]).toMatchObject({ message: expect.stringMatching(op.denied), extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' } });
+      expect(r.json.errors[0]).toMatchObject({
+        message: expect.stringMatching(op.denied),
+        extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' },
+      });
     }
   });
 });
@@ -239,7 +536,8 @@ describe('nothing leaks', () => {
       for (const t of allTokens) expect(line.includes(t) ? line : null).toBeNull();
       for (const s of secrets()) expect(line.includes(s) ? line : null).toBeNull();
       // Also not the parts of a JWT (a logged payload or signature would still identify the token).
-      for (const t of allTokens) for (const part of t.split('.').filter((p) => p.length > 20)) expect(line.includes(part) ? line : null).toBeNull();
+      for (const t of allTokens)
+        for (const part of t.split('.').filter((p) => p.length > 20)) expect(line.includes(part) ? line : null).toBeNull();
       expect(STACK.test(line) ? line : null).toBeNull();
     }
   });

@@ -22,15 +22,30 @@ const VALID_URNS = [
   'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD),col)',
   'urn:li:fooBar:x',
 ];
-const ASPECTS = ['upstreamLineage', 'status', 'datasetProperties', 'dataJobInputOutput', 'chartInfo', 'dashboardInfo', 'datasetKey',
-  'mlPrimaryKeyProperties', 'customThing', 'Bad-Name', '__proto__', 'constructor', 'toString', ''];
+const ASPECTS = [
+  'upstreamLineage',
+  'status',
+  'datasetProperties',
+  'dataJobInputOutput',
+  'chartInfo',
+  'dashboardInfo',
+  'datasetKey',
+  'mlPrimaryKeyProperties',
+  'customThing',
+  'Bad-Name',
+  '__proto__',
+  'constructor',
+  'toString',
+  '',
+];
 const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE', 'upsert', 'MERGE', ''];
 
 /** What a urn field may hold: valid, invalid by each grammar rule, mutated, or not a string at all. */
 const urnish = fc.oneof(
   fc.constantFrom(...VALID_URNS),
   fc.constantFrom(...invalidUrns('fz').map((u) => u.urn)),
-  fc.tuple(fc.constantFrom(...VALID_URNS), fc.nat(60), fc.string({ maxLength: 3, unit: 'binary' }))
+  fc
+    .tuple(fc.constantFrom(...VALID_URNS), fc.nat(60), fc.string({ maxLength: 3, unit: 'binary' }))
     .map(([u, at, s]) => u.slice(0, at) + s + u.slice(at)),
   fc.string({ unit: 'binary' }),
   fc.anything(),
@@ -39,16 +54,41 @@ const urnish = fc.oneof(
 /** Aspect values: modelled shapes with holes, deep nesting, arbitrary JSON. */
 const jsonValue = fc.oneof(
   fc.jsonValue(),
-  fc.record({ upstreams: fc.array(fc.record({ dataset: urnish, type: fc.constantFrom('COPY', 'TRANSFORMED', 'NOPE', 3) }, { requiredKeys: [] }), { maxLength: 3 }) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      upstreams: fc.array(fc.record({ dataset: urnish, type: fc.constantFrom('COPY', 'TRANSFORMED', 'NOPE', 3) }, { requiredKeys: [] }), {
+        maxLength: 3,
+      }),
+    },
+    { requiredKeys: [] },
+  ),
   fc.record({ removed: fc.oneof(fc.boolean(), fc.jsonValue()) }, { requiredKeys: [] }),
   fc.nat({ max: 3000 }).map((d) => JSON.parse(`{"v": ${'['.repeat(d)}1${']'.repeat(d)}}`) as unknown),
 );
-const patchOps = fc.array(fc.record({
-  op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'merge', 1),
-  path: fc.oneof(fc.constantFrom('/upstreams/urn:li:dataset:(urn:li:dataPlatform:hive,u,PROD)', '/__proto__/x', '/constructor/prototype/x', '/a~2b', '/a~', '', 'nope', '/inputEdges/urn:li:chart:(looker,c1)'), fc.string({ unit: 'binary' })),
-  value: jsonValue,
-  from: fc.string(),
-}, { requiredKeys: [] }), { maxLength: 4 });
+const patchOps = fc.array(
+  fc.record(
+    {
+      op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test', 'merge', 1),
+      path: fc.oneof(
+        fc.constantFrom(
+          '/upstreams/urn:li:dataset:(urn:li:dataPlatform:hive,u,PROD)',
+          '/__proto__/x',
+          '/constructor/prototype/x',
+          '/a~2b',
+          '/a~',
+          '',
+          'nope',
+          '/inputEdges/urn:li:chart:(looker,c1)',
+        ),
+        fc.string({ unit: 'binary' }),
+      ),
+      value: jsonValue,
+      from: fc.string(),
+    },
+    { requiredKeys: [] },
+  ),
+  { maxLength: 4 },
+);
 
 const aspectText = fc.oneof(
   jsonValue.map((v) => JSON.stringify(v)),
@@ -58,18 +98,32 @@ const aspectText = fc.oneof(
   fc.nat({ max: 20_000 }).map((d) => `[${'{"a":'.repeat(d)}1${'}'.repeat(d)}]`),
 );
 
-const proposal = fc.record({
-  entityType: fc.oneof(fc.constantFrom('dataset', 'dataJob', 'chart', 'corpuser', 'fooBar', 'Dataset', ''), fc.anything()),
-  entityUrn: urnish,
-  entityKeyAspect: fc.anything(),
-  changeType: fc.oneof(fc.constantFrom(...CHANGE_TYPES), fc.anything()),
-  aspectName: fc.oneof(fc.constantFrom(...ASPECTS), fc.string({ unit: 'binary' }), fc.anything()),
-  aspect: fc.oneof(
-    fc.record({ value: aspectText, contentType: fc.constantFrom('application/json', 'application/json-patch+json', 'text/plain', 'APPLICATION/JSON') }, { requiredKeys: ['value'] }),
-    fc.anything(),
-  ),
-  systemMetadata: fc.oneof(fc.constant(undefined), fc.jsonValue(), fc.jsonValue().map((v) => JSON.stringify(v)), fc.record({ lastObserved: fc.oneof(fc.integer(), fc.string(), fc.double()) })),
-}, { requiredKeys: [] });
+const proposal = fc.record(
+  {
+    entityType: fc.oneof(fc.constantFrom('dataset', 'dataJob', 'chart', 'corpuser', 'fooBar', 'Dataset', ''), fc.anything()),
+    entityUrn: urnish,
+    entityKeyAspect: fc.anything(),
+    changeType: fc.oneof(fc.constantFrom(...CHANGE_TYPES), fc.anything()),
+    aspectName: fc.oneof(fc.constantFrom(...ASPECTS), fc.string({ unit: 'binary' }), fc.anything()),
+    aspect: fc.oneof(
+      fc.record(
+        {
+          value: aspectText,
+          contentType: fc.constantFrom('application/json', 'application/json-patch+json', 'text/plain', 'APPLICATION/JSON'),
+        },
+        { requiredKeys: ['value'] },
+      ),
+      fc.anything(),
+    ),
+    systemMetadata: fc.oneof(
+      fc.constant(undefined),
+      fc.jsonValue(),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.record({ lastObserved: fc.oneof(fc.integer(), fc.string(), fc.double()) }),
+    ),
+  },
+  { requiredKeys: [] },
+);
 
 const ALLOWED_KINDS = new Set(['badRequest', 'validation']);
 
@@ -98,40 +152,74 @@ function ingestOne(raw: unknown): void {
 
 describe('MetadataChangeProposal envelopes', () => {
   test('arbitrary proposals only ever fail with 4xx CatalogErrors', () => {
-    fc.assert(fc.property(proposal, (p) => only4xx(() => ingestOne(p))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(proposal, (p) => only4xx(() => ingestOne(p))),
+      { numRuns: 3000 },
+    );
   });
 
   test('arbitrary JSON in place of the proposal only ever fails with 4xx CatalogErrors', () => {
-    fc.assert(fc.property(fc.anything(), (p) => only4xx(() => ingestOne(p))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.anything(), (p) => only4xx(() => ingestOne(p))),
+      { numRuns: 1000 },
+    );
   });
 
-  test('a proposal that parses names a well-formed urn whose type is the proposal\'s entityType', () => {
-    fc.assert(fc.property(proposal, (p) => {
-      let change;
-      try {
-        change = proposalToChange(p);
-      } catch {
-        return;
-      }
-      expect(change.urn.entityType).toBe(p.entityType);
-      expect(change.urn.text.isWellFormed()).toBe(true);
-    }), { numRuns: 2000 });
+  test("a proposal that parses names a well-formed urn whose type is the proposal's entityType", () => {
+    fc.assert(
+      fc.property(proposal, (p) => {
+        let change;
+        try {
+          change = proposalToChange(p);
+        } catch {
+          return;
+        }
+        expect(change.urn.entityType).toBe(p.entityType);
+        expect(change.urn.text.isWellFormed()).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
 describe('MCE snapshots', () => {
   const aspectUnion = fc.oneof(
-    fc.dictionary(fc.constantFrom('com.linkedin.dataset.UpstreamLineage', 'com.linkedin.common.Status', 'com.linkedin.common.Nope', '__proto__', 'constructor'), jsonValue, { maxKeys: 2 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'com.linkedin.dataset.UpstreamLineage',
+        'com.linkedin.common.Status',
+        'com.linkedin.common.Nope',
+        '__proto__',
+        'constructor',
+      ),
+      jsonValue,
+      { maxKeys: 2 },
+    ),
     fc.anything(),
   );
   const entity = fc.oneof(
-    fc.record({ value: fc.dictionary(fc.constantFrom('com.linkedin.metadata.snapshot.DatasetSnapshot', 'com.linkedin.metadata.snapshot.ChartSnapshot', 'com.linkedin.metadata.snapshot.TableSnapshot', '__proto__'),
-      fc.record({ urn: urnish, aspects: fc.oneof(fc.array(aspectUnion, { maxLength: 3 }), fc.anything()) }, { requiredKeys: [] }), { maxKeys: 2 }) }),
+    fc.record({
+      value: fc.dictionary(
+        fc.constantFrom(
+          'com.linkedin.metadata.snapshot.DatasetSnapshot',
+          'com.linkedin.metadata.snapshot.ChartSnapshot',
+          'com.linkedin.metadata.snapshot.TableSnapshot',
+          '__proto__',
+        ),
+        fc.record({ urn: urnish, aspects: fc.oneof(fc.array(aspectUnion, { maxLength: 3 }), fc.anything()) }, { requiredKeys: [] }),
+        { maxKeys: 2 },
+      ),
+    }),
     fc.anything(),
   );
   test('arbitrary snapshots only ever fail with 4xx CatalogErrors', () => {
-    fc.assert(fc.property(entity, fc.oneof(fc.jsonValue(), fc.constant(undefined)), (e, sm) => only4xx(() => {
-      for (const c of snapshotToChanges(e, sm)) validateAspect(c.aspectName, c.value, c.urn);
-    })), { numRuns: 2000 });
+    fc.assert(
+      fc.property(entity, fc.oneof(fc.jsonValue(), fc.constant(undefined)), (e, sm) =>
+        only4xx(() => {
+          for (const c of snapshotToChanges(e, sm)) validateAspect(c.aspectName, c.value, c.urn);
+        }),
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

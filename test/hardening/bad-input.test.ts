@@ -25,24 +25,40 @@ let admin: string;
 let before: Snapshot;
 
 const SYSTEM = { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' as const };
-const upsert = (urn: string, aspectName: string, value: unknown) => ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT' as const, value });
+const upsert = (urn: string, aspectName: string, value: unknown) => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT' as const,
+  value,
+});
 
 beforeAll(async () => {
   h = await startHarness();
-  await writeAspects(h.store, [
-    upsert(fx.chart, 'status', { removed: false }),
-    upsert(fx.job, 'status', { removed: false }),
-    upsert(fx.a, 'datasetProperties', { name: 'a', customProperties: {} }),
-    upsert(fx.b, 'datasetProperties', { name: 'b', customProperties: {} }),
-    upsert(fx.b, 'upstreamLineage', { upstreams: [{ dataset: fx.a, type: 'TRANSFORMED' }] }),
-    upsert(fx.chart, 'chartInfo', { title: 'c', description: '', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } }, inputEdges: [{ destinationUrn: fx.a }] }),
-    upsert(fx.flow, 'dataFlowInfo', { name: 'flow', customProperties: {} }),
-    upsert(fx.job, 'dataJobInputOutput', { inputDatasets: [], outputDatasets: [], inputDatasetEdges: [{ destinationUrn: fx.a }] }),
-  ], SYSTEM);
+  await writeAspects(
+    h.store,
+    [
+      upsert(fx.chart, 'status', { removed: false }),
+      upsert(fx.job, 'status', { removed: false }),
+      upsert(fx.a, 'datasetProperties', { name: 'a', customProperties: {} }),
+      upsert(fx.b, 'datasetProperties', { name: 'b', customProperties: {} }),
+      upsert(fx.b, 'upstreamLineage', { upstreams: [{ dataset: fx.a, type: 'TRANSFORMED' }] }),
+      upsert(fx.chart, 'chartInfo', {
+        title: 'c',
+        description: '',
+        lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } },
+        inputEdges: [{ destinationUrn: fx.a }],
+      }),
+      upsert(fx.flow, 'dataFlowInfo', { name: 'flow', customProperties: {} }),
+      upsert(fx.job, 'dataJobInputOutput', { inputDatasets: [], outputDatasets: [], inputDatasetEdges: [{ destinationUrn: fx.a }] }),
+    ],
+    SYSTEM,
+  );
   admin = await tokenFor(h.store, caller, 'Admin');
   before = await snapshot(h.store, ns.platform, [caller]);
 }, 120_000);
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const STACK_TRACE = /\n\s+at |\bat [\w.<>]+ \(.*:\d+:\d+\)|node:internal|\/work\/|"stacktrace"/;
 
@@ -55,10 +71,32 @@ describe('the corpus', () => {
   test('has at least 200 requests covering every endpoint', () => {
     expect(rest.length + gql.length).toBeGreaterThanOrEqual(200);
     const endpoints = new Set([...rest.map((c) => c.endpoint), ...gql.map((c) => c.endpoint.replace(/ \(.*\)$/, ''))]);
-    for (const e of ['ingestProposal', 'ingestProposalBatch', 'entities.ingest', 'entities.batchIngest', 'entities.exists', 'entities.delete',
-      'getCount', 'aspects.restoreIndices', 'operations.restoreIndices', 'GET /aspects', 'GET /entitiesV2',
-      'updateLineage', 'scrollAcrossLineage', 'searchAcrossLineage', 'entity', 'dataset', 'entities', 'entityExists', 'createAccessToken', 'revokeAccessToken',
-      'transport', 'syntax', 'validation', 'variables']) {
+    for (const e of [
+      'ingestProposal',
+      'ingestProposalBatch',
+      'entities.ingest',
+      'entities.batchIngest',
+      'entities.exists',
+      'entities.delete',
+      'getCount',
+      'aspects.restoreIndices',
+      'operations.restoreIndices',
+      'GET /aspects',
+      'GET /entitiesV2',
+      'updateLineage',
+      'scrollAcrossLineage',
+      'searchAcrossLineage',
+      'entity',
+      'dataset',
+      'entities',
+      'entityExists',
+      'createAccessToken',
+      'revokeAccessToken',
+      'transport',
+      'syntax',
+      'validation',
+      'variables',
+    ]) {
       expect(endpoints).toContain(e);
     }
   });
@@ -66,7 +104,12 @@ describe('the corpus', () => {
 
 describe('Rest.li: every malformed request is a 4xx naming the problem', () => {
   test.each(rest.map((c) => [c.id, c] as const))('%s', async (_id, c: RestCase) => {
-    const r = await send(h.ingestionUrl + c.path, { method: c.method, body: c.body, token: admin, ...(c.contentType !== undefined ? { contentType: c.contentType } : {}) });
+    const r = await send(h.ingestionUrl + c.path, {
+      method: c.method,
+      body: c.body,
+      token: admin,
+      ...(c.contentType !== undefined ? { contentType: c.contentType } : {}),
+    });
     expect({ status: r.status, message: r.json?.message }).toEqual({ status: c.status, message: expect.stringMatching(c.message) });
     expect(r.json).toMatchObject({ exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', stackTrace: '', status: c.status });
     expect(r.headers.get('x-restli-error-response')).toBe('true');
@@ -74,14 +117,18 @@ describe('Rest.li: every malformed request is a 4xx naming the problem', () => {
   });
 });
 
-const urlOf = (c: GraphqlCase) => (c.target === 'gateway' ? `${h.gatewayUrl}/api/graphql` : c.target === 'subgraph' ? h.subgraphUrl : `${h.ingestionUrl}/api/graphql`);
+const urlOf = (c: GraphqlCase) =>
+  c.target === 'gateway' ? `${h.gatewayUrl}/api/graphql` : c.target === 'subgraph' ? h.subgraphUrl : `${h.ingestionUrl}/api/graphql`;
 
 describe('GraphQL: every malformed request is a bare 4xx or an error with a 4xx code / validation classification', () => {
   test.each(gql.map((c) => [`${c.id} [${c.target}]`, c] as const))('%s', async (_id, c: GraphqlCase) => {
     const r = await graphql(urlOf(c), admin, c);
     expectCleanBody(r);
     if (c.expect.kind === 'http') {
-      expect({ status: r.status, message: r.json?.message }).toEqual({ status: c.expect.status, message: expect.stringMatching(c.expect.message) });
+      expect({ status: r.status, message: r.json?.message }).toEqual({
+        status: c.expect.status,
+        message: expect.stringMatching(c.expect.message),
+      });
       expect(r.json).not.toHaveProperty('errors');
       return;
     }
@@ -134,11 +181,17 @@ describe('well-formed hostile input is stored as data, not interpreted', () => {
   test.each(INJECTIONS.map((s) => [s] as const))('name %s', async (s) => {
     const urn = ns.dataset(`t${s.replace(/[(),]/g, '')}`);
     const value = { name: s, description: `${s} \u202e\u{1F600} \u200f`, customProperties: { [s]: s } };
-    const w = await send(`${h.ingestionUrl}/aspects?action=ingestProposal`, { body: { proposal: mcp(urn, 'datasetProperties', value) }, token: admin });
+    const w = await send(`${h.ingestionUrl}/aspects?action=ingestProposal`, {
+      body: { proposal: mcp(urn, 'datasetProperties', value) },
+      token: admin,
+    });
     expect(w.status).toBe(200);
     const r = await send(`${h.ingestionUrl}/aspects/${enc(urn)}?aspect=datasetProperties`, { token: admin });
     expect(r.json.aspect['com.linkedin.dataset.DatasetProperties']).toEqual(value);
-    const count = await send(`${h.ingestionUrl}/aspects?action=getCount`, { body: { aspect: 'datasetProperties', urnLike: `%${s}%` }, token: admin });
+    const count = await send(`${h.ingestionUrl}/aspects?action=getCount`, {
+      body: { aspect: 'datasetProperties', urnLike: `%${s}%` },
+      token: admin,
+    });
     expect(count.status).toBe(200);
     expect(count.json.value).toBeGreaterThanOrEqual(0);
     // The fixtures are still there.
@@ -148,8 +201,18 @@ describe('well-formed hostile input is stored as data, not interpreted', () => {
 
   test('emoji and RTL marks in names round-trip through the urn and GraphQL', async () => {
     const urn = ns.dataset('t\u{1F600}\u200f\u05d0');
-    expect((await send(`${h.ingestionUrl}/aspects?action=ingestProposal`, { body: { proposal: mcp(urn, 'status', { removed: false }) }, token: admin })).status).toBe(200);
-    const r = await graphql(`${h.gatewayUrl}/api/graphql`, admin, { query: 'query d($u: String!) { dataset(urn: $u) { urn name exists } }', variables: { u: urn } });
+    expect(
+      (
+        await send(`${h.ingestionUrl}/aspects?action=ingestProposal`, {
+          body: { proposal: mcp(urn, 'status', { removed: false }) },
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    const r = await graphql(`${h.gatewayUrl}/api/graphql`, admin, {
+      query: 'query d($u: String!) { dataset(urn: $u) { urn name exists } }',
+      variables: { u: urn },
+    });
     expect(r.json.data.dataset).toEqual({ urn, name: 't\u{1F600}\u200f\u05d0', exists: true });
   });
 });

@@ -26,14 +26,28 @@ beforeAll(async () => {
   editorToken = await tokenFor(store, ns.user('editor'), 'Editor');
   adminToken = await tokenFor(store, ns.user('admin'), 'Admin');
 });
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value });
-const seedDatasets = (urns: string[]) => writeAspects(store, urns.map((u) => upsert(u, 'datasetProperties', { name: u })), SEED);
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+});
+const seedDatasets = (urns: string[]) =>
+  writeAspects(
+    store,
+    urns.map((u) => upsert(u, 'datasetProperties', { name: u })),
+    SEED,
+  );
 
 const mcp = (urn: string, aspectName: string, value: unknown, systemMetadata?: Record<string, unknown>) => ({
-  entityType: parseUrn(urn).entityType, entityUrn: urn, changeType: 'UPSERT', aspectName,
+  entityType: parseUrn(urn).entityType,
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
   aspect: { value: JSON.stringify(value), contentType: 'application/json' },
   ...(systemMetadata ? { systemMetadata } : {}),
 });
@@ -41,7 +55,9 @@ const lineageOf = (ups: string[]) => ({ upstreams: ups.map((dataset) => ({ datas
 
 async function post(base: string, path: string, body: unknown, token: string) {
   const res = await fetch(`${base}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
   });
   return { status: res.status, text: await res.text() };
 }
@@ -52,8 +68,12 @@ async function cypher<T>(query: string, params: Record<string, unknown> = {}): P
 }
 /** Owned DownstreamOf targets and LINEAGE sources of a downstream dataset, each sorted. */
 async function edgesOf(downstream: string) {
-  const typed = await cypher<{ u: string }>('MATCH (:Entity {urn: $d})-[r:DownstreamOf {owner: $d}]->(y) RETURN y.urn AS u', { d: downstream });
-  const lineage = await cypher<{ u: string }>('MATCH (y)-[r:LINEAGE {owner: $d}]->(:Entity {urn: $d}) RETURN y.urn AS u', { d: downstream });
+  const typed = await cypher<{ u: string }>('MATCH (:Entity {urn: $d})-[r:DownstreamOf {owner: $d}]->(y) RETURN y.urn AS u', {
+    d: downstream,
+  });
+  const lineage = await cypher<{ u: string }>('MATCH (y)-[r:LINEAGE {owner: $d}]->(:Entity {urn: $d}) RETURN y.urn AS u', {
+    d: downstream,
+  });
   return { typed: typed.map((r) => r.u).sort(), lineage: lineage.map((r) => r.u).sort() };
 }
 const upstreamsIn = (value: Record<string, unknown> | undefined) =>
@@ -63,7 +83,8 @@ test('50 concurrent updateLineage calls through the front door, each adding a di
   const target = ns.dataset('ul_target');
   const ups = Array.from({ length: 50 }, (_, i) => ns.dataset(`ul_up${i}`));
   await seedDatasets([target, ...ups]);
-  const mutation = 'mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }';
+  const mutation =
+    'mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }';
   const replies = await Promise.all(ups.map((u) => stack.graphql(mutation, editorToken, { variables: { d: target, u } })));
   for (const r of replies) {
     expect(r.status).toBe(200);
@@ -72,13 +93,16 @@ test('50 concurrent updateLineage calls through the front door, each adding a di
   const latest = await getAspect(store, parseUrn(target), 'upstreamLineage');
   expect(upstreamsIn(latest?.value)).toEqual([...ups].sort());
   // One version per call: every call read the previous one under the entity lock.
-  expect((await getAspectVersions(store, parseUrn(target), 'upstreamLineage')).map((r) => r.version).sort((a, b) => a - b))
-    .toEqual(Array.from({ length: 50 }, (_, i) => i));
+  expect((await getAspectVersions(store, parseUrn(target), 'upstreamLineage')).map((r) => r.version).sort((a, b) => a - b)).toEqual(
+    Array.from({ length: 50 }, (_, i) => i),
+  );
   expect(await edgesOf(target)).toEqual({ typed: [...ups].sort(), lineage: [...ups].sort() });
   // And the read side sees all 50 through the gateway.
   const search = await stack.graphql(
     'query up($u: String!) { searchAcrossLineage(input: { urn: $u, direction: UPSTREAM, query: "*", start: 0, count: 100 }) { total } }',
-    editorToken, { variables: { u: target } });
+    editorToken,
+    { variables: { u: target } },
+  );
   expect(search.body.data.searchAcrossLineage.total).toBe(50);
 });
 
@@ -86,9 +110,16 @@ test('20 concurrent UPSERTs of one aspect: gapless versions, every value kept on
   const target = ns.dataset('up_target');
   const ups = Array.from({ length: 20 }, (_, i) => ns.dataset(`up_src${i}`));
   await seedDatasets([target, ...ups]);
-  const replies = await Promise.all(ups.map((u, i) =>
-    post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal',
-      { proposal: mcp(target, 'upstreamLineage', lineageOf([u]), { runId: `writer-${i}`, lastObserved: 1_700_000_000_000 + i }) }, editorToken)));
+  const replies = await Promise.all(
+    ups.map((u, i) =>
+      post(
+        stack.gatewayUrl,
+        '/api/gms/aspects?action=ingestProposal',
+        { proposal: mcp(target, 'upstreamLineage', lineageOf([u]), { runId: `writer-${i}`, lastObserved: 1_700_000_000_000 + i }) },
+        editorToken,
+      ),
+    ),
+  );
   expect(replies.map((r) => r.status)).toEqual(ups.map(() => 200));
 
   const rows = await getAspectVersions(store, parseUrn(target), 'upstreamLineage');
@@ -113,28 +144,61 @@ test('8 concurrent posts of one value, with keys in different orders, leave 1 ve
   const src = ns.dataset('same_value_src');
   await seedDatasets([target, src]);
   const fields: Array<[string, unknown]> = [
-    ['name', 'same'], ['description', 'one value'], ['customProperties', { b: '2', a: '1', c: '3' }],
-    ['tags', ['x', 'y']], ['externalUrl', 'https://example.com/x'],
+    ['name', 'same'],
+    ['description', 'one value'],
+    ['customProperties', { b: '2', a: '1', c: '3' }],
+    ['tags', ['x', 'y']],
+    ['externalUrl', 'https://example.com/x'],
   ];
   // Eight orders of the same fields (a rotation each, the nested object reversed on odd ones).
   const reordered = (i: number) => {
     const rotated = [...fields.slice(i % fields.length), ...fields.slice(0, i % fields.length)];
-    return Object.fromEntries(rotated.map(([k, v]) => [k, k === 'customProperties' && i % 2 ? Object.fromEntries(Object.entries(v as object).reverse()) : v]));
+    return Object.fromEntries(
+      rotated.map(([k, v]) => [k, k === 'customProperties' && i % 2 ? Object.fromEntries(Object.entries(v as object).reverse()) : v]),
+    );
   };
   expect(new Set(Array.from({ length: 8 }, (_, i) => JSON.stringify(reordered(i)))).size).toBeGreaterThan(4);
-  const replies = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-    post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'datasetProperties', reordered(i)) }, editorToken)));
+  const replies = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      post(
+        stack.gatewayUrl,
+        '/api/gms/aspects?action=ingestProposal',
+        { proposal: mcp(target, 'datasetProperties', reordered(i)) },
+        editorToken,
+      ),
+    ),
+  );
   expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
   const versions = async () => (await getAspectVersions(store, parseUrn(target), 'datasetProperties')).map((r) => r.version).sort();
   // v0 from the seed's value, then one version for the new value: the seed's row is archived once.
   expect(await versions()).toEqual([0, 1]);
-  const lineage = (order: 'ab' | 'ba') => ({ upstreams: [order === 'ab' ? { dataset: src, type: 'TRANSFORMED' } : { type: 'TRANSFORMED', dataset: src }] });
+  const lineage = (order: 'ab' | 'ba') => ({
+    upstreams: [order === 'ab' ? { dataset: src, type: 'TRANSFORMED' } : { type: 'TRANSFORMED', dataset: src }],
+  });
   for (const order of ['ab', 'ba', 'ab'] as const) {
-    expect((await post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'upstreamLineage', lineage(order)) }, editorToken)).status).toBe(200);
+    expect(
+      (
+        await post(
+          stack.gatewayUrl,
+          '/api/gms/aspects?action=ingestProposal',
+          { proposal: mcp(target, 'upstreamLineage', lineage(order)) },
+          editorToken,
+        )
+      ).status,
+    ).toBe(200);
   }
   expect((await getAspectVersions(store, parseUrn(target), 'upstreamLineage')).map((r) => r.version)).toEqual([0]);
   // A real change still writes.
-  expect((await post(stack.gatewayUrl, '/api/gms/aspects?action=ingestProposal', { proposal: mcp(target, 'datasetProperties', { ...reordered(0), name: 'changed' }) }, editorToken)).status).toBe(200);
+  expect(
+    (
+      await post(
+        stack.gatewayUrl,
+        '/api/gms/aspects?action=ingestProposal',
+        { proposal: mcp(target, 'datasetProperties', { ...reordered(0), name: 'changed' }) },
+        editorToken,
+      )
+    ).status,
+  ).toBe(200);
   expect(await versions()).toEqual([0, 1, 2]);
 });
 
@@ -146,18 +210,21 @@ describe('deadlocks', () => {
     const lockRow = (urn: string) => ({ rows: [{ urn, entityType: 'dataset', label: 'Dataset' }] });
     let firstLocks = 0;
     let release!: () => void;
-    const bothHoldOne = new Promise<void>((r) => { release = r; });
+    const bothHoldOne = new Promise<void>((r) => {
+      release = r;
+    });
     const attempts = { a: 0, b: 0 };
     // Each takes its first lock, waits until the other holds its own, then asks for the other's:
     // a cycle Neo4j must break by failing one of them with DeadlockDetected.
-    const writer = (name: 'a' | 'b', first: string, second: string) => s.write(async (tx) => {
-      attempts[name]++;
-      await tx.run('aspects/lock-entities', lockRow(first));
-      if (++firstLocks === 2) release();
-      await bothHoldOne;
-      await tx.run('aspects/lock-entities', lockRow(second));
-      return name;
-    });
+    const writer = (name: 'a' | 'b', first: string, second: string) =>
+      s.write(async (tx) => {
+        attempts[name]++;
+        await tx.run('aspects/lock-entities', lockRow(first));
+        if (++firstLocks === 2) release();
+        await bothHoldOne;
+        await tx.run('aspects/lock-entities', lockRow(second));
+        return name;
+      });
     try {
       await expect(Promise.all([writer('a', x, y), writer('b', y, x)])).resolves.toEqual(['a', 'b']);
       expect(attempts.a + attempts.b).toBeGreaterThanOrEqual(3);
@@ -184,8 +251,9 @@ describe('deadlocks', () => {
       return ordered.map((o, j) => mcp(o, 'upstreamLineage', lineageOf(others.filter((_, m) => (m + j + k) % 3 !== 0))));
     };
     try {
-      const replies = await Promise.all(Array.from({ length: 40 }, (_, k) =>
-        post(base, '/aspects?action=ingestProposalBatch', { proposals: batch(k) }, editorToken)));
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, k) => post(base, '/aspects?action=ingestProposalBatch', { proposals: batch(k) }, editorToken)),
+      );
       expect(replies.filter((r) => r.status !== 200)).toEqual([]);
       // Whatever the interleaving, each owner's edges are exactly its latest row's.
       for (const o of [...left, ...right]) {
@@ -238,9 +306,13 @@ describe('lock scope', () => {
     await seedDatasets([x, y]);
     await writeAspects(store, [upsert(y, 'upstreamLineage', lineageOf([x]))], SEED);
     let release!: () => void;
-    const released = new Promise<void>((r) => { release = r; });
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
     let held!: () => void;
-    const holding = new Promise<void>((r) => { held = r; });
+    const holding = new Promise<void>((r) => {
+      held = r;
+    });
     // x's writer: holds x's lock (as every writer of x does) until released.
     const xWriter = store.write(async (tx) => {
       await tx.run('aspects/lock-entities', { rows: [{ urn: x, entityType: 'dataset', label: 'Dataset' }] });

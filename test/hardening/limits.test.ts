@@ -18,9 +18,17 @@ const ns = namespace('lim');
 const chain: string[] = ['l0', 'l1', 'l2', 'l3', 'l4'].map((n) => ns.dataset(n));
 const first = chain[0]!;
 const TINY = {
-  GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_ALIASES: '3', GRAPHQL_MAX_DOCUMENT_BYTES: '2048', MAX_BODY_BYTES: '65536',
-  MAX_BATCH_PROPOSALS: '3', HTTP_HEADERS_TIMEOUT_MS: '400', HTTP_REQUEST_TIMEOUT_MS: '800', LINEAGE_MAX_RESULTS: '2',
-  BOOKMARK_WAIT_MS: '1500', MAX_INFLIGHT_BODY_BYTES: '65536', BODY_WAIT_MS: '300',
+  GRAPHQL_MAX_DEPTH: '6',
+  GRAPHQL_MAX_ALIASES: '3',
+  GRAPHQL_MAX_DOCUMENT_BYTES: '2048',
+  MAX_BODY_BYTES: '65536',
+  MAX_BATCH_PROPOSALS: '3',
+  HTTP_HEADERS_TIMEOUT_MS: '400',
+  HTTP_REQUEST_TIMEOUT_MS: '800',
+  LINEAGE_MAX_RESULTS: '2',
+  BOOKMARK_WAIT_MS: '1500',
+  MAX_INFLIGHT_BODY_BYTES: '65536',
+  BODY_WAIT_MS: '300',
 };
 
 let defaults: Harness, tiny: Harness;
@@ -29,13 +37,24 @@ let admin: string;
 beforeAll(async () => {
   [defaults, tiny] = await Promise.all([startHarness(), startHarness(TINY)]);
   const system = { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' as const };
-  await writeAspects(defaults.store, [...chain.map((u) => ({ urn: parseUrn(u), aspectName: 'status', changeType: 'UPSERT' as const, value: { removed: false } })), ...chain.map((u, i) => ({
-    urn: parseUrn(u), aspectName: 'upstreamLineage', changeType: 'UPSERT' as const,
-    value: { upstreams: i === 0 ? [] : [{ dataset: chain[i - 1], type: 'TRANSFORMED' }] },
-  }))], system);
+  await writeAspects(
+    defaults.store,
+    [
+      ...chain.map((u) => ({ urn: parseUrn(u), aspectName: 'status', changeType: 'UPSERT' as const, value: { removed: false } })),
+      ...chain.map((u, i) => ({
+        urn: parseUrn(u),
+        aspectName: 'upstreamLineage',
+        changeType: 'UPSERT' as const,
+        value: { upstreams: i === 0 ? [] : [{ dataset: chain[i - 1], type: 'TRANSFORMED' }] },
+      })),
+    ],
+    system,
+  );
   admin = await tokenFor(defaults.store, ns.user('admin'), 'Admin');
 }, 120_000);
-afterAll(async () => { await Promise.all([defaults?.close(), tiny?.close()]); });
+afterAll(async () => {
+  await Promise.all([defaults?.close(), tiny?.close()]);
+});
 
 const gw = (h: Harness) => `${h.gatewayUrl}/api/graphql`;
 
@@ -57,16 +76,24 @@ function forgeFarFutureBookmark(headerItem: string): string {
 /** POST with `Transfer-Encoding: chunked` (no Content-Length), in 1 MiB chunks. */
 function postChunked(url: string, body: Buffer, token: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString('utf8');
-        let json: any = null;
-        try { json = JSON.parse(text); } catch { json = null; }
-        resolve({ status: res.statusCode ?? 0, text, json, headers: new Headers() });
-      });
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          let json: any = null;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          resolve({ status: res.statusCode ?? 0, text, json, headers: new Headers() });
+        });
+      },
+    );
     // The server may answer and close before the upload ends: that answer is what counts.
     req.on('error', (e) => setTimeout(() => reject(e), 2_000).unref());
     let offset = 0;
@@ -75,7 +102,10 @@ function postChunked(url: string, body: Buffer, token: string): Promise<Reply> {
       while (offset < body.length) {
         const chunk = body.subarray(offset, offset + step);
         offset += step;
-        if (!req.write(chunk)) { req.once('drain', pump); return; }
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
       }
       req.end();
     };
@@ -94,23 +124,47 @@ function expectValidationError(r: Reply, message: RegExp) {
 /** `{ dataset { lineage { relationships { entity { … on Dataset { lineage { … } } } } } } }`, k lineage hops deep. */
 function deepSelection(hops: number, leaf = 'urn'): string {
   let inner = leaf;
-  for (let i = 0; i < hops; i++) inner = `lineage(input: {direction: UPSTREAM}) { relationships { entity { ... on Dataset { ${inner} } } } }`;
+  for (let i = 0; i < hops; i++)
+    inner = `lineage(input: {direction: UPSTREAM}) { relationships { entity { ... on Dataset { ${inner} } } } }`;
   return inner;
 }
 const deepQuery = (hops: number, leaf = 'urn') => `{ dataset(urn: "${chain[4]}") { ${deepSelection(hops, leaf)} } }`;
 
 describe('documented defaults', () => {
   test('config defaults are the documented figures', () => {
-    const c = loadConfig({ NEO4J_URI: 'bolt://x:1', DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(16), DATAHUB_TOKEN_SERVICE_SALT: 's'.repeat(8) });
+    const c = loadConfig({
+      NEO4J_URI: 'bolt://x:1',
+      DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(16),
+      DATAHUB_TOKEN_SERVICE_SALT: 's'.repeat(8),
+    });
     expect({
-      depth: c.GRAPHQL_MAX_DEPTH, aliases: c.GRAPHQL_MAX_ALIASES, document: c.GRAPHQL_MAX_DOCUMENT_BYTES, body: c.MAX_BODY_BYTES,
-      batch: c.MAX_BATCH_PROPOSALS, headers: c.HTTP_HEADERS_TIMEOUT_MS, request: c.HTTP_REQUEST_TIMEOUT_MS,
-      maxResults: c.LINEAGE_MAX_RESULTS, maxHops: c.LINEAGE_MAX_HOPS, deadline: c.LINEAGE_DEADLINE_MS, bookmarkWait: c.BOOKMARK_WAIT_MS,
-      inflight: c.MAX_INFLIGHT_BODY_BYTES, bodyWait: c.BODY_WAIT_MS,
+      depth: c.GRAPHQL_MAX_DEPTH,
+      aliases: c.GRAPHQL_MAX_ALIASES,
+      document: c.GRAPHQL_MAX_DOCUMENT_BYTES,
+      body: c.MAX_BODY_BYTES,
+      batch: c.MAX_BATCH_PROPOSALS,
+      headers: c.HTTP_HEADERS_TIMEOUT_MS,
+      request: c.HTTP_REQUEST_TIMEOUT_MS,
+      maxResults: c.LINEAGE_MAX_RESULTS,
+      maxHops: c.LINEAGE_MAX_HOPS,
+      deadline: c.LINEAGE_DEADLINE_MS,
+      bookmarkWait: c.BOOKMARK_WAIT_MS,
+      inflight: c.MAX_INFLIGHT_BODY_BYTES,
+      bodyWait: c.BODY_WAIT_MS,
     }).toEqual({
-      depth: 20, aliases: 50, document: 131072, body: 16 * 1024 * 1024, batch: 10_000, headers: 20_000, request: 120_000,
-      maxResults: 1_000_000, maxHops: 1000, deadline: 30_000, bookmarkWait: 30_000,
-      inflight: 16 * 1024 * 1024, bodyWait: 10_000,
+      depth: 20,
+      aliases: 50,
+      document: 131072,
+      body: 16 * 1024 * 1024,
+      batch: 10_000,
+      headers: 20_000,
+      request: 120_000,
+      maxResults: 1_000_000,
+      maxHops: 1000,
+      deadline: 30_000,
+      bookmarkWait: 30_000,
+      inflight: 16 * 1024 * 1024,
+      bodyWait: 10_000,
     });
   });
 
@@ -119,7 +173,10 @@ describe('documented defaults', () => {
     const ok = await graphql(gw(defaults), admin, { query: deepQuery(6) });
     expect(ok.json.errors).toBeUndefined();
     expect(ok.json.data.dataset.lineage.relationships[0].entity.lineage.relationships).toHaveLength(1);
-    expectValidationError(await graphql(gw(defaults), admin, { query: deepQuery(6, 'platform { urn }') }), /^Query depth 21 exceeds the limit of 20 \(GRAPHQL_MAX_DEPTH\)$/);
+    expectValidationError(
+      await graphql(gw(defaults), admin, { query: deepQuery(6, 'platform { urn }') }),
+      /^Query depth 21 exceeds the limit of 20 \(GRAPHQL_MAX_DEPTH\)$/,
+    );
   });
 
   test('depth counts through named fragments', async () => {
@@ -138,7 +195,10 @@ describe('documented defaults', () => {
     const ok = await graphql(gw(defaults), admin, { query: aliases(50) });
     expect(ok.json.errors).toBeUndefined();
     expect(Object.keys(ok.json.data)).toHaveLength(50);
-    expectValidationError(await graphql(gw(defaults), admin, { query: aliases(51) }), /^Query uses 51 aliases, more than the limit of 50 \(GRAPHQL_MAX_ALIASES\)$/);
+    expectValidationError(
+      await graphql(gw(defaults), admin, { query: aliases(51) }),
+      /^Query uses 51 aliases, more than the limit of 50 \(GRAPHQL_MAX_ALIASES\)$/,
+    );
   });
 
   test('aliases count once per fragment spread', async () => {
@@ -152,15 +212,20 @@ describe('documented defaults', () => {
     const padded = (bytes: number) => `${body}\n#${'x'.repeat(bytes - body.length - 2)}`;
     const ok = await graphql(gw(defaults), admin, { query: padded(131_072) });
     expect(ok.json).toEqual({ data: { entityExists: true }, extensions: {} });
-    expectValidationError(await graphql(gw(defaults), admin, { query: padded(131_073) }),
-      /^Query document is 131073 bytes, over the limit of 131072 bytes \(GRAPHQL_MAX_DOCUMENT_BYTES\)$/);
+    expectValidationError(
+      await graphql(gw(defaults), admin, { query: padded(131_073) }),
+      /^Query document is 131073 bytes, over the limit of 131072 bytes \(GRAPHQL_MAX_DOCUMENT_BYTES\)$/,
+    );
   });
 
   const TOO_LARGE = 'Request body is larger than 16777216 bytes (MAX_BODY_BYTES)';
 
   test('bodies over 16 MiB are 413 naming MAX_BODY_BYTES on Rest.li (direct and through the front door) and on GraphQL', async () => {
     const big = `{"x":"${'a'.repeat(16 * 1024 * 1024)}"}`;
-    for (const url of [`${defaults.ingestionUrl}/aspects?action=ingestProposal`, `${defaults.gatewayUrl}/api/gms/aspects?action=ingestProposal`]) {
+    for (const url of [
+      `${defaults.ingestionUrl}/aspects?action=ingestProposal`,
+      `${defaults.gatewayUrl}/api/gms/aspects?action=ingestProposal`,
+    ]) {
       const r = await send(url, { body: big, token: admin });
       expect({ status: r.status, message: r.json?.message }).toEqual({ status: 413, message: TOO_LARGE });
     }
@@ -173,9 +238,14 @@ describe('documented defaults', () => {
   // Issue 30: a 17 MiB body through the front door's relay sometimes got a plain-text 500 from the
   // proxy, when the service's early 413 raced the upload. Repeated, with and without a declared
   // length (a chunked upload is only known to be too large once the limit has been read).
-  test('the front door answers 413 to 17 MiB bodies every time, in the door\'s JSON, declared or chunked', async () => {
+  test("the front door answers 413 to 17 MiB bodies every time, in the door's JSON, declared or chunked", async () => {
     const body = Buffer.alloc(17 * 1024 * 1024, 'a');
-    const paths = ['/api/gms/api/v1/lineage', '/api/gms/api/v1/lineage/batch', '/api/gms/aspects?action=ingestProposalBatch', '/api/gms/openapi/v3/entity/dataset'];
+    const paths = [
+      '/api/gms/api/v1/lineage',
+      '/api/gms/api/v1/lineage/batch',
+      '/api/gms/aspects?action=ingestProposalBatch',
+      '/api/gms/openapi/v3/entity/dataset',
+    ];
     const seen: string[] = [];
     for (let round = 0; round < 3; round++) {
       for (const path of paths) {
@@ -191,7 +261,8 @@ describe('documented defaults', () => {
   }, 240_000); // 24 uploads of 17 MiB: ~25 s alone, past jest's 60 s on a loaded machine.
 
   test('`count` above 10,000 is served as 10,000; a negative count is a 400 naming it', async () => {
-    const q = (count: number) => `{ searchAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: ${count}}) { count total searchResults { degree } } }`;
+    const q = (count: number) =>
+      `{ searchAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: ${count}}) { count total searchResults { degree } } }`;
     // `count` answers the page size served (DataHub's mappers answer the requested size), not the hits.
     const big = (await graphql(gw(defaults), admin, { query: q(1_000_000) })).json.data.searchAcrossLineage;
     expect([big.count, big.total, big.searchResults.length]).toEqual([10_000, 4, 4]);
@@ -202,22 +273,32 @@ describe('documented defaults', () => {
 
 describe('every limit is configurable (tiny limits)', () => {
   let tinyAdmin: string;
-  beforeAll(async () => { tinyAdmin = await tokenFor(tiny.store, ns.user('tiny'), 'Admin'); });
+  beforeAll(async () => {
+    tinyAdmin = await tokenFor(tiny.store, ns.user('tiny'), 'Admin');
+  });
 
   test('GRAPHQL_MAX_DEPTH=6', async () => {
-    const ok = await graphql(gw(tiny), tinyAdmin, { query: `{ dataset(urn: "${chain[4]}") { lineage(input: {direction: UPSTREAM}) { relationships { entity { ... on Dataset { platform { urn } } } } } } }` });
+    const ok = await graphql(gw(tiny), tinyAdmin, {
+      query: `{ dataset(urn: "${chain[4]}") { lineage(input: {direction: UPSTREAM}) { relationships { entity { ... on Dataset { platform { urn } } } } } } }`,
+    });
     expect(ok.json.errors).toBeUndefined();
-    expectValidationError(await graphql(gw(tiny), tinyAdmin, { query: deepQuery(2) }), /Query depth 8 exceeds the limit of 6 \(GRAPHQL_MAX_DEPTH\)/);
+    expectValidationError(
+      await graphql(gw(tiny), tinyAdmin, { query: deepQuery(2) }),
+      /Query depth 8 exceeds the limit of 6 \(GRAPHQL_MAX_DEPTH\)/,
+    );
     // The subgraph enforces the same limits when called directly.
     expectValidationError(await graphql(tiny.subgraphUrl, tinyAdmin, { query: deepQuery(2) }), /Query depth 8 exceeds the limit of 6/);
   });
 
   test('GRAPHQL_MAX_ALIASES=3', async () => {
     expect((await graphql(gw(tiny), tinyAdmin, { query: '{ a: __typename b: __typename c: __typename }' })).json.errors).toBeUndefined();
-    expectValidationError(await graphql(gw(tiny), tinyAdmin, { query: '{ a: __typename b: __typename c: __typename d: __typename }' }), /Query uses 4 aliases, more than the limit of 3/);
+    expectValidationError(
+      await graphql(gw(tiny), tinyAdmin, { query: '{ a: __typename b: __typename c: __typename d: __typename }' }),
+      /Query uses 4 aliases, more than the limit of 3/,
+    );
   });
 
-  test('GRAPHQL_MAX_DOCUMENT_BYTES=2048, also through the ingestion service\'s GraphQL relay', async () => {
+  test("GRAPHQL_MAX_DOCUMENT_BYTES=2048, also through the ingestion service's GraphQL relay", async () => {
     const q = `{ __typename }\n#${'é'.repeat(1100)}`; // 2 bytes per é: under 2048 characters, 2216 bytes
     for (const url of [gw(tiny), tiny.subgraphUrl, `${tiny.ingestionUrl}/api/graphql`]) {
       expectValidationError(await graphql(url, tinyAdmin, { query: q }), /Query document is 2216 bytes, over the limit of 2048 bytes/);
@@ -235,16 +316,24 @@ describe('every limit is configurable (tiny limits)', () => {
 
   // Issue 30: a forged bookmark of a transaction far ahead of the database held each of a request's
   // transactions in Neo4j in turn (121 s for one write). Now one wait per request, bounded.
-  test('BOOKMARK_WAIT_MS=1500: a bookmark the database never reaches is one 503 naming it, well before Neo4j\'s own 30 s, and writes nothing', async () => {
-    const real = (await send(`${tiny.ingestionUrl}/aspects?action=ingestProposal`, { body: { proposal: mcp(first, 'status', { removed: false }) }, token: tinyAdmin }))
-      .headers.get('x-lineage-bookmark');
+  test("BOOKMARK_WAIT_MS=1500: a bookmark the database never reaches is one 503 naming it, well before Neo4j's own 30 s, and writes nothing", async () => {
+    const real = (
+      await send(`${tiny.ingestionUrl}/aspects?action=ingestProposal`, {
+        body: { proposal: mcp(first, 'status', { removed: false }) },
+        token: tinyAdmin,
+      })
+    ).headers.get('x-lineage-bookmark');
     expect(real).toMatch(/^[A-Za-z0-9_-]+$/);
     const forged = forgeFarFutureBookmark(real!);
     const unwritten = ns.dataset('never_written');
     const replies: Array<[string, Reply, number]> = [];
     for (const [name, url, body] of [
       ['Rest.li write', `${tiny.ingestionUrl}/aspects?action=ingestProposal`, { proposal: mcp(unwritten, 'status', { removed: false }) }],
-      ['front door write', `${tiny.gatewayUrl}/api/gms/aspects?action=ingestProposal`, { proposal: mcp(unwritten, 'status', { removed: false }) }],
+      [
+        'front door write',
+        `${tiny.gatewayUrl}/api/gms/aspects?action=ingestProposal`,
+        { proposal: mcp(unwritten, 'status', { removed: false }) },
+      ],
       ['GraphQL read', gw(tiny), { query: `{ entityExists(urn: "${first}") }` }],
     ] as const) {
       const t0 = Date.now();
@@ -263,19 +352,33 @@ describe('every limit is configurable (tiny limits)', () => {
 
   test('MAX_BATCH_PROPOSALS=3 for ingestProposalBatch and batchIngest', async () => {
     const proposals = (n: number) => ({ proposals: Array.from({ length: n }, () => mcp(first, 'status', { removed: false })) });
-    expect((await send(`${tiny.ingestionUrl}/aspects?action=ingestProposalBatch`, { body: proposals(3), token: tinyAdmin })).status).toBe(200);
+    expect((await send(`${tiny.ingestionUrl}/aspects?action=ingestProposalBatch`, { body: proposals(3), token: tinyAdmin })).status).toBe(
+      200,
+    );
     const over = await send(`${tiny.ingestionUrl}/aspects?action=ingestProposalBatch`, { body: proposals(4), token: tinyAdmin });
-    expect({ status: over.status, message: over.json.message }).toEqual({ status: 422, message: 'Too many proposals in one batch: 4 > 3 (MAX_BATCH_PROPOSALS)' });
+    expect({ status: over.status, message: over.json.message }).toEqual({
+      status: 422,
+      message: 'Too many proposals in one batch: 4 > 3 (MAX_BATCH_PROPOSALS)',
+    });
     const entities = { entities: Array.from({ length: 4 }, () => mce(first, [{ 'com.linkedin.common.Status': { removed: false } }])) };
     const overMce = await send(`${tiny.ingestionUrl}/entities?action=batchIngest`, { body: entities, token: tinyAdmin });
-    expect({ status: overMce.status, message: overMce.json.message }).toEqual({ status: 422, message: 'Too many entities in one batch: 4 > 3 (MAX_BATCH_PROPOSALS)' });
+    expect({ status: overMce.status, message: overMce.json.message }).toEqual({
+      status: 422,
+      message: 'Too many entities in one batch: 4 > 3 (MAX_BATCH_PROPOSALS)',
+    });
   });
 
   test('LINEAGE_MAX_RESULTS=2 cuts the traversal and flags the page partial', async () => {
-    const r = await graphql(gw(tiny), tinyAdmin, { query: `{ scrollAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: 100}) { total isPartial searchResults { degree entity { urn } } } }` });
+    const r = await graphql(gw(tiny), tinyAdmin, {
+      query: `{ scrollAcrossLineage(input: {urn: "${chain[4]}", direction: UPSTREAM, count: 100}) { total isPartial searchResults { degree entity { urn } } } }`,
+    });
     expect(r.json.data.scrollAcrossLineage).toEqual({
-      total: 2, isPartial: true,
-      searchResults: [{ degree: 1, entity: { urn: chain[3] } }, { degree: 2, entity: { urn: chain[2] } }],
+      total: 2,
+      isPartial: true,
+      searchResults: [
+        { degree: 1, entity: { urn: chain[3] } },
+        { degree: 2, entity: { urn: chain[2] } },
+      ],
     });
   });
 
@@ -286,10 +389,15 @@ describe('every limit is configurable (tiny limits)', () => {
     return new Promise((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => socket.write(payload));
       let answer = '';
-      socket.on('data', (d) => { answer += String(d); });
+      socket.on('data', (d) => {
+        answer += String(d);
+      });
       socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
       socket.on('error', reject);
-      setTimeout(() => { socket.destroy(); reject(new Error(`no answer from ${url} within 10 s`)); }, 10_000).unref();
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer from ${url} within 10 s`));
+      }, 10_000).unref();
     });
   }
 
@@ -304,7 +412,10 @@ describe('every limit is configurable (tiny limits)', () => {
 
   test('MAX_INFLIGHT_BODY_BYTES=65536, BODY_WAIT_MS=300: a body past the bytes in hand waits its turn; unserved, a 503 naming both, with Retry-After', async () => {
     // A first request holds 60,000 bytes: its body stops half sent (it ends with a 408, below).
-    const held = stall(tiny.ingestionUrl, `POST /aspects?action=ingestProposal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${tinyAdmin}\r\nContent-Length: 60000\r\n\r\n{"proposal":`);
+    const held = stall(
+      tiny.ingestionUrl,
+      `POST /aspects?action=ingestProposal HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${tinyAdmin}\r\nContent-Length: 60000\r\n\r\n{"proposal":`,
+    );
     await new Promise((r) => setTimeout(r, 100));
     const write = { proposal: mcp(first, 'status', { removed: false }), padding: 'a'.repeat(10_000) };
     const t0 = Date.now();
@@ -314,7 +425,9 @@ describe('every limit is configurable (tiny limits)', () => {
     expect(waited.headers.get('retry-after')).toBe('2');
     expect(waited.json.message).toMatch(/MAX_INFLIGHT_BODY_BYTES 65536\).*300 ms \(BODY_WAIT_MS\)/);
     // A request without a body is not held up.
-    expect([200, 404]).toContain((await send(`${tiny.ingestionUrl}/aspects/${encodeURIComponent(first)}?aspect=status`, { token: tinyAdmin })).status);
+    expect([200, 404]).toContain(
+      (await send(`${tiny.ingestionUrl}/aspects/${encodeURIComponent(first)}?aspect=status`, { token: tinyAdmin })).status,
+    );
     // Once the stalled request ends, its bytes are free again: the same write goes in at once.
     expect((await held).answer).toMatch(/^HTTP\/1\.1 408/);
     const t1 = Date.now();
@@ -324,8 +437,12 @@ describe('every limit is configurable (tiny limits)', () => {
 
   test('HTTP_REQUEST_TIMEOUT_MS=800: a body that stops arriving gets 408 and is disconnected', async () => {
     for (const url of [tiny.ingestionUrl, tiny.gatewayUrl, tiny.subgraphUrl]) {
-      const path = url === tiny.ingestionUrl ? '/aspects?action=ingestProposal' : new URL(url).pathname === '/graphql' ? '/graphql' : '/api/graphql';
-      const r = await stall(url, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${tinyAdmin}\r\nContent-Length: 1000\r\n\r\n{"proposal":`);
+      const path =
+        url === tiny.ingestionUrl ? '/aspects?action=ingestProposal' : new URL(url).pathname === '/graphql' ? '/graphql' : '/api/graphql';
+      const r = await stall(
+        url,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${tinyAdmin}\r\nContent-Length: 1000\r\n\r\n{"proposal":`,
+      );
       expect(r.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
       expect(r.ms).toBeGreaterThanOrEqual(750);
       expect(r.ms).toBeLessThan(6_000);

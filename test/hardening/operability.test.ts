@@ -27,11 +27,20 @@ type LogLine = Record<string, unknown> & { requestId?: string; msg?: string; rou
 
 function capturingLogger(name: string) {
   const lines: LogLine[] = [];
-  const logger = createLogger(name, 'debug', { write: (s: string) => { lines.push(JSON.parse(s) as LogLine); } });
+  const logger = createLogger(name, 'debug', {
+    write: (s: string) => {
+      lines.push(JSON.parse(s) as LogLine);
+    },
+  });
   return { logger, lines };
 }
 
-interface Service { base: string; store: Store; events: QueryEvent[]; lines: LogLine[] }
+interface Service {
+  base: string;
+  store: Store;
+  events: QueryEvent[];
+  lines: LogLine[];
+}
 
 let ingestion: Service & { server: Server };
 let subgraph: Service & { sg: LineageSubgraph };
@@ -41,7 +50,14 @@ const config = testConfig({ LOG_LEVEL: 'debug' });
 
 function instrumentedStore(events: QueryEvent[]) {
   // As runService wires it (metrics), plus a copy for the assertions.
-  return createStore({ uri: process.env.TEST_NEO4J_URI!, database: 'neo4j', onQuery: (e) => { events.push(e); processMetrics().observeQuery(e); } });
+  return createStore({
+    uri: process.env.TEST_NEO4J_URI!,
+    database: 'neo4j',
+    onQuery: (e) => {
+      events.push(e);
+      processMetrics().observeQuery(e);
+    },
+  });
 }
 
 beforeAll(async () => {
@@ -56,11 +72,28 @@ beforeAll(async () => {
   ingestion = { base: await listen(server), store: i.store, events: i.events, lines: i.lines, server };
   const s = mk('lineage-service');
   const sg = await createLineageSubgraph({ store: s.store, config, logger: s.logger });
-  instrumentServer(sg.httpServer, { service: 'lineage-service', logger: s.logger, store: s.store, routeTemplate: (url) => (url.split('?', 1)[0] === GRAPHQL_PATH ? GRAPHQL_PATH : 'unmatched') });
+  instrumentServer(sg.httpServer, {
+    service: 'lineage-service',
+    logger: s.logger,
+    store: s.store,
+    routeTemplate: (url) => (url.split('?', 1)[0] === GRAPHQL_PATH ? GRAPHQL_PATH : 'unmatched'),
+  });
   subgraph = { base: await listen(sg.httpServer), store: s.store, events: s.events, lines: s.lines, sg };
   const g = mk('gateway');
-  const gw = await createGateway({ config, logger: g.logger, store: g.store, lineageUrl: `${subgraph.base}${GRAPHQL_PATH}`, ingestionUrl: ingestion.base });
-  instrumentServer(gw.httpServer, { service: 'gateway', logger: g.logger, store: g.store, readyPaths: ['/health', '/health/ready', '/api/health'], routeTemplate: gatewayRouteTemplate });
+  const gw = await createGateway({
+    config,
+    logger: g.logger,
+    store: g.store,
+    lineageUrl: `${subgraph.base}${GRAPHQL_PATH}`,
+    ingestionUrl: ingestion.base,
+  });
+  instrumentServer(gw.httpServer, {
+    service: 'gateway',
+    logger: g.logger,
+    store: g.store,
+    readyPaths: ['/health', '/health/ready', '/api/health'],
+    routeTemplate: gatewayRouteTemplate,
+  });
   gateway = { base: await listen(gw.httpServer), store: g.store, events: g.events, lines: g.lines, gw };
   token = await tokenFor(ingestion.store, ns.user('editor'), 'Editor');
 });
@@ -72,9 +105,17 @@ afterAll(async () => {
   for (const s of [gateway, subgraph, ingestion]) await s.store.close();
 });
 
-const seed = (urns: string[]) => writeAspects(ingestion.store, urns.map((u) => ({
-  urn: parseUrn(u), aspectName: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: u },
-})), { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' });
+const seed = (urns: string[]) =>
+  writeAspects(
+    ingestion.store,
+    urns.map((u) => ({
+      urn: parseUrn(u),
+      aspectName: 'datasetProperties',
+      changeType: 'UPSERT' as const,
+      value: { name: u },
+    })),
+    { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' },
+  );
 
 async function gql(query: string, variables: Record<string, unknown>, requestId?: string) {
   const res = await fetch(`${gateway.base}/api/graphql`, {
@@ -82,7 +123,7 @@ async function gql(query: string, variables: Record<string, unknown>, requestId?
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(requestId ? { 'x-request-id': requestId } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  return { res, body: await res.json() as any };
+  return { res, body: (await res.json()) as any };
 }
 
 describe('request ids', () => {
@@ -90,11 +131,16 @@ describe('request ids', () => {
     const [up, down] = [ns.dataset('rid_up'), ns.dataset('rid_down')];
     await seed([up, down]);
     const id = `chain-${ns.platform}`;
-    const { res, body } = await gql('mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }',
-      { d: down, u: up }, id);
+    const { res, body } = await gql(
+      'mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }',
+      { d: down, u: up },
+      id,
+    );
     expect(body).toEqual({ data: { updateLineage: true }, extensions: {} });
     expect(res.headers.get('x-request-id')).toBe(id);
-    expect(gateway.lines.some((l) => l.requestId === id && l.msg === 'request' && l.route === '/api/graphql' && l.status === 200)).toBe(true);
+    expect(gateway.lines.some((l) => l.requestId === id && l.msg === 'request' && l.route === '/api/graphql' && l.status === 200)).toBe(
+      true,
+    );
     expect(subgraph.lines.some((l) => l.requestId === id && l.msg === 'request' && l.route === '/graphql')).toBe(true);
     const writes = subgraph.events.filter((e) => e.metadata.requestId === id).map((e) => e.statement);
     expect(writes).toEqual(expect.arrayContaining(['aspects/lock-and-read', 'edges/merge']));
@@ -106,8 +152,17 @@ describe('request ids', () => {
   test('without one, the front door mints an id and the ingestion service behind the proxy uses the same', async () => {
     const urn = ns.dataset('rid_rest');
     const res = await fetch(`${gateway.base}/api/gms/aspects?action=ingestProposal`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ proposal: { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: 'x' }), contentType: 'application/json' } } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        proposal: {
+          entityType: 'dataset',
+          entityUrn: urn,
+          changeType: 'UPSERT',
+          aspectName: 'datasetProperties',
+          aspect: { value: JSON.stringify({ name: 'x' }), contentType: 'application/json' },
+        },
+      }),
     });
     expect(res.status).toBe(200);
     const id = res.headers.get('x-request-id')!;
@@ -131,8 +186,11 @@ describe('request ids', () => {
     await gql('query q($u: String!) { entity(urn: $u) { urn } }', { u: 'not-a-urn' }, id);
     const during = subgraph.lines.filter((l) => l.requestId === id);
     expect(during.length).toBeGreaterThanOrEqual(1);
-    await gql('mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }',
-      { d: ns.dataset('nope_d'), u: ns.dataset('nope_u') }, id);
+    await gql(
+      'mutation add($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }',
+      { d: ns.dataset('nope_d'), u: ns.dataset('nope_u') },
+      id,
+    );
     const warnOrError = subgraph.lines.filter((l) => (l.level as number) >= 40);
     for (const l of warnOrError) expect(typeof l.requestId).toBe('string');
   });
@@ -141,15 +199,23 @@ describe('request ids', () => {
     const store = testStore();
     const id = `neo4j-${ns.platform}`;
     let release!: () => void;
-    const hold = new Promise<void>((r) => { release = r; });
+    const hold = new Promise<void>((r) => {
+      release = r;
+    });
     try {
-      const open = runInRequest({ requestId: id }, () => store.read(async (tx) => {
-        await tx.run('entities/exist', { rows: [] });
-        await hold;
-      }));
+      const open = runInRequest({ requestId: id }, () =>
+        store.read(async (tx) => {
+          await tx.run('entities/exist', { rows: [] });
+          await hold;
+        }),
+      );
       let seen: unknown[] = [];
       for (let i = 0; i < 40 && seen.length === 0; i++) {
-        const r = await store.driver.executeQuery('SHOW TRANSACTIONS YIELD metaData WHERE metaData.requestId = $id RETURN metaData', { id }, { database: 'neo4j' });
+        const r = await store.driver.executeQuery(
+          'SHOW TRANSACTIONS YIELD metaData WHERE metaData.requestId = $id RETURN metaData',
+          { id },
+          { database: 'neo4j' },
+        );
         seen = r.records.map((x) => x.get('metaData'));
         if (!seen.length) await new Promise((r2) => setTimeout(r2, 100));
       }
@@ -216,11 +282,15 @@ describe('metrics', () => {
   test('/metrics reports requests per route, GraphQL operations, Neo4j statements and restore progress', async () => {
     const [a, b] = [ns.dataset('m_a'), ns.dataset('m_b')];
     await seed([a, b]);
-    await gql('mutation metricsProbe($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }', { d: b, u: a });
+    await gql(
+      'mutation metricsProbe($d: String!, $u: String!) { updateLineage(input: { edgesToAdd: [{ downstreamUrn: $d, upstreamUrn: $u }], edgesToRemove: [] }) }',
+      { d: b, u: a },
+    );
     await gql('query brokenProbe { entity(urn: "not-a-urn") { urn } }', {});
     const admin = await tokenFor(ingestion.store, ns.user('admin'), 'Admin');
     const restore = await fetch(`${ingestion.base}/operations?action=restoreIndices`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
       body: JSON.stringify({ urnLike: `urn:li:dataset:(urn:li:dataPlatform:${ns.platform},m\\_%`, batchSize: 1, limit: 10 }),
     });
     expect(restore.status).toBe(200);
@@ -231,7 +301,9 @@ describe('metrics', () => {
     const has = (re: RegExp) => expect(text).toMatch(re);
     has(/^http_request_duration_seconds_count\{service="gateway",method="POST",route="\/api\/graphql",status="200"\} \d+/m);
     has(/^http_request_duration_seconds_count\{service="lineage-service",method="POST",route="\/graphql",status="200"\} \d+/m);
-    has(/^http_request_duration_seconds_bucket\{le="0\.1",service="ingestion-service",method="POST",route="\/operations\?action=restoreIndices",status="200"\} \d+/m);
+    has(
+      /^http_request_duration_seconds_bucket\{le="0\.1",service="ingestion-service",method="POST",route="\/operations\?action=restoreIndices",status="200"\} \d+/m,
+    );
     has(/^graphql_operation_duration_seconds_count\{server="gateway",operation="metricsProbe",outcome="ok"\} 1$/m);
     has(/^graphql_operation_duration_seconds_count\{server="subgraph",operation="metricsProbe",outcome="ok"\} 1$/m);
     has(/^graphql_operation_duration_seconds_count\{server="subgraph",operation="brokenProbe",outcome="error_400"\} 1$/m);
@@ -244,16 +316,19 @@ describe('metrics', () => {
   });
 });
 
-describe('the real processes (npm start\'s launcher)', () => {
+describe("the real processes (npm start's launcher)", () => {
   let stack: RunningStack | undefined;
-  afterAll(async () => { await stack?.stop(); });
+  afterAll(async () => {
+    await stack?.stop();
+  });
 
   test('propagate request ids across processes, then drain an in-flight batch on SIGTERM and exit cleanly', async () => {
     stack = await startProcesses({ ephemeral: true, neo4jUri: process.env.TEST_NEO4J_URI!, log: () => {}, tokenName: 'operability test' });
     const { gatewayUrl, ingestionUrl, token: admin, logDir } = stack;
     const id = `proc-${ns.platform}`;
     const r = await fetch(`${gatewayUrl}/api/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'x-request-id': id },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, 'x-request-id': id },
       body: JSON.stringify({ query: 'query probe { entityExists(urn: "urn:li:corpuser:datahub") }' }),
     });
     expect(r.status).toBe(200);
@@ -267,12 +342,22 @@ describe('the real processes (npm start\'s launcher)', () => {
     // once the ingestion service has logged that it is draining. A big batch raced the machine's
     // load: under load it outlived the 8 s grace and the gateway cut the client's connection.
     const urns = Array.from({ length: 200 }, (_, i) => ns.dataset(`drain_${String(i).padStart(3, '0')}`));
-    const proposals = urns.map((u) => ({ entityType: 'dataset', entityUrn: u, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: u }), contentType: 'application/json' } }));
+    const proposals = urns.map((u) => ({
+      entityType: 'dataset',
+      entityUrn: u,
+      changeType: 'UPSERT',
+      aspectName: 'datasetProperties',
+      aspect: { value: JSON.stringify({ name: u }), contentType: 'application/json' },
+    }));
     const lockStore = testStore();
     let lockHeld!: () => void;
     let releaseLock!: () => void;
-    const held = new Promise<void>((r) => { lockHeld = r; });
-    const released = new Promise<void>((r) => { releaseLock = r; });
+    const held = new Promise<void>((r) => {
+      lockHeld = r;
+    });
+    const released = new Promise<void>((r) => {
+      releaseLock = r;
+    });
     const holder = lockStore.write(async (tx) => {
       await tx.run('aspects/lock-entities', { rows: [{ urn: urns[0], entityType: 'dataset', label: 'Dataset' }] });
       lockHeld();
@@ -282,7 +367,9 @@ describe('the real processes (npm start\'s launcher)', () => {
     try {
       await held;
       const batch = fetch(`${gatewayUrl}/api/gms/aspects?action=ingestProposalBatch`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ proposals }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body: JSON.stringify({ proposals }),
       }).then(async (res) => ({ status: res.status, body: await res.text() }));
       // Wait until the ingestion service is serving it (this scrape is the other request in flight).
       const deadline = Date.now() + 30_000;
@@ -316,12 +403,20 @@ describe('the real processes (npm start\'s launcher)', () => {
       } finally {
         await store.close();
       }
-      const logs = new Map([...logFds].map(([n, fd]) => {
-        const text = readFileSync(fd, 'utf8');
-        closeSync(fd);
-        logFds.delete(n);
-        return [n, text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine)];
-      }));
+      const logs = new Map(
+        [...logFds].map(([n, fd]) => {
+          const text = readFileSync(fd, 'utf8');
+          closeSync(fd);
+          logFds.delete(n);
+          return [
+            n,
+            text
+              .split('\n')
+              .filter((l) => l.startsWith('{'))
+              .map((l) => JSON.parse(l) as LogLine),
+          ];
+        }),
+      );
       const logOf = (name: string) => logs.get(name)!;
       const timeOf = (name: string, msg: string) => logOf(name).find((l) => l.msg === msg)?.time as number | undefined;
       for (const name of ['gateway', 'lineage-service', 'ingestion-service']) {

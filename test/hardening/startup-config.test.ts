@@ -12,13 +12,26 @@ const everyServiceNames = ['NEO4J_URI', 'LOG_LEVEL', 'DATAHUB_TOKEN_SERVICE_SIGN
 
 function runUntilExit(entry: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repoRoot, entry)], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     // A process that got past its config would wait for Neo4j: give up long before jest does.
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${entry} did not exit:\n${output}`)); }, 45_000);
-    child.once('exit', (code) => { clearTimeout(timer); resolve({ code, output }); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not exit:\n${output}`));
+    }, 45_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
   });
 }
 
@@ -29,7 +42,11 @@ test.each([
 ])('%s exits 2 naming every bad variable it reads', async (entry, itsOwn, notRead) => {
   const { code, output } = await runUntilExit(entry, badEnv);
   expect(code).toBe(2);
-  const fatal = output.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.level === 60);
+  const fatal = output
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { level: number; msg: string })
+    .find((l) => l.level === 60);
   expect(fatal?.msg).toMatch(/^Invalid configuration:/);
   for (const name of [...everyServiceNames, ...itsOwn]) expect(fatal?.msg).toContain(`  ${name}: `);
   for (const name of notRead) expect(fatal?.msg).not.toContain(name);

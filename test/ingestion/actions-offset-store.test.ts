@@ -27,13 +27,19 @@ function offsetAspect(consumerId: string, offsetId: string, timestamp: number) {
     primaryKey: consumerId,
     value: {
       blob: JSON.stringify({ VERSION: 1, offset_id: offsetId, timestamp }),
-      contentType: 'JSON', schemaType: 'JSON', schemaRef: 'EventConsumerState@1',
+      contentType: 'JSON',
+      schemaType: 'JSON',
+      schemaRef: 'EventConsumerState@1',
     },
   };
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${admin}`, 'X-RestLi-Protocol-Version': '2.0.0' };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Authorization: `Bearer ${admin}`,
+    'X-RestLi-Protocol-Version': '2.0.0',
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(svc.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
@@ -45,7 +51,10 @@ const readOffset = (urn: string) => call('GET', `/aspects/${encodeURIComponent(u
 function restliWrite(urn: string, aspect: unknown) {
   return call('POST', '/aspects?action=ingestProposal', {
     proposal: {
-      entityType: 'platformResource', entityUrn: urn, changeType: 'UPSERT', aspectName: 'platformResourceInfo',
+      entityType: 'platformResource',
+      entityUrn: urn,
+      changeType: 'UPSERT',
+      aspectName: 'platformResourceInfo',
       aspect: { value: JSON.stringify(aspect), contentType: 'application/json' },
       systemMetadata: { lastObserved: Date.now(), runId: 'no-run-id-provided' },
     },
@@ -55,7 +64,10 @@ function restliWrite(urn: string, aspect: unknown) {
 
 function openapiWrite(urn: string, aspect: unknown) {
   return call('POST', '/openapi/v3/entity/platformResource?async=false', [
-    { urn, platformResourceInfo: { value: aspect, systemMetadata: { lastObserved: Date.now(), runId: 'no-run-id-provided' }, headers: {} } },
+    {
+      urn,
+      platformResourceInfo: { value: aspect, systemMetadata: { lastObserved: Date.now(), runId: 'no-run-id-provided' }, headers: {} },
+    },
   ]);
 }
 
@@ -63,12 +75,14 @@ beforeAll(async () => {
   svc = await startIngestion();
   admin = await tokenFor(svc.store, 'urn:li:corpuser:datahub');
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 describe.each([
   ['Rest.li ingestProposal', restliWrite],
   ['OpenAPI v3', openapiWrite],
-])('the source\'s offset written through %s', (door, write) => {
+])("the source's offset written through %s", (door, write) => {
   const consumer = `urn:li:dataHubAction:${ns.platform}_${door.replace(/\W/g, '')}`;
   const urn = stateUrn(consumer);
 

@@ -65,18 +65,24 @@ async function post(base: string, path: string, body: string, token: string | nu
 const doc = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, ...(variables ? { variables } : {}) });
 
 describe('GraphQL on the ingestion service (execute_graphql pointed at GMS)', () => {
-  test.each(['/api/graphql', '/api/v2/graphql', '/gms/api/graphql', '/api/gms/api/graphql'])('POST %s answers with the front door\'s envelope', async (path) => {
-    const r = await post(ingestionUrl, path, doc(`{ entityExists(urn: "${ghost}") }`));
-    expect(r.status).toBe(200);
-    expect(r.type).toMatch(/^application\/json/);
-    expect(r.text.trim()).toBe('{"data":{"entityExists":false},"extensions":{}}');
-  });
+  test.each(['/api/graphql', '/api/v2/graphql', '/gms/api/graphql', '/api/gms/api/graphql'])(
+    "POST %s answers with the front door's envelope",
+    async (path) => {
+      const r = await post(ingestionUrl, path, doc(`{ entityExists(urn: "${ghost}") }`));
+      expect(r.status).toBe(200);
+      expect(r.type).toMatch(/^application\/json/);
+      expect(r.text.trim()).toBe('{"data":{"entityExists":false},"extensions":{}}');
+    },
+  );
 
   test('a resolver error arrives unchanged (the client raises GraphError with our message)', async () => {
-    const r = await post(ingestionUrl, '/api/graphql', doc(
-      'mutation add($input: UpdateLineageInput!) { updateLineage(input: $input) }',
-      { input: { edgesToAdd: [{ downstreamUrn: ghost, upstreamUrn: ns.dataset('up') }], edgesToRemove: [] } },
-    ));
+    const r = await post(
+      ingestionUrl,
+      '/api/graphql',
+      doc('mutation add($input: UpdateLineageInput!) { updateLineage(input: $input) }', {
+        input: { edgesToAdd: [{ downstreamUrn: ghost, upstreamUrn: ns.dataset('up') }], edgesToRemove: [] },
+      }),
+    );
     expect(r.status).toBe(200);
     const body = JSON.parse(r.text);
     expect(body.data).toEqual({ updateLineage: null });
@@ -89,9 +95,15 @@ describe('GraphQL on the ingestion service (execute_graphql pointed at GMS)', ()
   });
 
   test('variables and operationName are passed through', async () => {
-    const r = await post(ingestionUrl, '/api/graphql', JSON.stringify({
-      query: 'query a($u: String!) { entityExists(urn: $u) } query b { __typename }', variables: { u: ghost }, operationName: 'a',
-    }));
+    const r = await post(
+      ingestionUrl,
+      '/api/graphql',
+      JSON.stringify({
+        query: 'query a($u: String!) { entityExists(urn: $u) } query b { __typename }',
+        variables: { u: ghost },
+        operationName: 'a',
+      }),
+    );
     expect(JSON.parse(r.text)).toEqual({ data: { entityExists: false }, extensions: {} });
   });
 
@@ -106,7 +118,7 @@ describe('GraphQL on the ingestion service (execute_graphql pointed at GMS)', ()
     expect(res.status).toBe(405);
   });
 
-  test('an unparseable body gets the front door\'s bare 400', async () => {
+  test("an unparseable body gets the front door's bare 400", async () => {
     const r = await post(ingestionUrl, '/api/graphql', '{"query": ');
     expect(r.status).toBe(400);
   });

@@ -8,10 +8,14 @@ const ns = namespace('exm');
 const HEADER = 'X-Lineage-Existence-Mode';
 
 const mcp = (urn: string, aspectName: string, value: unknown) => ({
-  entityType: urn.split(':')[2], entityUrn: urn, changeType: 'UPSERT', aspectName,
+  entityType: urn.split(':')[2],
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
   aspect: { value: JSON.stringify(value), contentType: 'application/json' },
 });
-const lineage = (urn: string, ...ups: string[]) => mcp(urn, 'upstreamLineage', { upstreams: ups.map((dataset) => ({ dataset, type: 'TRANSFORMED' })) });
+const lineage = (urn: string, ...ups: string[]) =>
+  mcp(urn, 'upstreamLineage', { upstreams: ups.map((dataset) => ({ dataset, type: 'TRANSFORMED' })) });
 const props = (urn: string) => mcp(urn, 'datasetProperties', { name: urn });
 /** Dataset urns of the test's namespace, one per name. */
 const datasets = <const N extends readonly string[]>(...names: N) => names.map((n) => ns.dataset(n)) as { [K in keyof N]: string };
@@ -19,7 +23,8 @@ const datasets = <const N extends readonly string[]>(...names: N) => names.map((
 function client(svc: RunningIngestion) {
   return async (path: string, body: unknown, token: string, headers: Record<string, string> = {}) => {
     const res = await fetch(svc.baseUrl + path, {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0', Authorization: `Bearer ${token}`, ...headers },
     });
     const text = await res.text();
@@ -37,11 +42,17 @@ describe('default strict, relaxed for Admins (the defaults)', () => {
     admin = await tokenFor(svc.store, 'urn:li:corpuser:datahub');
     editor = await tokenFor(svc.store, ns.user('editor'), 'Editor');
   });
-  afterAll(async () => { await svc.close(); });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   test('a connector batch in its own order (lineage first) commits in full without any header', async () => {
     const [t1, t2, t3] = datasets('t1', 't2', 't3');
-    const r = await post('/aspects?action=ingestProposalBatch', { proposals: [lineage(t3, t2), lineage(t2, t1), props(t3), props(t2), props(t1)] }, editor);
+    const r = await post(
+      '/aspects?action=ingestProposalBatch',
+      { proposals: [lineage(t3, t2), lineage(t2, t1), props(t3), props(t2), props(t1)] },
+      editor,
+    );
     expect(r).toMatchObject({ status: 200, body: { value: 'success' } });
     const exists = await post('/entities?action=exists', { urn: t1 }, editor);
     expect(exists.body).toEqual({ value: true });
@@ -66,7 +77,9 @@ describe('default strict, relaxed for Admins (the defaults)', () => {
 
   test('an Editor may not ask for relaxed (403 naming the setting); the 422 tells it so', async () => {
     const [z, g] = [ns.dataset('z'), ns.dataset('zg')];
-    const refused = await post('/aspects?action=ingestProposalBatch', { proposals: [props(z), lineage(z, g)] }, editor, { [HEADER]: 'relaxed' });
+    const refused = await post('/aspects?action=ingestProposalBatch', { proposals: [props(z), lineage(z, g)] }, editor, {
+      [HEADER]: 'relaxed',
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain('LINEAGE_RELAXED_ROLES');
     const strict = await post('/aspects?action=ingestProposalBatch', { proposals: [props(z), lineage(z, g)] }, editor);
@@ -85,7 +98,11 @@ describe('default strict, relaxed for Admins (the defaults)', () => {
   test('an MCE batch (batchIngest) is judged as one request too', async () => {
     const [m1, m2] = [ns.dataset('m1'), ns.dataset('m2')];
     const snap = (urn: string, aspects: unknown[]) => ({ value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn, aspects } } });
-    const up = (u: string) => ({ 'com.linkedin.dataset.UpstreamLineage': { upstreams: [{ dataset: u, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] } });
+    const up = (u: string) => ({
+      'com.linkedin.dataset.UpstreamLineage': {
+        upstreams: [{ dataset: u, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }],
+      },
+    });
     const dp = { 'com.linkedin.dataset.DatasetProperties': { name: 'm', customProperties: {} } };
     const r = await post('/entities?action=batchIngest', { entities: [snap(m2, [up(m1), dp]), snap(m1, [dp])] }, admin);
     expect(r.status).toBe(200);
@@ -97,13 +114,19 @@ describe('default strict, relaxed for Admins (the defaults)', () => {
 
 describe('LINEAGE_RELAXED_ROLES=Editor', () => {
   let svc: RunningIngestion;
-  beforeAll(async () => { svc = await startIngestion({ LINEAGE_RELAXED_ROLES: 'Editor' }); });
-  afterAll(async () => { await svc.close(); });
+  beforeAll(async () => {
+    svc = await startIngestion({ LINEAGE_RELAXED_ROLES: 'Editor' });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
 
   test('Editors (and so Admins) may ask for relaxed', async () => {
     const post = client(svc);
     const editor = await tokenFor(svc.store, ns.user('editor2'), 'Editor');
     const [w, g] = [ns.dataset('w'), ns.dataset('wg')];
-    expect((await post('/aspects?action=ingestProposalBatch', { proposals: [lineage(w, g)] }, editor, { [HEADER]: 'relaxed' })).status).toBe(200);
+    expect(
+      (await post('/aspects?action=ingestProposalBatch', { proposals: [lineage(w, g)] }, editor, { [HEADER]: 'relaxed' })).status,
+    ).toBe(200);
   });
 });

@@ -13,19 +13,38 @@ const b = ns.dataset('fct_revenue');
 const c = ns.dataset('stg_gone');
 const chart = ns.chart('weekly');
 
-interface Answer { status: number; headers: Headers; body: any }
-async function call(method: string, path: string, body?: unknown, token: string | null = admin, extra: Record<string, string> = {}): Promise<Answer> {
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = admin,
+  extra: Record<string, string> = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { Accept: 'application/json', ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(svc.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   let parsed: unknown = null;
-  try { parsed = text ? JSON.parse(text) : null; } catch { parsed = text; }
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, headers: res.headers, body: parsed };
 }
-const el = (urn: string, aspects: Record<string, unknown>) => ({ urn, ...Object.fromEntries(Object.entries(aspects).map(([n, value]) => [n, { value }])) });
-const upstream = (u: string) => ({ upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: u, type: 'TRANSFORMED' }] });
+const el = (urn: string, aspects: Record<string, unknown>) => ({
+  urn,
+  ...Object.fromEntries(Object.entries(aspects).map(([n, value]) => [n, { value }])),
+});
+const upstream = (u: string) => ({
+  upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: u, type: 'TRANSFORMED' }],
+});
 const mine = { filter: { and: [{ criteria: [{ field: 'platform', values: [ns.platform], condition: 'EQUAL' }] }] } };
 
 beforeAll(async () => {
@@ -38,18 +57,44 @@ beforeAll(async () => {
     el(c, { datasetProperties: { name: 'stg_gone' }, status: { removed: true } }),
   ]);
   expect(w.status).toBe(200);
-  expect((await call('POST', '/openapi/v3/entity/chart?async=false', [el(chart, { chartInfo: { title: 'Weekly', description: '', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } }, inputEdges: [{ destinationUrn: b }] } })])).status).toBe(200);
+  expect(
+    (
+      await call('POST', '/openapi/v3/entity/chart?async=false', [
+        el(chart, {
+          chartInfo: {
+            title: 'Weekly',
+            description: '',
+            lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } },
+            inputEdges: [{ destinationUrn: b }],
+          },
+        }),
+      ])
+    ).status,
+  ).toBe(200);
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 describe('entity scroll', () => {
   test('POST /openapi/v3/entity/scroll pages by scrollId in urn order, with the asked aspects and totalCount', async () => {
-    const first = await call('POST', '/openapi/v3/entity/scroll?count=1', { entities: ['dataset'], aspects: ['datasetProperties'], ...mine });
+    const first = await call('POST', '/openapi/v3/entity/scroll?count=1', {
+      entities: ['dataset'],
+      aspects: ['datasetProperties'],
+      ...mine,
+    });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ totalCount: 2, entities: [{ urn: [a, b].sort()[0], datasetProperties: { value: { name: expect.any(String) } } }] });
+    expect(first.body).toMatchObject({
+      totalCount: 2,
+      entities: [{ urn: [a, b].sort()[0], datasetProperties: { value: { name: expect.any(String) } } }],
+    });
     expect(Object.keys(first.body.entities[0]).sort()).toEqual(['datasetProperties', 'urn']);
     expect(typeof first.body.scrollId).toBe('string');
-    const second = await call('POST', `/openapi/v3/entity/scroll?count=1&scrollId=${first.body.scrollId}`, { entities: ['dataset'], aspects: ['datasetProperties'], ...mine });
+    const second = await call('POST', `/openapi/v3/entity/scroll?count=1&scrollId=${first.body.scrollId}`, {
+      entities: ['dataset'],
+      aspects: ['datasetProperties'],
+      ...mine,
+    });
     expect(second.body.entities.map((e: any) => e.urn)).toEqual([[a, b].sort()[1]]);
     expect(second.body.scrollId).toBeNull();
   });
@@ -63,14 +108,20 @@ describe('entity scroll', () => {
     expect(all.body.entities[0].datasetProperties.systemMetadata.version).toBe('1');
     const withRemoved = await call('POST', '/openapi/v3/entity/scroll?includeSoftDelete=true', { entities: ['dataset'], ...mine });
     expect(withRemoved.body.totalCount).toBe(3);
-    const desc = await call('POST', '/openapi/v3/entity/scroll', { entities: ['dataset'], sortCriteria: [{ field: 'urn', order: 'DESCENDING' }], ...mine });
+    const desc = await call('POST', '/openapi/v3/entity/scroll', {
+      entities: ['dataset'],
+      sortCriteria: [{ field: 'urn', order: 'DESCENDING' }],
+      ...mine,
+    });
     expect(desc.body.entities.map((e: any) => e.urn)).toEqual([a, b].sort().reverse());
   });
 
   test('GET /openapi/v3/entity/{type}: every aspect unless named; an unknown type is a 404 naming it', async () => {
     const r = await call('GET', `/openapi/v3/entity/chart?query=${ns.platform}`);
     expect(r.status).toBe(200);
-    expect(r.body.entities).toEqual([{ urn: chart, chartKey: { value: expect.any(Object) }, chartInfo: { value: expect.objectContaining({ title: 'Weekly' }) } }]);
+    expect(r.body.entities).toEqual([
+      { urn: chart, chartKey: { value: expect.any(Object) }, chartInfo: { value: expect.objectContaining({ title: 'Weekly' }) } },
+    ]);
     const named = await call('GET', `/openapi/v3/entity/chart?query=${ns.platform}&aspects=chartKey`);
     expect(Object.keys(named.body.entities[0]).sort()).toEqual(['chartKey', 'urn']);
     const unknown = await call('GET', '/openapi/v3/entity/widgetz');
@@ -80,7 +131,9 @@ describe('entity scroll', () => {
   });
 
   test('bad input: unknown filter field, unknown sort field, unknown entity type, bad scrollId are 400s naming them', async () => {
-    const field = await call('POST', '/openapi/v3/entity/scroll', { filter: { and: [{ criteria: [{ field: 'owners', values: ['x'] }] }] } });
+    const field = await call('POST', '/openapi/v3/entity/scroll', {
+      filter: { and: [{ criteria: [{ field: 'owners', values: ['x'] }] }] },
+    });
     expect(field.status).toBe(400);
     expect(field.body.error).toMatch(/Unknown filter field 'owners'/);
     const sort = await call('POST', '/openapi/v3/entity/scroll', { sortCriteria: [{ field: 'lastModified', order: 'ASCENDING' }] });
@@ -91,7 +144,9 @@ describe('entity scroll', () => {
     expect(type.status).toBe(400);
     expect(type.body.error).toMatch(/Unknown entity type 'tablez'/);
     expect((await call('POST', '/openapi/v3/entity/scroll?scrollId=nope', {})).status).toBe(400);
-    expect((await call('POST', '/openapi/v3/entity/scroll', { entities: ['dataset'], bogus: 1 })).body.error).toMatch(/Unknown field 'bogus'/);
+    expect((await call('POST', '/openapi/v3/entity/scroll', { entities: ['dataset'], bogus: 1 })).body.error).toMatch(
+      /Unknown field 'bogus'/,
+    );
   });
 
   test('needs READ', async () => {
@@ -106,7 +161,11 @@ describe('one entity and one aspect', () => {
     for (const u of [a, enc(a)]) {
       const r = await call('GET', `/openapi/v3/entity/dataset/${u}`);
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ urn: a, datasetProperties: { value: { name: 'fct_orders' } }, datasetKey: { value: expect.any(Object) } });
+      expect(r.body).toMatchObject({
+        urn: a,
+        datasetProperties: { value: { name: 'fct_orders' } },
+        datasetKey: { value: expect.any(Object) },
+      });
     }
     const missing = ns.dataset('never');
     expect((await call('GET', `/openapi/v3/entity/dataset/${missing}`)).status).toBe(404);
@@ -133,7 +192,10 @@ describe('one entity and one aspect', () => {
     expect((await call('POST', path, { value: { name: 'v2' } }, admin, { 'If-None-Match': '*' })).status).toBe(412);
     expect((await call('GET', path)).body).toEqual({ value: { name: 'v1' } });
     expect((await call('POST', path, { value: { name: 'v2' }, headers: { 'If-Version-Match': '1' } })).status).toBe(200);
-    expect((await call('GET', `${path}?systemMetadata=true`)).body).toMatchObject({ value: { name: 'v2' }, systemMetadata: { version: '2' } });
+    expect((await call('GET', `${path}?systemMetadata=true`)).body).toMatchObject({
+      value: { name: 'v2' },
+      systemMetadata: { version: '2' },
+    });
     // The batch envelope's per-aspect headers: the whole request fails, nothing of it is written.
     const other = ns.dataset('conditional_other');
     const batch = await call('POST', '/openapi/v3/entity/dataset?async=false', [
@@ -161,7 +223,11 @@ describe('relationship scroll', () => {
     const r = await call('POST', '/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf&relationshipTypes=Consumes&count=1', body);
     expect(r.status).toBe(200);
     expect(r.body.results).toHaveLength(1);
-    const next = await call('POST', `/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf&relationshipTypes=Consumes&count=1&scrollId=${r.body.scrollId}`, body);
+    const next = await call(
+      'POST',
+      `/openapi/v3/relationship/scroll?relationshipTypes=DownstreamOf&relationshipTypes=Consumes&count=1&scrollId=${r.body.scrollId}`,
+      body,
+    );
     expect(next.body.scrollId).toBeNull();
     const all = [...r.body.results, ...next.body.results].sort((x: any, y: any) => x.relationshipType.localeCompare(y.relationshipType));
     expect(all).toEqual([
@@ -169,21 +235,31 @@ describe('relationship scroll', () => {
       { relationshipType: 'DownstreamOf', source: { urn: b, entityType: 'dataset' }, destination: { urn: a, entityType: 'dataset' } },
     ]);
     const toA = await call('POST', `/openapi/v3/relationship/scroll?sourceTypes=dataset`, {
-      destinationFilter: { and: [{ criteria: [{ field: 'urn', values: [a] }] }] } });
+      destinationFilter: { and: [{ criteria: [{ field: 'urn', values: [a] }] }] },
+    });
     expect(toA.body.results.map((x: any) => x.source.urn)).toEqual([b]);
     const incoming = await call('POST', '/openapi/v3/relationship/scroll?direction=INCOMING&relationshipTypes=DownstreamOf', {
-      sourceFilter: { and: [{ criteria: [{ field: 'urn', values: [a] }] }] } });
-    expect(incoming.body.results).toEqual([{ relationshipType: 'DownstreamOf', source: { urn: b, entityType: 'dataset' }, destination: { urn: a, entityType: 'dataset' } }]);
+      sourceFilter: { and: [{ criteria: [{ field: 'urn', values: [a] }] }] },
+    });
+    expect(incoming.body.results).toEqual([
+      { relationshipType: 'DownstreamOf', source: { urn: b, entityType: 'dataset' }, destination: { urn: a, entityType: 'dataset' } },
+    ]);
   });
 
   test('bad input: unknown filter fields (ends and edge), directions and types are 400s naming them', async () => {
-    const end = await call('POST', '/openapi/v3/relationship/scroll', { sourceFilter: { and: [{ criteria: [{ field: 'glossaryTerms', values: ['x'] }] }] } });
+    const end = await call('POST', '/openapi/v3/relationship/scroll', {
+      sourceFilter: { and: [{ criteria: [{ field: 'glossaryTerms', values: ['x'] }] }] },
+    });
     expect(end.status).toBe(400);
     expect(end.body.error).toMatch(/Unknown filter field 'glossaryTerms'/);
-    const edge = await call('POST', '/openapi/v3/relationship/scroll', { edgeFilter: { and: [{ criteria: [{ field: 'createdOn', values: ['1'] }] }] } });
+    const edge = await call('POST', '/openapi/v3/relationship/scroll', {
+      edgeFilter: { and: [{ criteria: [{ field: 'createdOn', values: ['1'] }] }] },
+    });
     expect(edge.body.error).toMatch(/Unknown filter field 'createdOn' in edgeFilter/);
     expect((await call('POST', '/openapi/v3/relationship/scroll?direction=UP', {})).status).toBe(400);
-    expect((await call('POST', '/openapi/v3/relationship/scroll?sourceTypes=tablez', {})).body.error).toMatch(/Unknown entity type 'tablez'/);
+    expect((await call('POST', '/openapi/v3/relationship/scroll?sourceTypes=tablez', {})).body.error).toMatch(
+      /Unknown entity type 'tablez'/,
+    );
     expect((await call('POST', '/openapi/v3/relationship/scroll', {}, null)).status).toBe(401);
   });
 });

@@ -15,30 +15,58 @@ beforeAll(async () => {
   reader = await tokenFor(svc.store, ns.user('reader'), 'Reader');
   editor = await tokenFor(svc.store, ns.user('editor'), 'Editor');
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
-interface Answer { status: number; headers: Headers; text: string; body: any }
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
 
 async function call(method: string, path: string, body?: unknown, token: string | null = admin): Promise<Answer> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(svc.baseUrl + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(svc.baseUrl + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = null;
-  try { parsed = text ? JSON.parse(text) : null; } catch { parsed = text; }
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
-const sm = { lastObserved: 1_700_000_000_000, runId: 'no-run-id-provided', lastRunId: 'no-run-id-provided', properties: { clientId: 'acryl-datahub', clientVersion: '1.7.0.17' } };
+const sm = {
+  lastObserved: 1_700_000_000_000,
+  runId: 'no-run-id-provided',
+  lastRunId: 'no-run-id-provided',
+  properties: { clientId: 'acryl-datahub', clientVersion: '1.7.0.17' },
+};
 /** One element of the v3 envelope, as the SDK's emitter builds it. */
-const element = (urn: string, aspects: Record<string, unknown>) =>
-  ({ urn, ...Object.fromEntries(Object.entries(aspects).map(([name, value]) => [name, { value, systemMetadata: sm, headers: {} }])) });
-const upstreams = (...urns: string[]) => ({ upstreams: urns.map((u) => ({ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: u, type: 'TRANSFORMED' })) });
+const element = (urn: string, aspects: Record<string, unknown>) => ({
+  urn,
+  ...Object.fromEntries(Object.entries(aspects).map(([name, value]) => [name, { value, systemMetadata: sm, headers: {} }])),
+});
+const upstreams = (...urns: string[]) => ({
+  upstreams: urns.map((u) => ({ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: u, type: 'TRANSFORMED' })),
+});
 const enc = encodeURIComponent;
 
 async function batchGet(urns: string[], aspects: string[] = [], query = '') {
-  const r = await call('POST', `/openapi/v3/entity/dataset/batchGet${query}`, urns.map((urn) => ({ urn, ...Object.fromEntries(aspects.map((a) => [a, {}])) })));
+  const r = await call(
+    'POST',
+    `/openapi/v3/entity/dataset/batchGet${query}`,
+    urns.map((urn) => ({ urn, ...Object.fromEntries(aspects.map((a) => [a, {}])) })),
+  );
   expect(r.status).toBe(200);
   return r.body as Array<Record<string, any>>;
 }
@@ -64,7 +92,11 @@ describe('POST /openapi/v3/entity/{entityType}', () => {
     ]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([
-      { urn: a, status: { value: { removed: false } }, datasetProperties: { value: { name: 'post_a', description: 'a', customProperties: { k: 'v' } } } },
+      {
+        urn: a,
+        status: { value: { removed: false } },
+        datasetProperties: { value: { name: 'post_a', description: 'a', customProperties: { k: 'v' } } },
+      },
       { urn: b, datasetProperties: { value: { name: 'post_b', description: 'b', customProperties: {} } } },
     ]);
     const got = await batchGet([a, b], ['status', 'datasetProperties']);
@@ -105,9 +137,17 @@ describe('POST /openapi/v3/entity/{entityType}', () => {
     expect((await batchGet([a], ['myTeamNotes']))[0]!.myTeamNotes).toEqual({ value: { text: 'kept' } });
   });
 
-  test('an invalid aspect name or value is the write path\'s 422', async () => {
-    expectOpenApiError(await call('POST', '/openapi/v3/entity/dataset?async=false', [element(a, { 'Bad-Name': { x: 1 } })]), 422, /aspect name/);
-    expectOpenApiError(await call('POST', '/openapi/v3/entity/dataset?async=false', [element(a, { status: { removed: 'yes' } })]), 422, /status/);
+  test("an invalid aspect name or value is the write path's 422", async () => {
+    expectOpenApiError(
+      await call('POST', '/openapi/v3/entity/dataset?async=false', [element(a, { 'Bad-Name': { x: 1 } })]),
+      422,
+      /aspect name/,
+    );
+    expectOpenApiError(
+      await call('POST', '/openapi/v3/entity/dataset?async=false', [element(a, { status: { removed: 'yes' } })]),
+      422,
+      /status/,
+    );
   });
 
   test('one invalid element rejects the whole batch: nothing is written', async () => {
@@ -121,7 +161,10 @@ describe('POST /openapi/v3/entity/{entityType}', () => {
     expect(await batchGet([fresh])).toEqual([]);
     expect((await batchGet([b], ['datasetProperties']))[0]!.datasetProperties.value.description).toBe('b');
     // An envelope mistake late in the batch is caught before anything is written, too.
-    const r2 = await call('POST', '/openapi/v3/entity/dataset?async=false', [element(fresh, { status: { removed: false } }), { urn: 'urn:li:dataset:(broken' }]);
+    const r2 = await call('POST', '/openapi/v3/entity/dataset?async=false', [
+      element(fresh, { status: { removed: false } }),
+      { urn: 'urn:li:dataset:(broken' },
+    ]);
     expectOpenApiError(r2, 400, /element \[1\].*Invalid urn/);
     expect(await batchGet([fresh])).toEqual([]);
   });
@@ -155,24 +198,50 @@ describe('PATCH /openapi/v3/entity/{entityType}', () => {
   });
 
   test('sync: 200 echoing the patch document; the patch engine applies it', async () => {
-    const patch = { patch: [{ op: 'add', path: '/customProperties/team', value: 'lineage' }, { op: 'add', path: '/description', value: 'patched' }] };
-    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [{ urn: p, datasetProperties: { value: patch, systemMetadata: sm, headers: {} } }]);
+    const patch = {
+      patch: [
+        { op: 'add', path: '/customProperties/team', value: 'lineage' },
+        { op: 'add', path: '/description', value: 'patched' },
+      ],
+    };
+    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [
+      { urn: p, datasetProperties: { value: patch, systemMetadata: sm, headers: {} } },
+    ]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual([{ urn: p, datasetProperties: { value: patch } }]);
-    expect((await batchGet([p], ['datasetProperties']))[0]!.datasetProperties.value).toEqual({ name: 'patch_target', customProperties: { team: 'lineage' }, description: 'patched' });
+    expect((await batchGet([p], ['datasetProperties']))[0]!.datasetProperties.value).toEqual({
+      name: 'patch_target',
+      customProperties: { team: 'lineage' },
+      description: 'patched',
+    });
   });
 
   test('the GenericJsonPatch envelope with arrayPrimaryKeys (SDK 1.7 tags) works', async () => {
     const tag = `urn:li:tag:${ns.platform}_pii`;
-    const value = { arrayPrimaryKeys: { tags: ['attribution\u241fsource', 'tag'] }, patch: [{ op: 'add', path: `/tags//${tag}`, value: { tag } }] };
-    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [{ urn: p, globalTags: { value, systemMetadata: sm, headers: {} } }]);
+    const value = {
+      arrayPrimaryKeys: { tags: ['attribution\u241fsource', 'tag'] },
+      patch: [{ op: 'add', path: `/tags//${tag}`, value: { tag } }],
+    };
+    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [
+      { urn: p, globalTags: { value, systemMetadata: sm, headers: {} } },
+    ]);
     expect(r.status).toBe(200);
     expect((await batchGet([p], ['globalTags']))[0]!.globalTags.value.tags).toEqual([{ tag }]);
   });
 
   test('async=true: 202 with an empty body; a lineage patch makes the edge', async () => {
-    const value = { patch: [{ op: 'add', path: `/upstreams/${up}`, value: { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up, type: 'VIEW' } }] };
-    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=true', [{ urn: p, upstreamLineage: { value, systemMetadata: sm, headers: {} } }]);
+    const value = {
+      patch: [
+        {
+          op: 'add',
+          path: `/upstreams/${up}`,
+          value: { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up, type: 'VIEW' },
+        },
+      ],
+    };
+    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=true', [
+      { urn: p, upstreamLineage: { value, systemMetadata: sm, headers: {} } },
+    ]);
     expect(r.status).toBe(202);
     expect(r.text).toBe('');
     const rel = await call('GET', `/openapi/relationships/v1/?urn=${enc(p)}&direction=OUTGOING&relationshipTypes=DownstreamOf`);
@@ -181,10 +250,11 @@ describe('PATCH /openapi/v3/entity/{entityType}', () => {
 
   test('a value without a patch array is a 400 naming `patch`; nothing is applied', async () => {
     const before = await batchGet([p], ['datasetProperties']);
-    const bad = (value: unknown) => call('PATCH', '/openapi/v3/entity/dataset?async=false', [
-      { urn: p, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'not applied' }] } } },
-      { urn: p, datasetProperties: { value } },
-    ]);
+    const bad = (value: unknown) =>
+      call('PATCH', '/openapi/v3/entity/dataset?async=false', [
+        { urn: p, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'not applied' }] } } },
+        { urn: p, datasetProperties: { value } },
+      ]);
     expectOpenApiError(await bad({ description: 'x' }), 400, /Missing `patch`/);
     expectOpenApiError(await bad([{ op: 'add', path: '/description', value: 'x' }]), 400, /Missing `patch`/);
     expectOpenApiError(await bad({ patch: { op: 'add' } }), 400, /patch must be an array/);
@@ -192,7 +262,9 @@ describe('PATCH /openapi/v3/entity/{entityType}', () => {
   });
 
   test('a patch the engine refuses is a 422, not a 5xx', async () => {
-    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [{ urn: p, datasetProperties: { value: { patch: [{ op: 'jump', path: '/x' }] } } }]);
+    const r = await call('PATCH', '/openapi/v3/entity/dataset?async=false', [
+      { urn: p, datasetProperties: { value: { patch: [{ op: 'jump', path: '/x' }] } } },
+    ]);
     expect(r.status).toBe(422);
     expect(r.body.error).toMatch(/datasetProperties/);
   });
@@ -211,7 +283,13 @@ describe('DELETE /openapi/v3/entity/{entityType}/{urn}', () => {
 
   test('a percent-encoded urn works under /gms too; naming aspects deletes only those', async () => {
     const d = ns.dataset('delete_enc');
-    expect((await call('POST', '/openapi/v3/entity/dataset?async=false', [element(d, { status: { removed: false }, datasetProperties: { description: 'x' } })])).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/openapi/v3/entity/dataset?async=false', [
+          element(d, { status: { removed: false }, datasetProperties: { description: 'x' } }),
+        ])
+      ).status,
+    ).toBe(200);
     expect((await call('DELETE', `/gms/openapi/v3/entity/dataset/${enc(d)}?aspects=datasetProperties`)).status).toBe(200);
     expect(Object.keys((await batchGet([d]))[0]!).sort()).toEqual(['datasetKey', 'status', 'urn']);
     expect((await call('DELETE', `/api/gms/openapi/v3/entity/dataset/${enc(d)}`)).status).toBe(200);
@@ -227,7 +305,13 @@ describe('DELETE /openapi/v3/entity/{entityType}/{urn}', () => {
 describe('POST /openapi/v3/entity/{entityType}/batchGet', () => {
   const g = ns.dataset('get_me');
   beforeAll(async () => {
-    expect((await call('POST', '/openapi/v3/entity/dataset?async=false', [element(g, { status: { removed: false }, datasetProperties: { description: 'g' } })])).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/openapi/v3/entity/dataset?async=false', [
+          element(g, { status: { removed: false }, datasetProperties: { description: 'g' } }),
+        ])
+      ).status,
+    ).toBe(200);
   });
 
   test('named aspects only; missing urns and aspects are left out', async () => {
@@ -244,7 +328,11 @@ describe('POST /openapi/v3/entity/{entityType}/batchGet', () => {
   test('?systemMetadata=true adds systemMetadata beside each value', async () => {
     const [e] = await batchGet([g], ['status'], '?systemMetadata=true');
     expect(e!.status.value).toEqual({ removed: false });
-    expect(e!.status.systemMetadata).toMatchObject({ lastObserved: sm.lastObserved, runId: 'no-run-id-provided', properties: sm.properties });
+    expect(e!.status.systemMetadata).toMatchObject({
+      lastObserved: sm.lastObserved,
+      runId: 'no-run-id-provided',
+      properties: sm.properties,
+    });
     const [plain] = await batchGet([g], ['status']);
     expect(plain!.status.systemMetadata).toBeUndefined();
   });
@@ -269,18 +357,38 @@ describe('relationships', () => {
     const posts: Array<[string, unknown[]]> = [
       ['dataset', ups.map((u) => element(u, { status: { removed: false } }))],
       // In element order: the status creates the entity its lineage then hangs on (strict existence).
-      ['dataset', [element(down, { status: { removed: false }, upstreamLineage: {
-        ...upstreams(...ups),
-        fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field(ups[0]!, 'id')], downstreamType: 'FIELD', downstreams: [field(down, 'id')] }],
-      } })]],
+      [
+        'dataset',
+        [
+          element(down, {
+            status: { removed: false },
+            upstreamLineage: {
+              ...upstreams(...ups),
+              fineGrainedLineages: [
+                { upstreamType: 'FIELD_SET', upstreams: [field(ups[0]!, 'id')], downstreamType: 'FIELD', downstreams: [field(down, 'id')] },
+              ],
+            },
+          }),
+        ],
+      ],
       ['mlModelGroup', [element(group, { mlModelGroupProperties: {} })]],
       ['mlModel', models.map((m) => element(m, { mlModelProperties: { groups: [group] } }))],
       ['dataJob', [element(job, { dataJobInfo: { name: 'copy', type: { string: 'COMMAND' } } })]],
       // The job declares the same field edge as the dataset: two owners, one relationship.
-      ['dataJob', [element(job, { dataJobInputOutput: {
-        inputDatasets: [down], outputDatasets: [],
-        fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field(ups[0]!, 'id')], downstreamType: 'FIELD', downstreams: [field(down, 'id')] }],
-      } })]],
+      [
+        'dataJob',
+        [
+          element(job, {
+            dataJobInputOutput: {
+              inputDatasets: [down],
+              outputDatasets: [],
+              fineGrainedLineages: [
+                { upstreamType: 'FIELD_SET', upstreams: [field(ups[0]!, 'id')], downstreamType: 'FIELD', downstreams: [field(down, 'id')] },
+              ],
+            },
+          }),
+        ],
+      ],
     ];
     for (const [type, body] of posts) {
       const r = await call('POST', `/openapi/v3/entity/${type}?async=false`, body);
@@ -289,12 +397,20 @@ describe('relationships', () => {
   });
 
   const related = (urn: string, direction: string, types: string[], extra = '') =>
-    call('GET', `/openapi/relationships/v1/?urn=${enc(urn)}&direction=${direction}${types.map((t) => `&relationshipTypes=${t}`).join('')}${extra}`);
+    call(
+      'GET',
+      `/openapi/relationships/v1/?urn=${enc(urn)}&direction=${direction}${types.map((t) => `&relationshipTypes=${t}`).join('')}${extra}`,
+    );
 
-  test('INCOMING lists the sources of edges ending at the urn (the SDK\'s MemberOf case)', async () => {
+  test("INCOMING lists the sources of edges ending at the urn (the SDK's MemberOf case)", async () => {
     const r = await related(group, 'INCOMING', ['MemberOf'], '&start=0');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ start: 0, count: 3, total: 3, entities: models.map((urn) => ({ relationshipType: 'MemberOf', urn, via: null })) });
+    expect(r.body).toEqual({
+      start: 0,
+      count: 3,
+      total: 3,
+      entities: models.map((urn) => ({ relationshipType: 'MemberOf', urn, via: null })),
+    });
     expect((await related(group, 'OUTGOING', ['MemberOf'])).body).toEqual({ start: 0, count: 0, total: 0, entities: [] });
   });
 
@@ -319,7 +435,12 @@ describe('relationships', () => {
   test('parallel edges of different owners collapse to one entry (with a via); derived LINEAGE edges are never listed', async () => {
     // The dataset's edge has no via, the job's is via the job: one entry, the via kept.
     const r = await related(field(down, 'id'), 'OUTGOING', ['DownstreamOf']);
-    expect(r.body).toEqual({ start: 0, count: 1, total: 1, entities: [{ relationshipType: 'DownstreamOf', urn: field(ups[0]!, 'id'), via: job }] });
+    expect(r.body).toEqual({
+      start: 0,
+      count: 1,
+      total: 1,
+      entities: [{ relationshipType: 'DownstreamOf', urn: field(ups[0]!, 'id'), via: job }],
+    });
     expect((await related(down, 'OUTGOING', ['LINEAGE', 'HAS_ASPECT'])).body).toEqual({ start: 0, count: 0, total: 0, entities: [] });
   });
 
@@ -335,7 +456,12 @@ describe('relationships', () => {
   test('Rest.li GET /relationships: types=List(…), {start, count, total, relationships}, Rest.li errors', async () => {
     const r = await call('GET', `/relationships?urn=${enc(group)}&types=List(MemberOf,DownstreamOf)&direction=INCOMING&start=1&count=5`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ start: 1, count: 2, total: 3, relationships: models.slice(1).map((entity) => ({ entity, type: 'MemberOf' })) });
+    expect(r.body).toEqual({
+      start: 1,
+      count: 2,
+      total: 3,
+      relationships: models.slice(1).map((entity) => ({ entity, type: 'MemberOf' })),
+    });
     const bad = await call('GET', `/relationships?urn=${enc(group)}&types=List(MemberOf)&direction=UP`);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', status: 400 });
@@ -345,15 +471,17 @@ describe('relationships', () => {
   describe('POST /openapi/v3/lineage/scroll', () => {
     const scroll = (query: string, body: unknown = { urns: [down] }) => call('POST', `/openapi/v3/lineage/scroll${query}`, body);
 
-    test('UPSTREAM of a urn: its upstream edges, with the typed edge\'s source and destination', async () => {
+    test("UPSTREAM of a urn: its upstream edges, with the typed edge's source and destination", async () => {
       const r = await scroll('?relationshipTypes=DownstreamOf&direction=UPSTREAM&count=10');
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
         scrollId: null,
         results: ups.map((u) => ({
           relationshipType: 'DownstreamOf',
-          source: { urn: down, entityType: 'dataset' }, destination: { urn: u, entityType: 'dataset' },
-          upstream: u, downstream: down,
+          source: { urn: down, entityType: 'dataset' },
+          destination: { urn: u, entityType: 'dataset' },
+          upstream: u,
+          downstream: down,
         })),
       });
     });
@@ -362,16 +490,22 @@ describe('relationships', () => {
       expect((await scroll('?direction=DOWNSTREAM&relationshipTypes=LINEAGE')).body).toEqual({ scrollId: null, results: [] });
       expect((await scroll('?direction=DOWNSTREAM&relationshipTypes=DownstreamOf')).body).toEqual({ scrollId: null, results: [] });
       const r = await scroll('?direction=DOWNSTREAM');
-      expect(r.body.results).toEqual([{
-        relationshipType: 'Consumes',
-        source: { urn: job, entityType: 'dataJob' }, destination: { urn: down, entityType: 'dataset' },
-        upstream: down, downstream: job,
-      }]);
+      expect(r.body.results).toEqual([
+        {
+          relationshipType: 'Consumes',
+          source: { urn: job, entityType: 'dataJob' },
+          destination: { urn: down, entityType: 'dataset' },
+          upstream: down,
+          downstream: job,
+        },
+      ]);
     });
 
     test('keyset pages: each holds count edges, the last has no scrollId, together they are everything', async () => {
       const all = (await scroll('?count=100')).body.results;
-      expect(all.map((e: any) => `${e.upstream}>${e.downstream}`).sort()).toEqual([...ups.map((u) => `${u}>${down}`), `${down}>${job}`].sort());
+      expect(all.map((e: any) => `${e.upstream}>${e.downstream}`).sort()).toEqual(
+        [...ups.map((u) => `${u}>${down}`), `${down}>${job}`].sort(),
+      );
       const seen: unknown[] = [];
       let scrollId: string | null = null;
       let pages = 0;
@@ -410,13 +544,16 @@ describe('relationships', () => {
       } while (scrollId);
       expect(mine.map((e) => e.upstream).sort()).toEqual([...ups, field(ups[0]!, 'id')].sort());
       expect(mine.find((e) => e.source.entityType === 'schemaField')).toMatchObject({
-        source: { urn: field(down, 'id'), entityType: 'schemaField' }, destination: { urn: field(ups[0]!, 'id'), entityType: 'schemaField' },
+        source: { urn: field(down, 'id'), entityType: 'schemaField' },
+        destination: { urn: field(ups[0]!, 'id'), entityType: 'schemaField' },
       });
     });
 
     test('soft-deleted ends are left out unless includeSoftDelete=true', async () => {
       const gone = ups[2]!;
-      expect((await call('POST', '/openapi/v3/entity/dataset?async=false', [element(gone, { status: { removed: true } })])).status).toBe(200);
+      expect((await call('POST', '/openapi/v3/entity/dataset?async=false', [element(gone, { status: { removed: true } })])).status).toBe(
+        200,
+      );
       try {
         const urnsOf = (r: Answer) => r.body.results.map((e: any) => e.upstream);
         expect(urnsOf(await scroll('?direction=UPSTREAM&relationshipTypes=DownstreamOf'))).toEqual(ups.slice(0, 2));

@@ -16,8 +16,12 @@ import { ingestOpenLineage } from '../../catalog/src/write/openlineage.ts';
 import { namespace, testStore } from '../support/context.ts';
 
 let store: Store;
-beforeAll(() => { store = testStore(); });
-afterAll(async () => { await store.close(); });
+beforeAll(() => {
+  store = testStore();
+});
+afterAll(async () => {
+  await store.close();
+});
 
 const ACTOR = 'urn:li:corpuser:ol_order';
 const options = { actor: ACTOR, existenceMode: 'strict' as const };
@@ -29,8 +33,11 @@ const AIRFLOW = 'https://github.com/apache/airflow/tree/providers-openlineage/1.
 const SPARK = 'https://github.com/OpenLineage/OpenLineage/tree/1.23.0/integration/spark';
 const DBT = 'https://github.com/OpenLineage/OpenLineage/tree/1.30.0/integration/dbt';
 const RUN_EVENT = 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent';
-const facet = (producer: string, name: string, fields: Record<string, unknown>) =>
-  ({ _producer: producer, _schemaURL: `https://openlineage.io/spec/facets/1-0-1/${name}.json#/$defs/${name}`, ...fields });
+const facet = (producer: string, name: string, fields: Record<string, unknown>) => ({
+  _producer: producer,
+  _schemaURL: `https://openlineage.io/spec/facets/1-0-1/${name}.json#/$defs/${name}`,
+  ...fields,
+});
 const at = (minute: number, ms = 0) => new Date(Date.UTC(2026, 10, 1, 6, minute, 0, ms)).toISOString();
 
 type Json = Record<string, any>;
@@ -49,8 +56,21 @@ function scenario(p: string): { events: Json[]; ids: Map<string, string> } {
   const pg = `postgres://${p}-db.internal:5432`;
   const table = (name: string) => ({ namespace: pg, name: `analytics.public.${name}` });
   const events: Json[] = [];
-  const airflowRun = (o: { runId: string; dagRunId: string; task: string; type: string; minute: number; inputs?: string[]; outputs?: string[]; nominal?: string; error?: string }) => ({
-    eventType: o.type, eventTime: at(o.minute), producer: AIRFLOW, schemaURL: RUN_EVENT,
+  const airflowRun = (o: {
+    runId: string;
+    dagRunId: string;
+    task: string;
+    type: string;
+    minute: number;
+    inputs?: string[];
+    outputs?: string[];
+    nominal?: string;
+    error?: string;
+  }) => ({
+    eventType: o.type,
+    eventTime: at(o.minute),
+    producer: AIRFLOW,
+    schemaURL: RUN_EVENT,
     run: {
       runId: o.runId,
       facets: {
@@ -61,7 +81,8 @@ function scenario(p: string): { events: Json[]; ids: Map<string, string> } {
       },
     },
     job: {
-      namespace: p, name: `orders_daily.${o.task}`,
+      namespace: p,
+      name: `orders_daily.${o.task}`,
       facets: { jobType: facet(AIRFLOW, 'JobTypeJobFacet', { processingType: 'BATCH', integration: 'AIRFLOW', jobType: 'TASK' }) },
     },
     ...(o.inputs ? { inputs: o.inputs.map(table) } : {}),
@@ -70,89 +91,262 @@ function scenario(p: string): { events: Json[]; ids: Map<string, string> } {
 
   // The Airflow DAG, run on two days. Run 1 of `transform` reads t1 at START and t1, t2 at COMPLETE;
   // run 2 starts later and reads t3 (issue 30: its START delivered before run 1's COMPLETE lost t3).
-  const dag1 = id('dag1'), dag2 = id('dag2');
-  const tr1 = id('tr1'), tr2 = id('tr2'), ex1 = id('ex1');
+  const dag1 = id('dag1'),
+    dag2 = id('dag2');
+  const tr1 = id('tr1'),
+    tr2 = id('tr2'),
+    ex1 = id('ex1');
   events.push(
     airflowRun({ runId: ex1, dagRunId: dag1, task: 'extract', type: 'START', minute: 0, nominal: at(0), outputs: ['raw_orders'] }),
     airflowRun({ runId: ex1, dagRunId: dag1, task: 'extract', type: 'COMPLETE', minute: 2, nominal: at(0), outputs: ['raw_orders'] }),
-    airflowRun({ runId: tr1, dagRunId: dag1, task: 'transform', type: 'START', minute: 3, nominal: at(0), inputs: ['t1'], outputs: ['orders'] }),
+    airflowRun({
+      runId: tr1,
+      dagRunId: dag1,
+      task: 'transform',
+      type: 'START',
+      minute: 3,
+      nominal: at(0),
+      inputs: ['t1'],
+      outputs: ['orders'],
+    }),
     airflowRun({ runId: tr1, dagRunId: dag1, task: 'transform', type: 'RUNNING', minute: 4, inputs: ['t1'], outputs: ['orders'] }),
-    airflowRun({ runId: tr1, dagRunId: dag1, task: 'transform', type: 'COMPLETE', minute: 5, nominal: at(0), inputs: ['t1', 't2'], outputs: ['orders'] }),
-    airflowRun({ runId: tr2, dagRunId: dag2, task: 'transform', type: 'START', minute: 30, nominal: at(30), inputs: ['t3'], outputs: ['orders'] }),
+    airflowRun({
+      runId: tr1,
+      dagRunId: dag1,
+      task: 'transform',
+      type: 'COMPLETE',
+      minute: 5,
+      nominal: at(0),
+      inputs: ['t1', 't2'],
+      outputs: ['orders'],
+    }),
+    airflowRun({
+      runId: tr2,
+      dagRunId: dag2,
+      task: 'transform',
+      type: 'START',
+      minute: 30,
+      nominal: at(30),
+      inputs: ['t3'],
+      outputs: ['orders'],
+    }),
     // A run that fails: its lineage is not the job's, its error is the run's.
     airflowRun({ runId: id('ld1'), dagRunId: dag1, task: 'load', type: 'COMPLETE', minute: 20, inputs: ['orders'], outputs: ['mart'] }),
     airflowRun({ runId: id('ld2'), dagRunId: dag2, task: 'load', type: 'START', minute: 31, inputs: ['orders'], outputs: ['mart'] }),
   );
   const failing = id('failing');
   events.push(
-    airflowRun({ runId: failing, dagRunId: dag2, task: 'load', type: 'START', minute: 32, inputs: ['orders', 'fx_rates'], outputs: ['mart'] }),
-    airflowRun({ runId: failing, dagRunId: dag2, task: 'load', type: 'FAIL', minute: 33, inputs: ['orders', 'fx_rates'], outputs: ['mart'], error: 'division by zero' }),
+    airflowRun({
+      runId: failing,
+      dagRunId: dag2,
+      task: 'load',
+      type: 'START',
+      minute: 32,
+      inputs: ['orders', 'fx_rates'],
+      outputs: ['mart'],
+    }),
+    airflowRun({
+      runId: failing,
+      dagRunId: dag2,
+      task: 'load',
+      type: 'FAIL',
+      minute: 33,
+      inputs: ['orders', 'fx_rates'],
+      outputs: ['mart'],
+      error: 'division by zero',
+    }),
     // A START and a COMPLETE in the same millisecond (fast tasks do this).
     airflowRun({ runId: ex1, dagRunId: dag1, task: 'extract', type: 'RUNNING', minute: 2 }),
   );
 
   // Spark on hive tables: the files carry TABLE symlinks; column lineage names the files.
   const file = (name: string) => ({
-    namespace: 'file', name: `/warehouse/${p}/${name}`,
-    facets: { symlinks: facet(SPARK, 'SymlinksDatasetFacet', { identifiers: [{ namespace: `hive://${p}-metastore:9083`, name: `${p}.${name}`, type: 'TABLE' }] }) },
+    namespace: 'file',
+    name: `/warehouse/${p}/${name}`,
+    facets: {
+      symlinks: facet(SPARK, 'SymlinksDatasetFacet', {
+        identifiers: [{ namespace: `hive://${p}-metastore:9083`, name: `${p}.${name}`, type: 'TABLE' }],
+      }),
+    },
   });
-  const columns = (fields: Record<string, Array<[string, string]>>) => facet(SPARK, 'ColumnLineageDatasetFacet', {
-    fields: Object.fromEntries(Object.entries(fields).map(([col, ins]) => [col, {
-      inputFields: ins.map(([t, f]) => ({ namespace: 'file', name: `/warehouse/${p}/${t}`, field: f, transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }] })),
-    }])),
-  });
-  const sparkRun = (o: { runId: string; type: string; minute: number; ms?: number; inputs: string[]; output: string; fields?: Record<string, Array<[string, string]>>; schema?: string[] }) => {
+  const columns = (fields: Record<string, Array<[string, string]>>) =>
+    facet(SPARK, 'ColumnLineageDatasetFacet', {
+      fields: Object.fromEntries(
+        Object.entries(fields).map(([col, ins]) => [
+          col,
+          {
+            inputFields: ins.map(([t, f]) => ({
+              namespace: 'file',
+              name: `/warehouse/${p}/${t}`,
+              field: f,
+              transformations: [{ type: 'DIRECT', subtype: 'IDENTITY', description: '', masking: false }],
+            })),
+          },
+        ]),
+      ),
+    });
+  const sparkRun = (o: {
+    runId: string;
+    type: string;
+    minute: number;
+    ms?: number;
+    inputs: string[];
+    output: string;
+    fields?: Record<string, Array<[string, string]>>;
+    schema?: string[];
+  }) => {
     const out = file(o.output) as Json;
     if (o.fields) out.facets.columnLineage = columns(o.fields);
     if (o.schema) out.facets.schema = facet(SPARK, 'SchemaDatasetFacet', { fields: o.schema.map((name) => ({ name, type: 'string' })) });
     return {
-      eventType: o.type, eventTime: at(o.minute, o.ms), producer: SPARK, schemaURL: RUN_EVENT,
-      run: { runId: o.runId, facets: { processing_engine: facet(SPARK, 'ProcessingEngineRunFacet', { version: '3.5.1', name: 'spark', openlineageAdapterVersion: '1.23.0' }), spark_properties: facet(SPARK, 'RunFacet', { properties: { 'spark.master': 'local[2]' } }) } },
-      job: { namespace: p, name: 'nightly_app.execute_insert_into_hive_table.orders_wide', facets: { jobType: facet(SPARK, 'JobTypeJobFacet', { processingType: 'BATCH', integration: 'SPARK', jobType: 'SQL_JOB' }) } },
-      inputs: o.inputs.map(file), outputs: [out],
+      eventType: o.type,
+      eventTime: at(o.minute, o.ms),
+      producer: SPARK,
+      schemaURL: RUN_EVENT,
+      run: {
+        runId: o.runId,
+        facets: {
+          processing_engine: facet(SPARK, 'ProcessingEngineRunFacet', {
+            version: '3.5.1',
+            name: 'spark',
+            openlineageAdapterVersion: '1.23.0',
+          }),
+          spark_properties: facet(SPARK, 'RunFacet', { properties: { 'spark.master': 'local[2]' } }),
+        },
+      },
+      job: {
+        namespace: p,
+        name: 'nightly_app.execute_insert_into_hive_table.orders_wide',
+        facets: { jobType: facet(SPARK, 'JobTypeJobFacet', { processingType: 'BATCH', integration: 'SPARK', jobType: 'SQL_JOB' }) },
+      },
+      inputs: o.inputs.map(file),
+      outputs: [out],
     };
   };
-  const s1 = id('s1'), s2 = id('s2'), s3 = id('s3');
+  const s1 = id('s1'),
+    s2 = id('s2'),
+    s3 = id('s3');
   events.push(
     sparkRun({ runId: s1, type: 'START', minute: 10, inputs: ['src_a'], output: 'wide', fields: { x: [['src_a', 'x']] } }),
-    sparkRun({ runId: s1, type: 'RUNNING', minute: 11, inputs: ['src_a', 'src_b'], output: 'wide', fields: { x: [['src_a', 'x']], y: [['src_b', 'y']] } }),
-    sparkRun({ runId: s1, type: 'COMPLETE', minute: 12, inputs: ['src_a', 'src_b'], output: 'wide', fields: { x: [['src_a', 'x']], y: [['src_b', 'y']] }, schema: ['x', 'y'] }),
+    sparkRun({
+      runId: s1,
+      type: 'RUNNING',
+      minute: 11,
+      inputs: ['src_a', 'src_b'],
+      output: 'wide',
+      fields: { x: [['src_a', 'x']], y: [['src_b', 'y']] },
+    }),
+    sparkRun({
+      runId: s1,
+      type: 'COMPLETE',
+      minute: 12,
+      inputs: ['src_a', 'src_b'],
+      output: 'wide',
+      fields: { x: [['src_a', 'x']], y: [['src_b', 'y']] },
+      schema: ['x', 'y'],
+    }),
     // Run 2 reports only y (issue 30: reversed, the x edge of run 1 was lost).
     sparkRun({ runId: s2, type: 'START', minute: 40, inputs: ['src_b'], output: 'wide' }),
-    sparkRun({ runId: s2, type: 'COMPLETE', minute: 41, inputs: ['src_b', 'src_c'], output: 'wide', fields: { y: [['src_b', 'y'], ['src_c', 'y']] }, schema: ['x', 'y', 'z'] }),
+    sparkRun({
+      runId: s2,
+      type: 'COMPLETE',
+      minute: 41,
+      inputs: ['src_b', 'src_c'],
+      output: 'wide',
+      fields: {
+        y: [
+          ['src_b', 'y'],
+          ['src_c', 'y'],
+        ],
+      },
+      schema: ['x', 'y', 'z'],
+    }),
     // Two different events of the same job in the same millisecond.
     sparkRun({ runId: s2, type: 'RUNNING', minute: 41, inputs: ['src_b', 'src_c'], output: 'wide', fields: { z: [['src_c', 'z']] } }),
     // A run that fails: its START's column w and input src_d are taken back by a FAIL that names no datasets.
-    sparkRun({ runId: s3, type: 'START', minute: 50, inputs: ['src_d'], output: 'wide', fields: { w: [['src_d', 'w']], z: [['src_d', 'z']] } }),
+    sparkRun({
+      runId: s3,
+      type: 'START',
+      minute: 50,
+      inputs: ['src_d'],
+      output: 'wide',
+      fields: { w: [['src_d', 'w']], z: [['src_d', 'z']] },
+    }),
     { ...sparkRun({ runId: s3, type: 'FAIL', minute: 51, inputs: [], output: 'wide' }), inputs: undefined, outputs: undefined },
   );
 
   // dbt: a model under its invocation (parent) run.
-  const invocation = id('invocation'), model = id('model');
+  const invocation = id('invocation'),
+    model = id('model');
   const dbtModel = (type: string, minute: number) => ({
-    eventType: type, eventTime: at(minute), producer: DBT, schemaURL: RUN_EVENT,
-    run: { runId: model, facets: {
-      parent: facet(DBT, 'ParentRunFacet', { run: { runId: invocation }, job: { namespace: p, name: 'dbt-run-jaffle_shop' } }),
-      dbt_version: facet(DBT, 'DbtVersionRunFacet', { version: '1.8.2' }),
-    } },
-    job: { namespace: p, name: 'jaffle.model.stg_orders', facets: {
-      jobType: facet(DBT, 'JobTypeJobFacet', { processingType: 'BATCH', integration: 'DBT', jobType: 'MODEL' }),
-      sql: facet(DBT, 'SQLJobFacet', { query: 'select * from raw_orders', dialect: 'postgres' }),
-    } },
+    eventType: type,
+    eventTime: at(minute),
+    producer: DBT,
+    schemaURL: RUN_EVENT,
+    run: {
+      runId: model,
+      facets: {
+        parent: facet(DBT, 'ParentRunFacet', { run: { runId: invocation }, job: { namespace: p, name: 'dbt-run-jaffle_shop' } }),
+        dbt_version: facet(DBT, 'DbtVersionRunFacet', { version: '1.8.2' }),
+      },
+    },
+    job: {
+      namespace: p,
+      name: 'jaffle.model.stg_orders',
+      facets: {
+        jobType: facet(DBT, 'JobTypeJobFacet', { processingType: 'BATCH', integration: 'DBT', jobType: 'MODEL' }),
+        sql: facet(DBT, 'SQLJobFacet', { query: 'select * from raw_orders', dialect: 'postgres' }),
+      },
+    },
     inputs: [table('raw_orders')],
-    outputs: [{ ...table('stg_orders'), facets: { documentation: facet(DBT, 'DocumentationDatasetFacet', { description: `staged orders (${type})` }) } }],
+    outputs: [
+      {
+        ...table('stg_orders'),
+        facets: { documentation: facet(DBT, 'DocumentationDatasetFacet', { description: `staged orders (${type})` }) },
+      },
+    ],
   });
   events.push(dbtModel('START', 50), dbtModel('COMPLETE', 51));
 
   // A JobEvent (static lineage) and a DatasetEvent (a schema), older than the runs above.
   events.push(
-    { eventTime: at(1), producer: AIRFLOW, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
-      job: { namespace: p, name: 'orders_daily.report', facets: { documentation: facet(AIRFLOW, 'DocumentationJobFacet', { description: 'weekly report' }) } },
-      inputs: [table('orders')], outputs: [table('report')] },
-    { eventTime: at(45), producer: AIRFLOW, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
-      dataset: { ...table('orders'), facets: { schema: facet(AIRFLOW, 'SchemaDatasetFacet', { fields: [{ name: 'id', type: 'bigint' }, { name: 'amount', type: 'numeric' }] }) } } },
-    { eventTime: at(46), producer: AIRFLOW, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
-      dataset: { ...table('orders'), facets: { documentation: facet(AIRFLOW, 'DocumentationDatasetFacet', { description: 'orders, one row each' }) } } },
+    {
+      eventTime: at(1),
+      producer: AIRFLOW,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+      job: {
+        namespace: p,
+        name: 'orders_daily.report',
+        facets: { documentation: facet(AIRFLOW, 'DocumentationJobFacet', { description: 'weekly report' }) },
+      },
+      inputs: [table('orders')],
+      outputs: [table('report')],
+    },
+    {
+      eventTime: at(45),
+      producer: AIRFLOW,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
+      dataset: {
+        ...table('orders'),
+        facets: {
+          schema: facet(AIRFLOW, 'SchemaDatasetFacet', {
+            fields: [
+              { name: 'id', type: 'bigint' },
+              { name: 'amount', type: 'numeric' },
+            ],
+          }),
+        },
+      },
+    },
+    {
+      eventTime: at(46),
+      producer: AIRFLOW,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent',
+      dataset: {
+        ...table('orders'),
+        facets: { documentation: facet(AIRFLOW, 'DocumentationDatasetFacet', { description: 'orders, one row each' }) },
+      },
+    },
   );
   return { events, ids };
 }
@@ -194,11 +388,15 @@ async function snapshot(urns: readonly string[], p: string, ids: Map<string, str
   for (const urn of urns) {
     for (const [name, row] of await getLatestAspects(store, parseUrn(urn))) aspects[`${urn} ${name}`] = row.value;
   }
-  const edges = await store.read((tx) => tx.run<Record<string, unknown>>('edges/owned-by', { rows: urns.map((owner) => ({ owner, aspect: null })) }));
+  const edges = await store.read((tx) =>
+    tx.run<Record<string, unknown>>('edges/owned-by', { rows: urns.map((owner) => ({ owner, aspect: null })) }),
+  );
   // An edge's key hashes its urns (the delivery's names). Edges of aspects without stamps (key
   // aspects, a run's relationships) are stamped with the time of the write, not of any event.
   const unstamped = (aspect: string) => aspect.endsWith('Key') || aspect === 'dataProcessInstanceRelationships';
-  const edgeList = edges.map(({ key: _key, ...e }) => JSON.stringify(unstamped(String(e.aspect)) ? { ...e, createdOn: 0, updatedOn: 0 } : e)).sort();
+  const edgeList = edges
+    .map(({ key: _key, ...e }) => JSON.stringify(unstamped(String(e.aspect)) ? { ...e, createdOn: 0, updatedOn: 0 } : e))
+    .sort();
   let text = JSON.stringify({ aspects: sortKeys(aspects), edges: edgeList }).replaceAll(p, 'NS');
   for (const [uuid, name] of ids) text = text.replaceAll(uuid, name);
   // An event key ends with the digest of the event, which holds the delivery's names.
@@ -209,7 +407,12 @@ async function snapshot(urns: readonly string[], p: string, ids: Map<string, str
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -241,10 +444,20 @@ test('every delivery order leaves the same aspects and edges', async () => {
   const s = reference!.state;
   const job = Object.keys(s.aspects).find((k) => k.includes('orders_daily.transform') && k.endsWith(' dataJobInputOutput'))!;
   expect(s.aspects[job].inputDatasetEdges.map((e: any) => e.destinationUrn)).toEqual(
-    ['t1', 't2', 't3'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`));
+    ['t1', 't2', 't3'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`),
+  );
   const wide = 'urn:li:dataset:(urn:li:dataPlatform:hive,NS.wide,PROD)';
-  const fine = s.aspects[`${wide} upstreamLineage`].fineGrainedLineages.map((f: any) => [f.downstreams[0].replace(/.*,/, ''), f.upstreams.map((u: string) => u.replace(/^urn:li:schemaField:\(urn:li:dataset:\(urn:li:dataPlatform:hive,NS\.(\w+),PROD\),(\w+)\)$/, '$1.$2'))]);
-  expect(fine).toEqual([['x)', ['src_a.x']], ['y)', ['src_b.y', 'src_c.y']], ['z)', ['src_c.z']]]);
+  const fine = s.aspects[`${wide} upstreamLineage`].fineGrainedLineages.map((f: any) => [
+    f.downstreams[0].replace(/.*,/, ''),
+    f.upstreams.map((u: string) =>
+      u.replace(/^urn:li:schemaField:\(urn:li:dataset:\(urn:li:dataPlatform:hive,NS\.(\w+),PROD\),(\w+)\)$/, '$1.$2'),
+    ),
+  ]);
+  expect(fine).toEqual([
+    ['x)', ['src_a.x']],
+    ['y)', ['src_b.y', 'src_c.y']],
+    ['z)', ['src_c.z']],
+  ]);
   // The failed Spark run left nothing: no src_d input, no w column, no src_d upstream of wide.
   const sparkJob = Object.keys(s.aspects).find((k) => k.includes('orders_wide') && k.endsWith(' dataJobInputOutput'))!;
   expect(JSON.stringify(s.aspects[sparkJob])).not.toContain('src_d');
@@ -253,8 +466,11 @@ test('every delivery order leaves the same aspects and edges', async () => {
   const load = Object.keys(s.aspects).find((k) => k.includes('orders_daily.load') && k.endsWith(' dataJobInputOutput'))!;
   // (its START added fx_rates; its FAIL took that back, whichever arrived first)
   expect(s.aspects[load].inputDatasetEdges.map((e: any) => e.destinationUrn)).toEqual(
-    ['orders'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`));
-  const failed = Object.entries(s.aspects).filter(([k, v]: [string, any]) => k.endsWith(' dataProcessInstanceRunEvent') && v.result?.type === 'FAILURE');
+    ['orders'].map((t) => `urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.${t},PROD)`),
+  );
+  const failed = Object.entries(s.aspects).filter(
+    ([k, v]: [string, any]) => k.endsWith(' dataProcessInstanceRunEvent') && v.result?.type === 'FAILURE',
+  );
   expect(failed).toHaveLength(2);
   // Newest documentation and schema of `orders` stand, whichever came last.
   const ordersUrn = 'urn:li:dataset:(urn:li:dataPlatform:postgres,analytics.public.orders,PROD)';

@@ -16,22 +16,36 @@ beforeAll(async () => {
   reader = await tokenFor(svc.store, ns.user('reader'), 'Reader');
   editor = await tokenFor(svc.store, ns.user('editor'), 'Editor');
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 async function call(method: string, path: string, body?: unknown, token: string | null = admin) {
   const headers: Record<string, string> = { 'X-RestLi-Protocol-Version': '2.0.0' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(svc.baseUrl + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(svc.baseUrl + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
 const mcp = (urn: string, aspectName: string, value: unknown, changeType = 'UPSERT', extra: Record<string, unknown> = {}) => ({
   proposal: {
-    entityType: urn.split(':')[2], entityUrn: urn, changeType, aspectName,
+    entityType: urn.split(':')[2],
+    entityUrn: urn,
+    changeType,
+    aspectName,
     aspect: { value: JSON.stringify(value), contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json' },
-    systemMetadata: { lastObserved: 1_700_000_000_000, runId: 'no-run-id-provided', lastRunId: 'no-run-id-provided', properties: { clientId: 'acryl-datahub', clientVersion: '1.0.0' } },
+    systemMetadata: {
+      lastObserved: 1_700_000_000_000,
+      runId: 'no-run-id-provided',
+      lastRunId: 'no-run-id-provided',
+      properties: { clientId: 'acryl-datahub', clientVersion: '1.0.0' },
+    },
     ...extra,
   },
   async: 'false',
@@ -41,7 +55,11 @@ const enc = encodeURIComponent;
 describe('setup entities', () => {
   test('datasets are created with datasetProperties', async () => {
     for (const u of [up, up2, down]) {
-      const r = await call('POST', '/aspects?action=ingestProposal', mcp(u, 'datasetProperties', { name: u.split(',')[1], description: 'tutorial table', customProperties: {} }));
+      const r = await call(
+        'POST',
+        '/aspects?action=ingestProposal',
+        mcp(u, 'datasetProperties', { name: u.split(',')[1], description: 'tutorial table', customProperties: {} }),
+      );
       expect(r).toMatchObject({ status: 200, body: { value: 'success' } });
     }
   });
@@ -50,10 +68,15 @@ describe('setup entities', () => {
 describe('the tutorial column-level record', () => {
   const record = {
     upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up, type: 'TRANSFORMED' }],
-    fineGrainedLineages: [{
-      upstreamType: 'FIELD_SET', upstreams: [ns.field(up, 'browser')],
-      downstreamType: 'FIELD', downstreams: [ns.field(down, 'browser_id')], confidenceScore: 1.0,
-    }],
+    fineGrainedLineages: [
+      {
+        upstreamType: 'FIELD_SET',
+        upstreams: [ns.field(up, 'browser')],
+        downstreamType: 'FIELD',
+        downstreams: [ns.field(down, 'browser_id')],
+        confidenceScore: 1.0,
+      },
+    ],
   };
 
   test('ingested as an MCP reads back identical through GET /aspects', async () => {
@@ -74,10 +97,17 @@ describe('the tutorial column-level record', () => {
 
   test('an identical re-ingest adds no version; a changed one does, oldest first', async () => {
     expect((await call('GET', `/aspects/${enc(down)}?aspect=upstreamLineage&version=1`)).status).toBe(404);
-    const changed = { ...record, upstreams: [...record.upstreams, { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up2, type: 'COPY' }] };
+    const changed = {
+      ...record,
+      upstreams: [...record.upstreams, { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up2, type: 'COPY' }],
+    };
     expect((await call('POST', '/aspects?action=ingestProposal', mcp(down, 'upstreamLineage', changed))).status).toBe(200);
-    expect((await call('GET', `/aspects/${enc(down)}?aspect=upstreamLineage&version=1`)).body.aspect['com.linkedin.dataset.UpstreamLineage']).toEqual(record);
-    expect((await call('GET', `/aspects/${enc(down)}?aspect=upstreamLineage`)).body.aspect['com.linkedin.dataset.UpstreamLineage']).toEqual(changed);
+    expect(
+      (await call('GET', `/aspects/${enc(down)}?aspect=upstreamLineage&version=1`)).body.aspect['com.linkedin.dataset.UpstreamLineage'],
+    ).toEqual(record);
+    expect((await call('GET', `/aspects/${enc(down)}?aspect=upstreamLineage`)).body.aspect['com.linkedin.dataset.UpstreamLineage']).toEqual(
+      changed,
+    );
   });
 });
 
@@ -86,11 +116,42 @@ describe('the MCE form of the dataset-level record', () => {
     const target = ns.dataset('mce_target');
     await call('POST', '/aspects?action=ingestProposal', mcp(target, 'status', { removed: false }));
     const body = {
-      entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: target, aspects: [{ 'com.linkedin.dataset.UpstreamLineage': {
-        upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, created: null, dataset: up, type: 'TRANSFORMED', properties: null, query: null }],
-        fineGrainedLineages: null,
-      } }] } } },
-      systemMetadata: { lastObserved: 1_700_000_000_000, runId: 'no-run-id-provided', lastRunId: 'no-run-id-provided', pipelineName: null, registryName: null, registryVersion: null, properties: { clientId: 'acryl-datahub', clientVersion: '1.0.0' }, version: null, aspectCreated: null, aspectModified: null },
+      entity: {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: target,
+            aspects: [
+              {
+                'com.linkedin.dataset.UpstreamLineage': {
+                  upstreams: [
+                    {
+                      auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' },
+                      created: null,
+                      dataset: up,
+                      type: 'TRANSFORMED',
+                      properties: null,
+                      query: null,
+                    },
+                  ],
+                  fineGrainedLineages: null,
+                },
+              },
+            ],
+          },
+        },
+      },
+      systemMetadata: {
+        lastObserved: 1_700_000_000_000,
+        runId: 'no-run-id-provided',
+        lastRunId: 'no-run-id-provided',
+        pipelineName: null,
+        registryName: null,
+        registryVersion: null,
+        properties: { clientId: 'acryl-datahub', clientVersion: '1.0.0' },
+        version: null,
+        aspectCreated: null,
+        aspectModified: null,
+      },
     };
     const r = await call('POST', '/entities?action=ingest', body);
     expect(r.status).toBe(200);
@@ -101,8 +162,22 @@ describe('the MCE form of the dataset-level record', () => {
   });
 
   test('a non-dataset urn as a dataset upstream is a 422, not a 500', async () => {
-    const body = { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: down, aspects: [{ 'com.linkedin.dataset.UpstreamLineage': {
-      upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: ns.chart('c1'), type: 'TRANSFORMED' }] } }] } } } };
+    const body = {
+      entity: {
+        value: {
+          'com.linkedin.metadata.snapshot.DatasetSnapshot': {
+            urn: down,
+            aspects: [
+              {
+                'com.linkedin.dataset.UpstreamLineage': {
+                  upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: ns.chart('c1'), type: 'TRANSFORMED' }],
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
     const r = await call('POST', '/entities?action=ingest', body);
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', status: 422 });
@@ -114,7 +189,11 @@ describe('the MCE form of the dataset-level record', () => {
 describe('existence rule', () => {
   test('strict: lineage naming a missing upstream is a 422 naming it, and nothing is written', async () => {
     const missing = ns.dataset('never_ingested');
-    const r = await call('POST', '/aspects?action=ingestProposal', mcp(up2, 'upstreamLineage', { upstreams: [{ dataset: missing, type: 'TRANSFORMED' }] }));
+    const r = await call(
+      'POST',
+      '/aspects?action=ingestProposal',
+      mcp(up2, 'upstreamLineage', { upstreams: [{ dataset: missing, type: 'TRANSFORMED' }] }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.message).toContain(missing);
     expect((await call('GET', `/aspects/${enc(up2)}?aspect=upstreamLineage`)).status).toBe(404);
@@ -123,16 +202,20 @@ describe('existence rule', () => {
   test('strict: an earlier proposal of the same batch counts as existing; the batch is all-or-nothing', async () => {
     const fresh = ns.dataset('fresh_in_batch');
     const fresh2 = ns.dataset('fresh_in_batch2');
-    const bad = await call('POST', '/aspects?action=ingestProposalBatch', { proposals: [
-      mcp(fresh2, 'status', { removed: false }).proposal,
-      mcp(fresh2, 'upstreamLineage', { upstreams: [{ dataset: ns.dataset('nope'), type: 'TRANSFORMED' }] }).proposal,
-    ] });
+    const bad = await call('POST', '/aspects?action=ingestProposalBatch', {
+      proposals: [
+        mcp(fresh2, 'status', { removed: false }).proposal,
+        mcp(fresh2, 'upstreamLineage', { upstreams: [{ dataset: ns.dataset('nope'), type: 'TRANSFORMED' }] }).proposal,
+      ],
+    });
     expect(bad.status).toBe(422);
     expect((await call('POST', '/entities?action=exists', { urn: fresh2 })).body).toEqual({ value: false });
-    const ok = await call('POST', '/aspects?action=ingestProposalBatch', { proposals: [
-      mcp(fresh, 'status', { removed: false }).proposal,
-      mcp(fresh, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'TRANSFORMED' }] }).proposal,
-    ] });
+    const ok = await call('POST', '/aspects?action=ingestProposalBatch', {
+      proposals: [
+        mcp(fresh, 'status', { removed: false }).proposal,
+        mcp(fresh, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'TRANSFORMED' }] }).proposal,
+      ],
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -142,7 +225,8 @@ describe('existence rule', () => {
       const ghost = ns.dataset('placeholder');
       const target = ns.dataset('relaxed_target');
       const res = await fetch(`${relaxed.baseUrl}/aspects?action=ingestProposal`, {
-        method: 'POST', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(mcp(target, 'upstreamLineage', { upstreams: [{ dataset: ghost, type: 'TRANSFORMED' }] })),
       });
       expect(res.status).toBe(200);
@@ -157,7 +241,12 @@ describe('existence rule', () => {
 describe('reads and other actions', () => {
   test('key aspects are served (Python exists() reads datasetKey)', async () => {
     const r = await call('GET', `/aspects/${enc(down)}?aspect=datasetKey&version=0`);
-    expect(r.body).toEqual({ aspect: { 'com.linkedin.metadata.key.DatasetKey': { platform: `urn:li:dataPlatform:${ns.platform}`, name: 'logging_events', origin: 'PROD' } }, version: 0 });
+    expect(r.body).toEqual({
+      aspect: {
+        'com.linkedin.metadata.key.DatasetKey': { platform: `urn:li:dataPlatform:${ns.platform}`, name: 'logging_events', origin: 'PROD' },
+      },
+      version: 0,
+    });
   });
 
   test('entitiesV2 lists aspects and always includes the key aspect', async () => {
@@ -174,7 +263,9 @@ describe('reads and other actions', () => {
     const t = ns.dataset('to_delete');
     await call('POST', '/aspects?action=ingestProposal', mcp(t, 'datasetProperties', { name: 'x' }));
     expect((await call('POST', '/entities?action=exists', { urn: t })).body).toEqual({ value: true });
-    expect((await call('POST', '/aspects?action=getCount', { aspect: 'datasetProperties', urnLike: `%${ns.platform}%` })).body.value).toBeGreaterThanOrEqual(4);
+    expect(
+      (await call('POST', '/aspects?action=getCount', { aspect: 'datasetProperties', urnLike: `%${ns.platform}%` })).body.value,
+    ).toBeGreaterThanOrEqual(4);
     await call('POST', '/aspects?action=ingestProposal', mcp(t, 'status', { removed: true }));
     expect((await call('POST', '/entities?action=exists', { urn: t })).body).toEqual({ value: true });
     expect((await call('POST', '/entities?action=exists', { urn: t, includeSoftDelete: false })).body).toEqual({ value: false });
@@ -185,7 +276,13 @@ describe('reads and other actions', () => {
   });
 
   test('PATCH adds an upstream through the template', async () => {
-    const patch = [{ op: 'add', path: `/upstreams/${up2.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up2, type: 'TRANSFORMED' } }];
+    const patch = [
+      {
+        op: 'add',
+        path: `/upstreams/${up2.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        value: { auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: up2, type: 'TRANSFORMED' },
+      },
+    ];
     const target = ns.dataset('patched');
     await call('POST', '/aspects?action=ingestProposal', mcp(target, 'status', { removed: false }));
     expect((await call('POST', '/aspects?action=ingestProposal', mcp(target, 'upstreamLineage', patch, 'PATCH'))).status).toBe(200);
@@ -200,12 +297,27 @@ describe('client mistakes are 4xx with a message, never 5xx', () => {
     ['malformed JSON', '/aspects?action=ingestProposal', '{"proposal":', 400],
     ['missing proposals', '/aspects?action=ingestProposalBatch', {}, 400],
     ['unknown action', '/aspects?action=frobnicate', {}, 400],
-    ['malformed urn', '/aspects?action=ingestProposal', mcp('urn:li:dataset:(urn:li:dataPlatform:x,,PROD)', 'status', { removed: false }), 422],
-    ['entity type mismatch', '/aspects?action=ingestProposal', { proposal: { ...mcp(down, 'status', { removed: false }).proposal, entityType: 'chart' } }, 422],
+    [
+      'malformed urn',
+      '/aspects?action=ingestProposal',
+      mcp('urn:li:dataset:(urn:li:dataPlatform:x,,PROD)', 'status', { removed: false }),
+      422,
+    ],
+    [
+      'entity type mismatch',
+      '/aspects?action=ingestProposal',
+      { proposal: { ...mcp(down, 'status', { removed: false }).proposal, entityType: 'chart' } },
+      422,
+    ],
     ['unknown change type', '/aspects?action=ingestProposal', mcp(down, 'status', { removed: false }, 'FROB'), 422],
     ['UPDATE change type', '/aspects?action=ingestProposal', mcp(down, 'status', { removed: false }, 'UPDATE'), 422],
     ['bad enum', '/aspects?action=ingestProposal', mcp(down, 'upstreamLineage', { upstreams: [{ dataset: up, type: 'SIDEWAYS' }] }), 422],
-    ['aspect value not JSON', '/aspects?action=ingestProposal', { proposal: { ...mcp(down, 'status', {}).proposal, aspect: { value: '{nope', contentType: 'application/json' } } }, 422],
+    [
+      'aspect value not JSON',
+      '/aspects?action=ingestProposal',
+      { proposal: { ...mcp(down, 'status', {}).proposal, aspect: { value: '{nope', contentType: 'application/json' } } },
+      422,
+    ],
     ['CREATE of an existing aspect', '/aspects?action=ingestProposal', mcp(down, 'datasetProperties', { name: 'again' }, 'CREATE'), 422],
   ])('%s', async (_name, path, body, status) => {
     const r = await call('POST', path, body);
@@ -242,7 +354,7 @@ describe('authentication and authorization', () => {
 });
 
 describe('restoreIndices over HTTP', () => {
-  test('needs a token (401) and RESTORE_INDICES_PRIVILEGE (403 with DataHub\'s message per path)', async () => {
+  test("needs a token (401) and RESTORE_INDICES_PRIVILEGE (403 with DataHub's message per path)", async () => {
     expect((await call('POST', '/operations?action=restoreIndices', { urn: down }, null)).status).toBe(401);
     const ops = await call('POST', '/operations?action=restoreIndices', { urn: down }, editor);
     expect(ops).toMatchObject({ status: 403, body: { message: 'User is unauthorized to restore indices.' } });
@@ -261,4 +373,3 @@ describe('restoreIndices over HTTP', () => {
     expect((await call('POST', '/operations?action=restoreIndices', { batchSize: 'many' })).status).toBe(400);
   });
 });
-

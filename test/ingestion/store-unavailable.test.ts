@@ -16,16 +16,24 @@ test('requests get 503 with Retry-After when the store is down', async () => {
     const health = await fetch(`${base}/health`);
     expect(health.status).toBe(503);
     const r = await fetch(`${base}/entities?action=exists`, {
-      method: 'POST', headers: { Authorization: 'Bearer a.b.c', 'Content-Type': 'application/json' }, body: JSON.stringify({ urn: 'urn:li:corpuser:x' }),
+      method: 'POST',
+      headers: { Authorization: 'Bearer a.b.c', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ urn: 'urn:li:corpuser:x' }),
     });
     // A malformed token is rejected before the store is needed.
     expect(r.status).toBe(401);
-    const off = createIngestionApp({ store, config: testConfig({ NEO4J_URI: deadUri, METADATA_SERVICE_AUTH_ENABLED: 'false' }), logger: createLogger('test', 'silent') });
+    const off = createIngestionApp({
+      store,
+      config: testConfig({ NEO4J_URI: deadUri, METADATA_SERVICE_AUTH_ENABLED: 'false' }),
+      logger: createLogger('test', 'silent'),
+    });
     const server2 = createServer(off.callback());
     const base2 = await listen(server2);
     try {
       const res = await fetch(`${base2}/entities?action=exists`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ urn: 'urn:li:corpuser:x' }),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ urn: 'urn:li:corpuser:x' }),
       });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');

@@ -8,10 +8,18 @@ import type { Store } from '../../catalog/src/store/store.ts';
 import { statementNames } from '../../catalog/src/store/cypher.ts';
 
 let store: Store;
-beforeAll(() => { store = testStore(); });
-afterAll(async () => { await store.close(); });
+beforeAll(() => {
+  store = testStore();
+});
+afterAll(async () => {
+  await store.close();
+});
 
-interface PlanNode { operatorType: string; arguments: Record<string, unknown>; children: PlanNode[] }
+interface PlanNode {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: PlanNode[];
+}
 const operators = (p: PlanNode): PlanNode[] => [p, ...p.children.flatMap(operators)];
 
 async function explain(name: string, params: Record<string, unknown>): Promise<PlanNode[]> {
@@ -24,7 +32,7 @@ const reachFiles = statementNames.filter((n) => n.startsWith('lineage/reach-'));
 const WALKS = ['down-1', 'down-2', 'down-max', 'up-1', 'up-2', 'up-max'].flatMap((s) => [s, `${s}-windowed`]);
 const windowOf = (name: string) => ({ start: 1_000, end: 2_000, windowed: name.endsWith('-windowed') });
 
-test('there is one reach statement per direction, depth bound and walk (every edge, or a time window\'s)', () => {
+test("there is one reach statement per direction, depth bound and walk (every edge, or a time window's)", () => {
   expect([...reachFiles].sort()).toEqual(WALKS.map((s) => `lineage/reach-${s}`).sort());
 });
 
@@ -63,7 +71,9 @@ test('the paths statements use a (bidirectional) shortest-path operator, not an 
 const selectFiles = statementNames.filter((n) => n.startsWith('lineage/select-'));
 
 test('there is one page, two counts and one cut statement per direction, depth bound and walk', () => {
-  expect([...selectFiles].sort()).toEqual(['counts', 'counts-judged', 'cut', 'page'].flatMap((k) => WALKS.map((s) => `lineage/select-${k}-${s}`)).sort());
+  expect([...selectFiles].sort()).toEqual(
+    ['counts', 'counts-judged', 'cut', 'page'].flatMap((k) => WALKS.map((s) => `lineage/select-${k}-${s}`)).sort(),
+  );
 });
 
 // The in-database selection (select.ts) is only as fast as these plans: a pruning BFS, and for
@@ -71,8 +81,24 @@ test('there is one page, two counts and one cut statement per direction, depth b
 describe.each(selectFiles)('%s', (name) => {
   test('plans a BFS pruning var-expand seeded from the urn index; a page plans a PartialTop', async () => {
     const ops = await explain(name, {
-      urn: 'urn:li:dataset:x', ...windowOf(name), maxHops: 1000, d1: true, d2: true, d3: true, afterDegree: 0, afterUrn: '',
-      keys: [1], pairs: null, criteria: [], tokens: [], limit: 10, untilDegree: 1000, untilUrn: null, degree: 2, rank: 10, visibleKeys: [1],
+      urn: 'urn:li:dataset:x',
+      ...windowOf(name),
+      maxHops: 1000,
+      d1: true,
+      d2: true,
+      d3: true,
+      afterDegree: 0,
+      afterUrn: '',
+      keys: [1],
+      pairs: null,
+      criteria: [],
+      tokens: [],
+      limit: 10,
+      untilDegree: 1000,
+      untilUrn: null,
+      degree: 2,
+      rank: 10,
+      visibleKeys: [1],
     });
     expect(ops.some((o) => o.operatorType.startsWith('NodeUniqueIndexSeek'))).toBe(true);
     const expand = ops.filter((o) => o.operatorType.includes('VarLengthExpand'));

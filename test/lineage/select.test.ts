@@ -30,12 +30,14 @@ const ghost = ns.dataset('ghost');
 // always in a window), w0 → w4 (no stamp: the row's observation time, i.e. now).
 const ws = Array.from({ length: 5 }, (_, i) => ns.dataset(`w${i}`));
 // Column-level lineage: field a of dsrc → field x of fdown (lifted onto fdown unless SCHEMA_FIELD).
-const dsrc = ns.dataset('dsrc'), fdown = ns.dataset('fdown');
+const dsrc = ns.dataset('dsrc'),
+  fdown = ns.dataset('fdown');
 
 const shipping = { ...limits, selectInDatabase: false };
 const down = (urn: string, extra: Partial<LineageQuery> = {}): LineageQuery => ({ urn, direction: 'DOWNSTREAM', ...extra });
 const degree = (...values: string[]) => [{ and: [{ field: 'degree', values }] }];
-const view = (hits: LineageHit[]) => hits.map((h) => [h.urn, h.degree, h.graphqlType, h.platform, h.origin, h.walkUrns.join('|')].join(' '));
+const view = (hits: LineageHit[]) =>
+  hits.map((h) => [h.urn, h.degree, h.graphqlType, h.platform, h.origin, h.walkUrns.join('|')].join(' '));
 
 async function cypher(text: string, params: Record<string, unknown> = {}) {
   const r = await store.driver.executeQuery(text, params, { database: 'neo4j' });
@@ -62,20 +64,25 @@ async function bothPaths(q: LineageQuery, count: number, lim = limits) {
 
 beforeAll(async () => {
   store = testStore();
-  await seedDatasets(store, [src, ...ks, ...js, ...deep, gone, other], [
-    ...ks.map((k) => [src, k] as [string, string]),
-    ...js.map((j, i) => [ks[i]!, j] as [string, string]),
-    [js[0]!, deep[0]!], [deep[0]!, deep[1]!], [ks[1]!, gone], [ks[0]!, other],
-  ]);
+  await seedDatasets(
+    store,
+    [src, ...ks, ...js, ...deep, gone, other],
+    [
+      ...ks.map((k) => [src, k] as [string, string]),
+      ...js.map((j, i) => [ks[i]!, j] as [string, string]),
+      [js[0]!, deep[0]!],
+      [deep[0]!, deep[1]!],
+      [ks[1]!, gone],
+      [ks[0]!, other],
+    ],
+  );
   await write(store, [
     upsert(flow, 'dataFlowInfo', { name: 'flow', customProperties: {} }),
     upsert(job, 'dataJobInfo', { name: 'job', type: { string: 'COMMAND' }, customProperties: {} }),
     upsert(key, 'status', { removed: false }),
     upsert(gone, 'status', { removed: true }),
   ]);
-  await write(store, [
-    upsert(key, 'mlPrimaryKeyProperties', { sources: [ks[0]!], description: 'key' }),
-  ]);
+  await write(store, [upsert(key, 'mlPrimaryKeyProperties', { sources: [ks[0]!], description: 'key' })]);
   await write(store, [upsert(job, 'dataJobInputOutput', { inputDatasets: [ks[0]!], outputDatasets: [ghost] })], 'relaxed');
   await seedDatasets(store, [dsrc, fdown, ...ws], []);
   await write(store, [
@@ -84,11 +91,17 @@ beforeAll(async () => {
     upstreams(ws[3]!, [{ dataset: ws[0]!, time: 5_000, manual: true }]),
     upstreams(ws[4]!, [ws[0]!]),
   ]);
-  await write(store, [upstreams(fdown, [dsrc], [
-    { upstreamType: 'FIELD_SET', upstreams: [ns.field(dsrc, 'a')], downstreamType: 'FIELD', downstreams: [ns.field(fdown, 'x')] },
-  ])]);
+  await write(store, [
+    upstreams(
+      fdown,
+      [dsrc],
+      [{ upstreamType: 'FIELD_SET', upstreams: [ns.field(dsrc, 'a')], downstreamType: 'FIELD', downstreams: [ns.field(fdown, 'x')] }],
+    ),
+  ]);
 });
-afterAll(async () => { await store.close(); });
+afterAll(async () => {
+  await store.close();
+});
 
 test('the in-database path and the shipping path agree, page after page, past the read-ahead prefix', async () => {
   const r = await bothPaths(down(src), 9);
@@ -99,8 +112,15 @@ test('the in-database path and the shipping path agree, page after page, past th
   expect(r.hits.map((h) => h.urn)).not.toContain(ghost);
   expect(r.hits.map((h) => h.urn)).not.toContain(gone);
   const types = r.facets.find((f) => f.field === '_entityType')!.aggregations;
-  expect(types).toEqual([{ value: 'DATASET', count: 163 }, { value: 'DATA_JOB', count: 1 }, { value: 'MLPRIMARY_KEY', count: 1 }]);
-  expect(r.facets.find((f) => f.field === 'origin')!.aggregations).toEqual([{ value: 'PROD', count: 162 }, { value: 'DEV', count: 1 }]);
+  expect(types).toEqual([
+    { value: 'DATASET', count: 163 },
+    { value: 'DATA_JOB', count: 1 },
+    { value: 'MLPRIMARY_KEY', count: 1 },
+  ]);
+  expect(r.facets.find((f) => f.field === 'origin')!.aggregations).toEqual([
+    { value: 'PROD', count: 162 },
+    { value: 'DEV', count: 1 },
+  ]);
 });
 
 test.each([
@@ -120,14 +140,27 @@ test.each([
 // Filters on what a facetKey stands for (type, platform, origin, soft deletion) are judged per
 // facetKey in the database, negated or not, in any number of orFilters groups, with degrees too.
 const otherPlatform = `urn:li:dataPlatform:${ns.platform}other`;
-const where = (...groups: Array<Array<{ field: string; values: string[]; negated?: boolean; condition?: string }>>) => groups.map((and) => ({ and }));
+const where = (...groups: Array<Array<{ field: string; values: string[]; negated?: boolean; condition?: string }>>) =>
+  groups.map((and) => ({ and }));
 test.each([
   ['_entityType in orFilters', where([{ field: '_entityType', values: ['DATA_JOB', 'MLPRIMARY_KEY'] }])],
   ['platform', where([{ field: 'platform', values: [otherPlatform] }])],
   ['platform.keyword, negated', where([{ field: 'platform.keyword', values: [otherPlatform], negated: true }])],
-  ['origin DEV with degree 2', where([{ field: 'origin', values: ['DEV'] }, { field: 'degree', values: ['2'] }])],
+  [
+    'origin DEV with degree 2',
+    where([
+      { field: 'origin', values: ['DEV'] },
+      { field: 'degree', values: ['2'] },
+    ]),
+  ],
   ['two groups: jobs, or DEV', where([{ field: '_entityType', values: ['DATA_JOB'] }], [{ field: 'origin', values: ['DEV'] }])],
-  ['negated type with degree 2 and 3+', where([{ field: '_entityType', values: ['DATASET'], negated: true }, { field: 'degree', values: ['2', '3+'] }])],
+  [
+    'negated type with degree 2 and 3+',
+    where([
+      { field: '_entityType', values: ['DATASET'], negated: true },
+      { field: 'degree', values: ['2', '3+'] },
+    ]),
+  ],
   ['removed = true (soft-deleted only)', where([{ field: 'removed', values: ['true'] }])],
 ] as const)('filter %s: selected in the database, same pages, total and facets as shipping rows', async (_name, orFilters) => {
   const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 7);
@@ -140,7 +173,14 @@ test('with filters the page runs beside the counts on the facetKeys already seen
   try {
     const jobs = down(src, { orFilters: where([{ field: '_entityType', values: ['DATA_JOB'] }]) } as unknown as Partial<LineageQuery>);
     // Seen so far: only the datasets of the time-window graph, so the job's facetKey is new.
-    await scrollLineage(replica, down(ws[0]!, { orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]) } as unknown as Partial<LineageQuery>), { count: 5 }, limits);
+    await scrollLineage(
+      replica,
+      down(ws[0]!, {
+        orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]),
+      } as unknown as Partial<LineageQuery>),
+      { count: 5 },
+      limits,
+    );
     const seen = replica.cache('lineage/facet-values', { max: 1 }); // exists: the options are not used
     expect(seen.size).toBeGreaterThan(0);
     const first = await scrollLineage(replica, jobs, { count: 5 }, limits);
@@ -168,7 +208,14 @@ test.each([
 });
 
 test('a time window with a type filter: in the database, same as shipping rows', async () => {
-  const r = await bothPaths(down(src, { startTimeMillis: 0, endTimeMillis: Date.now() + 60_000, orFilters: where([{ field: '_entityType', values: ['DATA_JOB', 'MLPRIMARY_KEY'] }]) } as unknown as Partial<LineageQuery>), 1);
+  const r = await bothPaths(
+    down(src, {
+      startTimeMillis: 0,
+      endTimeMillis: Date.now() + 60_000,
+      orFilters: where([{ field: '_entityType', values: ['DATA_JOB', 'MLPRIMARY_KEY'] }]),
+    } as unknown as Partial<LineageQuery>),
+    1,
+  );
   expect(r.strategy).toBe('database');
   expect(r.total).toBe(2);
 });
@@ -193,8 +240,18 @@ test.each([
   // An exact urn is judged by node identity (lineage/node-ids): a urn with no node, or whose node is
   // outside the reach (the source itself), names no result; negated, it leaves every result.
   ['urn EQUAL, with no node', where([{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'] }]), 0],
-  ['urn IN, the source and one with no node, negated', where([{ field: 'urn', values: [src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN', negated: true }]), 165],
-  ['urn IN, a result, the source and one with no node', where([{ field: 'urn', values: [deep[0]!, src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN' }]), 1],
+  [
+    'urn IN, the source and one with no node, negated',
+    where([
+      { field: 'urn', values: [src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN', negated: true },
+    ]),
+    165,
+  ],
+  [
+    'urn IN, a result, the source and one with no node',
+    where([{ field: 'urn', values: [deep[0]!, src, 'urn:li:dataset:(urn:li:dataPlatform:hive,no.such.table,PROD)'], condition: 'IN' }]),
+    1,
+  ],
   ['name IEQUAL', where([{ field: 'name', values: ['K007'], condition: 'IEQUAL' }]), 1],
   ['name CONTAIN, any case', where([{ field: 'name', values: ['J0'], condition: 'CONTAIN' }]), 10],
   ['urn START_WITH the job type', where([{ field: 'urn', values: ['urn:li:dataJob:'], condition: 'START_WITH' }]), 1],
@@ -202,16 +259,26 @@ test.each([
   ['description EXISTS (k012 and the ML key)', where([{ field: 'description', values: [], condition: 'EXISTS' }]), 2],
   ['description EXISTS, negated', where([{ field: 'description', values: [], condition: 'EXISTS', negated: true }]), 163],
   ['an empty value list restricts nothing', where([{ field: 'name', values: [], negated: true }]), 165],
-  ['a group of name and platform, or a urn', where(
-    [{ field: 'name', values: ['k0'], condition: 'START_WITH' }, { field: 'platform', values: [otherPlatform], negated: true }],
-    [{ field: 'urn', values: [deep[1]!] }],
-  ), 101],
-] as const)('node criteria, %s: selected in the database, same pages, total and facets as streamed rows', async (_name, orFilters, total) => {
-  await write(store, [datasetProps(ks[12]!, 'about facetKey')]);
-  const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 4);
-  expect(r.strategy).toBe('database');
-  expect(r.total).toBe(total);
-});
+  [
+    'a group of name and platform, or a urn',
+    where(
+      [
+        { field: 'name', values: ['k0'], condition: 'START_WITH' },
+        { field: 'platform', values: [otherPlatform], negated: true },
+      ],
+      [{ field: 'urn', values: [deep[1]!] }],
+    ),
+    101,
+  ],
+] as const)(
+  'node criteria, %s: selected in the database, same pages, total and facets as streamed rows',
+  async (_name, orFilters, total) => {
+    await write(store, [datasetProps(ks[12]!, 'about facetKey')]);
+    const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 4);
+    expect(r.strategy).toBe('database');
+    expect(r.total).toBe(total);
+  },
+);
 
 test('comparisons, by number when both sides read as one (hexadecimal too), else by text: in the database, same as streamed rows', async () => {
   await write(store, [datasetProps(ks[13]!, '9'), datasetProps(ks[14]!, '10'), datasetProps(ks[15]!, ' 0x1p3 ')]);
@@ -221,7 +288,13 @@ test('comparisons, by number when both sides read as one (hexadecimal too), else
     // 10 (not 9, not 8); every description that is text is "greater" than the text 9.5
     [where([{ field: 'description', values: ['9.5'], condition: 'GREATER_THAN' }]), undefined],
     // 8 and 9 only: 10 is not, and a text compares by text ("key" > "9")
-    [where([{ field: 'description', values: ['9'], condition: 'LESS_THAN_OR_EQUAL_TO' }, { field: 'description', values: ['1'], condition: 'GREATER_THAN' }]), 2],
+    [
+      where([
+        { field: 'description', values: ['9'], condition: 'LESS_THAN_OR_EQUAL_TO' },
+        { field: 'description', values: ['1'], condition: 'GREATER_THAN' },
+      ]),
+      2,
+    ],
   ] as const) {
     const r = await bothPaths(down(src, { orFilters } as unknown as Partial<LineageQuery>), 5);
     expect(r.strategy).toBe('database');
@@ -243,7 +316,11 @@ test.each([
   ['inside degree 2, 3+ only: nothing kept is deeper', 150, { orFilters: degree('3+') }],
   ['inside degree 2, soft-deleted entities visible', 150, { includeSoftDeleted: true }],
   ['inside degree 1, free text judged per node', 60, { query: 'k0' }],
-  ['inside degree 2, a name criterion judged per node', 145, { orFilters: where([{ field: 'name', values: ['j1'], condition: 'START_WITH' }], [{ field: 'platform', values: [otherPlatform] }]) }],
+  [
+    'inside degree 2, a name criterion judged per node',
+    145,
+    { orFilters: where([{ field: 'name', values: ['j1'], condition: 'START_WITH' }], [{ field: 'platform', values: [otherPlatform] }]) },
+  ],
 ] as const)('LINEAGE_MAX_RESULTS cut %s (%d): same pages, total, facets and isPartial on both paths', async (_name, maxResults, extra) => {
   const q = down(src, extra as Partial<LineageQuery>);
   const r = await bothPaths(q, 7, { ...limits, maxResults });
@@ -251,7 +328,9 @@ test.each([
   expect(r.isPartial).toBe(true);
   const nq = normalizeQuery({ ...q, liftFields: false }, Date.now());
   const lim = { ...limits, maxResults };
-  expect(await countInDatabase(store, nq, planLineageRead(nq, lim), lim, Date.now())).toBe((await countLineage(store, q, { ...lim, selectInDatabase: false })));
+  expect(await countInDatabase(store, nq, planLineageRead(nq, lim), lim, Date.now())).toBe(
+    await countLineage(store, q, { ...lim, selectInDatabase: false }),
+  );
 });
 
 test('a reach no larger than LINEAGE_MAX_RESULTS is whole', async () => {
@@ -264,8 +343,14 @@ test('a reach no larger than LINEAGE_MAX_RESULTS is whole', async () => {
 test.each([
   ['everything', {}],
   ['degree 2', { orFilters: degree('2') }],
-  ['types and a negated platform', { types: ['DATASET'], orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]) }],
-  ['a name comparison and soft-deleted entities', { includeSoftDeleted: true, orFilters: where([{ field: 'name', values: ['k050'], condition: 'LESS_THAN' }]) }],
+  [
+    'types and a negated platform',
+    { types: ['DATASET'], orFilters: where([{ field: 'platform', values: [otherPlatform], negated: true }]) },
+  ],
+  [
+    'a name comparison and soft-deleted entities',
+    { includeSoftDeleted: true, orFilters: where([{ field: 'name', values: ['k050'], condition: 'LESS_THAN' }]) },
+  ],
   ['upstream', { direction: 'UPSTREAM' as const }],
 ] as const)('counts, %s: in the database, equal to counting streamed rows', async (_name, extra) => {
   const upstream = (extra as { direction?: string }).direction === 'UPSTREAM';
@@ -281,7 +366,11 @@ test.each([
 // same as walking hop by hop. Where it changes something, the walk goes hop by hop.
 test.each([
   ['ignoreAsHops of a type the reach does not hold', 'database', { ignoreAsHops: [{ entityType: 'MLMODEL' }] }],
-  ['ignoreAsHops of jobs of another platform', 'database', { ignoreAsHops: [{ entityType: 'DATA_JOB', platforms: ['urn:li:dataPlatform:nothing'] }] }],
+  [
+    'ignoreAsHops of jobs of another platform',
+    'database',
+    { ignoreAsHops: [{ entityType: 'DATA_JOB', platforms: ['urn:li:dataPlatform:nothing'] }] },
+  ],
   ['ignoreAsHops of the jobs the reach holds', 'hops', { ignoreAsHops: [{ entityType: 'DATA_JOB' }] }],
   ['a per-hop limit above every fan-out (130 below the source)', 'database', { entitiesExploredPerHopLimit: 131 }],
   ['a per-hop limit the source reaches', 'hops', { entitiesExploredPerHopLimit: 130 }],
@@ -298,7 +387,12 @@ test.each([
 // What the database cannot select is streamed: the service holds a page plus a window of hits,
 // counts the rest as they pass, and streams the reach again for pages past the window.
 test.each([
-  ['a urn filter', down(src, { orFilters: where([{ field: 'urn', values: [ks[3]!, ks[77]!, js[5]!, job, deep[1]!], negated: true }]) } as unknown as Partial<LineageQuery>)],
+  [
+    'a urn filter',
+    down(src, {
+      orFilters: where([{ field: 'urn', values: [ks[3]!, ks[77]!, js[5]!, job, deep[1]!], negated: true }]),
+    } as unknown as Partial<LineageQuery>),
+  ],
   ['ignoreAsHops', down(src, { lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } })],
   ['a per-hop limit', down(src, { lineageFlags: { entitiesExploredPerHopLimit: 50 } })],
   ['a field start, lifted', down(ns.field(dsrc, 'a'))],

@@ -27,9 +27,15 @@ async function reusedOnce(attempt: () => Promise<string>): Promise<void> {
 
 beforeAll(async () => {
   store = testStore();
-  await seedDatasets(store, [src, ...kids], kids.map((k) => [src, k] as [string, string]));
+  await seedDatasets(
+    store,
+    [src, ...kids],
+    kids.map((k) => [src, k] as [string, string]),
+  );
 });
-afterAll(async () => { await store.close(); });
+afterAll(async () => {
+  await store.close();
+});
 
 test('a next page reuses the first page while nothing was written, and walks again after a write', async () => {
   const first = await scrollLineage(store, q, { count: 10 }, limits);
@@ -64,7 +70,11 @@ test('search offsets reuse the snapshot too; a restore that repairs drift invali
     return (await searchLineage(store, q, { start: 5, count: 5 }, limits)).strategy;
   });
   // Drift behind the write path's back, then repaired by restoreIndices for that owner.
-  await store.driver.executeQuery('MATCH (:Entity {urn: $s})-[r:LINEAGE]->(:Entity {urn: $k}) DELETE r', { s: src, k: kids[3]! }, { database: store.database });
+  await store.driver.executeQuery(
+    'MATCH (:Entity {urn: $s})-[r:LINEAGE]->(:Entity {urn: $k}) DELETE r',
+    { s: src, k: kids[3]! },
+    { database: store.database },
+  );
   await searchLineage(store, q, { start: 0, count: 5 }, limits);
   const repaired = await restoreIndices(store, { urn: kids[3]! });
   expect(repaired.edgesAdded).toBeGreaterThan(0);

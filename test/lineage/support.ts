@@ -9,8 +9,13 @@ export const T0 = 1_700_000_000_000;
 export const ACTOR = 'urn:li:corpuser:lineage-tester';
 export const limits: LineageLimits = { maxHops: 1000, maxResults: 100_000, deadlineMs: 30_000 };
 
-export const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = T0): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved } });
+export const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = T0): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved },
+});
 
 export async function write(store: Store, changes: AspectChange[], existenceMode: ExistenceMode = 'strict') {
   // Batches keep one transaction small enough for big topologies.
@@ -30,7 +35,9 @@ export const upstreams = (downstream: string, ups: UpstreamSpec[], fineGrainedLi
       if (typeof u === 'string') return { dataset: u, type: 'TRANSFORMED' };
       const stamp = u.time === undefined ? undefined : { time: u.time, actor: ACTOR };
       return {
-        dataset: u.dataset, type: 'TRANSFORMED', ...(stamp ? { created: stamp, auditStamp: stamp } : {}),
+        dataset: u.dataset,
+        type: 'TRANSFORMED',
+        ...(stamp ? { created: stamp, auditStamp: stamp } : {}),
         ...(u.manual ? { properties: { source: 'UI' } } : {}),
       };
     }),
@@ -41,8 +48,14 @@ export const upstreams = (downstream: string, ups: UpstreamSpec[], fineGrainedLi
 export async function seedDatasets(store: Store, nodes: string[], edges: Array<[string, string]>) {
   const byDown = new Map<string, string[]>();
   for (const [up, down] of edges) byDown.set(down, [...(byDown.get(down) ?? []), up]);
-  await write(store, nodes.map((n) => datasetProps(n)));
-  await write(store, [...byDown].map(([down, ups]) => upstreams(down, ups)));
+  await write(
+    store,
+    nodes.map((n) => datasetProps(n)),
+  );
+  await write(
+    store,
+    [...byDown].map(([down, ups]) => upstreams(down, ups)),
+  );
 }
 
 /** Every page of a scroll, with the page count, checking each non-final page is full. */

@@ -15,28 +15,63 @@ const SEED = { actor: 'urn:li:corpuser:seeder', existenceMode: 'relaxed' as cons
 
 const editor: Actor = { urn: ns.user('editor'), privileges: privilegesOf([ROLE_URNS.Editor], ns.user('editor')) };
 const stamp = { time: NOW, actor: editor.urn };
-const uiEdge = (source: string, destination: string) =>
-  ({ sourceUrn: source, destinationUrn: destination, created: stamp, lastModified: stamp, properties: { source: 'UI' } });
+const uiEdge = (source: string, destination: string) => ({
+  sourceUrn: source,
+  destinationUrn: destination,
+  created: stamp,
+  lastModified: stamp,
+  properties: { source: 'UI' },
+});
 
-beforeAll(() => { store = testStore(); });
-afterAll(async () => { await store.close(); });
+beforeAll(() => {
+  store = testStore();
+});
+afterAll(async () => {
+  await store.close();
+});
 
-const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved: SEED.now } });
+const upsert = (urn: string, aspectName: string, value: unknown): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved: SEED.now },
+});
 const seed = (...changes: AspectChange[]) => writeAspects(store, changes, SEED);
-const info = (title: string) => ({ title, description: '', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } } });
+const info = (title: string) => ({
+  title,
+  description: '',
+  lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } },
+});
 
-async function seedDatasets(...urns: string[]) { await seed(...urns.map((u) => upsert(u, 'datasetProperties', { name: u }))); }
-async function seedJobs(...urns: string[]) { await seed(...urns.map((u) => upsert(u, 'dataJobInfo', { name: u, type: 'BATCH' }))); }
-async function seedCharts(...urns: string[]) { await seed(...urns.map((u) => upsert(u, 'chartInfo', info(u)))); }
-async function seedDashboards(...urns: string[]) { await seed(...urns.map((u) => upsert(u, 'dashboardInfo', info(u)))); }
-async function seedBare(...urns: string[]) { await seed(...urns.map((u) => upsert(u, 'status', { removed: false }))); }
+async function seedDatasets(...urns: string[]) {
+  await seed(...urns.map((u) => upsert(u, 'datasetProperties', { name: u })));
+}
+async function seedJobs(...urns: string[]) {
+  await seed(...urns.map((u) => upsert(u, 'dataJobInfo', { name: u, type: 'BATCH' })));
+}
+async function seedCharts(...urns: string[]) {
+  await seed(...urns.map((u) => upsert(u, 'chartInfo', info(u))));
+}
+async function seedDashboards(...urns: string[]) {
+  await seed(...urns.map((u) => upsert(u, 'dashboardInfo', info(u))));
+}
+async function seedBare(...urns: string[]) {
+  await seed(...urns.map((u) => upsert(u, 'status', { removed: false })));
+}
 
 const run = (edgesToAdd: LineageEdgeInput[], edgesToRemove: LineageEdgeInput[] = [], actor: Actor = editor) =>
   updateLineage(store, { edgesToAdd, edgesToRemove }, actor, { now: NOW });
 const e = (upstreamUrn: string, downstreamUrn: string): LineageEdgeInput => ({ upstreamUrn, downstreamUrn });
 
-interface GraphEdge { type: string; source: string; destination: string; aspect: string; lineageType: string | null; manual: boolean | null }
+interface GraphEdge {
+  type: string;
+  source: string;
+  destination: string;
+  aspect: string;
+  lineageType: string | null;
+  manual: boolean | null;
+}
 async function ownedEdges(owner: string): Promise<GraphEdge[]> {
   return store.read((tx) => tx.run<GraphEdge>('edges/owned-by', { rows: [{ owner, aspect: null }] }));
 }
@@ -64,9 +99,9 @@ test('tutorial: two upstream datasets into one downstream', async () => {
   const upstream = (d: string) => ({ dataset: d, type: 'TRANSFORMED', auditStamp: stamp, created: stamp, properties: { source: 'UI' } });
   expect(await value(c, 'upstreamLineage')).toEqual({ upstreams: [upstream(a), upstream(b)] });
   expect(await versions(c, 'upstreamLineage')).toBe(1); // both edges, one version
-  expect(await edgeSet(c)).toEqual([
-    `DownstreamOf ${c}->${a}`, `DownstreamOf ${c}->${b}`, `LINEAGE/DownstreamOf ${a}->${c}`, `LINEAGE/DownstreamOf ${b}->${c}`,
-  ].sort());
+  expect(await edgeSet(c)).toEqual(
+    [`DownstreamOf ${c}->${a}`, `DownstreamOf ${c}->${b}`, `LINEAGE/DownstreamOf ${a}->${c}`, `LINEAGE/DownstreamOf ${b}->${c}`].sort(),
+  );
   expect((await ownedEdges(c)).every((r) => r.manual === true)).toBe(true);
   const row = await getAspect(store, parseUrn(c), 'upstreamLineage');
   expect(row?.createdBy).toBe(editor.urn);
@@ -86,10 +121,20 @@ describe('pair table: add then remove', () => {
   });
 
   test('dataset → dataset: upstreamLineage of the downstream; removal keeps fineGrainedLineages', async () => {
-    const fgl = [{ upstreamType: 'FIELD_SET', upstreams: [ns.field(ds1, 'x')], downstreamType: 'FIELD', downstreams: [ns.field(ds2, 'x')], confidenceScore: 1 }];
+    const fgl = [
+      {
+        upstreamType: 'FIELD_SET',
+        upstreams: [ns.field(ds1, 'x')],
+        downstreamType: 'FIELD',
+        downstreams: [ns.field(ds2, 'x')],
+        confidenceScore: 1,
+      },
+    ];
     await seed(upsert(ds2, 'upstreamLineage', { upstreams: [], fineGrainedLineages: fgl }));
     await run([e(ds1, ds2)]);
-    expect((await value(ds2, 'upstreamLineage'))?.upstreams).toEqual([{ dataset: ds1, type: 'TRANSFORMED', auditStamp: stamp, created: stamp, properties: { source: 'UI' } }]);
+    expect((await value(ds2, 'upstreamLineage'))?.upstreams).toEqual([
+      { dataset: ds1, type: 'TRANSFORMED', auditStamp: stamp, created: stamp, properties: { source: 'UI' } },
+    ]);
     expect(await edgeSet(ds2)).toEqual(expect.arrayContaining([`DownstreamOf ${ds2}->${ds1}`, `LINEAGE/DownstreamOf ${ds1}->${ds2}`]));
     await run([], [e(ds1, ds2)]);
     expect(await value(ds2, 'upstreamLineage')).toEqual({ upstreams: [], fineGrainedLineages: fgl });
@@ -103,9 +148,9 @@ describe('pair table: add then remove', () => {
     await run([e(ds1, ch1), e(ch2, ch1)]);
     const v = await value(ch1, 'chartInfo');
     expect(v).toEqual({ ...info(ch1), inputEdges: [uiEdge(ch1, ds1), uiEdge(ch1, ch2)] });
-    expect(await edgeSet(ch1)).toEqual([
-      `Consumes ${ch1}->${ch2}`, `Consumes ${ch1}->${ds1}`, `LINEAGE/Consumes ${ch2}->${ch1}`, `LINEAGE/Consumes ${ds1}->${ch1}`,
-    ].sort());
+    expect(await edgeSet(ch1)).toEqual(
+      [`Consumes ${ch1}->${ch2}`, `Consumes ${ch1}->${ds1}`, `LINEAGE/Consumes ${ch2}->${ch1}`, `LINEAGE/Consumes ${ds1}->${ch1}`].sort(),
+    );
     await seed(upsert(ch1, 'chartInfo', { ...v, inputs: [{ string: ds2 }] }));
     await run([], [e(ds1, ch1), e(ch2, ch1), e(ds2, ch1)]);
     expect(await value(ch1, 'chartInfo')).toEqual({ ...info(ch1), inputEdges: [], inputs: [] });
@@ -116,9 +161,14 @@ describe('pair table: add then remove', () => {
     await run([e(ch1, dash), e(ds1, dash)]);
     const v = await value(dash, 'dashboardInfo');
     expect(v).toEqual({ ...info(dash), chartEdges: [uiEdge(dash, ch1)], datasetEdges: [uiEdge(dash, ds1)] });
-    expect(await edgeSet(dash)).toEqual([
-      `Consumes ${dash}->${ds1}`, `Contains ${dash}->${ch1}`, `LINEAGE/Consumes ${ds1}->${dash}`, `LINEAGE/Contains ${ch1}->${dash}`,
-    ].sort());
+    expect(await edgeSet(dash)).toEqual(
+      [
+        `Consumes ${dash}->${ds1}`,
+        `Contains ${dash}->${ch1}`,
+        `LINEAGE/Consumes ${ds1}->${dash}`,
+        `LINEAGE/Contains ${ch1}->${dash}`,
+      ].sort(),
+    );
     await seed(upsert(dash, 'dashboardInfo', { ...v, charts: [ch2], datasets: [ds2] }));
     await run([], [e(ch1, dash), e(ds1, dash), e(ch2, dash), e(ds2, dash)]);
     expect(await value(dash, 'dashboardInfo')).toEqual({ ...info(dash), chartEdges: [], datasetEdges: [], charts: [], datasets: [] });
@@ -129,15 +179,29 @@ describe('pair table: add then remove', () => {
     expect(await value(job2, 'dataJobInputOutput')).toBeUndefined();
     await run([e(ds1, job2), e(job1, job2)]);
     expect(await value(job2, 'dataJobInputOutput')).toEqual({
-      inputDatasets: [], outputDatasets: [], inputDatasetEdges: [uiEdge(job2, ds1)], inputDatajobEdges: [uiEdge(job2, job1)],
+      inputDatasets: [],
+      outputDatasets: [],
+      inputDatasetEdges: [uiEdge(job2, ds1)],
+      inputDatajobEdges: [uiEdge(job2, job1)],
     });
-    expect((await edgeSet(job2)).filter((x) => !x.startsWith('IsPartOf'))).toEqual([
-      `Consumes ${job2}->${ds1}`, `DownstreamOf ${job2}->${job1}`, `LINEAGE/Consumes ${ds1}->${job2}`, `LINEAGE/DownstreamOf ${job1}->${job2}`,
-    ].sort());
-    await seed(upsert(job2, 'dataJobInputOutput', { ...(await value(job2, 'dataJobInputOutput')), inputDatasets: [ds2], inputDatajobs: [job1] }));
+    expect((await edgeSet(job2)).filter((x) => !x.startsWith('IsPartOf'))).toEqual(
+      [
+        `Consumes ${job2}->${ds1}`,
+        `DownstreamOf ${job2}->${job1}`,
+        `LINEAGE/Consumes ${ds1}->${job2}`,
+        `LINEAGE/DownstreamOf ${job1}->${job2}`,
+      ].sort(),
+    );
+    await seed(
+      upsert(job2, 'dataJobInputOutput', { ...(await value(job2, 'dataJobInputOutput')), inputDatasets: [ds2], inputDatajobs: [job1] }),
+    );
     await run([], [e(ds1, job2), e(job1, job2), e(ds2, job2)]);
     expect(await value(job2, 'dataJobInputOutput')).toEqual({
-      inputDatasets: [], outputDatasets: [], inputDatasetEdges: [], inputDatajobEdges: [], inputDatajobs: [],
+      inputDatasets: [],
+      outputDatasets: [],
+      inputDatasetEdges: [],
+      inputDatajobEdges: [],
+      inputDatajobs: [],
     });
     expect((await edgeSet(job2)).filter((x) => !x.startsWith('IsPartOf'))).toEqual([]);
   });
@@ -145,8 +209,15 @@ describe('pair table: add then remove', () => {
   test('dataJob → dataset: outputDatasetEdges of the upstream job; the dataset is not touched', async () => {
     const before = await versions(ds2, 'upstreamLineage');
     await run([e(job1, ds2)]);
-    expect(await value(job1, 'dataJobInputOutput')).toEqual({ inputDatasets: [], outputDatasets: [], outputDatasetEdges: [uiEdge(job1, ds2)] });
-    expect((await edgeSet(job1)).filter((x) => !x.startsWith('IsPartOf'))).toEqual([`LINEAGE/Produces ${job1}->${ds2}`, `Produces ${job1}->${ds2}`]);
+    expect(await value(job1, 'dataJobInputOutput')).toEqual({
+      inputDatasets: [],
+      outputDatasets: [],
+      outputDatasetEdges: [uiEdge(job1, ds2)],
+    });
+    expect((await edgeSet(job1)).filter((x) => !x.startsWith('IsPartOf'))).toEqual([
+      `LINEAGE/Produces ${job1}->${ds2}`,
+      `Produces ${job1}->${ds2}`,
+    ]);
     expect(await versions(ds2, 'upstreamLineage')).toBe(before);
     await seed(upsert(job1, 'dataJobInputOutput', { ...(await value(job1, 'dataJobInputOutput')), outputDatasets: [ds1] }));
     await run([], [e(job1, ds2), e(job1, ds1)]);
@@ -161,7 +232,7 @@ describe('pair table: add then remove', () => {
   });
 });
 
-describe('rejected pairs carry DataHub\'s messages, for additions and removals', () => {
+describe("rejected pairs carry DataHub's messages, for additions and removals", () => {
   const ds = ns.dataset('r_ds');
   const chart = ns.chart('r_ch');
   const dash = ns.dashboard('r_dash');
@@ -179,14 +250,46 @@ describe('rejected pairs carry DataHub\'s messages, for additions and removals',
   });
 
   const cases: Array<[string, () => [string, string], () => string]> = [
-    ['chart → dataset', () => [chart, ds], () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${chart}`],
-    ['dataFlow → dataset', () => [flow, ds], () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${flow}`],
-    ['dashboard → chart', () => [dash, chart], () => `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${dash}`],
-    ['dataJob → chart', () => [job, chart], () => `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${job}`],
-    ['dashboard → dashboard', () => [dash2, dash], () => `Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: ${dash2}`],
-    ['chart → dataJob', () => [chart, job], () => `Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: ${chart}`],
-    ['dataJob → mlModel', () => [job, model], () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${model}`],
-    ['dataJob → dataFlow', () => [job, flow], () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${flow}`],
+    [
+      'chart → dataset',
+      () => [chart, ds],
+      () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${chart}`,
+    ],
+    [
+      'dataFlow → dataset',
+      () => [flow, ds],
+      () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${flow}`,
+    ],
+    [
+      'dashboard → chart',
+      () => [dash, chart],
+      () => `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${dash}`,
+    ],
+    [
+      'dataJob → chart',
+      () => [job, chart],
+      () => `Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: ${job}`,
+    ],
+    [
+      'dashboard → dashboard',
+      () => [dash2, dash],
+      () => `Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: ${dash2}`,
+    ],
+    [
+      'chart → dataJob',
+      () => [chart, job],
+      () => `Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: ${chart}`,
+    ],
+    [
+      'dataJob → mlModel',
+      () => [job, model],
+      () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${model}`,
+    ],
+    [
+      'dataJob → dataFlow',
+      () => [job, flow],
+      () => `Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: ${flow}`,
+    ],
     ['dataset → dataFlow', () => [ds, flow], () => `Unsupported lineage edge: ${ds} (dataset) -> ${flow} (dataFlow)`],
     ['dataset → mlModel', () => [ds, model], () => `Unsupported lineage edge: ${ds} (dataset) -> ${model} (mlModel)`],
   ];
@@ -219,23 +322,30 @@ describe('all-or-nothing validation', () => {
   test('missing downstream: 400 and nothing written, although other edges of the call were valid', async () => {
     const before = await snapshot();
     expect(await rejection(run([e(b, c), e(a, missing), e(c, b)], [e(a, c)]))).toEqual({
-      kind: 'validation', message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
+      kind: 'validation',
+      message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
     });
     expect(await rejection(run([], [e(a, missing)]))).toEqual({
-      kind: 'validation', message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
+      kind: 'validation',
+      message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
     });
     expect(await snapshot()).toEqual(before);
   });
 
-  test('missing upstream: DataHub\'s two texts, nothing written', async () => {
+  test("missing upstream: DataHub's two texts, nothing written", async () => {
     const before = await snapshot();
-    expect(await rejection(run([e(b, c), e(missing, c)]))).toEqual({ kind: 'validation', message: `Error: urn does not exist: ${missing}` });
+    expect(await rejection(run([e(b, c), e(missing, c)]))).toEqual({
+      kind: 'validation',
+      message: `Error: urn does not exist: ${missing}`,
+    });
     expect(await rejection(run([e(b, c)], [e(missing, c)]))).toEqual({
-      kind: 'validation', message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
+      kind: 'validation',
+      message: `Cannot upsert lineage as downstream urn ${missing} doesn't exist`,
     });
     const missingJob = ns.job(ns.flow('v_flow'), 'v_missing_job');
     expect(await rejection(run([e(b, c), e(missingJob, c)]))).toEqual({
-      kind: 'validation', message: `Cannot upsert lineage as downstream urn ${missingJob} doesn't exist`,
+      kind: 'validation',
+      message: `Cannot upsert lineage as downstream urn ${missingJob} doesn't exist`,
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -243,10 +353,12 @@ describe('all-or-nothing validation', () => {
   test('addition onto a chart / dashboard without its info aspect: 400, nothing written', async () => {
     const before = await snapshot();
     expect(await rejection(run([e(b, c), e(a, bareChart)]))).toEqual({
-      kind: 'validation', message: `Failed to update chart lineage for urn ${bareChart} as chart info doesn't exist`,
+      kind: 'validation',
+      message: `Failed to update chart lineage for urn ${bareChart} as chart info doesn't exist`,
     });
     expect(await rejection(run([e(b, c), e(a, bareDash)]))).toEqual({
-      kind: 'validation', message: `Failed to update dashboard lineage for urn ${bareDash} as dashboard info doesn't exist`,
+      kind: 'validation',
+      message: `Failed to update dashboard lineage for urn ${bareDash} as dashboard info doesn't exist`,
     });
     expect(await snapshot()).toEqual(before);
     expect(await value(bareChart, 'chartInfo')).toBeUndefined();
@@ -256,7 +368,10 @@ describe('all-or-nothing validation', () => {
   });
 
   test('unparseable urn: 400 Invalid urn, checked before anything else', async () => {
-    expect(await rejection(run([e(a, 'urn:li:dataset:(a,b'), e(a, missing)]))).toEqual({ kind: 'validation', message: 'Invalid urn: urn:li:dataset:(a,b' });
+    expect(await rejection(run([e(a, 'urn:li:dataset:(a,b'), e(a, missing)]))).toEqual({
+      kind: 'validation',
+      message: 'Invalid urn: urn:li:dataset:(a,b',
+    });
     expect(await rejection(run([e(a, c)], [e('not-a-urn', c)]))).toEqual({ kind: 'validation', message: 'Invalid urn: not-a-urn' });
   });
 
@@ -270,7 +385,9 @@ describe('all-or-nothing validation', () => {
 
 describe('semantics', () => {
   const [a, b, c, d] = [ns.dataset('s_a'), ns.dataset('s_b'), ns.dataset('s_c'), ns.dataset('s_d')];
-  beforeAll(async () => { await seedDatasets(a, b, c, d); });
+  beforeAll(async () => {
+    await seedDatasets(a, b, c, d);
+  });
 
   test('an edge in both lists ends absent', async () => {
     await run([e(a, c), e(b, c)], [e(b, c)]);
@@ -319,13 +436,15 @@ describe('authorization', () => {
   });
   const reader: Actor = { urn: ns.user('reader'), privileges: privilegesOf([ROLE_URNS.Reader], ns.user('reader')) };
 
-  test('without EDIT_LINEAGE or EDIT_ENTITY: 403 naming the first denied urn\'s type (upstream first), before existence checks', async () => {
+  test("without EDIT_LINEAGE or EDIT_ENTITY: 403 naming the first denied urn's type (upstream first), before existence checks", async () => {
     const missing = ns.dataset('z_missing');
     expect(await rejection(run([e(a, missing)], [], reader))).toEqual({
-      kind: 'forbidden', message: 'Unauthorized to edit dataset lineage. Please contact your DataHub administrator.',
+      kind: 'forbidden',
+      message: 'Unauthorized to edit dataset lineage. Please contact your DataHub administrator.',
     });
     expect(await rejection(run([], [e(job, c)], reader))).toEqual({
-      kind: 'forbidden', message: 'Unauthorized to edit dataJob lineage. Please contact your DataHub administrator.',
+      kind: 'forbidden',
+      message: 'Unauthorized to edit dataJob lineage. Please contact your DataHub administrator.',
     });
     expect(await value(c, 'upstreamLineage')).toBeUndefined();
   });

@@ -18,13 +18,28 @@ const DATASETS = `urn:li:dataset:(urn:li:dataPlatform:${P},%`;
 const opts = { actor: 'urn:li:corpuser:tester', existenceMode: 'strict' as const, now: 1_700_000_000_000 };
 const admin = { urn: 'urn:li:corpuser:admin', privileges: privilegesOf([ROLE_URNS.Admin], 'urn:li:corpuser:admin') };
 
-const a = ns.dataset('a'), b = ns.dataset('b'), c = ns.dataset('c'), d = ns.dataset('d'), e = ns.dataset('e');
-const pct = ns.dataset('pct%x'), pctDecoy = ns.dataset('pctAx'), und = ns.dataset('und_y'), undDecoy = ns.dataset('undZy');
-const flow = ns.flow('f'), job = ns.job(flow, 'j'), chart = ns.chart('ch'), pk = ns.mlPrimaryKey('k');
+const a = ns.dataset('a'),
+  b = ns.dataset('b'),
+  c = ns.dataset('c'),
+  d = ns.dataset('d'),
+  e = ns.dataset('e');
+const pct = ns.dataset('pct%x'),
+  pctDecoy = ns.dataset('pctAx'),
+  und = ns.dataset('und_y'),
+  undDecoy = ns.dataset('undZy');
+const flow = ns.flow('f'),
+  job = ns.job(flow, 'j'),
+  chart = ns.chart('ch'),
+  pk = ns.mlPrimaryKey('k');
 const field = (ds: string, f: string) => ns.field(ds, f);
 
-const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = 1_700_000_000_000): AspectChange =>
-  ({ urn: parseUrn(urn), aspectName, changeType: 'UPSERT', value, systemMetadata: { lastObserved } });
+const upsert = (urn: string, aspectName: string, value: unknown, lastObserved = 1_700_000_000_000): AspectChange => ({
+  urn: parseUrn(urn),
+  aspectName,
+  changeType: 'UPSERT',
+  value,
+  systemMetadata: { lastObserved },
+});
 
 async function cypher<T = Record<string, unknown>>(text: string, params: Record<string, unknown> = {}): Promise<T[]> {
   const r = await store.driver.executeQuery(text, params, { database: 'neo4j' });
@@ -37,19 +52,25 @@ const sorted = (o: Record<string, unknown>) => JSON.stringify(Object.fromEntries
 async function edgeSnapshot(): Promise<string[]> {
   const rows = await cypher<{ s: string; t: string; d: string; p: Record<string, unknown> }>(
     `MATCH (x:Entity)-[r]->(y:Entity) WHERE type(r) <> 'HAS_ASPECT' AND (x.urn CONTAINS $p OR y.urn CONTAINS $p)
-     RETURN x.urn AS s, type(r) AS t, y.urn AS d, properties(r) AS p`, { p: P });
+     RETURN x.urn AS s, type(r) AS t, y.urn AS d, properties(r) AS p`,
+    { p: P },
+  );
   return rows.map((r) => `${r.s} -${r.t}-> ${r.d} ${sorted(r.p)}`).sort();
 }
 
 async function nodeSnapshot(): Promise<string[]> {
   const rows = await cypher<{ p: Record<string, unknown>; l: string[] }>(
-    'MATCH (n:Entity) WHERE n.urn CONTAINS $p RETURN properties(n) AS p, labels(n) AS l', { p: P });
+    'MATCH (n:Entity) WHERE n.urn CONTAINS $p RETURN properties(n) AS p, labels(n) AS l',
+    { p: P },
+  );
   return rows.map((r) => `${[...r.l].sort().join(':')} ${sorted(r.p)}`).sort();
 }
 
 async function aspectSnapshot(): Promise<string[]> {
   const rows = await cypher<{ e: string; p: Record<string, unknown> }>(
-    'MATCH (e:Entity)-[:HAS_ASPECT]->(a:Aspect) WHERE a.urn CONTAINS $p RETURN e.urn AS e, properties(a) AS p', { p: P });
+    'MATCH (e:Entity)-[:HAS_ASPECT]->(a:Aspect) WHERE a.urn CONTAINS $p RETURN e.urn AS e, properties(a) AS p',
+    { p: P },
+  );
   return rows.map((r) => `${r.e} ${sorted(r.p)}`).sort();
 }
 
@@ -61,40 +82,59 @@ let baseline: { edges: string[]; nodes: string[] };
 let aspects: string[];
 
 const zeroWork = (r: RestoreResult) => ({
-  edgesAdded: r.edgesAdded, edgesRemoved: r.edgesRemoved, edgesChanged: r.edgesChanged,
-  searchFieldsRewritten: r.searchFieldsRewritten, nodesRemoved: r.nodesRemoved, drift: hasDrift(r),
+  edgesAdded: r.edgesAdded,
+  edgesRemoved: r.edgesRemoved,
+  edgesChanged: r.edgesChanged,
+  searchFieldsRewritten: r.searchFieldsRewritten,
+  nodesRemoved: r.nodesRemoved,
+  drift: hasDrift(r),
 });
 const NOTHING = { edgesAdded: 0, edgesRemoved: 0, edgesChanged: 0, searchFieldsRewritten: 0, nodesRemoved: 0, drift: false };
 
 beforeAll(async () => {
   store = testStore();
   const props = (name: string) => ({ name, description: `about ${name}`, customProperties: {} });
-  await writeAspects(store, [
-    ...[a, b, c, d, e, pct, pctDecoy, und, undDecoy].map((u, i) => upsert(u, 'datasetProperties', props(`ds${i}`))),
-    upsert(flow, 'dataFlowInfo', { name: 'flow f' }),
-    upsert(job, 'dataJobInfo', { name: 'job j', type: 'COMMAND' }),
-    upsert(chart, 'status', { removed: false }),
-    upsert(pk, 'status', { removed: false }),
-  ], opts);
-  await writeAspects(store, [
-    upsert(c, 'upstreamLineage', {
-      upstreams: [
-        { dataset: a, type: 'TRANSFORMED', auditStamp: { time: 1_600_000_000_000, actor: 'urn:li:corpuser:etl' } },
-        { dataset: b, type: 'COPY', properties: { source: 'UI' } },
-      ],
-      fineGrainedLineages: [
-        { upstreamType: 'FIELD_SET', upstreams: [field(a, 'x'), field(b, 'y')], downstreamType: 'FIELD', downstreams: [field(c, 'z')] },
-      ],
-    }),
-    upsert(d, 'upstreamLineage', { upstreams: [{ dataset: c, type: 'TRANSFORMED' }] }, 1_700_000_000_123),
-    upsert(e, 'status', { removed: true }),
-    upsert(job, 'dataJobInputOutput', {
-      inputDatasets: [a], outputDatasets: [],
-      outputDatasetEdges: [{ destinationUrn: d, created: { time: 1_650_000_000_000, actor: 'urn:li:corpuser:x' } }],
-    }),
-    upsert(chart, 'chartInfo', { title: 'chart', description: 'a chart', lastModified: {}, inputs: [{ string: b }], inputEdges: [{ destinationUrn: e }] }),
-    upsert(pk, 'mlPrimaryKeyProperties', { sources: [b] }),
-  ], opts);
+  await writeAspects(
+    store,
+    [
+      ...[a, b, c, d, e, pct, pctDecoy, und, undDecoy].map((u, i) => upsert(u, 'datasetProperties', props(`ds${i}`))),
+      upsert(flow, 'dataFlowInfo', { name: 'flow f' }),
+      upsert(job, 'dataJobInfo', { name: 'job j', type: 'COMMAND' }),
+      upsert(chart, 'status', { removed: false }),
+      upsert(pk, 'status', { removed: false }),
+    ],
+    opts,
+  );
+  await writeAspects(
+    store,
+    [
+      upsert(c, 'upstreamLineage', {
+        upstreams: [
+          { dataset: a, type: 'TRANSFORMED', auditStamp: { time: 1_600_000_000_000, actor: 'urn:li:corpuser:etl' } },
+          { dataset: b, type: 'COPY', properties: { source: 'UI' } },
+        ],
+        fineGrainedLineages: [
+          { upstreamType: 'FIELD_SET', upstreams: [field(a, 'x'), field(b, 'y')], downstreamType: 'FIELD', downstreams: [field(c, 'z')] },
+        ],
+      }),
+      upsert(d, 'upstreamLineage', { upstreams: [{ dataset: c, type: 'TRANSFORMED' }] }, 1_700_000_000_123),
+      upsert(e, 'status', { removed: true }),
+      upsert(job, 'dataJobInputOutput', {
+        inputDatasets: [a],
+        outputDatasets: [],
+        outputDatasetEdges: [{ destinationUrn: d, created: { time: 1_650_000_000_000, actor: 'urn:li:corpuser:x' } }],
+      }),
+      upsert(chart, 'chartInfo', {
+        title: 'chart',
+        description: 'a chart',
+        lastModified: {},
+        inputs: [{ string: b }],
+        inputEdges: [{ destinationUrn: e }],
+      }),
+      upsert(pk, 'mlPrimaryKeyProperties', { sources: [b] }),
+    ],
+    opts,
+  );
   baseline = await snapshot();
   aspects = await aspectSnapshot();
 });
@@ -105,7 +145,8 @@ afterAll(async () => {
 
 test('the seeded graph has the derived state this test expects to corrupt', async () => {
   const types = new Set(baseline.edges.map((x) => x.split(' ')[1]));
-  for (const t of ['-DownstreamOf->', '-LINEAGE->', '-Consumes->', '-Produces->', '-IsPartOf->', '-DerivedFrom->']) expect(types).toContain(t);
+  for (const t of ['-DownstreamOf->', '-LINEAGE->', '-Consumes->', '-Produces->', '-IsPartOf->', '-DerivedFrom->'])
+    expect(types).toContain(t);
   expect(baseline.edges.some((x) => x.startsWith(field(c, 'z')))).toBe(true);
 });
 
@@ -125,11 +166,17 @@ async function corruptEverything(): Promise<void> {
   await cypher(`MATCH (x)-[r:Consumes]->() WHERE x.urn CONTAINS $p DELETE r`, { p: P });
   // Bogus edges: owned by a row that does not justify them, and by an aspect with no row at all
   // (towards a node made by hand).
-  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $d}) CREATE (x)-[:DownstreamOf {owner: $c, aspect: 'upstreamLineage', key: 'bogus-1', manual: false}]->(y)
-                CREATE (y)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'bogus-1', type: 'DownstreamOf'}]->(x)`, { c, d });
-  await cypher(`MATCH (x:Entity {urn: $a}) CREATE (g:Entity:Dataset {urn: $g, entityType: 'dataset', exists: false, removed: false})
+  await cypher(
+    `MATCH (x:Entity {urn: $c}), (y:Entity {urn: $d}) CREATE (x)-[:DownstreamOf {owner: $c, aspect: 'upstreamLineage', key: 'bogus-1', manual: false}]->(y)
+                CREATE (y)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'bogus-1', type: 'DownstreamOf'}]->(x)`,
+    { c, d },
+  );
+  await cypher(
+    `MATCH (x:Entity {urn: $a}) CREATE (g:Entity:Dataset {urn: $g, entityType: 'dataset', exists: false, removed: false})
                 CREATE (x)-[:DownstreamOf {owner: $a, aspect: 'upstreamLineage', key: 'bogus-2'}]->(g)
-                CREATE (x)-[:Produces {owner: $a, aspect: 'noSuchRow', key: 'bogus-3'}]->(g)`, { a, g: ns.dataset('handmade') });
+                CREATE (x)-[:Produces {owner: $a, aspect: 'noSuchRow', key: 'bogus-3'}]->(g)`,
+    { a, g: ns.dataset('handmade') },
+  );
   // Changed properties.
   await cypher(`MATCH (x:Entity {urn: $z})-[r:DownstreamOf]->() SET r.via = 'tampered'`, { z: field(c, 'z') });
   await cypher(`MATCH (x:Entity {urn: $d})-[r:DownstreamOf]->() SET r.createdOn = 1, r.updatedActor = 'urn:li:corpuser:mallory'`, { d });
@@ -167,15 +214,21 @@ test('without clean mode, edges of aspects without rows and ghosts are left alon
   expect(extraEdges.map((x) => /"key":"([^"]+)"/.exec(x)![1]).sort()).toEqual(['bogus-2', 'bogus-3']);
   expect(baseline.edges.filter((x) => !now.edges.includes(x))).toEqual([]);
   const extraNodes = now.nodes.filter((x) => !baseline.nodes.includes(x));
-  expect(extraNodes.map((x) => (x.includes('handmade') ? 'handmade' : x.includes('not a ghost') ? 'ghost' : x)).sort()).toEqual(['ghost', 'handmade']);
+  expect(extraNodes.map((x) => (x.includes('handmade') ? 'handmade' : x.includes('not a ghost') ? 'ghost' : x)).sort()).toEqual([
+    'ghost',
+    'handmade',
+  ]);
   expect(r.edgesRemoved).toBe(2); // bogus-1 and its LINEAGE twin
   await restoreIndices(store, { urnLike: ALL, clean: true });
   expect(await snapshot()).toEqual(baseline);
 });
 
-test('restore per urn repairs that urn\'s derived state and nothing else', async () => {
+test("restore per urn repairs that urn's derived state and nothing else", async () => {
   await cypher(`MATCH (x:Entity)-[r]-() WHERE x.urn IN [$c, $z] AND r.owner = $c DELETE r`, { c, z: field(c, 'z') });
-  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e}) CREATE (x)-[:DownstreamOf {owner: $c, aspect: 'upstreamLineage', key: 'bogus-u'}]->(y)`, { c, e });
+  await cypher(
+    `MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e}) CREATE (x)-[:DownstreamOf {owner: $c, aspect: 'upstreamLineage', key: 'bogus-u'}]->(y)`,
+    { c, e },
+  );
   await cypher(`MATCH (n:Entity {urn: $c}) SET n.name = 'wrong'`, { c });
   await cypher(`MATCH (n:Entity {urn: $d}) SET n.name = 'also wrong'`, { d });
   const r = await restoreIndices(store, { urn: c });
@@ -193,11 +246,14 @@ test('restore per urn repairs that urn\'s derived state and nothing else', async
 test('restore per urn removes every edge leaving that urn that no stored row justifies, whoever owns it', async () => {
   // An edge of an aspect the entity has no row of, one claimed by an entity that never wrote it,
   // one with no owner at all, and a LINEAGE edge with no typed twin.
-  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
+  await cypher(
+    `MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
     CREATE (x)-[:Consumes {owner: $c, aspect: 'dataJobInputOutput', key: 'stray-1'}]->(y)
     CREATE (x)-[:DownstreamOf {owner: $e, aspect: 'upstreamLineage', key: 'stray-2'}]->(y)
     CREATE (x)-[:DownstreamOf]->(y)
-    CREATE (x)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'stray-3', type: 'DownstreamOf'}]->(y)`, { c, e });
+    CREATE (x)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'stray-3', type: 'DownstreamOf'}]->(y)`,
+    { c, e },
+  );
   const dry = await restoreIndices(store, { urn: c, dryRun: true });
   expect(dry.drift.extraEdges.count).toBe(4);
   expect(await snapshot()).not.toEqual(baseline);
@@ -207,13 +263,16 @@ test('restore per urn removes every edge leaving that urn that no stored row jus
   expect(await snapshot()).toEqual(baseline);
 });
 
-test('restore per urn rewrites the urn\'s upstream edges from its aspects: a hand-made upstream goes', async () => {
+test("restore per urn rewrites the urn's upstream edges from its aspects: a hand-made upstream goes", async () => {
   // c's upstreamLineage names a and b. Hand-made: e as one more upstream of c, the way a walk sees it
   // (the LINEAGE edge e->c, unowned and owned by c), and a typed DownstreamOf c->e with no owner.
-  await cypher(`MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
+  await cypher(
+    `MATCH (x:Entity {urn: $c}), (y:Entity {urn: $e})
     CREATE (y)-[:LINEAGE {type: 'DownstreamOf'}]->(x)
     CREATE (y)-[:LINEAGE {owner: $c, aspect: 'upstreamLineage', key: 'handmade-up', type: 'DownstreamOf'}]->(x)
-    CREATE (x)-[:DownstreamOf {createdOn: 1}]->(y)`, { c, e });
+    CREATE (x)-[:DownstreamOf {createdOn: 1}]->(y)`,
+    { c, e },
+  );
   const dry = await restoreIndices(store, { urn: c, dryRun: true });
   expect(dry.drift.extraEdges.examples).toEqual(expect.arrayContaining([expect.objectContaining({ source: e, destination: c })]));
   const r = await restoreIndices(store, { urn: c });
@@ -223,7 +282,7 @@ test('restore per urn rewrites the urn\'s upstream edges from its aspects: a han
   expect(await snapshot()).toEqual(baseline);
 });
 
-test('the field-level LINEAGE edges of an upstreamLineage are restored with the owner\'s row', async () => {
+test("the field-level LINEAGE edges of an upstreamLineage are restored with the owner's row", async () => {
   await cypher(`MATCH (x:Entity {urn: $z})-[r]-() WHERE r.owner = $c DELETE r`, { z: field(c, 'z'), c });
   const r = await restoreIndices(store, { urn: c, aspect: 'upstreamLineage' });
   expect(r.rowsMigrated).toBe(1);
@@ -234,15 +293,20 @@ test('the field-level LINEAGE edges of an upstreamLineage are restored with the 
 test('urnLike windows (start, batchSize) cover the rows exactly once, in (urn, aspect) order', async () => {
   const rows = await cypher<{ urn: string; name: string }>(
     'MATCH (x:Aspect {version: 0}) WHERE x.urn STARTS WITH $prefix RETURN x.urn AS urn, x.name AS name ORDER BY urn, name',
-    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${P},` });
+    { prefix: `urn:li:dataset:(urn:li:dataPlatform:${P},` },
+  );
   expect(rows.length).toBeGreaterThan(12);
-  await cypher(`MATCH (n:Entity) WHERE n.urn STARTS WITH $prefix SET n.name = 'zapped'`, { prefix: `urn:li:dataset:(urn:li:dataPlatform:${P},` });
+  await cypher(`MATCH (n:Entity) WHERE n.urn STARTS WITH $prefix SET n.name = 'zapped'`, {
+    prefix: `urn:li:dataset:(urn:li:dataPlatform:${P},`,
+  });
   let start = 0;
   let migrated = 0;
   let fixed = 0;
   for (;;) {
     const res = await handleRestoreIndices(store, { urnLike: DATASETS, start: String(start), batchSize: 5 }, admin);
-    expect(res.value).toMatch(/^\{args=RestoreIndicesArgs\(start=\d+, batchSize=5, .*result=RestoreIndicesResult\(ignored=0, rowsMigrated=\d+/);
+    expect(res.value).toMatch(
+      /^\{args=RestoreIndicesArgs\(start=\d+, batchSize=5, .*result=RestoreIndicesResult\(ignored=0, rowsMigrated=\d+/,
+    );
     if (res.rowsScanned === 0) break;
     const last = rows[Math.min(start + 5, rows.length) - 1]!;
     expect([res.lastUrn, res.lastAspect]).toEqual([last.urn, last.name]);
@@ -265,7 +329,9 @@ test('urnLike treats escaped % and _ literally', async () => {
   const r1 = await restoreIndices(store, { urnLike: `${base}pct\\%x,%`, batchSize: 100 });
   const r2 = await restoreIndices(store, { urnLike: `${base}und\\_y,%`, batchSize: 100 });
   expect([r1.searchFieldsRewritten, r2.searchFieldsRewritten]).toEqual([1, 1]);
-  const names = await cypher<{ urn: string; name: string }>('MATCH (n:Entity) WHERE n.urn IN $urns RETURN n.urn AS urn, n.name AS name', { urns: [pct, pctDecoy, und, undDecoy] });
+  const names = await cypher<{ urn: string; name: string }>('MATCH (n:Entity) WHERE n.urn IN $urns RETURN n.urn AS urn, n.name AS name', {
+    urns: [pct, pctDecoy, und, undDecoy],
+  });
   const byUrn = Object.fromEntries(names.map((n) => [n.urn, n.name]));
   expect(byUrn[pct]).not.toBe('zapped');
   expect(byUrn[und]).not.toBe('zapped');
@@ -280,7 +346,10 @@ test('urnLike treats escaped % and _ literally', async () => {
 
 test('dry run reports the exact drift and writes nothing', async () => {
   await cypher(`MATCH (x:Entity {urn: $c})-[r:DownstreamOf]->(y:Entity {urn: $a}) DELETE r`, { c, a });
-  await cypher(`MATCH (x:Entity {urn: $d}), (y:Entity {urn: $e}) CREATE (x)-[:DownstreamOf {owner: $d, aspect: 'upstreamLineage', key: 'bogus-dry'}]->(y)`, { d, e });
+  await cypher(
+    `MATCH (x:Entity {urn: $d}), (y:Entity {urn: $e}) CREATE (x)-[:DownstreamOf {owner: $d, aspect: 'upstreamLineage', key: 'bogus-dry'}]->(y)`,
+    { d, e },
+  );
   await cypher(`MATCH (:Entity {urn: $c})-[r:LINEAGE]->(x:Entity {urn: $d}) SET r.updatedOn = 42`, { c, d });
   await cypher(`MATCH (n:Entity {urn: $b}) SET n.description = 'tampered'`, { b });
   await cypher(`MATCH (x:Entity {urn: $a}) CREATE (x)-[:Produces {owner: $a, aspect: 'noSuchRow', key: 'bogus-dry-2'}]->(x)`, { a });
@@ -289,7 +358,13 @@ test('dry run reports the exact drift and writes nothing', async () => {
   expect(await snapshot()).toEqual(corrupted);
   const d0 = r.drift;
   expect(d0.missingEdges.count).toBe(1);
-  expect(d0.missingEdges.examples[0]).toMatchObject({ type: 'DownstreamOf', source: c, destination: a, owner: c, aspect: 'upstreamLineage' });
+  expect(d0.missingEdges.examples[0]).toMatchObject({
+    type: 'DownstreamOf',
+    source: c,
+    destination: a,
+    owner: c,
+    aspect: 'upstreamLineage',
+  });
   expect(d0.extraEdges.count).toBe(2);
   expect(d0.extraEdges.examples.map((x) => x.key).sort()).toEqual(['bogus-dry', 'bogus-dry-2']);
   expect(d0.changedEdges.count).toBe(1);
@@ -308,29 +383,40 @@ test('rows the registry refuses are ignored and named, never fatal', async () =>
   const odd = ns.dataset('odd');
   await writeAspects(store, [upsert(odd, 'datasetProperties', { name: 'odd' })], opts);
   // Rows no write path accepts: an aspect of another entity type, and unparseable JSON.
-  await cypher(`MATCH (n:Entity {urn: $u}) CREATE (n)-[:HAS_ASPECT]->(:Aspect {key: $k1, urn: $u, name: 'chartInfo', version: 0, maxVersion: 0, value: '{}', systemMetadata: '{}'})
+  await cypher(
+    `MATCH (n:Entity {urn: $u}) CREATE (n)-[:HAS_ASPECT]->(:Aspect {key: $k1, urn: $u, name: 'chartInfo', version: 0, maxVersion: 0, value: '{}', systemMetadata: '{}'})
                 CREATE (n)-[:HAS_ASPECT]->(:Aspect {key: $k2, urn: $u, name: 'globalTags', version: 0, maxVersion: 0, value: '{not json', systemMetadata: '{}'})`,
-  { u: odd, k1: `${odd}\u241fchartInfo\u241f0`, k2: `${odd}\u241fglobalTags\u241f0` });
+    { u: odd, k1: `${odd}\u241fchartInfo\u241f0`, k2: `${odd}\u241fglobalTags\u241f0` },
+  );
   const r = await restoreIndices(store, { urn: odd });
   expect(r.ignored).toBe(2);
   expect(r.ignoredRows.map((x) => x.aspect).sort()).toEqual(['chartInfo', 'globalTags']);
   expect(r.ignoredRows.find((x) => x.aspect === 'chartInfo')!.reason).toMatch(/not supported for entity type dataset/);
   expect(r.rowsMigrated).toBe(r.rowsScanned - 2);
-  await cypher('MATCH (x:Aspect) WHERE x.key IN $keys DETACH DELETE x', { keys: [`${odd}\u241fchartInfo\u241f0`, `${odd}\u241fglobalTags\u241f0`] });
+  await cypher('MATCH (x:Aspect) WHERE x.key IN $keys DETACH DELETE x', {
+    keys: [`${odd}\u241fchartInfo\u241f0`, `${odd}\u241fglobalTags\u241f0`],
+  });
 });
 
 test('a restore running while lineage is written loses no edge and resurrects none', async () => {
   const targets = ['w1', 'w2', 'w3', 'w4'].map((n) => ns.dataset(n));
   const sources = ['s1', 's2', 's3', 's4', 's5'].map((n) => ns.dataset(n));
-  await writeAspects(store, [...targets, ...sources].map((u) => upsert(u, 'datasetProperties', { name: u.slice(-4) })), opts);
+  await writeAspects(
+    store,
+    [...targets, ...sources].map((u) => upsert(u, 'datasetProperties', { name: u.slice(-4) })),
+    opts,
+  );
   const last = new Map<string, string[]>();
   let stop = false;
   const writer = (async () => {
     for (let i = 0; i < 24; i++) {
       const t = targets[i % targets.length]!;
       const ups = sources.filter((_, j) => (i + j) % 3 !== 0);
-      await writeAspects(store, [upsert(t, 'upstreamLineage', { upstreams: ups.map((s) => ({ dataset: s, type: 'TRANSFORMED' })) }, 1_700_000_001_000 + i)],
-        { ...opts, now: 1_700_000_001_000 + i });
+      await writeAspects(
+        store,
+        [upsert(t, 'upstreamLineage', { upstreams: ups.map((s) => ({ dataset: s, type: 'TRANSFORMED' })) }, 1_700_000_001_000 + i)],
+        { ...opts, now: 1_700_000_001_000 + i },
+      );
       last.set(t, ups);
     }
     stop = true;
@@ -351,6 +437,8 @@ test('a restore running while lineage is written loses no edge and resurrects no
     expect(lineage.map((x) => x.u).sort()).toEqual([...ups].sort());
   }
   const check = await restoreIndices(store, { urnLike: ALL, clean: true, dryRun: true });
-  expect(check.drift).toEqual(expect.objectContaining({ missingEdges: { count: 0, examples: [] }, extraEdges: { count: 0, examples: [] } }));
+  expect(check.drift).toEqual(
+    expect.objectContaining({ missingEdges: { count: 0, examples: [] }, extraEdges: { count: 0, examples: [] } }),
+  );
   expect(hasDrift(check)).toBe(false);
 });

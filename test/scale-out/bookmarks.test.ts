@@ -25,7 +25,11 @@ function routedStore(): Store {
 }
 
 async function startReplica(): Promise<Replica> {
-  const config = testConfig({ NEO4J_URI: uri, DATAHUB_SYSTEM_CLIENT_ID: SYSTEM_CLIENT.id, DATAHUB_SYSTEM_CLIENT_SECRET: SYSTEM_CLIENT.secret });
+  const config = testConfig({
+    NEO4J_URI: uri,
+    DATAHUB_SYSTEM_CLIENT_ID: SYSTEM_CLIENT.id,
+    DATAHUB_SYSTEM_CLIENT_SECRET: SYSTEM_CLIENT.secret,
+  });
   const logger = createLogger('replica', 'silent');
   // The ingestion service relays /api/graphql to its own gateway, which listens last.
   const gatewayPort = await freePort();

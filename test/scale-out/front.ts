@@ -39,9 +39,10 @@ export async function startRoundRobinFront(targets: readonly string[]): Promise<
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -38,7 +38,9 @@ export default async function globalSetup(): Promise<void> {
         DATAHUB_TOKEN_SERVICE_SALT: TEST_SECRETS.salt,
         DATAHUB_SYSTEM_CLIENT_ID: SYSTEM_CLIENT.id,
         DATAHUB_SYSTEM_CLIENT_SECRET: SYSTEM_CLIENT.secret,
-        ...(process.env.TEST_NEO4J_USER ? { NEO4J_USER: process.env.TEST_NEO4J_USER, NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '' } : {}),
+        ...(process.env.TEST_NEO4J_USER
+          ? { NEO4J_USER: process.env.TEST_NEO4J_USER, NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD ?? '' }
+          : {}),
         LOG_LEVEL: 'warn',
       },
       onServiceExit: (name, code) => process.stderr.write(`[scale-out] a ${name} replica exited with code ${code}\n`),
@@ -56,5 +58,7 @@ export default async function globalSetup(): Promise<void> {
   process.env[FRONT_ENV] = gatewayFront.url;
   process.env[SUBGRAPH_FRONT_ENV] = `${subgraphFront.url}/graphql`;
   process.env[REPLICAS_ENV] = JSON.stringify(stack.replicas);
-  process.stderr.write(`[scale-out] ${REPLICA_COUNT} replicas of each service on ${uri}, front ${gatewayFront.url}, ready in ${Date.now() - t0} ms\n`);
+  process.stderr.write(
+    `[scale-out] ${REPLICA_COUNT} replicas of each service on ${uri}, front ${gatewayFront.url}, ready in ${Date.now() - t0} ms\n`,
+  );
 }

@@ -49,18 +49,27 @@ interface Reply {
   body: any;
 }
 
-async function send(url: string, init: { method?: string; token?: string | null; auth?: string; bookmark?: string; body?: unknown }): Promise<Reply> {
+async function send(
+  url: string,
+  init: { method?: string; token?: string | null; auth?: string; bookmark?: string; body?: unknown },
+): Promise<Reply> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.auth) headers.authorization = init.auth;
   if (init.bookmark !== undefined) headers[BOOKMARK] = init.bookmark;
-  const res = await fetch(url, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   let body: unknown = null;
   try {
     body = JSON.parse(text);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, headers: res.headers, text, body };
 }
 
@@ -73,7 +82,10 @@ function bookmarkOf(r: Reply): string {
 }
 
 const mcp = (urn: string, aspectName: string, value: unknown) => ({
-  entityType: urn.split(':')[2], entityUrn: urn, changeType: 'UPSERT', aspectName,
+  entityType: urn.split(':')[2],
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
   aspect: { value: JSON.stringify(value), contentType: 'application/json' },
 });
 
@@ -90,12 +102,23 @@ export function readYourWritesSuite(target: () => Target): void {
   const A = () => target().replicas[0]!;
   const B = () => target().replicas[1]!;
 
-  const graphql = (replica: Replica, query: string, variables: Record<string, unknown>, options: { bookmark?: string; token?: string; direct?: boolean } = {}) =>
-    send(options.direct ? replica.lineageUrl : `${replica.gatewayUrl}/api/graphql`, { token: options.token ?? admin, bookmark: options.bookmark, body: { query, variables } });
+  const graphql = (
+    replica: Replica,
+    query: string,
+    variables: Record<string, unknown>,
+    options: { bookmark?: string; token?: string; direct?: boolean } = {},
+  ) =>
+    send(options.direct ? replica.lineageUrl : `${replica.gatewayUrl}/api/graphql`, {
+      token: options.token ?? admin,
+      bookmark: options.bookmark,
+      body: { query, variables },
+    });
   const downstream = async (replica: Replica, urn: string, bookmark: string) => {
     const r = await graphql(replica, SCROLL, { input: { urn, direction: 'DOWNSTREAM', count: 100 } }, { bookmark });
     expect(r.body?.errors).toBeUndefined();
-    return (r.body.data.scrollAcrossLineage.searchResults as Array<{ degree: number; entity: { urn: string } }>).map((h) => `${h.degree} ${h.entity.urn}`).sort();
+    return (r.body.data.scrollAcrossLineage.searchResults as Array<{ degree: number; entity: { urn: string } }>)
+      .map((h) => `${h.degree} ${h.entity.urn}`)
+      .sort();
   };
 
   beforeAll(async () => {
@@ -103,17 +126,39 @@ export function readYourWritesSuite(target: () => Target): void {
   });
 
   test('an ingest through one gateway answers its bookmark; with it, the other replica reads the write', async () => {
-    const w = await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposalBatch`, { token: admin, body: { proposals: [
-      mcp(src, 'datasetProperties', { name: 'src', customProperties: {} }),
-      mcp(mid, 'datasetProperties', { name: 'mid', customProperties: {} }),
-      mcp(mid, 'upstreamLineage', { upstreams: [{ dataset: src, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } }] }),
-    ] } });
+    const w = await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposalBatch`, {
+      token: admin,
+      body: {
+        proposals: [
+          mcp(src, 'datasetProperties', { name: 'src', customProperties: {} }),
+          mcp(mid, 'datasetProperties', { name: 'mid', customProperties: {} }),
+          mcp(mid, 'upstreamLineage', {
+            upstreams: [{ dataset: src, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } }],
+          }),
+        ],
+      },
+    });
     expect(w.body).toEqual({ value: 'success' });
     const bookmark = bookmarkOf(w);
     expect(await downstream(B(), src, bookmark)).toEqual([`1 ${mid}`]);
-    const entity = await graphql(B(), `query q($urn: String!) { entityExists(urn: $urn) dataset(urn: $urn) { urn } }`, { urn: mid }, { bookmark });
+    const entity = await graphql(
+      B(),
+      `
+        query q($urn: String!) {
+          entityExists(urn: $urn)
+          dataset(urn: $urn) {
+            urn
+          }
+        }
+      `,
+      { urn: mid },
+      { bookmark },
+    );
     expect(entity.body).toEqual({ data: { entityExists: true, dataset: { urn: mid } }, extensions: {} });
-    const aspect = await send(`${B().gatewayUrl}/api/gms/aspects/${encodeURIComponent(mid)}?aspect=upstreamLineage&version=0`, { token: admin, bookmark });
+    const aspect = await send(`${B().gatewayUrl}/api/gms/aspects/${encodeURIComponent(mid)}?aspect=upstreamLineage&version=0`, {
+      token: admin,
+      bookmark,
+    });
     expect(aspect.status).toBe(200);
     // A read answers no bookmark: only writes do.
     expect(aspect.headers.get(BOOKMARK)).toBeNull();
@@ -122,14 +167,36 @@ export function readYourWritesSuite(target: () => Target): void {
 
   test('OpenAPI and updateLineage: each answers its bookmark, the next step on the other replica presents it', async () => {
     // Created on B by OpenAPI, edited on A by updateLineage (whose existence check must see it), read on B.
-    const first = bookmarkOf(await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposal`, { token: admin, body: { proposal: mcp(added, 'datasetProperties', { name: 'added' }) } }));
-    const created = await send(`${B().gatewayUrl}/api/gms/openapi/v3/entity/dataset?async=false`, { token: admin, bookmark: first, body: [
-      { urn: viaOpenApi, datasetProperties: { value: { name: 'via_openapi', customProperties: {} } } },
-    ] });
+    const first = bookmarkOf(
+      await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposal`, {
+        token: admin,
+        body: { proposal: mcp(added, 'datasetProperties', { name: 'added' }) },
+      }),
+    );
+    const created = await send(`${B().gatewayUrl}/api/gms/openapi/v3/entity/dataset?async=false`, {
+      token: admin,
+      bookmark: first,
+      body: [{ urn: viaOpenApi, datasetProperties: { value: { name: 'via_openapi', customProperties: {} } } }],
+    });
     const second = bookmarkOf(created);
-    const update = await graphql(A(), `mutation m($input: UpdateLineageInput!) { updateLineage(input: $input) }`,
-      { input: { edgesToAdd: [{ upstreamUrn: src, downstreamUrn: added }, { upstreamUrn: mid, downstreamUrn: viaOpenApi }], edgesToRemove: [] } },
-      { bookmark: second });
+    const update = await graphql(
+      A(),
+      `
+        mutation m($input: UpdateLineageInput!) {
+          updateLineage(input: $input)
+        }
+      `,
+      {
+        input: {
+          edgesToAdd: [
+            { upstreamUrn: src, downstreamUrn: added },
+            { upstreamUrn: mid, downstreamUrn: viaOpenApi },
+          ],
+          edgesToRemove: [],
+        },
+      },
+      { bookmark: second },
+    );
     expect(update.body).toEqual({ data: { updateLineage: true }, extensions: {} });
     // The subgraph wrote; the gateway passed its bookmark on.
     const third = bookmarkOf(update);
@@ -150,10 +217,14 @@ export function readYourWritesSuite(target: () => Target): void {
   test('OpenLineage: an event answers its bookmark; the other replica sees the job it wrote', async () => {
     const pg = `postgres://${ns.platform}.example.com:5432`;
     const event = {
-      eventType: 'COMPLETE', eventTime: new Date().toISOString(), producer: 'https://example.com/test', schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      eventType: 'COMPLETE',
+      eventTime: new Date().toISOString(),
+      producer: 'https://example.com/test',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
       run: { runId: '0196f3a1-6a4e-7d6b-9c3f-2f3b1f0a9e11' },
       job: { namespace: ns.platform, name: 'ol_job' },
-      inputs: [{ namespace: pg, name: `${ns.platform}.ol_in` }], outputs: [{ namespace: pg, name: `${ns.platform}.ol_out` }],
+      inputs: [{ namespace: pg, name: `${ns.platform}.ol_in` }],
+      outputs: [{ namespace: pg, name: `${ns.platform}.ol_out` }],
     };
     const w = await send(`${A().gatewayUrl}/api/v1/lineage`, { token: admin, body: event });
     const bookmark = bookmarkOf(w);
@@ -165,8 +236,15 @@ export function readYourWritesSuite(target: () => Target): void {
   test('restoreIndices answers its bookmark; with it, the other replica reads the restored edge', async () => {
     // Drift by hand (the one place tests may write Cypher): mid's :LINEAGE edge from src is gone.
     const { store } = target();
-    await store.driver.executeQuery('MATCH (:Entity {urn: $src})-[r:LINEAGE]->(:Entity {urn: $mid}) DELETE r', { src, mid }, { database: store.database });
-    const restored = await send(`${B().gatewayUrl}/api/gms/operations?action=restoreIndices`, { token: admin, body: { urn: mid, batchSize: 10 } });
+    await store.driver.executeQuery(
+      'MATCH (:Entity {urn: $src})-[r:LINEAGE]->(:Entity {urn: $mid}) DELETE r',
+      { src, mid },
+      { database: store.database },
+    );
+    const restored = await send(`${B().gatewayUrl}/api/gms/operations?action=restoreIndices`, {
+      token: admin,
+      body: { urn: mid, batchSize: 10 },
+    });
     expect(restored.body).toMatchObject({ edgesAdded: expect.any(Number) });
     expect(restored.body.edgesAdded).toBeGreaterThan(0);
     const bookmark = bookmarkOf(restored);
@@ -174,18 +252,46 @@ export function readYourWritesSuite(target: () => Target): void {
   });
 
   test('a token created on one replica authenticates on the other with its bookmark', async () => {
-    const created = await graphql(A(), `mutation m($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken } }`,
-      { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:datahub', duration: 'ONE_HOUR', name: `${ns.platform} replica token` } });
+    const created = await graphql(
+      A(),
+      `
+        mutation m($input: CreateAccessTokenInput!) {
+          createAccessToken(input: $input) {
+            accessToken
+          }
+        }
+      `,
+      { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:datahub', duration: 'ONE_HOUR', name: `${ns.platform} replica token` } },
+    );
     expect(created.body?.errors).toBeUndefined();
     const bookmark = bookmarkOf(created);
     const fresh = created.body.data.createAccessToken.accessToken as string;
-    const r = await graphql(B(), `query q($urn: String!) { entityExists(urn: $urn) }`, { urn: mid }, { token: fresh, bookmark });
+    const r = await graphql(
+      B(),
+      `
+        query q($urn: String!) {
+          entityExists(urn: $urn)
+        }
+      `,
+      { urn: mid },
+      { token: fresh, bookmark },
+    );
     expect(r.body).toEqual({ data: { entityExists: true }, extensions: {} });
   });
 
   test('the bookmarks of several writes may be presented together', async () => {
-    const one = bookmarkOf(await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposal`, { token: admin, body: { proposal: mcp(src, 'status', { removed: false }) } }));
-    const two = bookmarkOf(await send(`${B().gatewayUrl}/api/gms/aspects?action=ingestProposal`, { token: admin, body: { proposal: mcp(mid, 'status', { removed: false }) } }));
+    const one = bookmarkOf(
+      await send(`${A().gatewayUrl}/api/gms/aspects?action=ingestProposal`, {
+        token: admin,
+        body: { proposal: mcp(src, 'status', { removed: false }) },
+      }),
+    );
+    const two = bookmarkOf(
+      await send(`${B().gatewayUrl}/api/gms/aspects?action=ingestProposal`, {
+        token: admin,
+        body: { proposal: mcp(mid, 'status', { removed: false }) },
+      }),
+    );
     expect(await downstream(A(), src, `${one},${two}`)).toContain(`1 ${mid}`);
   });
 
@@ -198,9 +304,19 @@ export function readYourWritesSuite(target: () => Target): void {
       const replies = {
         gateway: await send(`${A().gatewayUrl}/api/graphql`, { token: admin, bookmark: notNeo4j, body: exists }),
         subgraph: await send(A().lineageUrl, { token: admin, bookmark: notNeo4j, body: exists }),
-        gms: await send(`${B().gatewayUrl}/api/gms/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, { token: admin, bookmark: notNeo4j }),
-        ingestion: await send(`${B().ingestionUrl}/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, { token: admin, bookmark: notNeo4j }),
-        openapi: await send(`${B().ingestionUrl}/openapi/v3/entity/dataset/batchGet`, { token: admin, bookmark: notNeo4j, body: [{ urn: mid, datasetProperties: {} }] }),
+        gms: await send(`${B().gatewayUrl}/api/gms/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, {
+          token: admin,
+          bookmark: notNeo4j,
+        }),
+        ingestion: await send(`${B().ingestionUrl}/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, {
+          token: admin,
+          bookmark: notNeo4j,
+        }),
+        openapi: await send(`${B().ingestionUrl}/openapi/v3/entity/dataset/batchGet`, {
+          token: admin,
+          bookmark: notNeo4j,
+          body: [{ urn: mid, datasetProperties: {} }],
+        }),
       };
       for (const [door, r] of Object.entries(replies)) {
         expect([door, r.status]).toEqual([door, 400]);
@@ -208,20 +324,28 @@ export function readYourWritesSuite(target: () => Target): void {
       }
       expect(replies.openapi.body).toEqual({ error: expect.any(String) });
       // Nothing is left broken: the same requests without the header succeed.
-      expect((await send(`${A().gatewayUrl}/api/graphql`, { token: admin, body: exists })).body).toEqual({ data: { entityExists: true }, extensions: {} });
-      expect((await send(`${B().ingestionUrl}/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, { token: admin })).status).toBe(200);
+      expect((await send(`${A().gatewayUrl}/api/graphql`, { token: admin, body: exists })).body).toEqual({
+        data: { entityExists: true },
+        extensions: {},
+      });
+      expect((await send(`${B().ingestionUrl}/aspects/${encodeURIComponent(mid)}?aspect=datasetProperties`, { token: admin })).status).toBe(
+        200,
+      );
     });
 
-    test('the gateway and the ingestion service\'s GraphQL relay pass the presented header on to the subgraph', async () => {
+    test("the gateway and the ingestion service's GraphQL relay pass the presented header on to the subgraph", async () => {
       // Authentication reads nothing here, so the first read to present the header is the subgraph's
       // resolver: its refusal is a GraphQL error with code 400 (DataHub's envelope, HTTP 200).
       for (const url of [`${A().gatewayUrl}/api/graphql`, `${B().ingestionUrl}/api/graphql`]) {
         const r = await send(url, { auth: SYSTEM_AUTH, bookmark: notNeo4j, body: exists });
         expect([url, r.status]).toEqual([url, 200]);
-        expect([url, r.body?.errors?.[0]]).toEqual([url, expect.objectContaining({
-          message: expect.stringContaining('x-lineage-bookmark is not a bookmark of this database'),
-          extensions: expect.objectContaining({ code: 400 }),
-        })]);
+        expect([url, r.body?.errors?.[0]]).toEqual([
+          url,
+          expect.objectContaining({
+            message: expect.stringContaining('x-lineage-bookmark is not a bookmark of this database'),
+            extensions: expect.objectContaining({ code: 400 }),
+          }),
+        ]);
         const plain = await send(url, { auth: SYSTEM_AUTH, body: exists });
         expect(plain.body).toEqual({ data: { entityExists: true }, extensions: {} });
       }
@@ -233,7 +357,11 @@ export function readYourWritesSuite(target: () => Target): void {
         gateway: await send(`${A().gatewayUrl}/api/graphql`, { token: admin, bookmark: 'FB:raw+bookmark=', body: exists }),
         subgraph: await send(A().lineageUrl, { token: admin, bookmark: '%%%', body: exists }),
         gms: await send(`${B().gatewayUrl}/api/gms/aspects?action=ingestProposal`, { token: admin, bookmark: 'a', body: write }),
-        ingestion: await send(`${B().ingestionUrl}/aspects?action=ingestProposal`, { token: admin, bookmark: Array(17).fill('YWJj').join(','), body: write }),
+        ingestion: await send(`${B().ingestionUrl}/aspects?action=ingestProposal`, {
+          token: admin,
+          bookmark: Array(17).fill('YWJj').join(','),
+          body: write,
+        }),
       };
       for (const [door, r] of Object.entries(replies)) {
         expect([door, r.status]).toEqual([door, 400]);

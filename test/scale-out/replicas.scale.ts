@@ -12,8 +12,12 @@ import { BOOKMARK, readYourWritesSuite, type Replica } from './read-your-writes.
 const replicas = JSON.parse(process.env.TEST_REPLICAS ?? '[]') as Replica[];
 let store: Store;
 
-beforeAll(() => { store = testStore(); });
-afterAll(async () => { await store.close(); });
+beforeAll(() => {
+  store = testStore();
+});
+afterAll(async () => {
+  await store.close();
+});
 
 test('two replicas of each service run on a neo4j:// URI', () => {
   expect(replicas).toHaveLength(2);
@@ -40,16 +44,26 @@ test('through a round-robin front: each write answers its bookmark, and the next
     let bookmark = '';
     for (let i = 0; i < 4; i++) {
       const urn = ns.dataset(`d${i}`);
-      const proposal = { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: `d${i}` }), contentType: 'application/json' } };
+      const proposal = {
+        entityType: 'dataset',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName: 'datasetProperties',
+        aspect: { value: JSON.stringify({ name: `d${i}` }), contentType: 'application/json' },
+      };
       // Each write presents the previous one's bookmark, as a client that keeps its latest does.
       const w = await fetch(`${own.url}/api/gms/aspects?action=ingestProposal`, {
-        method: 'POST', headers: { ...auth, ...(bookmark ? { [BOOKMARK]: bookmark } : {}) }, body: JSON.stringify({ proposal }),
+        method: 'POST',
+        headers: { ...auth, ...(bookmark ? { [BOOKMARK]: bookmark } : {}) },
+        body: JSON.stringify({ proposal }),
       });
       expect(await w.json()).toEqual({ value: 'success' });
       bookmark = w.headers.get(BOOKMARK)!;
       expect(bookmark).toMatch(/^[A-Za-z0-9_-]+$/);
       const r = await fetch(`${own.url}/api/graphql`, {
-        method: 'POST', headers: { ...auth, [BOOKMARK]: bookmark }, body: JSON.stringify({ query: `{ dataset(urn: "${urn}") { urn } }` }),
+        method: 'POST',
+        headers: { ...auth, [BOOKMARK]: bookmark },
+        body: JSON.stringify({ query: `{ dataset(urn: "${urn}") { urn } }` }),
       });
       expect(await r.json()).toEqual({ data: { dataset: { urn } }, extensions: {} });
       expect([w.headers.get(FRONT_TARGET_HEADER), r.headers.get(FRONT_TARGET_HEADER)]).toEqual(['0', '1']);
@@ -66,22 +80,44 @@ test('change events: writers on both replicas, a consumer polling both in turn n
   const auth = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
   const ups = Array.from({ length: 3 }, (_, i) => ns.dataset(`u${i}`));
   const downs = Array.from({ length: 4 }, (_, i) => ns.dataset(`d${i}`));
-  const proposal = (urn: string, aspectName: string, value: unknown) =>
-    ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } });
+  const proposal = (urn: string, aspectName: string, value: unknown) => ({
+    entityType: 'dataset',
+    entityUrn: urn,
+    changeType: 'UPSERT',
+    aspectName,
+    aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  });
   const ingest = async (replica: Replica, proposals: unknown[]) => {
-    const r = await fetch(`${replica.ingestionUrl}/aspects?action=ingestProposalBatch`, { method: 'POST', headers: auth, body: JSON.stringify({ proposals }) });
+    const r = await fetch(`${replica.ingestionUrl}/aspects?action=ingestProposalBatch`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ proposals }),
+    });
     expect(r.status).toBe(200);
   };
   const poll = async (replica: Replica, offsetId: string | undefined, timeout: number) => {
-    const q = new URLSearchParams({ topic: 'PlatformEvent_v1', limit: '5', pollTimeoutSeconds: String(timeout), ...(offsetId ? { offsetId } : {}) });
+    const q = new URLSearchParams({
+      topic: 'PlatformEvent_v1',
+      limit: '5',
+      pollTimeoutSeconds: String(timeout),
+      ...(offsetId ? { offsetId } : {}),
+    });
     const r = await fetch(`${replica.ingestionUrl}/openapi/v1/events/poll?${q}`, { headers: auth });
     expect(r.status).toBe(200);
-    return await r.json() as { offsetId: string; count: number; events: Array<{ value: string }> };
+    return (await r.json()) as { offsetId: string; count: number; events: Array<{ value: string }> };
   };
   const mine = (values: string[]) => values.filter((v) => v.includes(ns.platform));
-  const ece = (v: string) => JSON.parse((JSON.parse(v) as { payload: { value: string } }).payload.value) as { entityUrn: string; operation: string; modifier: string };
+  const ece = (v: string) =>
+    JSON.parse((JSON.parse(v) as { payload: { value: string } }).payload.value) as {
+      entityUrn: string;
+      operation: string;
+      modifier: string;
+    };
 
-  await ingest(replicas[0]!, [...ups, ...downs].map((u) => proposal(u, 'datasetProperties', { name: u })));
+  await ingest(
+    replicas[0]!,
+    [...ups, ...downs].map((u) => proposal(u, 'datasetProperties', { name: u })),
+  );
   const start = (await poll(replicas[1]!, undefined, 0)).offsetId;
   let token = start;
   let done = false;
@@ -96,11 +132,15 @@ test('change events: writers on both replicas, a consumer polling both in turn n
     }
   })();
   const writes = 10;
-  await Promise.all(downs.map(async (down, w) => {
-    for (let i = 0; i < writes; i++) {
-      await ingest(replicas[(w + i) % 2]!, [proposal(down, 'upstreamLineage', { upstreams: [{ dataset: ups[(w + i) % ups.length], type: 'TRANSFORMED' }] })]);
-    }
-  }));
+  await Promise.all(
+    downs.map(async (down, w) => {
+      for (let i = 0; i < writes; i++) {
+        await ingest(replicas[(w + i) % 2]!, [
+          proposal(down, 'upstreamLineage', { upstreams: [{ dataset: ups[(w + i) % ups.length], type: 'TRANSFORMED' }] }),
+        ]);
+      }
+    }),
+  );
   done = true;
   await consumer;
 
@@ -116,6 +156,11 @@ test('change events: writers on both replicas, a consumer polling both in turn n
   for (const [w, down] of downs.entries()) {
     const expected = [`ADD ${ups[w % ups.length]}`];
     for (let i = 1; i < writes; i++) expected.push(`REMOVE ${ups[(w + i - 1) % ups.length]}`, `ADD ${ups[(w + i) % ups.length]}`);
-    expect(mine(streamed).map(ece).filter((e) => e.entityUrn === down).map((e) => `${e.operation} ${e.modifier}`)).toEqual(expected);
+    expect(
+      mine(streamed)
+        .map(ece)
+        .filter((e) => e.entityUrn === down)
+        .map((e) => `${e.operation} ${e.modifier}`),
+    ).toEqual(expected);
   }
 }, 120_000);

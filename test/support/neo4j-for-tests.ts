@@ -26,14 +26,20 @@ export async function provideTestNeo4j(): Promise<TestNeo4j> {
     const { Neo4jContainer } = await import('@testcontainers/neo4j');
     const container = await new Neo4jContainer('neo4j:5.26-community').withPassword('test-password').start();
     return {
-      uri: container.getBoltUri(), user: container.getUsername(), password: container.getPassword(), kind: 'testcontainers',
-      stop: async () => { await container.stop(); },
+      uri: container.getBoltUri(),
+      user: container.getUsername(),
+      password: container.getPassword(),
+      kind: 'testcontainers',
+      stop: async () => {
+        await container.stop();
+      },
     };
   }
   const home = mkdtempSync(join(tmpdir(), 'lineage-test-neo4j-'));
   const server = await startNeo4j({ home, boltPort: await freePort(), heap: '1g', pageCache: '512m' });
   return {
-    uri: server.uri, kind: 'local',
+    uri: server.uri,
+    kind: 'local',
     async stop() {
       await server.stop();
       rmSync(home, { recursive: true, force: true });

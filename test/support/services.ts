@@ -47,7 +47,9 @@ export async function startIngestion(overrides: Record<string, string> = {}): Pr
   await new Promise<void>((r) => server.once('listening', () => r()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl, store, config,
+    baseUrl,
+    store,
+    config,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await store.close();
@@ -58,10 +60,18 @@ export async function startIngestion(overrides: Record<string, string> = {}): Pr
 /** A real, stored personal access token for a user with the given DataHub role. */
 export async function tokenFor(store: Store, userUrn: string, role?: 'Admin' | 'Editor' | 'Reader'): Promise<string> {
   if (role) {
-    await writeAspects(store, [{
-      urn: parseUrn(userUrn), aspectName: 'roleMembership', changeType: 'UPSERT',
-      value: { roles: [`urn:li:dataHubRole:${role}`] },
-    }], { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'relaxed' });
+    await writeAspects(
+      store,
+      [
+        {
+          urn: parseUrn(userUrn),
+          aspectName: 'roleMembership',
+          changeType: 'UPSERT',
+          value: { roles: [`urn:li:dataHubRole:${role}`] },
+        },
+      ],
+      { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'relaxed' },
+    );
   }
   const t = await issueAccessToken(store, TEST_SECRETS, { actorUrn: userUrn, ownerUrn: userUrn, name: 'test', duration: 'ONE_DAY' });
   return t.accessToken;

@@ -22,12 +22,19 @@ const COMMANDS: CommandUnderTest[] = [
   { name: 'import', script: 'import', entry: 'tools/import.ts' },
   { name: 'restore-indices', script: 'restore-indices', entry: 'tools/restore-indices.ts' },
   { name: 'neo4j', script: 'neo4j', entry: 'tools/neo4j/cli.ts' },
-  ...['install', 'start', 'dump', 'load'].map((sub) => ({ name: `neo4j ${sub}`, script: 'neo4j', entry: 'tools/neo4j/cli.ts', args: [sub] })),
+  ...['install', 'start', 'dump', 'load'].map((sub) => ({
+    name: `neo4j ${sub}`,
+    script: 'neo4j',
+    entry: 'tools/neo4j/cli.ts',
+    args: [sub],
+  })),
 ];
 
 function run(c: CommandUnderTest, args: string[]) {
   const r = spawnSync(process.execPath, [join(repoRoot, c.entry), ...(c.args ?? []), ...args], {
-    cwd: repoRoot, encoding: 'utf8', timeout: 60_000,
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
     // Nothing from the caller's shell decides what a command parses.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
   });
@@ -87,9 +94,17 @@ test.each([
   ['import', ['a.json', 'b.json'], /too many arguments/],
   ['import', ['package.json', '--batch-size', '0'], /'--batch-size <n>' argument '0' is invalid/],
   ['import', ['package.json', '--offline', '--strict'], /--strict belongs to the online import/],
-  ['restore-indices', ['--urn', 'urn:li:corpuser:x', '--urn-like', 'urn:%'], /'--urn <urn>' cannot be used with option '--urn-like <pattern>'/],
+  [
+    'restore-indices',
+    ['--urn', 'urn:li:corpuser:x', '--urn-like', 'urn:%'],
+    /'--urn <urn>' cannot be used with option '--urn-like <pattern>'/,
+  ],
   ['restore-indices', ['--urn', 'not-a-urn'], /Invalid urn: not-a-urn/],
-  ['restore-indices', ['--resume', '--checkpoint', '/no/such/checkpoint.json'], /--resume: no readable checkpoint at \/no\/such\/checkpoint\.json/],
+  [
+    'restore-indices',
+    ['--resume', '--checkpoint', '/no/such/checkpoint.json'],
+    /--resume: no readable checkpoint at \/no\/such\/checkpoint\.json/,
+  ],
   ['token', ['--duration', 'FOREVER'], /'--duration <duration>' argument 'FOREVER' is invalid\. Allowed choices are ONE_HOUR, /],
   ['neo4j', ['frobnicate'], /unknown command 'frobnicate': use install, start, dump or load/],
   ['neo4j dump', [], /dump needs --to DIR/],

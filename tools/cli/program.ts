@@ -22,11 +22,19 @@ export function createProgram(script: string, description: string): Command {
     .showSuggestionAfterError(true)
     .configureHelp({
       // A switch is off unless given: "(default: false)" would say nothing.
-      optionDescription(option) { return Help.prototype.optionDescription.call(this, option).replace(' (default: false)', ''); },
+      optionDescription(option) {
+        return Help.prototype.optionDescription.call(this, option).replace(' (default: false)', '');
+      },
     })
     .configureOutput({
       // commander may add a second line (a suggestion); an operator's terminal gets one.
-      outputError: (text, write) => write(`${script}: ${text.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (see npm run ${script} -- --help)\n`),
+      outputError: (text, write) =>
+        write(
+          `${script}: ${text
+            .replace(/^error: /, '')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')} (see npm run ${script} -- --help)\n`,
+        ),
     })
     .exitOverride((e) => process.exit(e.exitCode === 0 ? EXIT.ok : EXIT.usage));
 }
@@ -35,7 +43,8 @@ export function createProgram(script: string, description: string): Command {
 export function integerAtLeast(min: number): (text: string) => number {
   return (text) => {
     const n = Number(text);
-    if (text.trim() === '' || !Number.isInteger(n) || n < min) throw new InvalidArgumentError(min === 0 ? 'must be a non-negative integer' : `must be an integer of at least ${min}`);
+    if (text.trim() === '' || !Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(min === 0 ? 'must be a non-negative integer' : `must be an integer of at least ${min}`);
     return n;
   };
 }
@@ -51,7 +60,8 @@ export interface Neo4jConnection {
 export function neo4jOptions(): Option[] {
   return [
     new Option('--neo4j-uri <uri>', 'the Neo4j to work on (the default is the embedded one of npm start)')
-      .env('NEO4J_URI').default(`bolt://127.0.0.1:${defaultBoltPort}`),
+      .env('NEO4J_URI')
+      .default(`bolt://127.0.0.1:${defaultBoltPort}`),
     new Option('--neo4j-user <name>', 'its user (the password comes from NEO4J_PASSWORD)').env('NEO4J_USER'),
     new Option('--neo4j-database <name>', 'its database').env('NEO4J_DATABASE').default('neo4j'),
   ];
@@ -65,7 +75,9 @@ export function addOptions(command: Command, options: Option[]): Command {
 
 /** `--data-dir`: npm start's embedded data (Neo4j home, secrets, checkpoints). */
 export function dataDirOption(): Option {
-  return new Option('--data-dir <dir>', "npm start's data folder: its Neo4j home, secrets and checkpoints").env('LINEAGE_DATA_DIR').default(dataDir);
+  return new Option('--data-dir <dir>', "npm start's data folder: its Neo4j home, secrets and checkpoints")
+    .env('LINEAGE_DATA_DIR')
+    .default(dataDir);
 }
 
 /** `-q, --quiet`: no progress bar or progress lines (results and errors are still printed). */

@@ -19,23 +19,32 @@ const silent: Progress = { start() {}, update() {}, setTotal() {}, getTotal: () 
 export function progressBar(format: string, options: { quiet: boolean }): Progress {
   if (options.quiet) return silent;
   const tty = process.stderr.isTTY === true;
-  const bar = new cliProgress.SingleBar({
-    format: tty ? format : format.replace(/\s*\[\{bar\}\]/, ''),
-    etaBuffer: 50,
-    hideCursor: tty,
-    noTTYOutput: !tty,
-    notTTYSchedule: PLAIN_LINE_EVERY_S * 1000,
-    // A pipe has its last line already; a terminal keeps the finished bar.
-    clearOnComplete: !tty,
-    stream: process.stderr,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: tty ? format : format.replace(/\s*\[\{bar\}\]/, ''),
+      etaBuffer: 50,
+      hideCursor: tty,
+      noTTYOutput: !tty,
+      notTTYSchedule: PLAIN_LINE_EVERY_S * 1000,
+      // A pipe has its last line already; a terminal keeps the finished bar.
+      clearOnComplete: !tty,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   let running = false;
   return {
-    start: (total, value, payload) => { running = true; bar.start(total, value, payload); },
+    start: (total, value, payload) => {
+      running = true;
+      bar.start(total, value, payload);
+    },
     update: (value, payload) => bar.update(value, payload),
     setTotal: (total) => bar.setTotal(total),
     getTotal: () => bar.getTotal(),
     // Stopping twice (a failure after the work ended) must not print the last line again.
-    stop: () => { if (running) bar.stop(); running = false; },
+    stop: () => {
+      if (running) bar.stop();
+      running = false;
+    },
   };
 }

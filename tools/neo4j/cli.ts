@@ -20,13 +20,18 @@ interface OfflineOptions {
   from?: string;
 }
 
-const program: Command = createProgram('neo4j', 'Provision and run Neo4j 5.26 without Docker, and dump or load the embedded store offline.');
+const program: Command = createProgram(
+  'neo4j',
+  'Provision and run Neo4j 5.26 without Docker, and dump or load the embedded store offline.',
+);
 
-program.command('install')
+program
+  .command('install')
   .description('resolve the pinned Neo4j jars from Maven Central (cached in ~/.m2)')
   .action(() => console.log(`Neo4j ${ensureJars()} jars are in place.`));
 
-program.command('start', { isDefault: true })
+program
+  .command('start', { isDefault: true })
   .description('run a server in the foreground until interrupted (the default command)')
   .addOption(homeOption('its home').default(join(repoRoot, '.neo4j', 'default'), '.neo4j/default in the checkout'))
   .option('--port <n>', 'its Bolt port', integerAtLeast(1), 7687)
@@ -45,7 +50,7 @@ program.command('start', { isDefault: true })
 function offlineCommand(name: 'dump' | 'load', description: string, folder: Command): Command {
   return folder
     .description(description)
-    .addOption(homeOption('the stopped server\'s Neo4j home (default: <data-dir>/neo4j)'))
+    .addOption(homeOption("the stopped server's Neo4j home (default: <data-dir>/neo4j)"))
     .addOption(dataDirOption())
     .option('--overwrite', name === 'dump' ? 'replace an existing neo4j.dump' : 'replace the database the home holds', false)
     .action((o: OfflineOptions) => {
@@ -56,17 +61,29 @@ function offlineCommand(name: 'dump' | 'load', description: string, folder: Comm
       const r = name === 'dump' ? dumpDatabase(home, dir, o.overwrite) : loadDatabase(home, dir, o.overwrite);
       process.stdout.write(r.output);
       if (r.status !== 0) {
-        console.error(`neo4j ${name} failed (exit ${r.status}). The server of ${home} must be stopped first (stop npm start); ` +
-          `${name === 'load' ? 'loading over an existing database needs --overwrite.' : 'an existing dump file needs --overwrite.'}`);
+        console.error(
+          `neo4j ${name} failed (exit ${r.status}). The server of ${home} must be stopped first (stop npm start); ` +
+            `${name === 'load' ? 'loading over an existing database needs --overwrite.' : 'an existing dump file needs --overwrite.'}`,
+        );
         process.exit(ADMIN_FAILED);
       }
-      console.log(name === 'dump' ? `Dumped the database of ${home} to ${join(dir, 'neo4j.dump')}.` : `Loaded ${join(dir, 'neo4j.dump')} into ${home}; start it (npm start) and run npm run migrate if it came from an older catalog.`);
+      console.log(
+        name === 'dump'
+          ? `Dumped the database of ${home} to ${join(dir, 'neo4j.dump')}.`
+          : `Loaded ${join(dir, 'neo4j.dump')} into ${home}; start it (npm start) and run npm run migrate if it came from an older catalog.`,
+      );
     });
 }
-offlineCommand('dump', "Neo4j's offline dump of the stopped embedded server into DIR/neo4j.dump",
-  program.command('dump').option('--to <dir>', 'the folder neo4j.dump is written to (required)'));
-offlineCommand('load', "Neo4j's offline load of DIR/neo4j.dump into the stopped embedded server",
-  program.command('load').option('--from <dir>', 'the folder of neo4j.dump (required)'));
+offlineCommand(
+  'dump',
+  "Neo4j's offline dump of the stopped embedded server into DIR/neo4j.dump",
+  program.command('dump').option('--to <dir>', 'the folder neo4j.dump is written to (required)'),
+);
+offlineCommand(
+  'load',
+  "Neo4j's offline load of DIR/neo4j.dump into the stopped embedded server",
+  program.command('load').option('--from <dir>', 'the folder of neo4j.dump (required)'),
+);
 
 try {
   await program.parseAsync();

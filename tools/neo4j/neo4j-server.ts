@@ -65,13 +65,21 @@ export function ensureJars(libDir = defaultLibDir, log: (s: string) => void = (s
   log(`neo4j: resolving Neo4j ${version} community jars from Maven Central into ${libDir} (first run only)…`);
   rmSync(libDir, { recursive: true, force: true });
   mkdirSync(libDir, { recursive: true });
-  const mvn = spawnSync('mvn', [
-    '-B', '-q', '-f', join(here, 'pom.xml'),
-    // A bare `dependency:` goal resolves to the ancient 2.8 plugin pinned by Maven 3.8's super POM.
-    'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies',
-    // runtime = compile + runtime: record storage and the import tool are runtime-scoped.
-    '-DincludeScope=runtime', `-DoutputDirectory=${libDir}`,
-  ], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const mvn = spawnSync(
+    'mvn',
+    [
+      '-B',
+      '-q',
+      '-f',
+      join(here, 'pom.xml'),
+      // A bare `dependency:` goal resolves to the ancient 2.8 plugin pinned by Maven 3.8's super POM.
+      'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies',
+      // runtime = compile + runtime: record storage and the import tool are runtime-scoped.
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${libDir}`,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   if (mvn.error) throw new Error(`neo4j: could not run mvn (${mvn.error.message}); Java 17 and Maven are required`);
   if (mvn.status !== 0) throw new Error(`neo4j: mvn exited with ${mvn.status} while resolving the Neo4j jars`);
   const got = installedVersion(libDir);
@@ -164,13 +172,20 @@ export async function portInUse(port: number): Promise<boolean> {
 async function waitForBolt(uri: string, options: WaitOptions = {}): Promise<void> {
   const driver = neo4j.driver(uri, undefined, {
     // One attempt per look: waitFor does the retrying, and a look must not outlast the bound by the driver's 30 s.
-    connectionTimeout: 5_000, connectionAcquisitionTimeout: 15_000, maxConnectionPoolSize: 1, maxTransactionRetryTime: 0,
+    connectionTimeout: 5_000,
+    connectionAcquisitionTimeout: 15_000,
+    maxConnectionPoolSize: 1,
+    maxTransactionRetryTime: 0,
   });
   try {
-    await waitFor(`neo4j at ${uri} to run RETURN 1 on database neo4j`, async () => {
-      await driver.executeQuery('RETURN 1', {}, { database: 'neo4j' });
-      return { met: true, value: undefined };
-    }, { intervalMs: 500, ...options });
+    await waitFor(
+      `neo4j at ${uri} to run RETURN 1 on database neo4j`,
+      async () => {
+        await driver.executeQuery('RETURN 1', {}, { database: 'neo4j' });
+        return { met: true, value: undefined };
+      },
+      { intervalMs: 500, ...options },
+    );
   } finally {
     await driver.close();
   }
@@ -178,37 +193,69 @@ async function waitForBolt(uri: string, options: WaitOptions = {}): Promise<void
 
 /** What an instance gets unless told otherwise: the embedded default's memory, Neo4j's own checkpoints. */
 export const instanceDefaults = {
-  heap: '1g', pageCache: '1g', txMemoryMax: '512m', checkpointInterval: '15m', checkpointIopsLimit: 600,
+  heap: '1g',
+  pageCache: '1g',
+  txMemoryMax: '512m',
+  checkpointInterval: '15m',
+  checkpointIopsLimit: 600,
 } as const satisfies Partial<Neo4jInstanceOptions>;
 
 export async function startNeo4j(options: Neo4jInstanceOptions): Promise<RunningNeo4j> {
   const opts = {
-    ...instanceDefaults, libDir: defaultLibDir, ...options,
+    ...instanceDefaults,
+    libDir: defaultLibDir,
+    ...options,
     home: resolve(options.home),
   };
   ensureJars(opts.libDir);
   writeConfig(opts);
   if (await portInUse(opts.boltPort)) {
-    throw new Error(`neo4j: port ${opts.boltPort} on 127.0.0.1 is already in use (another Neo4j? set NEO4J_URI to use it, or NEO4J_BOLT_PORT to pick another port)`);
+    throw new Error(
+      `neo4j: port ${opts.boltPort} on 127.0.0.1 is already in use (another Neo4j? set NEO4J_URI to use it, or NEO4J_BOLT_PORT to pick another port)`,
+    );
   }
   const h = opts.home;
   const out = openSync(join(h, 'logs', 'console.log'), 'a');
-  const child: ChildProcess = spawn('java', [
-    `-Xms${opts.heap}`, `-Xmx${opts.heap}`,
-    '-XX:+UseG1GC', '-XX:-OmitStackTraceInFastThrow',
-    '-XX:+UnlockExperimentalVMOptions', '-XX:+TrustFinalNonStaticFields', '-XX:+DisableExplicitGC',
-    '-Djdk.nio.maxCachedBufferSize=1024', '-Dio.netty.tryReflectionSetAccessible=true',
-    '-Djdk.tls.ephemeralDHKeySize=2048', '-Djdk.tls.rejectClientInitiatedRenegotiation=true',
-    '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED',
-    '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED', '--enable-native-access=ALL-UNNAMED',
-    '-Dlog4j2.disable.jmx=true', '-Dlog4j.layout.jsonTemplate.maxStringLength=32768', '-Dfile.encoding=UTF-8',
-    '-cp', `${h}/plugins/*:${h}/conf/*:${opts.libDir}/*`,
-    'org.neo4j.server.CommunityEntryPoint', `--home-dir=${h}`, `--config-dir=${h}/conf`, '--console-mode',
-  ], { stdio: ['ignore', options.verbose ? 'inherit' : out, options.verbose ? 'inherit' : out], detached: false });
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Xms${opts.heap}`,
+      `-Xmx${opts.heap}`,
+      '-XX:+UseG1GC',
+      '-XX:-OmitStackTraceInFastThrow',
+      '-XX:+UnlockExperimentalVMOptions',
+      '-XX:+TrustFinalNonStaticFields',
+      '-XX:+DisableExplicitGC',
+      '-Djdk.nio.maxCachedBufferSize=1024',
+      '-Dio.netty.tryReflectionSetAccessible=true',
+      '-Djdk.tls.ephemeralDHKeySize=2048',
+      '-Djdk.tls.rejectClientInitiatedRenegotiation=true',
+      '--add-opens=java.base/java.nio=ALL-UNNAMED',
+      '--add-opens=java.base/java.io=ALL-UNNAMED',
+      '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+      '--enable-native-access=ALL-UNNAMED',
+      '-Dlog4j2.disable.jmx=true',
+      '-Dlog4j.layout.jsonTemplate.maxStringLength=32768',
+      '-Dfile.encoding=UTF-8',
+      '-cp',
+      `${h}/plugins/*:${h}/conf/*:${opts.libDir}/*`,
+      'org.neo4j.server.CommunityEntryPoint',
+      `--home-dir=${h}`,
+      `--config-dir=${h}/conf`,
+      '--console-mode',
+    ],
+    { stdio: ['ignore', options.verbose ? 'inherit' : out, options.verbose ? 'inherit' : out], detached: false },
+  );
   closeSync(out);
   let exited = false;
   let exitCode: number | null = null;
-  const exitedPromise = new Promise<void>((r) => child.once('exit', (code) => { exited = true; exitCode = code; r(); }));
+  const exitedPromise = new Promise<void>((r) =>
+    child.once('exit', (code) => {
+      exited = true;
+      exitCode = code;
+      r();
+    }),
+  );
   const uri = `bolt://127.0.0.1:${opts.boltPort}`;
   try {
     await waitForBolt(uri, {
@@ -222,7 +269,9 @@ export async function startNeo4j(options: Neo4jInstanceOptions): Promise<Running
     throw e;
   }
   return {
-    uri, home: h, pid: child.pid ?? -1,
+    uri,
+    home: h,
+    pid: child.pid ?? -1,
     async stop() {
       if (exited) return;
       child.kill('SIGTERM');
@@ -230,6 +279,8 @@ export async function startNeo4j(options: Neo4jInstanceOptions): Promise<Running
       await exitedPromise;
       clearTimeout(timer);
     },
-    kill() { if (!exited) child.kill('SIGKILL'); },
+    kill() {
+      if (!exited) child.kill('SIGKILL');
+    },
   };
 }

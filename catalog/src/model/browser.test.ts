@@ -4,8 +4,14 @@ test('the fields that name a drawn type follow from its descriptor: key name, pl
   expect(pageFieldsOf('DATASET')).toEqual({ typename: 'Dataset', name: 'name', platformEntity: true, properties: true, described: true });
   // A job's platform part is its flow, asked for with the flow's own fields.
   expect(pageFieldsOf('DATA_JOB')).toEqual({
-    typename: 'DataJob', name: 'jobId', properties: true, described: true,
-    via: { field: 'dataFlow', fields: { typename: 'DataFlow', name: 'flowId', platform: 'orchestrator', properties: true, described: true } },
+    typename: 'DataJob',
+    name: 'jobId',
+    properties: true,
+    described: true,
+    via: {
+      field: 'dataFlow',
+      fields: { typename: 'DataFlow', name: 'flowId', platform: 'orchestrator', properties: true, described: true },
+    },
   });
   // A column's parent may be a dataset, chart or dashboard: its urn names the platform.
   expect(pageFieldsOf('SCHEMA_FIELD')).toEqual({ typename: 'SchemaFieldEntity', name: 'fieldPath' });
@@ -17,7 +23,9 @@ test('the fields that name a drawn type follow from its descriptor: key name, pl
 
 test('the page fragment asks each drawn type whether it exists and what names it; the details sheet reads described types', () => {
   const fragment = pageEntityFragment();
-  expect(fragment).toContain('... on DataJob { exists jobId properties { name } dataFlow { urn flowId orchestrator properties { name } } }');
+  expect(fragment).toContain(
+    '... on DataJob { exists jobId properties { name } dataFlow { urn flowId orchestrator properties { name } } }',
+  );
   expect(fragment).toContain('... on MLModel { exists name platform { urn name properties { displayName } } }');
   expect(fragment).not.toContain('CorpUser');
   expect(describedTypenames()).toContain('MLFeature');
@@ -29,11 +37,23 @@ test('the aspects that describe the drawn types, and their hand-edited twins, fo
   const describing = describingAspectsOf();
   // The lists the explorer kept by hand (queries.ts DETAIL_ASPECTS, details.ts) before they were derived.
   expect(describing.map((a) => a.aspect).sort()).toEqual([
-    'chartInfo', 'dashboardInfo', 'dataFlowInfo', 'dataJobInfo', 'datasetProperties', 'mlFeatureProperties', 'mlFeatureTableProperties',
-    'mlModelGroupProperties', 'mlModelProperties', 'mlPrimaryKeyProperties',
+    'chartInfo',
+    'dashboardInfo',
+    'dataFlowInfo',
+    'dataJobInfo',
+    'datasetProperties',
+    'mlFeatureProperties',
+    'mlFeatureTableProperties',
+    'mlModelGroupProperties',
+    'mlModelProperties',
+    'mlPrimaryKeyProperties',
   ]);
   expect(describing.flatMap((a) => (a.editable ? [a.editable] : [])).sort()).toEqual([
-    'editableChartProperties', 'editableDashboardProperties', 'editableDataFlowProperties', 'editableDataJobProperties', 'editableDatasetProperties',
+    'editableChartProperties',
+    'editableDashboardProperties',
+    'editableDataFlowProperties',
+    'editableDataJobProperties',
+    'editableDatasetProperties',
   ]);
   expect(describing).toContainEqual({ aspect: 'chartInfo', editable: 'editableChartProperties' });
 });

@@ -64,7 +64,10 @@ function pageFieldsOfDescriptor(d: EntityTypeDescriptor & { graphqlTypename: str
   const platform = part(m?.platformPart);
   // A platform part naming one rendered type is asked for with that type's fields; one that may name
   // several (a column's parent) would need a fragment per type, and the urn already says it.
-  const only = platform?.kind === 'urn' && platform.urnTypes.length === 1 ? MODELLED_ENTITY_TYPES.find((t) => t.name === platform.urnTypes[0]) : undefined;
+  const only =
+    platform?.kind === 'urn' && platform.urnTypes.length === 1
+      ? MODELLED_ENTITY_TYPES.find((t) => t.name === platform.urnTypes[0])
+      : undefined;
   return {
     typename: d.graphqlTypename,
     ...(name ? { name } : {}),

@@ -16,7 +16,12 @@
 import { COMMON_ASPECTS } from './descriptors/common-aspects.ts';
 import { GRAPHQL_TYPE_OF_UNREGISTERED } from './descriptors/generic.ts';
 import {
-  GRAPHQL_ENTITY_TYPES, type EntityTypeDescriptor, type KeyPart, type OwnedAspect, type PatchTemplate, type RelationshipType,
+  GRAPHQL_ENTITY_TYPES,
+  type EntityTypeDescriptor,
+  type KeyPart,
+  type OwnedAspect,
+  type PatchTemplate,
+  type RelationshipType,
 } from './entity-types.ts';
 
 export type LineageEnd = 'upstream' | 'downstream';
@@ -131,8 +136,13 @@ function patchTemplatesOf(descriptors: readonly EntityTypeDescriptor[]): Map<str
 
 /** The default search types (EntityRegistry.defaultSearchTypes) of some descriptors, given their lineage types. */
 function defaultSearchTypesOf(descriptors: readonly EntityTypeDescriptor[], lineageEntityTypes: ReadonlySet<string>): readonly string[] {
-  return Object.freeze([...new Set(descriptors.flatMap((d) =>
-    lineageEntityTypes.has(d.name) && d.graphqlType !== 'OTHER' && d.modelled?.parentPart === undefined ? [d.graphqlType] : []))]);
+  return Object.freeze([
+    ...new Set(
+      descriptors.flatMap((d) =>
+        lineageEntityTypes.has(d.name) && d.graphqlType !== 'OTHER' && d.modelled?.parentPart === undefined ? [d.graphqlType] : [],
+      ),
+    ),
+  ]);
 }
 
 /**
@@ -165,15 +175,20 @@ export function buildEntityRegistry(descriptors: readonly EntityTypeDescriptor[]
     graphqlTypeSet: new Set(graphqlTypes),
     graphqlOfName,
     nameOfGraphql: new Map([...graphqlOfName].filter(([, v]) => v !== 'OTHER').map(([n, v]) => [v, n])),
-    specs: new Map<string, EntityTypeSpec>(list.map((d) => [d.name, Object.freeze<EntityTypeSpec>({
-      name: d.name,
-      tier: d.modelled ? 'modelled' : 'knownGeneric',
-      keyAspect: d.keyAspect,
-      keyFields: d.key,
-      graphqlType: d.graphqlType,
-      label: d.modelled?.label ?? GENERIC_LABEL,
-      descriptor: d.modelled ? d : undefined,
-    })])),
+    specs: new Map<string, EntityTypeSpec>(
+      list.map((d) => [
+        d.name,
+        Object.freeze<EntityTypeSpec>({
+          name: d.name,
+          tier: d.modelled ? 'modelled' : 'knownGeneric',
+          keyAspect: d.keyAspect,
+          keyFields: d.key,
+          graphqlType: d.graphqlType,
+          label: d.modelled?.label ?? GENERIC_LABEL,
+          descriptor: d.modelled ? d : undefined,
+        }),
+      ]),
+    ),
     modelledEntityTypes: Object.freeze(list.filter((d) => d.modelled).map((d) => d.name)),
     registeredEntityTypes: Object.freeze(list.map((d) => d.name)),
     entityLabels: Object.freeze([...list.flatMap((d) => (d.modelled ? [d.modelled.label] : [])), GENERIC_LABEL]),
@@ -182,8 +197,13 @@ export function buildEntityRegistry(descriptors: readonly EntityTypeDescriptor[]
     snapshotEntityTypes: new Map(withSnapshot.map((d) => [SNAPSHOT_PACKAGE + d.snapshot!, d.name])),
     snapshotFqcns: new Map(withSnapshot.map((d) => [d.name, SNAPSHOT_PACKAGE + d.snapshot!])),
     ...lineage,
-    pageLooks: new Map<string, PageLook>(list.flatMap((d) =>
-      d.modelled && d.graphqlType !== 'OTHER' ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const] : [])),
+    pageLooks: new Map<string, PageLook>(
+      list.flatMap((d) =>
+        d.modelled && d.graphqlType !== 'OTHER'
+          ? [[d.graphqlType, { label: d.modelled.displayLabel, ...(d.modelled.colour ? { colour: d.modelled.colour } : {}) }] as const]
+          : [],
+      ),
+    ),
     patchTemplates: patchTemplatesOf(list),
     defaultSearchTypes: defaultSearchTypesOf(list, lineage.lineageEntityTypes),
   });

@@ -1,4 +1,12 @@
-import { asciiJson, decodeOffset, encodeLineageChange, encodeOffset, lineageChangeEvent, lineageChangeText, metadataChangeLog } from './change-events.ts';
+import {
+  asciiJson,
+  decodeOffset,
+  encodeLineageChange,
+  encodeOffset,
+  lineageChangeEvent,
+  lineageChangeText,
+  metadataChangeLog,
+} from './change-events.ts';
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const stamp = { actor: 'urn:li:corpuser:alice', time: 1_764_143_000_123 };
@@ -12,30 +20,60 @@ test('asciiJson escapes every non-ASCII character and parses back to the same va
 });
 
 test('a column edge stays on the dataset that declared it; the direction says which side the modifier is', () => {
-  const up = `urn:li:schemaField:(${ds('a')},x)`, down = `urn:li:schemaField:(${ds('b')},y)`;
-  const r = lineageChangeEvent({ owner: ds('b'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: up, downstream: down, via: null }, 'ADD', stamp);
+  const up = `urn:li:schemaField:(${ds('a')},x)`,
+    down = `urn:li:schemaField:(${ds('b')},y)`;
+  const r = lineageChangeEvent(
+    { owner: ds('b'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: up, downstream: down, via: null },
+    'ADD',
+    stamp,
+  );
   expect(r.entityUrn).toBe(ds('b'));
-  expect(ece(r.value)).toMatchObject({ entityType: 'dataset', entityUrn: ds('b'), modifier: up, parameters: { direction: 'UPSTREAM', upstreamUrn: up, downstreamUrn: down } });
+  expect(ece(r.value)).toMatchObject({
+    entityType: 'dataset',
+    entityUrn: ds('b'),
+    modifier: up,
+    parameters: { direction: 'UPSTREAM', upstreamUrn: up, downstreamUrn: down },
+  });
   const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,f,PROD),j)';
-  const out = lineageChangeEvent({ owner: job, aspect: 'dataJobInputOutput', type: 'Produces', upstream: job, downstream: ds('c'), via: null }, 'REMOVE', stamp);
-  expect(ece(out.value)).toMatchObject({ entityType: 'dataJob', operation: 'REMOVE', modifier: ds('c'), parameters: { direction: 'DOWNSTREAM' } });
+  const out = lineageChangeEvent(
+    { owner: job, aspect: 'dataJobInputOutput', type: 'Produces', upstream: job, downstream: ds('c'), via: null },
+    'REMOVE',
+    stamp,
+  );
+  expect(ece(out.value)).toMatchObject({
+    entityType: 'dataJob',
+    operation: 'REMOVE',
+    modifier: ds('c'),
+    parameters: { direction: 'DOWNSTREAM' },
+  });
 });
 
 test('a MetadataChangeLog tags its non-null unions as Avro JSON does, and a DELETE has no aspect', () => {
   const r = metadataChangeLog({
-    entityUrn: ds('a'), aspectName: 'status', changeType: 'DELETE', stamp,
-    after: undefined, before: { value: '{"removed":false}', systemMetadata: '{"lastObserved":5,"runId":"r"}' },
+    entityUrn: ds('a'),
+    aspectName: 'status',
+    changeType: 'DELETE',
+    stamp,
+    after: undefined,
+    before: { value: '{"removed":false}', systemMetadata: '{"lastObserved":5,"runId":"r"}' },
   });
   const mcl = JSON.parse(r.value) as Record<string, unknown>;
   expect(mcl).toMatchObject({
-    entityType: 'dataset', entityUrn: { string: ds('a') }, changeType: 'DELETE', aspectName: { string: 'status' }, aspect: null, systemMetadata: null,
+    entityType: 'dataset',
+    entityUrn: { string: ds('a') },
+    changeType: 'DELETE',
+    aspectName: { string: 'status' },
+    aspect: null,
+    systemMetadata: null,
     previousAspectValue: { 'com.linkedin.pegasus2avro.mxe.GenericAspect': { value: '{"removed":false}', contentType: 'application/json' } },
-    previousSystemMetadata: { 'com.linkedin.pegasus2avro.mxe.SystemMetadata': { lastObserved: { long: 5 }, runId: { string: 'r' }, pipelineName: null } },
+    previousSystemMetadata: {
+      'com.linkedin.pegasus2avro.mxe.SystemMetadata': { lastObserved: { long: 5 }, runId: { string: 'r' }, pipelineName: null },
+    },
     created: { 'com.linkedin.pegasus2avro.common.AuditStamp': { time: stamp.time, actor: stamp.actor, impersonator: null, message: null } },
   });
 });
 
-test('offset tokens are DataHub\'s format and refuse other topics and non-tokens', () => {
+test("offset tokens are DataHub's format and refuse other topics and non-tokens", () => {
   const token = encodeOffset('PlatformEvent_v1', 42);
   expect(token).toBe('eyJQbGF0Zm9ybUV2ZW50X3YxLTAiOjQyfQ==');
   expect(decodeOffset('PlatformEvent_v1', token)).toBe(42);
@@ -48,11 +86,20 @@ test('offset tokens are DataHub\'s format and refuse other topics and non-tokens
 test('a lineage change stored compactly polls as exactly the text lineageChangeEvent renders', () => {
   const edges = [
     { owner: ds('b'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: ds('a'), downstream: ds('b'), via: 'urn:li:query:q1' },
-    { owner: ds('Bücher'), aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: `urn:li:schemaField:(${ds('a')},x)`, downstream: `urn:li:schemaField:(${ds('Bücher')},y)`, via: null },
+    {
+      owner: ds('Bücher'),
+      aspect: 'upstreamLineage',
+      type: 'DownstreamOf',
+      upstream: `urn:li:schemaField:(${ds('a')},x)`,
+      downstream: `urn:li:schemaField:(${ds('Bücher')},y)`,
+      via: null,
+    },
   ];
   for (const edge of edges) {
     for (const operation of ['ADD', 'REMOVE'] as const) {
-      expect(lineageChangeText(edge.owner, encodeLineageChange({ edge, operation, stamp }))).toBe(lineageChangeEvent(edge, operation, stamp).value);
+      expect(lineageChangeText(edge.owner, encodeLineageChange({ edge, operation, stamp }))).toBe(
+        lineageChangeEvent(edge, operation, stamp).value,
+      );
     }
   }
 });

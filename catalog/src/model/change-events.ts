@@ -103,7 +103,9 @@ export interface LineageEdge {
 
 /** The edge as its change event names it; null for an edge that is not lineage. */
 export const lineageEdgeOf = (e: DerivedEdge): LineageEdge | null =>
-  (e.lineage ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via } : null);
+  e.lineage
+    ? { owner: e.owner, aspect: e.aspect, type: e.type, upstream: e.lineage.upstream, downstream: e.lineage.downstream, via: e.via }
+    : null;
 
 /**
  * The end of a lineage edge that is not its owner (the entity whose aspect declared it), and which
@@ -153,7 +155,11 @@ export function lineageChangeEvent(edge: LineageEdge, operation: 'ADD' | 'REMOVE
  * owner, aspect): an edge whose properties alone changed (a new stamp, a new type of upstream) was
  * neither added nor removed. Removals first, then additions, each in the edges' order.
  */
-export function lineageChangeEvents(before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>, stamp: ChangeStamp): ChangeRecord[] {
+export function lineageChangeEvents(
+  before: ReadonlyMap<string, DerivedEdge>,
+  after: ReadonlyMap<string, DerivedEdge>,
+  stamp: ChangeStamp,
+): ChangeRecord[] {
   const out: ChangeRecord[] = [];
   for (const [key, e] of before) {
     const edge = after.has(key) ? null : lineageEdgeOf(e);
@@ -183,8 +189,16 @@ export function encodeLineageChange(c: LineageChange): string {
 
 /** A lineage change as `encodeLineageChange` stored it, about `entityUrn` (its owner). */
 export function decodeLineageChange(entityUrn: string, stored: string): LineageChange {
-  const [aspect, type, upstream, downstream, via, operation, actor, time] = JSON.parse(stored) as
-    [string, string, string, string, string | null, 'ADD' | 'REMOVE', string, number];
+  const [aspect, type, upstream, downstream, via, operation, actor, time] = JSON.parse(stored) as [
+    string,
+    string,
+    string,
+    string,
+    string | null,
+    'ADD' | 'REMOVE',
+    string,
+    number,
+  ];
   return { edge: { owner: entityUrn, aspect, type, upstream, downstream, via }, operation, stamp: { actor, time } };
 }
 
@@ -206,8 +220,14 @@ export type MclChangeType = 'UPSERT' | 'DELETE' | 'RESTATE';
 const tagged = (branch: string, value: unknown) => (value === null || value === undefined ? null : { [branch]: value });
 
 const SYSTEM_METADATA_FIELDS: ReadonlyArray<[string, string]> = [
-  ['lastObserved', 'long'], ['runId', 'string'], ['lastRunId', 'string'], ['pipelineName', 'string'],
-  ['registryName', 'string'], ['registryVersion', 'string'], ['properties', 'map'], ['version', 'string'],
+  ['lastObserved', 'long'],
+  ['runId', 'string'],
+  ['lastRunId', 'string'],
+  ['pipelineName', 'string'],
+  ['registryName', 'string'],
+  ['registryVersion', 'string'],
+  ['properties', 'map'],
+  ['version', 'string'],
   ['schemaVersion', 'long'],
 ];
 
@@ -234,7 +254,12 @@ const genericAspect = (text: string | undefined) =>
  * branch): the aspect after (none for DELETE) and before, their system metadata, who and when.
  */
 export function metadataChangeLog(input: {
-  entityUrn: string; aspectName: string; changeType: MclChangeType; after: RowText | undefined; before: RowText | undefined; stamp: ChangeStamp;
+  entityUrn: string;
+  aspectName: string;
+  changeType: MclChangeType;
+  after: RowText | undefined;
+  before: RowText | undefined;
+  stamp: ChangeStamp;
 }): TextChangeRecord {
   const { entityUrn, aspectName, changeType, after, before, stamp } = input;
   const mcl = {
@@ -249,7 +274,12 @@ export function metadataChangeLog(input: {
     headers: null,
     previousAspectValue: genericAspect(before?.value),
     previousSystemMetadata: avroSystemMetadata(before?.systemMetadata ?? null),
-    created: tagged('com.linkedin.pegasus2avro.common.AuditStamp', { time: stamp.time, actor: stamp.actor, impersonator: null, message: null }),
+    created: tagged('com.linkedin.pegasus2avro.common.AuditStamp', {
+      time: stamp.time,
+      actor: stamp.actor,
+      impersonator: null,
+      message: null,
+    }),
   };
   return { topic: MCL_TOPIC, entityUrn, value: asciiJson(mcl) };
 }
@@ -264,7 +294,10 @@ export function encodeOffset(topic: EventTopic, next: number): string {
 
 /** The next offset a token names for `topic`; 400 naming offsetId for anything else. */
 export function decodeOffset(topic: EventTopic, token: string): number {
-  const refuse = (why: string) => badRequest(`Invalid offsetId: ${why}. Send back the offsetId a poll of ${topic} answered, or leave it out to start at the latest event.`);
+  const refuse = (why: string) =>
+    badRequest(
+      `Invalid offsetId: ${why}. Send back the offsetId a poll of ${topic} answered, or leave it out to start at the latest event.`,
+    );
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) throw refuse('not a base64 token');
   let parsed: unknown;
   try {

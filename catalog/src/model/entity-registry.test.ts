@@ -22,22 +22,41 @@ function rejection(text: string): CatalogError {
 
 describe('keyAspectOf: the key aspects of docs/lineage-model.md §Entity types', () => {
   const examples: Array<[string, string, Record<string, string>]> = [
-    ['urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)', 'datasetKey',
-      { platform: 'urn:li:dataPlatform:hive', name: 'db.table', origin: 'PROD' }],
-    ['urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)', 'dataJobKey',
-      { flow: 'urn:li:dataFlow:(airflow,dag_abc,PROD)', jobId: 'task_123' }],
+    [
+      'urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)',
+      'datasetKey',
+      { platform: 'urn:li:dataPlatform:hive', name: 'db.table', origin: 'PROD' },
+    ],
+    [
+      'urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)',
+      'dataJobKey',
+      { flow: 'urn:li:dataFlow:(airflow,dag_abc,PROD)', jobId: 'task_123' },
+    ],
     ['urn:li:dataFlow:(airflow,dag_abc,PROD)', 'dataFlowKey', { orchestrator: 'airflow', flowId: 'dag_abc', cluster: 'PROD' }],
     ['urn:li:chart:(looker,look_1)', 'chartKey', { dashboardTool: 'looker', chartId: 'look_1' }],
     ['urn:li:dashboard:(looker,dash_1)', 'dashboardKey', { dashboardTool: 'looker', dashboardId: 'dash_1' }],
-    ['urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),user_id)', 'schemaFieldKey',
-      { parent: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)', fieldPath: 'user_id' }],
+    [
+      'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),user_id)',
+      'schemaFieldKey',
+      { parent: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)', fieldPath: 'user_id' },
+    ],
     ['urn:li:mlFeature:(user_features,age)', 'mlFeatureKey', { featureNamespace: 'user_features', name: 'age' }],
     ['urn:li:mlPrimaryKey:(user_analytics,user_name)', 'mlPrimaryKeyKey', { featureNamespace: 'user_analytics', name: 'user_name' }],
-    ['urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,users)', 'mlFeatureTableKey', { platform: 'urn:li:dataPlatform:feast', name: 'users' }],
-    ['urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)', 'mlModelKey',
-      { platform: 'urn:li:dataPlatform:sagemaker', name: 'churn', origin: 'PROD' }],
-    ['urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,churn,PROD)', 'mlModelGroupKey',
-      { platform: 'urn:li:dataPlatform:sagemaker', name: 'churn', origin: 'PROD' }],
+    [
+      'urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,users)',
+      'mlFeatureTableKey',
+      { platform: 'urn:li:dataPlatform:feast', name: 'users' },
+    ],
+    [
+      'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)',
+      'mlModelKey',
+      { platform: 'urn:li:dataPlatform:sagemaker', name: 'churn', origin: 'PROD' },
+    ],
+    [
+      'urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,churn,PROD)',
+      'mlModelGroupKey',
+      { platform: 'urn:li:dataPlatform:sagemaker', name: 'churn', origin: 'PROD' },
+    ],
     ['urn:li:dataProcessInstance:a1b2c3', 'dataProcessInstanceKey', { id: 'a1b2c3' }],
     ['urn:li:dataProcess:(etl,azkaban,PROD)', 'dataProcessKey', { name: 'etl', orchestrator: 'azkaban', origin: 'PROD' }],
     ['urn:li:corpuser:datahub', 'corpUserKey', { username: 'datahub' }],
@@ -104,7 +123,10 @@ describe('keyAspectOf rejects keys that do not fit', () => {
     ['urn:li:dataset:(hive,t,PROD)', "platform 'hive' is not a valid urn"],
     ['urn:li:dataJob:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),task)', 'is not a dataFlow urn'],
     ['urn:li:dataJob:(urn:li:dataFlow:(airflow,dag),task)', "flow 'urn:li:dataFlow:(airflow,dag)': expected 3 key parts"],
-    ['urn:li:schemaField:(urn:li:dataFlow:(airflow,a,PROD),f)', "parent 'urn:li:dataFlow:(airflow,a,PROD)' is not a dataset or chart or dashboard urn"],
+    [
+      'urn:li:schemaField:(urn:li:dataFlow:(airflow,a,PROD),f)',
+      "parent 'urn:li:dataFlow:(airflow,a,PROD)' is not a dataset or chart or dashboard urn",
+    ],
     ['urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,BAD),f)', "origin 'BAD' is not a FabricType"],
     ['urn:li:mlFeatureTable:(urn:li:corpuser:x,users)', 'is not a dataPlatform urn'],
   ])('wrong-typed urn part: %s', (text, problem) => {
@@ -292,7 +314,12 @@ describe('the registry value', () => {
     expect(withGadget.keyAspectOwner.get('gadgetKey')).toBe('gadget');
     expect(withGadget.aspectOwners.get('gadgetInfo')).toEqual(['gadget']);
     expect(withGadget.snapshotFqcns.get('gadget')).toBe('com.linkedin.metadata.snapshot.GadgetSnapshot');
-    expect(withGadget.lineageTriples).toContainEqual({ sourceType: 'gadget', type: 'DerivedFrom', destinationType: 'dataset', destinationIs: 'upstream' });
+    expect(withGadget.lineageTriples).toContainEqual({
+      sourceType: 'gadget',
+      type: 'DerivedFrom',
+      destinationType: 'dataset',
+      destinationIs: 'upstream',
+    });
     expect(withGadget.lineageAspects.has('gadgetInfo')).toBe(true);
     expect(withGadget.pageLooks.get('GADGET')).toEqual({ label: 'Gadget', colour: '#123456' });
     expect(withGadget.defaultSearchTypes).toContain('GADGET');
@@ -301,7 +328,15 @@ describe('the registry value', () => {
   test('a search naming no type lists the types taking part in lineage with an EntityType of their own, columns aside', () => {
     // The list read/entity-search.ts kept by hand before it was derived.
     expect([...entityRegistry().defaultSearchTypes].sort()).toEqual([
-      'CHART', 'DASHBOARD', 'DATASET', 'DATA_JOB', 'DATA_PROCESS_INSTANCE', 'MLFEATURE', 'MLMODEL', 'MLMODEL_GROUP', 'MLPRIMARY_KEY',
+      'CHART',
+      'DASHBOARD',
+      'DATASET',
+      'DATA_JOB',
+      'DATA_PROCESS_INSTANCE',
+      'MLFEATURE',
+      'MLMODEL',
+      'MLMODEL_GROUP',
+      'MLPRIMARY_KEY',
     ]);
   });
 
@@ -322,14 +357,21 @@ describe('the registry value', () => {
     expect(() => buildEntityRegistry([...BUILT_IN_ENTITY_TYPES, GADGET, GADGET])).toThrow('Entity type gadget is described twice');
     const backwards: EntityTypeDescriptor = {
       ...GADGET,
-      aspects: { ...GADGET.aspects, gadgetOutputs: { edges: [{ field: 'outputs', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'downstream' }] } },
+      aspects: {
+        ...GADGET.aspects,
+        gadgetOutputs: { edges: [{ field: 'outputs', shape: 'urnList', type: 'DerivedFrom', to: ['dataset'], lineage: 'downstream' }] },
+      },
     };
-    expect(() => buildEntityRegistry([backwards])).toThrow('Entity types disagree on the lineage direction of gadget -[DerivedFrom]-> dataset');
+    expect(() => buildEntityRegistry([backwards])).toThrow(
+      'Entity types disagree on the lineage direction of gadget -[DerivedFrom]-> dataset',
+    );
   });
 
   test('installing a registry once the process has read one throws, naming the problem', () => {
     entityRegistry();
-    expect(() => installEntityRegistry(withGadget)).toThrow(/already in use \(first read .*\); install one registry, once, at start-up before anything reads it/);
+    expect(() => installEntityRegistry(withGadget)).toThrow(
+      /already in use \(first read .*\); install one registry, once, at start-up before anything reads it/,
+    );
     expect(descriptorOf('gadget')).toBeUndefined();
   });
 });

@@ -20,7 +20,9 @@ let firstReadAt: string | undefined;
  */
 export function installEntityRegistry(registry: EntityRegistry): void {
   if (installed !== undefined) {
-    throw new Error(`installEntityRegistry: an entity registry is already ${firstReadAt ? `in use (first read ${firstReadAt})` : 'installed'}; install one registry, once, at start-up before anything reads it`);
+    throw new Error(
+      `installEntityRegistry: an entity registry is already ${firstReadAt ? `in use (first read ${firstReadAt})` : 'installed'}; install one registry, once, at start-up before anything reads it`,
+    );
   }
   installed = registry;
 }
@@ -28,7 +30,12 @@ export function installEntityRegistry(registry: EntityRegistry): void {
 /** The process's registry: the one installed at start-up, else the built-in types. */
 export function entityRegistry(): EntityRegistry {
   if (firstReadAt === undefined) {
-    firstReadAt = new Error().stack?.split('\n').slice(2, 5).map((l) => l.trim()).join(' < ') ?? 'earlier';
+    firstReadAt =
+      new Error().stack
+        ?.split('\n')
+        .slice(2, 5)
+        .map((l) => l.trim())
+        .join(' < ') ?? 'earlier';
     installed ??= buildEntityRegistry(BUILT_IN_ENTITY_TYPES);
   }
   return installed!;

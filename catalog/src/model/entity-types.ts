@@ -12,22 +12,79 @@
 
 /** DataHub's EntityType enum in DataHub's order, then the values added since. */
 export const GRAPHQL_ENTITY_TYPES = [
-  'DOMAIN', 'DATASET', 'CORP_USER', 'CORP_GROUP', 'DATA_PLATFORM', 'ER_MODEL_RELATIONSHIP',
-  'DASHBOARD', 'NOTEBOOK', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'TAG', 'GLOSSARY_TERM', 'GLOSSARY_NODE',
-  'CONTAINER', 'MLMODEL', 'MLMODEL_GROUP', 'MLFEATURE_TABLE', 'MLFEATURE', 'MLPRIMARY_KEY',
-  'INGESTION_SOURCE', 'EXECUTION_REQUEST', 'ASSERTION', 'DATA_PROCESS_INSTANCE',
-  'DATA_PLATFORM_INSTANCE', 'ACCESS_TOKEN', 'TEST', 'DATAHUB_POLICY', 'DATAHUB_ROLE', 'POST',
-  'SCHEMA_FIELD', 'DATAHUB_VIEW', 'QUERY', 'DATA_PRODUCT', 'CUSTOM_OWNERSHIP_TYPE',
-  'DATAHUB_CONNECTION', 'INCIDENT', 'ROLE', 'DATA_CONTRACT', 'STRUCTURED_PROPERTY', 'FORM',
-  'DATA_TYPE', 'ENTITY_TYPE', 'RESTRICTED', 'OTHER', 'BUSINESS_ATTRIBUTE',
-  'VERSION_SET', 'APPLICATION', 'DATAHUB_PAGE_TEMPLATE', 'DATAHUB_PAGE_MODULE', 'DOCUMENT',
+  'DOMAIN',
+  'DATASET',
+  'CORP_USER',
+  'CORP_GROUP',
+  'DATA_PLATFORM',
+  'ER_MODEL_RELATIONSHIP',
+  'DASHBOARD',
+  'NOTEBOOK',
+  'CHART',
+  'DATA_FLOW',
+  'DATA_JOB',
+  'TAG',
+  'GLOSSARY_TERM',
+  'GLOSSARY_NODE',
+  'CONTAINER',
+  'MLMODEL',
+  'MLMODEL_GROUP',
+  'MLFEATURE_TABLE',
+  'MLFEATURE',
+  'MLPRIMARY_KEY',
+  'INGESTION_SOURCE',
+  'EXECUTION_REQUEST',
+  'ASSERTION',
+  'DATA_PROCESS_INSTANCE',
+  'DATA_PLATFORM_INSTANCE',
+  'ACCESS_TOKEN',
+  'TEST',
+  'DATAHUB_POLICY',
+  'DATAHUB_ROLE',
+  'POST',
+  'SCHEMA_FIELD',
+  'DATAHUB_VIEW',
+  'QUERY',
+  'DATA_PRODUCT',
+  'CUSTOM_OWNERSHIP_TYPE',
+  'DATAHUB_CONNECTION',
+  'INCIDENT',
+  'ROLE',
+  'DATA_CONTRACT',
+  'STRUCTURED_PROPERTY',
+  'FORM',
+  'DATA_TYPE',
+  'ENTITY_TYPE',
+  'RESTRICTED',
+  'OTHER',
+  'BUSINESS_ATTRIBUTE',
+  'VERSION_SET',
+  'APPLICATION',
+  'DATAHUB_PAGE_TEMPLATE',
+  'DATAHUB_PAGE_MODULE',
+  'DOCUMENT',
 ] as const;
 export type GraphqlEntityType = (typeof GRAPHQL_ENTITY_TYPES)[number];
 
 /** FabricType (DataHub 0.15's twelve, then the five current clients send). */
 export const FABRIC_TYPES = [
-  'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'SANDBOX',
-  'PRD', 'TST', 'SIT', 'SBX', 'CERT',
+  'DEV',
+  'TEST',
+  'QA',
+  'UAT',
+  'EI',
+  'PRE',
+  'STG',
+  'NON_PROD',
+  'PROD',
+  'CORP',
+  'RVW',
+  'SANDBOX',
+  'PRD',
+  'TST',
+  'SIT',
+  'SBX',
+  'CERT',
 ] as const;
 export type FabricType = (typeof FABRIC_TYPES)[number];
 
@@ -37,10 +94,29 @@ export type FabricType = (typeof FABRIC_TYPES)[number];
  * expanded from this list by the Cypher loader (catalog/src/store/cypher.ts, listing templates).
  */
 export const RELATIONSHIP_TYPES = [
-  'DownstreamOf', 'Consumes', 'Produces', 'IsPartOf', 'Contains', 'DashboardContainsDashboard', 'DerivedFrom',
-  'KeyedBy', 'TrainedBy', 'UsedBy', 'MemberOf', 'DeployedTo', 'DataProcessInstanceConsumes',
-  'DataProcessInstanceProduces', 'InstanceOf', 'ChildOf', 'UpstreamOf', 'consumesField', 'TaggedWith',
-  'TermedWith', 'OwnedBy', 'SchemaFieldTaggedWith', 'SchemaFieldWithGlossaryTerm',
+  'DownstreamOf',
+  'Consumes',
+  'Produces',
+  'IsPartOf',
+  'Contains',
+  'DashboardContainsDashboard',
+  'DerivedFrom',
+  'KeyedBy',
+  'TrainedBy',
+  'UsedBy',
+  'MemberOf',
+  'DeployedTo',
+  'DataProcessInstanceConsumes',
+  'DataProcessInstanceProduces',
+  'InstanceOf',
+  'ChildOf',
+  'UpstreamOf',
+  'consumesField',
+  'TaggedWith',
+  'TermedWith',
+  'OwnedBy',
+  'SchemaFieldTaggedWith',
+  'SchemaFieldWithGlossaryTerm',
 ] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
@@ -93,7 +169,10 @@ export type KeyedKind =
   | { readonly kind: 'fineGrained' }; //                      fineGrainedLineages: operation/downstream/query/upstream
 
 /** An audit stamp as PATCH defaults carry it. */
-export interface PatchStamp { readonly time: number; readonly actor: string }
+export interface PatchStamp {
+  readonly time: number;
+  readonly actor: string;
+}
 
 /**
  * An aspect's PATCH template (DataHub's `<Aspect>Template`; model/patch/templates.ts applies it):
@@ -167,7 +246,12 @@ export interface EntityTypeDescriptor {
      * `editable`: the aspect DataHub's UI writes a description edited by hand to, which the page's
      * details sheet shows before the descriptive one (absent = it shows only the descriptive one).
      */
-    readonly descriptive?: { readonly aspect: string; readonly name: readonly string[]; readonly description: readonly string[]; readonly editable?: string };
+    readonly descriptive?: {
+      readonly aspect: string;
+      readonly name: readonly string[];
+      readonly description: readonly string[];
+      readonly editable?: string;
+    };
     /** GraphQL: the descriptive aspect as `properties {name description …}`, or only as `description`. */
     readonly graphqlDescriptive?: 'properties' | 'description';
     /**
@@ -191,12 +275,25 @@ export interface EntityTypeDescriptor {
 // Building blocks of the descriptors
 
 export const str = (name: string, graphqlField?: string): KeyPart => ({ name, kind: 'string', ...(graphqlField ? { graphqlField } : {}) });
-export const fabric = (name: string, graphqlField?: string): KeyPart => ({ name, kind: 'fabric', ...(graphqlField ? { graphqlField } : {}) });
-export const urnPart = (name: string, urnTypes: readonly string[], graphqlField?: string): KeyPart =>
-  ({ name, kind: 'urn', urnTypes, ...(graphqlField ? { graphqlField } : {}) });
+export const fabric = (name: string, graphqlField?: string): KeyPart => ({
+  name,
+  kind: 'fabric',
+  ...(graphqlField ? { graphqlField } : {}),
+});
+export const urnPart = (name: string, urnTypes: readonly string[], graphqlField?: string): KeyPart => ({
+  name,
+  kind: 'urn',
+  urnTypes,
+  ...(graphqlField ? { graphqlField } : {}),
+});
 
-export const edge = (field: string, shape: FieldShape, type: RelationshipType, to: readonly string[], lineage?: 'upstream' | 'downstream'): EdgeRule =>
-  ({ field, shape, type, to, ...(lineage ? { lineage } : {}) });
+export const edge = (
+  field: string,
+  shape: FieldShape,
+  type: RelationshipType,
+  to: readonly string[],
+  lineage?: 'upstream' | 'downstream',
+): EdgeRule => ({ field, shape, type, to, ...(lineage ? { lineage } : {}) });
 export const up = 'upstream' as const;
 export const down = 'downstream' as const;
 /** An edge rule GraphQL updateLineage edits, with the legacy urn list of the same edges. */

@@ -31,8 +31,7 @@ export const badRequest = (message: string) => new CatalogError('badRequest', me
 export const validationFailed = (message: string) => new CatalogError('validation', message);
 export const notFound = (message: string) => new CatalogError('notFound', message);
 export const preconditionFailed = (message: string) => new CatalogError('precondition', message);
-export const unauthenticated = (message = 'Unauthorized to perform this action.') =>
-  new CatalogError('unauthenticated', message);
+export const unauthenticated = (message = 'Unauthorized to perform this action.') => new CatalogError('unauthenticated', message);
 export const forbidden = (message: string) => new CatalogError('forbidden', message);
 export const payloadTooLarge = (message: string) => new CatalogError('payloadTooLarge', message);
 export const unavailable = (message = 'The metadata store is unavailable; retry later.', cause?: unknown) =>

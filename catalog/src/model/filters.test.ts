@@ -1,9 +1,33 @@
-import { clausesMatch, criterionMatches, filterFieldOf, orFiltersOf, toCriterion, type FilterField, type FilterSubject } from './filters.ts';
+import {
+  clausesMatch,
+  criterionMatches,
+  filterFieldOf,
+  orFiltersOf,
+  toCriterion,
+  type FilterField,
+  type FilterSubject,
+} from './filters.ts';
 
-const ALL: ReadonlySet<FilterField> = new Set<FilterField>(['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
+const ALL: ReadonlySet<FilterField> = new Set<FilterField>([
+  'entityType',
+  'platform',
+  'origin',
+  'urn',
+  'removed',
+  'parent',
+  'name',
+  'description',
+  'hasUpstreams',
+]);
 const s: FilterSubject = {
-  urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)', entityType: 'dataset', platform: 'urn:li:dataPlatform:hive',
-  origin: 'PROD', removed: false, parent: null, name: 't1', description: 'a table',
+  urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)',
+  entityType: 'dataset',
+  platform: 'urn:li:dataPlatform:hive',
+  origin: 'PROD',
+  removed: false,
+  parent: null,
+  name: 't1',
+  description: 'a table',
 };
 const c = (field: string, condition: string, values: string[], negated = false) => toCriterion({ field, condition, values, negated }, ALL);
 
@@ -14,8 +38,9 @@ test('DataHub field names: .keyword sub-fields, env for origin, _entityType in a
   expect(filterFieldOf('_entityType.keyword')).toBe('entityType');
   expect(filterFieldOf('owners')).toBeUndefined();
   expect(() => toCriterion({ field: 'owners', values: ['x'] }, ALL)).toThrow("Unknown filter field 'owners'");
-  expect(() => toCriterion({ field: 'hasUpstreams', values: ['true'] }, new Set<FilterField>(['platform'])))
-    .toThrow("Unknown filter field 'hasUpstreams': filter on platform");
+  expect(() => toCriterion({ field: 'hasUpstreams', values: ['true'] }, new Set<FilterField>(['platform']))).toThrow(
+    "Unknown filter field 'hasUpstreams': filter on platform",
+  );
 });
 
 test('operators, negation, entity type spellings and platform names', () => {

@@ -69,7 +69,10 @@ export function valuesOf(f: RawFilter): string[] {
 
 /** The request names of the fields a door accepts, for error messages. */
 function namesOf(allowed: ReadonlySet<FilterField>): string {
-  return [...FIELD_NAMES].filter(([, f]) => allowed.has(f)).map(([n]) => (n === '_entitytype' ? '_entityType' : n)).join(', ');
+  return [...FIELD_NAMES]
+    .filter(([, f]) => allowed.has(f))
+    .map(([n]) => (n === '_entitytype' ? '_entityType' : n))
+    .join(', ');
 }
 
 const platformUrn = (p: string) => (p.includes(':') ? p : `urn:li:dataPlatform:${p}`);
@@ -89,15 +92,24 @@ export function toCriterion(f: RawFilter, allowed: ReadonlySet<FilterField>): Cr
 
 function fieldValue(s: FilterSubject, field: FilterField): string | null {
   switch (field) {
-    case 'entityType': return s.entityType;
-    case 'platform': return s.platform;
-    case 'origin': return s.origin;
-    case 'urn': return s.urn;
-    case 'removed': return String(s.removed);
-    case 'parent': return s.parent;
-    case 'name': return s.name ?? null;
-    case 'description': return s.description ?? null;
-    case 'hasUpstreams': return s.hasUpstreams === undefined ? null : String(s.hasUpstreams);
+    case 'entityType':
+      return s.entityType;
+    case 'platform':
+      return s.platform;
+    case 'origin':
+      return s.origin;
+    case 'urn':
+      return s.urn;
+    case 'removed':
+      return String(s.removed);
+    case 'parent':
+      return s.parent;
+    case 'name':
+      return s.name ?? null;
+    case 'description':
+      return s.description ?? null;
+    case 'hasUpstreams':
+      return s.hasUpstreams === undefined ? null : String(s.hasUpstreams);
   }
 }
 
@@ -128,7 +140,8 @@ export function numberOf(value: string): number | null {
 
 /** Negative, zero or positive; NaN when a side is NaN (then every comparison fails, as in Cypher). */
 function compare(a: string, b: string): number {
-  const x = numberOf(a), y = numberOf(b);
+  const x = numberOf(a),
+    y = numberOf(b);
   if (x !== null && y !== null) return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -165,7 +178,8 @@ export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
   }
   // An empty value list restricts nothing, negated or not (DataHub drops such a criterion).
   if (c.condition !== 'EXISTS' && values.length === 0) return true;
-  const hit = c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, values);
+  const hit =
+    c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, values);
   return c.negated ? !hit : hit;
 }
 
@@ -193,7 +207,11 @@ export function parseClauses(
   except: (f: RawFilter) => boolean = () => false,
 ): { clauses: Clauses; onRemoved: boolean } {
   const listed = (orFilters ?? []).map((c) =>
-    (c.and ?? []).filter((f) => !except(f)).map((f) => toCriterion(f, allowed)).filter((crit) => !isNotRemovedCriterion(crit)));
+    (c.and ?? [])
+      .filter((f) => !except(f))
+      .map((f) => toCriterion(f, allowed))
+      .filter((crit) => !isNotRemovedCriterion(crit)),
+  );
   const clauses = listed.length === 0 || listed.some((c) => c.length === 0) ? null : listed;
   return { clauses, onRemoved: filtersOnRemoved(clauses) };
 }
@@ -203,10 +221,16 @@ export function parseClauses(
  * entity types in their comparable form, so the statement lower-cases the node's type only.
  */
 export function clausesParam(clauses: Clauses) {
-  return clauses === null ? null : clauses.map((and) => and.map((c) => ({
-    field: c.field, condition: c.condition, negated: c.negated,
-    values: c.field === 'entityType' ? c.values.map(typeKey) : c.values,
-  })));
+  return clauses === null
+    ? null
+    : clauses.map((and) =>
+        and.map((c) => ({
+          field: c.field,
+          condition: c.condition,
+          negated: c.negated,
+          values: c.field === 'entityType' ? c.values.map(typeKey) : c.values,
+        })),
+      );
 }
 
 /** A disjunction of conjunctions; null = no filter. */

@@ -26,8 +26,20 @@ export { jsonDepthProblem } from './json-depth.ts';
 export { parseOpenLineageEvent, type OpenLineageEvent } from './openlineage/events.ts';
 // Who may do what: the privilege checks every door runs before calling the domain.
 export {
-  assertCan, authorizeWrite, can, exportCatalogDenied, getAspectDenied, getCountsDenied, getPlatformEventsDenied, graphqlDenied,
-  openLineageDenied, privilegesOf, restoreIndicesDenied, ROLE_URNS, updateEntitiesDenied, type Actor,
+  assertCan,
+  authorizeWrite,
+  can,
+  exportCatalogDenied,
+  getAspectDenied,
+  getCountsDenied,
+  getPlatformEventsDenied,
+  graphqlDenied,
+  openLineageDenied,
+  privilegesOf,
+  restoreIndicesDenied,
+  ROLE_URNS,
+  updateEntitiesDenied,
+  type Actor,
 } from './privileges.ts';
 // Urn parsing.
 export { InvalidUrnError, parseUrn, parseUrnOrThrow, type Urn } from './urn.ts';

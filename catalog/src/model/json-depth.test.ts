@@ -12,10 +12,14 @@ describe('jsonDepthProblem', () => {
   });
 
   test('agrees with the real nesting of any JSON value', () => {
-    const depthOf = (v: unknown): number => (v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0);
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 7 }), (v, max) => {
-      expect(jsonDepthProblem(JSON.stringify(v), max) === undefined).toBe(depthOf(v) <= max);
-    }), { numRuns: 500 });
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v as object).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 0, max: 7 }), (v, max) => {
+        expect(jsonDepthProblem(JSON.stringify(v), max) === undefined).toBe(depthOf(v) <= max);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('the default is 1000 levels and a hostile 1e6-deep text is refused without recursion', () => {

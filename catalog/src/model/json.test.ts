@@ -24,10 +24,13 @@ test('property: a value and any reordering of its keys are the same text; string
     }
     return v;
   };
-  fc.assert(fc.property(fc.jsonValue(), fc.nat(10), (v, seed) => {
-    const a = JSON.stringify(v);
-    const b = JSON.stringify(shuffleKeys(JSON.parse(a), seed));
-    expect(b.length).toBe(a.length);
-    expect(sameJsonText(a, b)).toBe(true);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.nat(10), (v, seed) => {
+      const a = JSON.stringify(v);
+      const b = JSON.stringify(shuffleKeys(JSON.parse(a), seed));
+      expect(b.length).toBe(a.length);
+      expect(sameJsonText(a, b)).toBe(true);
+    }),
+    { numRuns: 300 },
+  );
 });

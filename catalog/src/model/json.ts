@@ -25,7 +25,9 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isJsonRecord(value)) {
     // Undefined members are left out, as JSON.stringify leaves them out.
-    const keys = Object.keys(value).sort().filter((k) => value[k] !== undefined);
+    const keys = Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

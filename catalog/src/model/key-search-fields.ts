@@ -52,7 +52,12 @@ export function parentOf(u: Urn): Urn | undefined {
 }
 
 /** The search fields an entity's key implies (what a ghost node carries besides its urn), in one lookup. */
-export function keySearchFieldsOf(u: Urn): { platform: string | undefined; origin: FabricType | undefined; name: string | undefined; parent: Urn | undefined } {
+export function keySearchFieldsOf(u: Urn): {
+  platform: string | undefined;
+  origin: FabricType | undefined;
+  name: string | undefined;
+  parent: Urn | undefined;
+} {
   return { platform: platformOf(u), origin: originOf(u), name: nameOf(u), parent: parentOf(u) };
 }
 
@@ -70,6 +75,9 @@ export function schemaFieldUrnOf(parent: string, fieldPath: string): string {
  * (`[version=2.0].[type=struct].address.[type=string].city`) the plain path (`address.city`).
  */
 export function fieldPathAliases(fieldPath: string): string[] {
-  const plain = fieldPath.split('.').filter((s) => !(s.startsWith('[') && s.endsWith(']'))).join('.');
+  const plain = fieldPath
+    .split('.')
+    .filter((s) => !(s.startsWith('[') && s.endsWith(']')))
+    .join('.');
   return plain === fieldPath ? [fieldPath] : [fieldPath, plain];
 }

@@ -48,7 +48,18 @@ test.each(matrix)('%s: Admin=%p Editor=%p Reader=%p none=%p', (op, a, e, r, n) =
 
 test('every operation is covered by the matrix', () => {
   const covered = new Set(matrix.map(([op]) => op));
-  const all: Operation[] = ['READ', 'INGEST', 'INGEST_CREATE', 'DELETE', 'EXISTS', 'GET_COUNT', 'RESTORE_INDICES', 'EDIT_LINEAGE', 'GENERATE_PERSONAL_ACCESS_TOKEN', 'MANAGE_ACCESS_TOKENS'];
+  const all: Operation[] = [
+    'READ',
+    'INGEST',
+    'INGEST_CREATE',
+    'DELETE',
+    'EXISTS',
+    'GET_COUNT',
+    'RESTORE_INDICES',
+    'EDIT_LINEAGE',
+    'GENERATE_PERSONAL_ACCESS_TOKEN',
+    'MANAGE_ACCESS_TOKENS',
+  ];
   expect([...covered].sort()).toEqual([...all].sort());
 });
 
@@ -69,7 +80,9 @@ test('single privileges grant exactly the operations DataHub ties them to', () =
 });
 
 test('privilegesOf unions roles and ignores unknown ones', () => {
-  expect(privilegesOf([ROLE_URNS.Reader, ROLE_URNS.Editor], 'urn:li:corpuser:x')).toEqual(privilegesOf([ROLE_URNS.Editor], 'urn:li:corpuser:x'));
+  expect(privilegesOf([ROLE_URNS.Reader, ROLE_URNS.Editor], 'urn:li:corpuser:x')).toEqual(
+    privilegesOf([ROLE_URNS.Editor], 'urn:li:corpuser:x'),
+  );
   expect(privilegesOf(['urn:li:dataHubRole:Owner', 'urn:li:dataHubRole:admin'], 'urn:li:corpuser:x').size).toBe(0);
   expect(privilegesOf([ROLE_URNS.Admin], 'urn:li:corpuser:x')).toEqual(new Set(PRIVILEGES));
 });
@@ -107,7 +120,9 @@ test('DataHub denial messages', () => {
   expect(modifyEntityDenied('urn:li:corpuser:a', ['urn:li:tag:x', 'urn:li:tag:y'])).toBe(
     'User urn:li:corpuser:a is unauthorized to modify entity: HttpStatus: 403 Urn: urn:li:tag:x, HttpStatus: 403 Urn: urn:li:tag:y',
   );
-  expect(modifyEntityDenied('urn:li:corpuser:a', 'urn:li:tag:x').startsWith('User urn:li:corpuser:a is unauthorized to modify entity')).toBe(true);
+  expect(
+    modifyEntityDenied('urn:li:corpuser:a', 'urn:li:tag:x').startsWith('User urn:li:corpuser:a is unauthorized to modify entity'),
+  ).toBe(true);
   expect(getAspectDenied('urn:li:tag:x')).toBe('User is unauthorized to get aspect for urn:li:tag:x');
   expect(getCountsDenied()).toBe('User is unauthorized to get aspect counts.');
   expect(restoreIndicesDenied()).toBe('User is unauthorized to restore indices.');
@@ -117,8 +132,12 @@ test('DataHub denial messages', () => {
 });
 
 describe('authorizeWrite: by what a write writes', () => {
-  const target = (entityType: string, aspectName: string | undefined, changeType = 'UPSERT') =>
-    ({ urn: `urn:li:${entityType}:x`, entityType, ...(aspectName === undefined ? {} : { aspectName }), changeType });
+  const target = (entityType: string, aspectName: string | undefined, changeType = 'UPSERT') => ({
+    urn: `urn:li:${entityType}:x`,
+    entityType,
+    ...(aspectName === undefined ? {} : { aspectName }),
+    changeType,
+  });
   const outcome = (actor: Actor, t: ReturnType<typeof target>) => {
     try {
       authorizeWrite(actor, t);
@@ -152,7 +171,9 @@ describe('authorizeWrite: by what a write writes', () => {
   });
 
   test('the message names the missing privilege', () => {
-    expect(() => authorizeWrite(editor, target('corpuser', 'roleMembership'))).toThrow(/writing roleMembership needs the MANAGE_USERS_AND_GROUPS privilege/);
+    expect(() => authorizeWrite(editor, target('corpuser', 'roleMembership'))).toThrow(
+      /writing roleMembership needs the MANAGE_USERS_AND_GROUPS privilege/,
+    );
   });
 
   test('ordinary metadata needs only the route privilege', () => {

@@ -149,7 +149,8 @@ export const restoreIndicesDenied = () => 'User is unauthorized to restore indic
 /** `GET /operations/backup` (the logical export): the privilege of restoreIndices. */
 export const exportCatalogDenied = () => 'User is unauthorized to export the catalog.';
 /** `GET /openapi/v1/events/poll` (DataHub answers an empty 403; we say why). */
-export const getPlatformEventsDenied = (actorUrn: string) => `User ${actorUrn} is unauthorized to read platform events (GET_PLATFORM_EVENTS).`;
+export const getPlatformEventsDenied = (actorUrn: string) =>
+  `User ${actorUrn} is unauthorized to read platform events (GET_PLATFORM_EVENTS).`;
 /** `aspects?action=restoreIndices`. */
 export const updateEntitiesDenied = () => 'User is unauthorized to update entities.';
 /** GraphQL updateLineage; entityType is the denied urn's entity type (e.g. "dataset"). */

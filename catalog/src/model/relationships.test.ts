@@ -58,128 +58,345 @@ const edgeTo = (destinationUrn: string, extra: Record<string, unknown> = {}) => 
 
 describe('the derivation table, one row at a time', () => {
   const cases: Array<[string, string, string, unknown, Row[]]> = [
-    ['dataset upstreamLineage upstreams[].dataset', ds('a'), 'upstreamLineage',
+    [
+      'dataset upstreamLineage upstreams[].dataset',
+      ds('a'),
+      'upstreamLineage',
       { upstreams: [{ dataset: ds('u'), type: 'COPY' }] },
-      [['DownstreamOf', ds('a'), ds('u'), 'upstream']]],
-    ['dataJob inputDatasets', job('j'), 'dataJobInputOutput',
+      [['DownstreamOf', ds('a'), ds('u'), 'upstream']],
+    ],
+    [
+      'dataJob inputDatasets',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [ds('in')], outputDatasets: [] },
-      [['Consumes', job('j'), ds('in'), 'upstream']]],
-    ['dataJob inputDatasetEdges', job('j'), 'dataJobInputOutput',
+      [['Consumes', job('j'), ds('in'), 'upstream']],
+    ],
+    [
+      'dataJob inputDatasetEdges',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [], inputDatasetEdges: [edgeTo(ds('in'))] },
-      [['Consumes', job('j'), ds('in'), 'upstream']]],
-    ['dataJob outputDatasets', job('j'), 'dataJobInputOutput',
+      [['Consumes', job('j'), ds('in'), 'upstream']],
+    ],
+    [
+      'dataJob outputDatasets',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [ds('out')] },
-      [['Produces', job('j'), ds('out'), 'downstream']]],
-    ['dataJob outputDatasetEdges', job('j'), 'dataJobInputOutput',
+      [['Produces', job('j'), ds('out'), 'downstream']],
+    ],
+    [
+      'dataJob outputDatasetEdges',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [], outputDatasetEdges: [edgeTo(ds('out'))] },
-      [['Produces', job('j'), ds('out'), 'downstream']]],
-    ['dataJob inputDatajobs', job('j'), 'dataJobInputOutput',
+      [['Produces', job('j'), ds('out'), 'downstream']],
+    ],
+    [
+      'dataJob inputDatajobs',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [], inputDatajobs: [job('prev')] },
-      [['DownstreamOf', job('j'), job('prev'), 'upstream']]],
-    ['dataJob inputDatajobEdges', job('j'), 'dataJobInputOutput',
+      [['DownstreamOf', job('j'), job('prev'), 'upstream']],
+    ],
+    [
+      'dataJob inputDatajobEdges',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [], inputDatajobEdges: [edgeTo(job('prev'))] },
-      [['DownstreamOf', job('j'), job('prev'), 'upstream']]],
-    ['dataJob inputDatasetFields / outputDatasetFields', job('j'), 'dataJobInputOutput',
+      [['DownstreamOf', job('j'), job('prev'), 'upstream']],
+    ],
+    [
+      'dataJob inputDatasetFields / outputDatasetFields',
+      job('j'),
+      'dataJobInputOutput',
       { inputDatasets: [], outputDatasets: [], inputDatasetFields: [field('in', 'c')], outputDatasetFields: [field('out', 'c')] },
-      [['Consumes', job('j'), field('in', 'c'), null], ['Produces', job('j'), field('out', 'c'), null]]],
-    ['dataJob dataJobKey.flow', job('j'), 'dataJobKey',
-      { flow, jobId: 'j' },
-      [['IsPartOf', job('j'), flow, null]]],
-    ['chart chartInfo inputs[] ({"string": urn})', chart('c'), 'chartInfo',
+      [
+        ['Consumes', job('j'), field('in', 'c'), null],
+        ['Produces', job('j'), field('out', 'c'), null],
+      ],
+    ],
+    ['dataJob dataJobKey.flow', job('j'), 'dataJobKey', { flow, jobId: 'j' }, [['IsPartOf', job('j'), flow, null]]],
+    [
+      'chart chartInfo inputs[] ({"string": urn})',
+      chart('c'),
+      'chartInfo',
       { title: 't', description: '', lastModified: {}, inputs: [{ string: ds('src') }] },
-      [['Consumes', chart('c'), ds('src'), 'upstream']]],
-    ['chart chartInfo inputEdges (dataset, chart)', chart('c'), 'chartInfo',
+      [['Consumes', chart('c'), ds('src'), 'upstream']],
+    ],
+    [
+      'chart chartInfo inputEdges (dataset, chart)',
+      chart('c'),
+      'chartInfo',
       { title: 't', description: '', lastModified: {}, inputEdges: [edgeTo(ds('src')), edgeTo(chart('base'))] },
-      [['Consumes', chart('c'), ds('src'), 'upstream'], ['Consumes', chart('c'), chart('base'), 'upstream']]],
-    ['chart inputFields: the chart\'s own field is downstream of its input field', chart('c'), 'inputFields',
+      [
+        ['Consumes', chart('c'), ds('src'), 'upstream'],
+        ['Consumes', chart('c'), chart('base'), 'upstream'],
+      ],
+    ],
+    [
+      "chart inputFields: the chart's own field is downstream of its input field",
+      chart('c'),
+      'inputFields',
       { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] },
-      [['consumesField', chart('c'), field('src', 'x'), null],
-        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},x)`, field('src', 'x'), 'upstream']]],
-    ['chart inputFields: urn characters in the chart\'s fieldPath are encoded as DataHub does', chart('c'), 'inputFields',
+      [
+        ['consumesField', chart('c'), field('src', 'x'), null],
+        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},x)`, field('src', 'x'), 'upstream'],
+      ],
+    ],
+    [
+      "chart inputFields: urn characters in the chart's fieldPath are encoded as DataHub does",
+      chart('c'),
+      'inputFields',
       { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'sum(x, y)' } }] },
-      [['consumesField', chart('c'), field('src', 'x'), null],
-        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},sum%28x%2C y%29)`, field('src', 'x'), 'upstream']]],
-    ['dashboard inputFields', dash('d'), 'inputFields',
+      [
+        ['consumesField', chart('c'), field('src', 'x'), null],
+        ['DownstreamOf', `urn:li:schemaField:(${chart('c')},sum%28x%2C y%29)`, field('src', 'x'), 'upstream'],
+      ],
+    ],
+    [
+      'dashboard inputFields',
+      dash('d'),
+      'inputFields',
       { fields: [{ schemaFieldUrn: field('src', 'x') }] },
-      [['consumesField', dash('d'), field('src', 'x'), null]]],
-    ['dashboard charts / chartEdges', dash('d'), 'dashboardInfo',
+      [['consumesField', dash('d'), field('src', 'x'), null]],
+    ],
+    [
+      'dashboard charts / chartEdges',
+      dash('d'),
+      'dashboardInfo',
       { title: 't', description: '', lastModified: {}, charts: [chart('c1')], chartEdges: [edgeTo(chart('c2'))], datasets: [] },
-      [['Contains', dash('d'), chart('c1'), 'upstream'], ['Contains', dash('d'), chart('c2'), 'upstream']]],
-    ['dashboard datasets / datasetEdges', dash('d'), 'dashboardInfo',
+      [
+        ['Contains', dash('d'), chart('c1'), 'upstream'],
+        ['Contains', dash('d'), chart('c2'), 'upstream'],
+      ],
+    ],
+    [
+      'dashboard datasets / datasetEdges',
+      dash('d'),
+      'dashboardInfo',
       { title: 't', description: '', lastModified: {}, charts: [], datasets: [ds('x')], datasetEdges: [edgeTo(ds('y'))] },
-      [['Consumes', dash('d'), ds('x'), 'upstream'], ['Consumes', dash('d'), ds('y'), 'upstream']]],
-    ['dashboard dashboards[].destinationUrn', dash('d'), 'dashboardInfo',
+      [
+        ['Consumes', dash('d'), ds('x'), 'upstream'],
+        ['Consumes', dash('d'), ds('y'), 'upstream'],
+      ],
+    ],
+    [
+      'dashboard dashboards[].destinationUrn',
+      dash('d'),
+      'dashboardInfo',
       { title: 't', description: '', lastModified: {}, charts: [], datasets: [], dashboards: [edgeTo(dash('inner'))] },
-      [['DashboardContainsDashboard', dash('d'), dash('inner'), 'upstream']]],
-    ['mlFeature sources', feature('age'), 'mlFeatureProperties',
+      [['DashboardContainsDashboard', dash('d'), dash('inner'), 'upstream']],
+    ],
+    [
+      'mlFeature sources',
+      feature('age'),
+      'mlFeatureProperties',
       { sources: [ds('users')] },
-      [['DerivedFrom', feature('age'), ds('users'), 'upstream']]],
-    ['mlPrimaryKey sources', primaryKey('id'), 'mlPrimaryKeyProperties',
+      [['DerivedFrom', feature('age'), ds('users'), 'upstream']],
+    ],
+    [
+      'mlPrimaryKey sources',
+      primaryKey('id'),
+      'mlPrimaryKeyProperties',
       { sources: [ds('users')] },
-      [['DerivedFrom', primaryKey('id'), ds('users'), 'upstream']]],
-    ['mlFeatureTable mlFeatures / mlPrimaryKeys', featureTable, 'mlFeatureTableProperties',
+      [['DerivedFrom', primaryKey('id'), ds('users'), 'upstream']],
+    ],
+    [
+      'mlFeatureTable mlFeatures / mlPrimaryKeys',
+      featureTable,
+      'mlFeatureTableProperties',
       { mlFeatures: [feature('age')], mlPrimaryKeys: [primaryKey('id')] },
-      [['Contains', featureTable, feature('age'), null], ['KeyedBy', featureTable, primaryKey('id'), null]]],
-    ['mlModel mlFeatures', model('m'), 'mlModelProperties',
+      [
+        ['Contains', featureTable, feature('age'), null],
+        ['KeyedBy', featureTable, primaryKey('id'), null],
+      ],
+    ],
+    [
+      'mlModel mlFeatures',
+      model('m'),
+      'mlModelProperties',
       { mlFeatures: [feature('age')] },
-      [['Consumes', model('m'), feature('age'), 'upstream']]],
-    ['mlModel trainingJobs (dataJob, DPI)', model('m'), 'mlModelProperties',
+      [['Consumes', model('m'), feature('age'), 'upstream']],
+    ],
+    [
+      'mlModel trainingJobs (dataJob, DPI)',
+      model('m'),
+      'mlModelProperties',
       { trainingJobs: [job('train'), dpi('run1')] },
-      [['TrainedBy', model('m'), job('train'), 'upstream'], ['TrainedBy', model('m'), dpi('run1'), 'upstream']]],
-    ['mlModelGroup trainingJobs (dataJob, DPI)', modelGroup('g'), 'mlModelGroupProperties',
+      [
+        ['TrainedBy', model('m'), job('train'), 'upstream'],
+        ['TrainedBy', model('m'), dpi('run1'), 'upstream'],
+      ],
+    ],
+    [
+      'mlModelGroup trainingJobs (dataJob, DPI)',
+      modelGroup('g'),
+      'mlModelGroupProperties',
       { trainingJobs: [job('train'), dpi('run1')] },
-      [['TrainedBy', modelGroup('g'), job('train'), 'upstream'], ['TrainedBy', modelGroup('g'), dpi('run1'), 'upstream']]],
-    ['mlModel downstreamJobs (dataJob, DPI)', model('m'), 'mlModelProperties',
+      [
+        ['TrainedBy', modelGroup('g'), job('train'), 'upstream'],
+        ['TrainedBy', modelGroup('g'), dpi('run1'), 'upstream'],
+      ],
+    ],
+    [
+      'mlModel downstreamJobs (dataJob, DPI)',
+      model('m'),
+      'mlModelProperties',
       { downstreamJobs: [job('score'), dpi('run2')] },
-      [['UsedBy', model('m'), job('score'), 'downstream'], ['UsedBy', model('m'), dpi('run2'), 'downstream']]],
-    ['mlModelGroup downstreamJobs (dataJob, DPI)', modelGroup('g'), 'mlModelGroupProperties',
+      [
+        ['UsedBy', model('m'), job('score'), 'downstream'],
+        ['UsedBy', model('m'), dpi('run2'), 'downstream'],
+      ],
+    ],
+    [
+      'mlModelGroup downstreamJobs (dataJob, DPI)',
+      modelGroup('g'),
+      'mlModelGroupProperties',
       { downstreamJobs: [job('score'), dpi('run2')] },
-      [['UsedBy', modelGroup('g'), job('score'), 'downstream'], ['UsedBy', modelGroup('g'), dpi('run2'), 'downstream']]],
-    ['mlModel groups', model('m'), 'mlModelProperties',
+      [
+        ['UsedBy', modelGroup('g'), job('score'), 'downstream'],
+        ['UsedBy', modelGroup('g'), dpi('run2'), 'downstream'],
+      ],
+    ],
+    [
+      'mlModel groups',
+      model('m'),
+      'mlModelProperties',
       { groups: [modelGroup('g')] },
-      [['MemberOf', model('m'), modelGroup('g'), 'downstream']]],
-    ['mlModel deployments', model('m'), 'mlModelProperties',
-      { deployments: [deployment] },
-      [['DeployedTo', model('m'), deployment, null]]],
-    ['DPI inputs (dataset, mlModel) — not lineage', dpi('r'), 'dataProcessInstanceInput',
+      [['MemberOf', model('m'), modelGroup('g'), 'downstream']],
+    ],
+    ['mlModel deployments', model('m'), 'mlModelProperties', { deployments: [deployment] }, [['DeployedTo', model('m'), deployment, null]]],
+    [
+      'DPI inputs (dataset, mlModel) — not lineage',
+      dpi('r'),
+      'dataProcessInstanceInput',
       { inputs: [ds('in'), model('m')] },
-      [['Consumes', dpi('r'), ds('in'), null], ['Consumes', dpi('r'), model('m'), null]]],
-    ['DPI inputEdges (dataset, mlModel, DPI)', dpi('r'), 'dataProcessInstanceInput',
+      [
+        ['Consumes', dpi('r'), ds('in'), null],
+        ['Consumes', dpi('r'), model('m'), null],
+      ],
+    ],
+    [
+      'DPI inputEdges (dataset, mlModel, DPI)',
+      dpi('r'),
+      'dataProcessInstanceInput',
       { inputs: [], inputEdges: [edgeTo(ds('in')), edgeTo(model('m')), edgeTo(dpi('prev'))] },
-      [['DataProcessInstanceConsumes', dpi('r'), ds('in'), 'upstream'],
+      [
+        ['DataProcessInstanceConsumes', dpi('r'), ds('in'), 'upstream'],
         ['DataProcessInstanceConsumes', dpi('r'), model('m'), 'upstream'],
-        ['DataProcessInstanceConsumes', dpi('r'), dpi('prev'), 'upstream']]],
-    ['DPI outputs (dataset, mlModel) — not lineage', dpi('r'), 'dataProcessInstanceOutput',
+        ['DataProcessInstanceConsumes', dpi('r'), dpi('prev'), 'upstream'],
+      ],
+    ],
+    [
+      'DPI outputs (dataset, mlModel) — not lineage',
+      dpi('r'),
+      'dataProcessInstanceOutput',
       { outputs: [ds('out'), model('m')] },
-      [['Produces', dpi('r'), ds('out'), null], ['Produces', dpi('r'), model('m'), null]]],
-    ['DPI outputEdges (dataset, mlModel, DPI)', dpi('r'), 'dataProcessInstanceOutput',
+      [
+        ['Produces', dpi('r'), ds('out'), null],
+        ['Produces', dpi('r'), model('m'), null],
+      ],
+    ],
+    [
+      'DPI outputEdges (dataset, mlModel, DPI)',
+      dpi('r'),
+      'dataProcessInstanceOutput',
       { outputs: [], outputEdges: [edgeTo(ds('out')), edgeTo(model('m')), edgeTo(dpi('next'))] },
-      [['DataProcessInstanceProduces', dpi('r'), ds('out'), 'downstream'],
+      [
+        ['DataProcessInstanceProduces', dpi('r'), ds('out'), 'downstream'],
         ['DataProcessInstanceProduces', dpi('r'), model('m'), 'downstream'],
-        ['DataProcessInstanceProduces', dpi('r'), dpi('next'), 'downstream']]],
-    ['DPI relationships parentTemplate / parentInstance / upstreamInstances', dpi('r'), 'dataProcessInstanceRelationships',
+        ['DataProcessInstanceProduces', dpi('r'), dpi('next'), 'downstream'],
+      ],
+    ],
+    [
+      'DPI relationships parentTemplate / parentInstance / upstreamInstances',
+      dpi('r'),
+      'dataProcessInstanceRelationships',
       { parentTemplate: job('j'), parentInstance: dpi('parent'), upstreamInstances: [dpi('up')] },
-      [['InstanceOf', dpi('r'), job('j'), null], ['ChildOf', dpi('r'), dpi('parent'), null], ['UpstreamOf', dpi('r'), dpi('up'), null]]],
-    ['DPI parentTemplate may be a dataFlow or a dataset', dpi('r'), 'dataProcessInstanceRelationships',
+      [
+        ['InstanceOf', dpi('r'), job('j'), null],
+        ['ChildOf', dpi('r'), dpi('parent'), null],
+        ['UpstreamOf', dpi('r'), dpi('up'), null],
+      ],
+    ],
+    [
+      'DPI parentTemplate may be a dataFlow or a dataset',
+      dpi('r'),
+      'dataProcessInstanceRelationships',
       { parentTemplate: flow },
-      [['InstanceOf', dpi('r'), flow, null]]],
-    ['globalTags, glossaryTerms and ownership, on any entity type', chart('c'), 'globalTags',
+      [['InstanceOf', dpi('r'), flow, null]],
+    ],
+    [
+      'globalTags, glossaryTerms and ownership, on any entity type',
+      chart('c'),
+      'globalTags',
       { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] },
-      [['TaggedWith', chart('c'), 'urn:li:tag:pii', null], ['TaggedWith', chart('c'), 'urn:li:tag:gold', null]]],
-    ['glossaryTerms', job('j'), 'glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:revenue' }], auditStamp: {} },
-      [['TermedWith', job('j'), 'urn:li:glossaryTerm:revenue', null]]],
-    ['ownership', ds('o'), 'ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }, { owner: 'urn:li:corpGroup:eng', type: 'DATAOWNER' }] },
-      [['OwnedBy', ds('o'), 'urn:li:corpuser:jdoe', null], ['OwnedBy', ds('o'), 'urn:li:corpGroup:eng', null]]],
-    ['schemaMetadata field tags and terms: one edge per distinct tag of the dataset', ds('s'), 'schemaMetadata',
-      { schemaName: 's', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: {}, fields: [
-        { fieldPath: 'a', nativeDataType: 'int', type: {}, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] }, glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:id' }] } },
-        { fieldPath: 'b', nativeDataType: 'int', type: {}, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:raw' }] } },
-      ] },
-      [['SchemaFieldTaggedWith', ds('s'), 'urn:li:tag:pii', null], ['SchemaFieldTaggedWith', ds('s'), 'urn:li:tag:raw', null],
-        ['SchemaFieldWithGlossaryTerm', ds('s'), 'urn:li:glossaryTerm:id', null]]],
-    ['legacy dataProcess inputs and outputs are both Consumes, both upstream', legacyProcess, 'dataProcessInfo',
+      [
+        ['TaggedWith', chart('c'), 'urn:li:tag:pii', null],
+        ['TaggedWith', chart('c'), 'urn:li:tag:gold', null],
+      ],
+    ],
+    [
+      'glossaryTerms',
+      job('j'),
+      'glossaryTerms',
+      { terms: [{ urn: 'urn:li:glossaryTerm:revenue' }], auditStamp: {} },
+      [['TermedWith', job('j'), 'urn:li:glossaryTerm:revenue', null]],
+    ],
+    [
+      'ownership',
+      ds('o'),
+      'ownership',
+      {
+        owners: [
+          { owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' },
+          { owner: 'urn:li:corpGroup:eng', type: 'DATAOWNER' },
+        ],
+      },
+      [
+        ['OwnedBy', ds('o'), 'urn:li:corpuser:jdoe', null],
+        ['OwnedBy', ds('o'), 'urn:li:corpGroup:eng', null],
+      ],
+    ],
+    [
+      'schemaMetadata field tags and terms: one edge per distinct tag of the dataset',
+      ds('s'),
+      'schemaMetadata',
+      {
+        schemaName: 's',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: {},
+        fields: [
+          {
+            fieldPath: 'a',
+            nativeDataType: 'int',
+            type: {},
+            globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+            glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:id' }] },
+          },
+          { fieldPath: 'b', nativeDataType: 'int', type: {}, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:raw' }] } },
+        ],
+      },
+      [
+        ['SchemaFieldTaggedWith', ds('s'), 'urn:li:tag:pii', null],
+        ['SchemaFieldTaggedWith', ds('s'), 'urn:li:tag:raw', null],
+        ['SchemaFieldWithGlossaryTerm', ds('s'), 'urn:li:glossaryTerm:id', null],
+      ],
+    ],
+    [
+      'legacy dataProcess inputs and outputs are both Consumes, both upstream',
+      legacyProcess,
+      'dataProcessInfo',
       { inputs: [ds('in')], outputs: [ds('out')] },
-      [['Consumes', legacyProcess, ds('in'), 'upstream'], ['Consumes', legacyProcess, ds('out'), 'upstream']]],
+      [
+        ['Consumes', legacyProcess, ds('in'), 'upstream'],
+        ['Consumes', legacyProcess, ds('out'), 'upstream'],
+      ],
+    ],
   ];
 
   test.each(cases)('%s', (_label, urn, aspect, value, expected) => {
@@ -234,8 +451,12 @@ describe('destination type checks', () => {
   });
 
   test('urns are stored in canonical form', () => {
-    const edges = derive('urn:li:chart:(looker,c)', 'chartInfo', { inputs: [{ string: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)' }] });
-    const single = derive(ds('a'), 'upstreamLineage', { upstreams: [{ dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', type: 'COPY', query: 'urn:li:query:(q1)' }] });
+    const edges = derive('urn:li:chart:(looker,c)', 'chartInfo', {
+      inputs: [{ string: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)' }],
+    });
+    const single = derive(ds('a'), 'upstreamLineage', {
+      upstreams: [{ dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,b,PROD)', type: 'COPY', query: 'urn:li:query:(q1)' }],
+    });
     expect(edges[0]!.destination).toBe(ds('t'));
     expect(single[0]!.via).toBe('urn:li:query:q1');
   });
@@ -244,37 +465,53 @@ describe('destination type checks', () => {
 describe('stamps and provenance', () => {
   test('Upstream: created from created, updated from auditStamp, properties, via from query, manual from source=UI', () => {
     const [edge] = derive(ds('a'), 'upstreamLineage', {
-      upstreams: [{
-        dataset: ds('u'), type: 'TRANSFORMED',
-        created: { time: 100, actor: 'urn:li:corpuser:alice' },
-        auditStamp: { time: 200, actor: 'urn:li:corpuser:bob' },
-        properties: { source: 'UI', note: 'x' },
-        query: 'urn:li:query:q1',
-      }],
+      upstreams: [
+        {
+          dataset: ds('u'),
+          type: 'TRANSFORMED',
+          created: { time: 100, actor: 'urn:li:corpuser:alice' },
+          auditStamp: { time: 200, actor: 'urn:li:corpuser:bob' },
+          properties: { source: 'UI', note: 'x' },
+          query: 'urn:li:query:q1',
+        },
+      ],
     });
     expect(edge).toMatchObject({
-      createdOn: 100, createdActor: 'urn:li:corpuser:alice',
-      updatedOn: 200, updatedActor: 'urn:li:corpuser:bob',
-      properties: { source: 'UI', note: 'x' }, via: 'urn:li:query:q1', manual: true,
-      owner: ds('a'), aspect: 'upstreamLineage',
+      createdOn: 100,
+      createdActor: 'urn:li:corpuser:alice',
+      updatedOn: 200,
+      updatedActor: 'urn:li:corpuser:bob',
+      properties: { source: 'UI', note: 'x' },
+      via: 'urn:li:query:q1',
+      manual: true,
+      owner: ds('a'),
+      aspect: 'upstreamLineage',
     });
   });
 
   test('Edge: created from created, updated from lastModified; each stamp falls back on its own', () => {
     const [edge] = derive(job('j'), 'dataJobInputOutput', {
-      inputDatasets: [], outputDatasets: [],
-      inputDatasetEdges: [{ destinationUrn: ds('in'), lastModified: { time: 300, actor: 'urn:li:corpuser:bob' }, properties: { source: 'ingest' } }],
+      inputDatasets: [],
+      outputDatasets: [],
+      inputDatasetEdges: [
+        { destinationUrn: ds('in'), lastModified: { time: 300, actor: 'urn:li:corpuser:bob' }, properties: { source: 'ingest' } },
+      ],
     });
     expect(edge).toMatchObject({
-      createdOn: WRITE_TIME, createdActor: WRITER,
-      updatedOn: 300, updatedActor: 'urn:li:corpuser:bob',
-      properties: { source: 'ingest' }, via: null, manual: false,
+      createdOn: WRITE_TIME,
+      createdActor: WRITER,
+      updatedOn: 300,
+      updatedActor: 'urn:li:corpuser:bob',
+      properties: { source: 'ingest' },
+      via: null,
+      manual: false,
     });
   });
 
   test('a 0 time takes the write time but a real actor is kept; a missing actor takes the writer', () => {
     const [edge] = derive(dash('d'), 'dashboardInfo', {
-      charts: [], datasets: [],
+      charts: [],
+      datasets: [],
       chartEdges: [{ destinationUrn: chart('c'), created: { time: 0, actor: 'urn:li:corpuser:alice' }, lastModified: { time: 5 } }],
     });
     expect(edge).toMatchObject({ createdOn: WRITE_TIME, createdActor: 'urn:li:corpuser:alice', updatedOn: 5, updatedActor: WRITER });
@@ -283,8 +520,13 @@ describe('stamps and provenance', () => {
   test('plain urn lists carry the write time and the writer for both stamps', () => {
     const [edge] = derive(feature('f'), 'mlFeatureProperties', { sources: [ds('s')] });
     expect(edge).toMatchObject({
-      createdOn: WRITE_TIME, createdActor: WRITER, updatedOn: WRITE_TIME, updatedActor: WRITER,
-      properties: null, via: null, manual: false,
+      createdOn: WRITE_TIME,
+      createdActor: WRITER,
+      updatedOn: WRITE_TIME,
+      updatedActor: WRITER,
+      properties: null,
+      via: null,
+      manual: false,
     });
   });
 
@@ -316,11 +558,41 @@ describe('deprecated arrays and their *Edges replacements', () => {
   });
 
   test.each([
-    ['chart inputs + inputEdges', chart('c'), 'chartInfo', { inputs: [{ string: ds('s') }], inputEdges: [edgeTo(ds('s'), { properties: { k: 'v' } })] }],
-    ['dashboard charts + chartEdges', dash('d'), 'dashboardInfo', { charts: [chart('c')], chartEdges: [edgeTo(chart('c'), { properties: { k: 'v' } })], datasets: [] }],
-    ['dashboard datasets + datasetEdges', dash('d'), 'dashboardInfo', { charts: [], datasets: [ds('s')], datasetEdges: [edgeTo(ds('s'), { properties: { k: 'v' } })] }],
-    ['job inputDatajobs + inputDatajobEdges', job('j'), 'dataJobInputOutput', { inputDatasets: [], outputDatasets: [], inputDatajobs: [job('p')], inputDatajobEdges: [edgeTo(job('p'), { properties: { k: 'v' } })] }],
-    ['job outputDatasets + outputDatasetEdges', job('j'), 'dataJobInputOutput', { inputDatasets: [], outputDatasets: [ds('o')], outputDatasetEdges: [edgeTo(ds('o'), { properties: { k: 'v' } })] }],
+    [
+      'chart inputs + inputEdges',
+      chart('c'),
+      'chartInfo',
+      { inputs: [{ string: ds('s') }], inputEdges: [edgeTo(ds('s'), { properties: { k: 'v' } })] },
+    ],
+    [
+      'dashboard charts + chartEdges',
+      dash('d'),
+      'dashboardInfo',
+      { charts: [chart('c')], chartEdges: [edgeTo(chart('c'), { properties: { k: 'v' } })], datasets: [] },
+    ],
+    [
+      'dashboard datasets + datasetEdges',
+      dash('d'),
+      'dashboardInfo',
+      { charts: [], datasets: [ds('s')], datasetEdges: [edgeTo(ds('s'), { properties: { k: 'v' } })] },
+    ],
+    [
+      'job inputDatajobs + inputDatajobEdges',
+      job('j'),
+      'dataJobInputOutput',
+      {
+        inputDatasets: [],
+        outputDatasets: [],
+        inputDatajobs: [job('p')],
+        inputDatajobEdges: [edgeTo(job('p'), { properties: { k: 'v' } })],
+      },
+    ],
+    [
+      'job outputDatasets + outputDatasetEdges',
+      job('j'),
+      'dataJobInputOutput',
+      { inputDatasets: [], outputDatasets: [ds('o')], outputDatasetEdges: [edgeTo(ds('o'), { properties: { k: 'v' } })] },
+    ],
   ])('%s', (_label, urn, aspect, value) => {
     const edges = derive(urn, aspect, value);
     expect(edges).toHaveLength(1);
@@ -340,10 +612,12 @@ describe('deprecated arrays and their *Edges replacements', () => {
 
   test('DPI inputs and inputEdges are different relationships and both stay; only the Edge one is lineage', () => {
     const edges = derive(dpi('r'), 'dataProcessInstanceInput', { inputs: [ds('s')], inputEdges: [edgeTo(ds('s'))] });
-    expect(sorted(rows(edges))).toEqual(sorted<Row>([
-      ['Consumes', dpi('r'), ds('s'), null],
-      ['DataProcessInstanceConsumes', dpi('r'), ds('s'), 'upstream'],
-    ]));
+    expect(sorted(rows(edges))).toEqual(
+      sorted<Row>([
+        ['Consumes', dpi('r'), ds('s'), null],
+        ['DataProcessInstanceConsumes', dpi('r'), ds('s'), 'upstream'],
+      ]),
+    );
   });
 
   test('the dataProcess quirk: a dataset in both inputs and outputs is one Consumes edge', () => {
@@ -355,22 +629,36 @@ describe('fine-grained (column) lineage', () => {
   test('one DownstreamOf per downstream × upstream pair, via = the entry query, no stamps', () => {
     const edges = derive(ds('t'), 'upstreamLineage', {
       upstreams: [],
-      fineGrainedLineages: [{
-        upstreamType: 'FIELD_SET', upstreams: [field('s', 'a'), field('s', 'b')],
-        downstreamType: 'FIELD_SET', downstreams: [field('t', 'x'), field('t', 'y')],
-        confidenceScore: 1.0, query: 'urn:li:query:q7',
-      }],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [field('s', 'a'), field('s', 'b')],
+          downstreamType: 'FIELD_SET',
+          downstreams: [field('t', 'x'), field('t', 'y')],
+          confidenceScore: 1.0,
+          query: 'urn:li:query:q7',
+        },
+      ],
     });
-    expect(sorted(rows(edges))).toEqual(sorted<Row>([
-      ['DownstreamOf', field('t', 'x'), field('s', 'a'), 'upstream'],
-      ['DownstreamOf', field('t', 'x'), field('s', 'b'), 'upstream'],
-      ['DownstreamOf', field('t', 'y'), field('s', 'a'), 'upstream'],
-      ['DownstreamOf', field('t', 'y'), field('s', 'b'), 'upstream'],
-    ]));
+    expect(sorted(rows(edges))).toEqual(
+      sorted<Row>([
+        ['DownstreamOf', field('t', 'x'), field('s', 'a'), 'upstream'],
+        ['DownstreamOf', field('t', 'x'), field('s', 'b'), 'upstream'],
+        ['DownstreamOf', field('t', 'y'), field('s', 'a'), 'upstream'],
+        ['DownstreamOf', field('t', 'y'), field('s', 'b'), 'upstream'],
+      ]),
+    );
     for (const e of edges) {
       expect(e).toMatchObject({
-        owner: ds('t'), aspect: 'upstreamLineage', via: 'urn:li:query:q7',
-        createdOn: null, createdActor: null, updatedOn: null, updatedActor: null, properties: null, manual: false,
+        owner: ds('t'),
+        aspect: 'upstreamLineage',
+        via: 'urn:li:query:q7',
+        createdOn: null,
+        createdActor: null,
+        updatedOn: null,
+        updatedActor: null,
+        properties: null,
+        manual: false,
       });
     }
   });
@@ -390,24 +678,37 @@ describe('fine-grained (column) lineage', () => {
   test('a dataset upstream is stored as a typed edge only; only schemaField→schemaField is lineage', () => {
     const edges = derive(ds('t'), 'upstreamLineage', {
       upstreams: [{ dataset: ds('s'), type: 'TRANSFORMED' }],
-      fineGrainedLineages: [{
-        upstreamType: 'DATASET', upstreams: [ds('s')], downstreamType: 'FIELD', downstreams: [field('t', 'x')],
-      }],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'DATASET',
+          upstreams: [ds('s')],
+          downstreamType: 'FIELD',
+          downstreams: [field('t', 'x')],
+        },
+      ],
     });
-    expect(sorted(rows(edges))).toEqual(sorted<Row>([
-      ['DownstreamOf', ds('t'), ds('s'), 'upstream'],
-      ['DownstreamOf', field('t', 'x'), ds('s'), null],
-    ]));
+    expect(sorted(rows(edges))).toEqual(
+      sorted<Row>([
+        ['DownstreamOf', ds('t'), ds('s'), 'upstream'],
+        ['DownstreamOf', field('t', 'x'), ds('s'), null],
+      ]),
+    );
   });
 
   test('dataJob fine-grained edges have the job as owner and via', () => {
     const edges = derive(job('j'), 'dataJobInputOutput', {
-      inputDatasets: [ds('s')], outputDatasets: [ds('t')],
-      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field('s', 'a')], downstreamType: 'FIELD', downstreams: [field('t', 'x')] }],
+      inputDatasets: [ds('s')],
+      outputDatasets: [ds('t')],
+      fineGrainedLineages: [
+        { upstreamType: 'FIELD_SET', upstreams: [field('s', 'a')], downstreamType: 'FIELD', downstreams: [field('t', 'x')] },
+      ],
     });
     const fieldEdge = edges.find((e) => e.source === field('t', 'x'))!;
     expect(fieldEdge).toMatchObject({
-      type: 'DownstreamOf', destination: field('s', 'a'), owner: job('j'), via: job('j'),
+      type: 'DownstreamOf',
+      destination: field('s', 'a'),
+      owner: job('j'),
+      via: job('j'),
       lineage: { upstream: field('s', 'a'), downstream: field('t', 'x') },
     });
     expect(edges).toHaveLength(3);
@@ -425,9 +726,14 @@ describe('fine-grained (column) lineage', () => {
   test('non-schemaField downstreams and foreign upstream kinds are skipped', () => {
     const edges = derive(ds('t'), 'upstreamLineage', {
       upstreams: [],
-      fineGrainedLineages: [{
-        upstreamType: 'FIELD_SET', upstreams: [chart('c'), field('s', 'a')], downstreamType: 'FIELD', downstreams: [ds('t'), field('t', 'x')],
-      }],
+      fineGrainedLineages: [
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [chart('c'), field('s', 'a')],
+          downstreamType: 'FIELD',
+          downstreams: [ds('t'), field('t', 'x')],
+        },
+      ],
     });
     expect(rows(edges)).toEqual([['DownstreamOf', field('t', 'x'), field('s', 'a'), 'upstream']]);
   });
@@ -462,7 +768,9 @@ describe('triple-based lineage', () => {
   test('a self-edge is kept as a typed edge without lineage', () => {
     const edges = derive(ds('a'), 'upstreamLineage', {
       upstreams: [{ dataset: ds('a'), type: 'COPY' }],
-      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field('a', 'x')], downstreamType: 'FIELD', downstreams: [field('a', 'x')] }],
+      fineGrainedLineages: [
+        { upstreamType: 'FIELD_SET', upstreams: [field('a', 'x')], downstreamType: 'FIELD', downstreams: [field('a', 'x')] },
+      ],
     });
     expect(rows(edges)).toEqual([
       ['DownstreamOf', ds('a'), ds('a'), null],
@@ -473,9 +781,18 @@ describe('triple-based lineage', () => {
   test('the lineage aspects are exactly the aspects whose derivation can produce a lineage edge', () => {
     const aspects = new Set(entityTypeDescriptors().flatMap((d) => Object.keys(d.aspects ?? {})));
     expect([...aspects].filter(isLineageAspect).sort()).toEqual([
-      'chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'dataProcessInfo', 'dataProcessInstanceInput',
-      'dataProcessInstanceOutput', 'inputFields', 'mlFeatureProperties', 'mlModelGroupProperties', 'mlModelProperties',
-      'mlPrimaryKeyProperties', 'upstreamLineage',
+      'chartInfo',
+      'dashboardInfo',
+      'dataJobInputOutput',
+      'dataProcessInfo',
+      'dataProcessInstanceInput',
+      'dataProcessInstanceOutput',
+      'inputFields',
+      'mlFeatureProperties',
+      'mlModelGroupProperties',
+      'mlModelProperties',
+      'mlPrimaryKeyProperties',
+      'upstreamLineage',
     ]);
   });
 });
@@ -505,8 +822,12 @@ describe('edge keys', () => {
   });
 });
 
-describe('DataHub\'s neighbour table reproduced from the derived lineage triples', () => {
-  interface LineageNeighbour { type: string; direction: 'OUTGOING' | 'INCOMING'; neighbourType: string }
+describe("DataHub's neighbour table reproduced from the derived lineage triples", () => {
+  interface LineageNeighbour {
+    type: string;
+    direction: 'OUTGOING' | 'INCOMING';
+    neighbourType: string;
+  }
 
   /** One row of the table: the triples naming the type, as DataHub's LineageRegistry lists them. */
   function lineageNeighbours(entityType: string): Record<LineageEnd, LineageNeighbour[]> {
@@ -516,7 +837,11 @@ describe('DataHub\'s neighbour table reproduced from the derived lineage triples
         result[t.destinationIs].push({ type: t.type, direction: 'OUTGOING', neighbourType: t.destinationType });
       }
       if (t.destinationType === entityType) {
-        result[t.destinationIs === 'upstream' ? 'downstream' : 'upstream'].push({ type: t.type, direction: 'INCOMING', neighbourType: t.sourceType });
+        result[t.destinationIs === 'upstream' ? 'downstream' : 'upstream'].push({
+          type: t.type,
+          direction: 'INCOMING',
+          neighbourType: t.sourceType,
+        });
       }
     }
     return result;
@@ -555,14 +880,20 @@ describe('DataHub\'s neighbour table reproduced from the derived lineage triples
 
   function parseCell(cell: string): string[] {
     if (cell === '–') return [];
-    return cell.split(';').flatMap((group) => {
-      const [rel, dir, ...rest] = group.trim().split(' ');
-      const direction = dir === 'OUT' ? 'OUTGOING' : 'INCOMING';
-      return rest.join(' ').split(',').map((t) => {
-        const type = t.trim() === 'DPI' ? 'dataProcessInstance' : t.trim();
-        return `${rel} ${direction} ${type}`;
-      });
-    }).sort();
+    return cell
+      .split(';')
+      .flatMap((group) => {
+        const [rel, dir, ...rest] = group.trim().split(' ');
+        const direction = dir === 'OUT' ? 'OUTGOING' : 'INCOMING';
+        return rest
+          .join(' ')
+          .split(',')
+          .map((t) => {
+            const type = t.trim() === 'DPI' ? 'dataProcessInstance' : t.trim();
+            return `${rel} ${direction} ${type}`;
+          });
+      })
+      .sort();
   }
 
   const render = (ns: { type: string; direction: string; neighbourType: string }[]) =>
@@ -590,8 +921,20 @@ describe('the tutorial column-level record', () => {
   const value = {
     upstreams: [{ auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, dataset: upstream, type: 'TRANSFORMED' }],
     fineGrainedLineages: [
-      { upstreamType: 'FIELD_SET', upstreams: [field('fct_users_deleted', 'browser')], downstreamType: 'FIELD', downstreams: [field('logging_events', 'browser_id')], confidenceScore: 1.0 },
-      { upstreamType: 'FIELD_SET', upstreams: [field('fct_users_deleted', 'user_id')], downstreamType: 'FIELD', downstreams: [field('logging_events', 'user_id')], confidenceScore: 1.0 },
+      {
+        upstreamType: 'FIELD_SET',
+        upstreams: [field('fct_users_deleted', 'browser')],
+        downstreamType: 'FIELD',
+        downstreams: [field('logging_events', 'browser_id')],
+        confidenceScore: 1.0,
+      },
+      {
+        upstreamType: 'FIELD_SET',
+        upstreams: [field('fct_users_deleted', 'user_id')],
+        downstreamType: 'FIELD',
+        downstreams: [field('logging_events', 'user_id')],
+        confidenceScore: 1.0,
+      },
     ],
   };
 
@@ -604,9 +947,15 @@ describe('the tutorial column-level record', () => {
     ]);
     // auditStamp time 0 → the write's lastObserved; the placeholder actor → the writer.
     expect(edges[0]).toMatchObject({
-      owner: downstream, aspect: 'upstreamLineage',
-      createdOn: WRITE_TIME, createdActor: WRITER, updatedOn: WRITE_TIME, updatedActor: WRITER,
-      properties: null, via: null, manual: false,
+      owner: downstream,
+      aspect: 'upstreamLineage',
+      createdOn: WRITE_TIME,
+      createdActor: WRITER,
+      updatedOn: WRITE_TIME,
+      updatedActor: WRITER,
+      properties: null,
+      via: null,
+      manual: false,
       lineage: { upstream, downstream },
     });
     expect(edges.slice(1).every((e) => e.owner === downstream && e.via === null && e.createdOn === null)).toBe(true);
@@ -629,24 +978,30 @@ describe('lineage references of a written row (the existence rule)', () => {
       inputDatasetEdges: [edgeTo(ds('a')), edgeTo(ds('c'))],
       inputDatajobs: [job('p')],
       inputDatasetFields: [field('z', 'f')], // Consumes schemaField: not lineage
-      fineGrainedLineages: [{ upstreamType: 'FIELD_SET', upstreams: [field('d', 'x')], downstreamType: 'FIELD', downstreams: [field('e', 'y')] }],
+      fineGrainedLineages: [
+        { upstreamType: 'FIELD_SET', upstreams: [field('d', 'x')], downstreamType: 'FIELD', downstreams: [field('e', 'y')] },
+      ],
     };
-    expect(references(job('j'), 'dataJobInputOutput', value)).toEqual([
-      ds('a'), ds('c'), ds('b'), job('p'), ds('d'), ds('e'),
-    ]);
+    expect(references(job('j'), 'dataJobInputOutput', value)).toEqual([ds('a'), ds('c'), ds('b'), job('p'), ds('d'), ds('e')]);
   });
 
   test('non-lineage relationships and non-lineage aspects contribute nothing', () => {
     expect(references(dpi('run'), 'dataProcessInstanceInput', { inputs: [ds('a')], inputEdges: [edgeTo(ds('b'))] })).toEqual([ds('b')]);
     expect(references(job('j'), 'dataJobKey', { flow })).toEqual([]);
-    expect(references(chart('c'), 'inputFields', { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] }))
-      .toEqual([ds('src')]);
+    expect(
+      references(chart('c'), 'inputFields', { fields: [{ schemaFieldUrn: field('src', 'x'), schemaField: { fieldPath: 'x' } }] }),
+    ).toEqual([ds('src')]);
     expect(references(featureTable, 'mlFeatureTableProperties', { mlFeatures: [feature('f')] })).toEqual([]);
-    expect(references(model('m'), 'mlModelProperties', { deployments: [deployment], groups: [modelGroup('g')] })).toEqual([modelGroup('g')]);
+    expect(references(model('m'), 'mlModelProperties', { deployments: [deployment], groups: [modelGroup('g')] })).toEqual([
+      modelGroup('g'),
+    ]);
   });
 
   test('fine-grained dataset upstreams are listed as themselves', () => {
-    const value = { upstreams: [], fineGrainedLineages: [{ upstreamType: 'DATASET', upstreams: [ds('s')], downstreamType: 'FIELD', downstreams: [field('t', 'x')] }] };
+    const value = {
+      upstreams: [],
+      fineGrainedLineages: [{ upstreamType: 'DATASET', upstreams: [ds('s')], downstreamType: 'FIELD', downstreams: [field('t', 'x')] }],
+    };
     expect(references(ds('t'), 'upstreamLineage', value)).toEqual([ds('s')]);
   });
 });

@@ -183,13 +183,7 @@ const RANK_RECORD = 1;
 function extractField(rule: EdgeRule, value: JsonRecord, owner: Urn, ctx: WriteContext): Candidate[] {
   const raw = rule.shape === 'path' ? undefined : value[rule.field];
   const out: Candidate[] = [];
-  const push = (
-    destText: unknown,
-    stamps: Stamps,
-    properties: Record<string, string> | null,
-    via: string | null,
-    rank: number,
-  ) => {
+  const push = (destText: unknown, stamps: Stamps, properties: Record<string, string> | null, via: string | null, rank: number) => {
     const s = asString(destText);
     const destination = s === null ? undefined : tryParseUrn(s);
     // Unparseable urns and urns of a kind the field does not list yield no edge.
@@ -213,7 +207,13 @@ function extractField(rule: EdgeRule, value: JsonRecord, owner: Urn, ctx: WriteC
       for (const up of asArray(raw)) {
         const r = asRecord(up);
         if (!r) continue;
-        push(r['dataset'], resolveStamps(r['created'], r['auditStamp'], ctx), asStringMap(r['properties']), canonicalOrNull(r['query']), RANK_RECORD);
+        push(
+          r['dataset'],
+          resolveStamps(r['created'], r['auditStamp'], ctx),
+          asStringMap(r['properties']),
+          canonicalOrNull(r['query']),
+          RANK_RECORD,
+        );
       }
       break;
     case 'edges':
@@ -255,7 +255,13 @@ function extractFineGrained(value: JsonRecord, owner: Urn, viaRule: 'query' | 'o
     for (const source of downstreams) {
       for (const destination of upstreams) {
         out.push({
-          type: 'DownstreamOf', source, destination, stamps: NO_STAMPS, properties: null, via, rank: RANK_RECORD,
+          type: 'DownstreamOf',
+          source,
+          destination,
+          stamps: NO_STAMPS,
+          properties: null,
+          via,
+          rank: RANK_RECORD,
         });
       }
     }
@@ -286,7 +292,9 @@ function extractInputFieldEdges(value: JsonRecord, owner: Urn): Candidate[] {
 /** Identity of a stored typed edge (§Graph): parallel edges from different owners or aspects differ. */
 export function edgeKey(source: string, type: string, destination: string, owner: string, aspect: string): string {
   // A JSON array keeps the fields unambiguous whatever characters the urns contain.
-  return createHash('sha1').update(JSON.stringify([source, type, destination, owner, aspect])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([source, type, destination, owner, aspect]))
+    .digest('hex');
 }
 
 /** The candidates one value holds: its rules' fields (table level), then its column lineage. */
@@ -312,8 +320,9 @@ function extract(input: DeriveEdgesInput): Extracted | undefined {
   return {
     owner,
     table: (rules.edges ?? []).flatMap((r) => extractField(r, value, owner, ctx)),
-    columns: (rules.fineGrained ? extractFineGrained(value, owner, rules.fineGrained) : [])
-      .concat(rules.inputFieldEdges ? extractInputFieldEdges(value, owner) : []),
+    columns: (rules.fineGrained ? extractFineGrained(value, owner, rules.fineGrained) : []).concat(
+      rules.inputFieldEdges ? extractInputFieldEdges(value, owner) : [],
+    ),
   };
 }
 

@@ -7,8 +7,19 @@ test('pieces are kept whole and split at . _ - / and case changes, lower case', 
   expect(words('search_smoke_test-88fc650f')).toEqual(['search_smoke_test-88fc650f', 'search', 'smoke', 'test', '88fc650f']);
   expect(words('fctRevenueDaily HTTPServer')).toEqual(['fctrevenuedaily', 'fct', 'revenue', 'daily', 'httpserver', 'http', 'server']);
   expect(words('s3://bucket/raw/events')).toEqual(['s3', 'bucket', 'raw', 'events']);
-  expect(searchTextOf(['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)']).split(' '))
-    .toEqual(['urn', 'li', 'dataset', 'dataplatform', 'data', 'platform', 'hive', 'db.t', 'db', 't', 'prod']);
+  expect(searchTextOf(['urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)']).split(' ')).toEqual([
+    'urn',
+    'li',
+    'dataset',
+    'dataplatform',
+    'data',
+    'platform',
+    'hive',
+    'db.t',
+    'db',
+    't',
+    'prod',
+  ]);
 });
 
 test('texts are merged without repeats; absent texts and over-long pieces add nothing whole', () => {

@@ -97,7 +97,8 @@ const escape = (t: string) => t.replace(LUCENE_SPECIAL, '\\$&');
  */
 export function luceneOf(q: SearchQuery): string {
   const required = q.words.map((alts) =>
-    alts.length === 1 ? `+${escape(alts[0]!)}*` : `+(${alts.map((a) => `${escape(a)}*`).join(' ')})`);
+    alts.length === 1 ? `+${escape(alts[0]!)}*` : `+(${alts.map((a) => `${escape(a)}*`).join(' ')})`,
+  );
   // A single-word piece is already a required word; a compound one (fct_orders) lifts exact holders.
   const boosts = q.pieces.filter((p) => /[^\p{L}\p{N}]/u.test(p)).map((p) => `${escape(p)}^4`);
   return [...required, ...boosts].join(' ');

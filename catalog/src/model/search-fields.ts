@@ -84,10 +84,7 @@ export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | '
   };
 }
 
-export function searchFieldsOf(
-  urn: Urn,
-  state: { exists: boolean; aspects: ReadonlyMap<string, unknown> },
-): SearchFields {
+export function searchFieldsOf(urn: Urn, state: { exists: boolean; aspects: ReadonlyMap<string, unknown> }): SearchFields {
   const d = descriptiveOf(urn.entityType);
   const described = d ? state.aspects.get(d.aspect) : undefined;
   const status = state.aspects.get('status') as { removed?: unknown } | undefined;
@@ -115,7 +112,18 @@ function typeNamesOf(subTypes: unknown): string[] | null {
   return kept.length ? kept : null;
 }
 
-const SEARCH_FIELD_NAMES = ['exists', 'removed', 'platform', 'origin', 'name', 'description', 'parentUrn', 'searchText', 'typeNames', 'facetKey'] as const;
+const SEARCH_FIELD_NAMES = [
+  'exists',
+  'removed',
+  'platform',
+  'origin',
+  'name',
+  'description',
+  'parentUrn',
+  'searchText',
+  'typeNames',
+  'facetKey',
+] as const;
 
 /** Search fields as read from a node (a missing property reads as absent or null). */
 export type StoredFields = { [K in (typeof SEARCH_FIELD_NAMES)[number]]?: unknown };
@@ -134,7 +142,10 @@ export function searchFieldDrift(
 }
 
 /** Fields of a node that differ from what its rows derive (missing properties read as null). */
-export function diffFields(expected: SearchFields, actual: StoredFields | undefined): Record<string, { expected: unknown; actual: unknown }> {
+export function diffFields(
+  expected: SearchFields,
+  actual: StoredFields | undefined,
+): Record<string, { expected: unknown; actual: unknown }> {
   const out: Record<string, { expected: unknown; actual: unknown }> = {};
   for (const f of SEARCH_FIELD_NAMES) {
     const a = actual?.[f] ?? null;

@@ -6,7 +6,11 @@ describe('parseUrn: accepted forms', () => {
   test.each([
     ['urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)', 'dataset', ['urn:li:dataPlatform:hive', 'db.table', 'PROD']],
     ['urn:li:dataJob:(urn:li:dataFlow:(airflow,dag_abc,PROD),task_123)', 'dataJob', ['urn:li:dataFlow:(airflow,dag_abc,PROD)', 'task_123']],
-    ['urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),user_id)', 'schemaField', ['urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)', 'user_id']],
+    [
+      'urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD),user_id)',
+      'schemaField',
+      ['urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)', 'user_id'],
+    ],
     ['urn:li:corpuser:datahub', 'corpuser', ['datahub']],
     ['urn:li:foo', 'foo', ['']],
     ['urn:li:x:(foo,bar(zoo,moo))', 'x', ['foo', 'bar(zoo,moo)']],
@@ -51,7 +55,11 @@ describe('parseUrn: rejected forms quote the input and name the rule', () => {
     ['slashes-only name', 'urn:li:corpuser:///', "only '/'"],
   ])('%s', (_name, text, reason) => {
     let err: unknown;
-    try { parseUrn(text); } catch (e) { err = e; }
+    try {
+      parseUrn(text);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(InvalidUrnError);
     expect((err as Error).message).toContain(text);
     expect((err as Error).message).toContain(reason);
@@ -64,7 +72,11 @@ describe('parseUrn: rejected forms quote the input and name the rule', () => {
     expect(parseUrn(fits).text).toBe(fits);
     for (const long of [`${head}${'a'.repeat(MAX_URN_BYTES)},PROD)`, `${head}${'a'.repeat(1 << 20)},PROD)`]) {
       let err: unknown;
-      try { parseUrn(long); } catch (e) { err = e; }
+      try {
+        parseUrn(long);
+      } catch (e) {
+        err = e;
+      }
       expect(err).toBeInstanceOf(InvalidUrnError);
       expect((err as Error).message).toContain(`longer than ${MAX_URN_BYTES} bytes`);
       expect((err as Error).message.length).toBeLessThan(400);
@@ -76,44 +88,68 @@ describe('parseUrn: rejected forms quote the input and name the rule', () => {
 
   test('an invalid urn is a validation error of the taxonomy, so no door can answer it with a 500', () => {
     let err: unknown;
-    try { parseUrn('urn:li:x:(a,,b)'); } catch (e) { err = e; }
+    try {
+      parseUrn('urn:li:x:(a,,b)');
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(CatalogError);
     expect((err as CatalogError).kind).toBe('validation');
   });
 
   test('parseUrnOrThrow turns grammar failures into a 422 validation error', () => {
     expect(() => parseUrnOrThrow('urn:li:x:(a,,b)')).toThrow(CatalogError);
-    try { parseUrnOrThrow('urn:li:x:(a,,b)'); } catch (e) { expect((e as CatalogError).kind).toBe('validation'); }
+    try {
+      parseUrnOrThrow('urn:li:x:(a,,b)');
+    } catch (e) {
+      expect((e as CatalogError).kind).toBe('validation');
+    }
   });
 });
 
 describe('property-based', () => {
   const name = fc.stringMatching(/^[A-Za-z0-9_.%-]{1,12}$/);
   const part: fc.Arbitrary<string> = fc.letrec((tie) => ({
-    part: fc.oneof({ depthSize: 'small', withCrossShrink: true }, name, fc.tuple(name, fc.array(tie('part'), { minLength: 1, maxLength: 3 }))
-      .map(([n, inner]) => `${n}(${(inner as string[]).join(',')})`)),
+    part: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      name,
+      fc.tuple(name, fc.array(tie('part'), { minLength: 1, maxLength: 3 })).map(([n, inner]) => `${n}(${(inner as string[]).join(',')})`),
+    ),
   })).part as fc.Arbitrary<string>;
   const entityType = fc.stringMatching(/^[a-z][A-Za-z0-9_]{0,10}$/);
 
   test('format then parse returns the same parts and an idempotent canonical text', () => {
-    fc.assert(fc.property(entityType, fc.array(part, { minLength: 1, maxLength: 4 }), (t, parts) => {
-      const text = formatUrn(t, parts);
-      const u = parseUrn(text);
-      expect(u.entityType).toBe(t);
-      expect(u.parts).toEqual(parts);
-      expect(parseUrn(u.text).text).toBe(u.text);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(entityType, fc.array(part, { minLength: 1, maxLength: 4 }), (t, parts) => {
+        const text = formatUrn(t, parts);
+        const u = parseUrn(text);
+        expect(u.entityType).toBe(t);
+        expect(u.parts).toEqual(parts);
+        expect(parseUrn(u.text).text).toBe(u.text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('arbitrary strings never crash the parser: they parse or raise InvalidUrnError', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.string().map((s) => `urn:li:${s}`), fc.string().map((s) => `urn:li:x:(${s})`)), (s) => {
-      try {
-        const u = parseUrn(s);
-        expect(tryParseUrn(u.text)?.text).toBe(u.text);
-      } catch (e) {
-        expect(e).toBeInstanceOf(InvalidUrnError);
-        expect((e as Error).message).toContain(s);
-      }
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `urn:li:${s}`),
+          fc.string().map((s) => `urn:li:x:(${s})`),
+        ),
+        (s) => {
+          try {
+            const u = parseUrn(s);
+            expect(tryParseUrn(u.text)?.text).toBe(u.text);
+          } catch (e) {
+            expect(e).toBeInstanceOf(InvalidUrnError);
+            expect((e as Error).message).toContain(s);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

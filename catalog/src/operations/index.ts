@@ -2,7 +2,12 @@
 // import, by name.
 // Access tokens: the store of issued tokens and the GraphQL token mutations.
 export {
-  accessTokenInfo, createTokenStore, issueAccessToken, revokeAccessToken, type IssuedToken, type TokenSecrets,
+  accessTokenInfo,
+  createTokenStore,
+  issueAccessToken,
+  revokeAccessToken,
+  type IssuedToken,
+  type TokenSecrets,
 } from './auth/access-tokens.ts';
 // Authentication of a request at every door.
 export { authConfigOf, authenticate, type AuthConfig, type TokenStore } from './auth/authenticate.ts';

@@ -44,7 +44,9 @@ export async function getAspect(store: Store, urn: Urn, aspectName: string, vers
 }
 
 export async function getAspectVersions(store: Store, urn: Urn, aspectName: string): Promise<AspectRow[]> {
-  const rows = await store.read((tx) => tx.run<RawRow & { version: number }>('aspects/fetch-versions', { urn: urn.text, name: aspectName }));
+  const rows = await store.read((tx) =>
+    tx.run<RawRow & { version: number }>('aspects/fetch-versions', { urn: urn.text, name: aspectName }),
+  );
   return rows.map((r) => toRow(aspectName, r.version, r));
 }
 
@@ -80,11 +82,13 @@ export function syntheticKeyAspect(urn: Urn): { name: string; value: Record<stri
   return { name: k.aspectName, value: k.value };
 }
 
-
 export async function countLatest(store: Store, aspectName: string, urnLike?: string): Promise<number> {
-  const rows = await store.read((tx) => tx.run<{ count: number }>('aspects/count-latest', {
-    name: aspectName, urnRegex: urnLike === undefined ? null : likeToRegex(urnLike),
-  }));
+  const rows = await store.read((tx) =>
+    tx.run<{ count: number }>('aspects/count-latest', {
+      name: aspectName,
+      urnRegex: urnLike === undefined ? null : likeToRegex(urnLike),
+    }),
+  );
   return rows[0]?.count ?? 0;
 }
 
@@ -93,7 +97,18 @@ export async function countLatest(store: Store, aspectName: string, urnLike?: st
  * a text match the caller confirms on the parsed value (the queries of a dataset, the documents of
  * an asset). An empty string lists every row of the aspect.
  */
-export async function latestRowsNaming(store: Store, aspectName: string, needle: string, limit: number): Promise<{ urn: string; value: Record<string, unknown>; createdOn: number }[]> {
-  const rows = await store.read((tx) => tx.run<{ urn: string; value: string; createdOn: number | null }>('aspects/latest-naming', { name: aspectName, needle, limit: int(limit) }));
+export async function latestRowsNaming(
+  store: Store,
+  aspectName: string,
+  needle: string,
+  limit: number,
+): Promise<{ urn: string; value: Record<string, unknown>; createdOn: number }[]> {
+  const rows = await store.read((tx) =>
+    tx.run<{ urn: string; value: string; createdOn: number | null }>('aspects/latest-naming', {
+      name: aspectName,
+      needle,
+      limit: int(limit),
+    }),
+  );
   return rows.map((r) => ({ urn: r.urn, value: JSON.parse(r.value) as Record<string, unknown>, createdOn: r.createdOn ?? 0 }));
 }

@@ -46,7 +46,8 @@ export function parsePollRequest(query: Record<string, string | undefined>, reco
   const topic = query.topic;
   if (topic === undefined || topic === '') throw badRequest(`Missing topic: one of ${recorded.join(', ')}`);
   if (!isEventTopic(topic)) throw badRequest(`Unknown topic '${topic}': this server's topics are ${recorded.join(', ')}`);
-  if (!recorded.includes(topic)) throw badRequest(`Unknown topic '${topic}': this catalog records only ${recorded.join(', ')} (EVENTS_TOPICS)`);
+  if (!recorded.includes(topic))
+    throw badRequest(`Unknown topic '${topic}': this catalog records only ${recorded.join(', ')} (EVENTS_TOPICS)`);
   const limit = integerParam('limit', query.limit) ?? POLL_DEFAULT_LIMIT;
   if (limit <= 0) throw badRequest(`Invalid limit: ${limit}; ask for at least 1 event (at most ${POLL_MAX_LIMIT} are returned)`);
   const timeout = integerParam('pollTimeoutSeconds', query.pollTimeoutSeconds) ?? POLL_DEFAULT_TIMEOUT_SECONDS;
@@ -55,7 +56,9 @@ export function parsePollRequest(query: Record<string, string | undefined>, reco
   if (lookback !== undefined && lookback < 0) throw badRequest(`Invalid lookbackWindowDays: ${lookback}; use a number of days ≥ 0`);
   const offsetId = query.offsetId === '' ? undefined : query.offsetId;
   return {
-    topic, offsetId, limit: Math.min(limit, POLL_MAX_LIMIT),
+    topic,
+    offsetId,
+    limit: Math.min(limit, POLL_MAX_LIMIT),
     timeoutMs: Math.min(timeout, POLL_MAX_TIMEOUT_SECONDS) * 1000,
     lookbackWindowDays: lookback,
   };
@@ -72,12 +75,16 @@ async function startOffset(store: Store, r: PollRequest): Promise<number> {
     const from = decodeOffset(r.topic, r.offsetId);
     // Beyond the head as a replica sees it may only be lag: ask the leader before refusing.
     if (from > head.next && from > (await readLogHead(store, true)).next) {
-      throw badRequest(`Invalid offsetId: it names offset ${from}, beyond the last one this catalog issued (${head.next}); ` +
-        'it was issued by another server or before the store was replaced. Start again without offsetId (reset_offsets in DataHub Actions).');
+      throw badRequest(
+        `Invalid offsetId: it names offset ${from}, beyond the last one this catalog issued (${head.next}); ` +
+          'it was issued by another server or before the store was replaced. Start again without offsetId (reset_offsets in DataHub Actions).',
+      );
     }
     if (from < head.prunedBelow) {
-      throw badRequest(`Expired offsetId: events from offset ${from} up to ${head.prunedBelow - 1} were removed by retention (EVENTS_RETENTION_DAYS), ` +
-        'so continuing would silently skip them. Start again without offsetId or with lookbackWindowDays (reset_offsets / lookback_days in DataHub Actions).');
+      throw badRequest(
+        `Expired offsetId: events from offset ${from} up to ${head.prunedBelow - 1} were removed by retention (EVENTS_RETENTION_DAYS), ` +
+          'so continuing would silently skip them. Start again without offsetId or with lookbackWindowDays (reset_offsets / lookback_days in DataHub Actions).',
+      );
     }
     return from;
   }

@@ -13,13 +13,16 @@ const RECENT_SCAN_PER_ENTITY = 20;
 
 function checkCount(count: number | null | undefined, fallback: number): number {
   const n = count ?? fallback;
-  if (!Number.isInteger(n) || n < 0 || n > MAX_DETAILS_COUNT) throw badRequest(`count must be an integer from 0 to ${MAX_DETAILS_COUNT}, got ${n}`);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_DETAILS_COUNT)
+    throw badRequest(`count must be an integer from 0 to ${MAX_DETAILS_COUNT}, got ${n}`);
   return n;
 }
 
 /** The entity types the start page lists: those search lists (the ones taking part in lineage) but runs. */
 function startPageTypes(): string[] {
-  return defaultSearchTypes().filter((t) => t !== 'DATA_PROCESS_INSTANCE').map((t) => graphqlToEntityType(t)!);
+  return defaultSearchTypes()
+    .filter((t) => t !== 'DATA_PROCESS_INSTANCE')
+    .map((t) => graphqlToEntityType(t)!);
 }
 
 export interface ConnectedEntity {
@@ -39,9 +42,13 @@ export async function mostConnectedEntities(store: Store, count?: number | null)
 
 export async function recentlyChangedEntities(store: Store, count?: number | null): Promise<ChangedEntity[]> {
   const limit = checkCount(count, 10);
-  return store.read((tx) => tx.run<ChangedEntity>('details/recently-changed', {
-    types: startPageTypes(), scan: int(Math.max(1, limit) * RECENT_SCAN_PER_ENTITY), limit: int(limit),
-  }));
+  return store.read((tx) =>
+    tx.run<ChangedEntity>('details/recently-changed', {
+      types: startPageTypes(),
+      scan: int(Math.max(1, limit) * RECENT_SCAN_PER_ENTITY),
+      limit: int(limit),
+    }),
+  );
 }
 
 export interface JobRun {
@@ -63,7 +70,7 @@ function parseJson(text: string | null): JsonObject | null {
   if (!text) return null;
   try {
     const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? v as JsonObject : null;
+    return v && typeof v === 'object' ? (v as JsonObject) : null;
   } catch {
     return null;
   }
@@ -103,13 +110,16 @@ const RUNS_READ = 500;
 export async function jobRuns(store: Store, urn: string, count?: number | null): Promise<{ total: number; runs: JobRun[] }> {
   const limit = checkCount(count, 10);
   type Row = { urn: string; properties: string | null; runEvent: string | null };
-  const rows = await store.read((tx) => tx.run<Row>('details/job-runs', {
-    urn,
-    propertiesSuffix: `${UNIT_SEPARATOR}dataProcessInstanceProperties${UNIT_SEPARATOR}0`,
-    runEventSuffix: `${UNIT_SEPARATOR}dataProcessInstanceRunEvent${UNIT_SEPARATOR}0`,
-    limit: int(RUNS_READ),
-  }));
-  const runs = rows.map((r) => jobRunOf(r.urn, r.properties, r.runEvent))
+  const rows = await store.read((tx) =>
+    tx.run<Row>('details/job-runs', {
+      urn,
+      propertiesSuffix: `${UNIT_SEPARATOR}dataProcessInstanceProperties${UNIT_SEPARATOR}0`,
+      runEventSuffix: `${UNIT_SEPARATOR}dataProcessInstanceRunEvent${UNIT_SEPARATOR}0`,
+      limit: int(RUNS_READ),
+    }),
+  );
+  const runs = rows
+    .map((r) => jobRunOf(r.urn, r.properties, r.runEvent))
     .sort((a, b) => (b.startTimeMillis ?? 0) - (a.startTimeMillis ?? 0) || a.urn.localeCompare(b.urn));
   return { total: runs.length, runs: runs.slice(0, limit) };
 }

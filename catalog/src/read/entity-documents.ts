@@ -20,11 +20,22 @@ export type EntityDocument = Record<string, AspectDocument>;
  * written), unless the stored metadata carries one. Urns without any asked aspect are absent.
  */
 export async function latestAspectDocuments(
-  store: Store, urns: readonly string[], names: ReadonlySet<string> | undefined, withSystemMetadata: boolean,
+  store: Store,
+  urns: readonly string[],
+  names: ReadonlySet<string> | undefined,
+  withSystemMetadata: boolean,
 ): Promise<Map<string, EntityDocument>> {
   const out = new Map<string, EntityDocument>();
   if (!urns.length) return out;
-  type Row = { urn: string; name: string; value: string; systemMetadata: string | null; maxVersion: number | null; createdOn: number | null; createdBy: string | null };
+  type Row = {
+    urn: string;
+    name: string;
+    value: string;
+    systemMetadata: string | null;
+    maxVersion: number | null;
+    createdOn: number | null;
+    createdBy: string | null;
+  };
   const rows = await store.read((tx) => tx.run<Row>('aspects/fetch-entity-latest', { urns: [...urns] }));
   for (const r of rows) {
     if (names && !names.has(r.name)) continue;
@@ -32,7 +43,7 @@ export async function latestAspectDocuments(
     if (!doc) out.set(r.urn, (doc = {}));
     const aspect: AspectDocument = { value: JSON.parse(r.value) };
     if (withSystemMetadata) {
-      const stored = r.systemMetadata ? JSON.parse(r.systemMetadata) as Record<string, unknown> : {};
+      const stored = r.systemMetadata ? (JSON.parse(r.systemMetadata) as Record<string, unknown>) : {};
       aspect.systemMetadata = { ...stored, version: stored.version ?? String((r.maxVersion ?? 0) + 1) };
       aspect.auditStamp = { time: r.createdOn ?? 0, actor: r.createdBy ?? 'urn:li:corpuser:unknown' };
     }
@@ -75,7 +86,10 @@ export interface EntityScrollInput {
  * order unless a sort criterion says otherwise. The cursor is an offset into that order, so a
  * write between pages can shift a result by one (as a search after a write would).
  */
-export async function scrollEntities(store: Store, input: EntityScrollInput): Promise<{ scrollId: string | null; totalCount: number; urns: string[] }> {
+export async function scrollEntities(
+  store: Store,
+  input: EntityScrollInput,
+): Promise<{ scrollId: string | null; totalCount: number; urns: string[] }> {
   const field = input.sort?.field ?? 'urn';
   if (!(ENTITY_SORT_FIELDS as readonly string[]).includes(field)) {
     throw badRequest(`Unknown sort field '${field}': sort by ${ENTITY_SORT_FIELDS.join(', ')}`);
@@ -83,17 +97,35 @@ export async function scrollEntities(store: Store, input: EntityScrollInput): Pr
   const start = decodeOffset(input.scrollId);
   const query = input.query === '' ? '*' : input.query;
   const result = await searchEntities(store, {
-    query, entityTypes: input.entityTypes, orFilters: input.orFilters, start, count: input.count, facets: false,
-    sort: field === '_score' ? 'relevance' : (field as 'urn' | 'name'), descending: input.sort?.descending === true,
+    query,
+    entityTypes: input.entityTypes,
+    orFilters: input.orFilters,
+    start,
+    count: input.count,
+    facets: false,
+    sort: field === '_score' ? 'relevance' : (field as 'urn' | 'name'),
+    descending: input.sort?.descending === true,
     includeRemoved: input.includeRemoved,
   });
   const next = start + result.hits.length;
-  return { scrollId: result.hits.length > 0 && next < result.total ? encodeOffset(next) : null, totalCount: result.total, urns: result.hits.map((h) => h.urn) };
+  return {
+    scrollId: result.hits.length > 0 && next < result.total ? encodeOffset(next) : null,
+    totalCount: result.total,
+    urns: result.hits.map((h) => h.urn),
+  };
 }
 
 /** Filter fields the relationship scroll accepts on either end. */
-const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
-  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
+const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
+  'entityType',
+  'platform',
+  'origin',
+  'urn',
+  'removed',
+  'parent',
+  'name',
+  'description',
+]);
 
 export interface RelationshipScrollInput {
   types: readonly string[];
@@ -109,22 +141,42 @@ export interface RelationshipScrollInput {
 
 export interface RelationshipScrollResult {
   scrollId: string | null;
-  results: Array<{ relationshipType: string; source: { urn: string; entityType: string }; destination: { urn: string; entityType: string } }>;
+  results: Array<{
+    relationshipType: string;
+    source: { urn: string; entityType: string };
+    destination: { urn: string; entityType: string };
+  }>;
 }
 
 /** Urns every clause pins the `urn` field to (EQUAL/IN, not negated): where the walk can start. */
 function anchorsOf(clauses: Clauses): string[] | null {
   if (clauses === null) return null;
-  const perClause = clauses.map((and) => and.find((c) => c.field === 'urn' && !c.negated && (c.condition === 'EQUAL' || c.condition === 'IN'))?.values);
+  const perClause = clauses.map(
+    (and) => and.find((c) => c.field === 'urn' && !c.negated && (c.condition === 'EQUAL' || c.condition === 'IN'))?.values,
+  );
   if (perClause.some((v) => v === undefined)) return null;
   return [...new Set(perClause.flatMap((v) => v!))];
 }
 
-type EndFields = { entityType: string; platform: string | null; origin: string | null; name: string | null; description: string | null; removed: boolean | null; parentUrn: string | null };
+type EndFields = {
+  entityType: string;
+  platform: string | null;
+  origin: string | null;
+  name: string | null;
+  description: string | null;
+  removed: boolean | null;
+  parentUrn: string | null;
+};
 
 const subjectOf = (urn: string, f: EndFields): FilterSubject => ({
-  urn, entityType: f.entityType, platform: f.platform ?? null, origin: f.origin ?? null, removed: f.removed === true,
-  parent: f.parentUrn ?? null, name: f.name ?? null, description: f.description ?? null,
+  urn,
+  entityType: f.entityType,
+  platform: f.platform ?? null,
+  origin: f.origin ?? null,
+  removed: f.removed === true,
+  parent: f.parentUrn ?? null,
+  name: f.name ?? null,
+  description: f.description ?? null,
 });
 
 function encodeKey(key: [string, string, string]): string {
@@ -135,7 +187,8 @@ function decodeKey(scrollId: string | undefined): [string, string, string] | nul
   if (scrollId === undefined || scrollId === '') return null;
   try {
     const parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(parsed) && parsed.length === 3 && parsed.every((p) => typeof p === 'string')) return parsed as [string, string, string];
+    if (Array.isArray(parsed) && parsed.length === 3 && parsed.every((p) => typeof p === 'string'))
+      return parsed as [string, string, string];
   } catch {
     // falls through to the 400
   }
@@ -162,11 +215,19 @@ export async function scrollRelationships(store: Store, input: RelationshipScrol
   let more = false;
   type Row = { source: string; type: string; destination: string; sourceFields: EndFields; destinationFields: EndFields };
   for (;;) {
-    const rows = await store.read((tx) => tx.run<Row>('relationships/scroll', {
-      sourceUrns: anchorsOf(start.clauses), destinationUrns: anchorsOf(end.clauses), types: [...input.types],
-      sourceTypes: [...start.types], destinationTypes: [...end.types], includeRemoved: input.includeRemoved || removedAsked,
-      fromSource: after?.[0] ?? '', after, limit: int(batch),
-    }));
+    const rows = await store.read((tx) =>
+      tx.run<Row>('relationships/scroll', {
+        sourceUrns: anchorsOf(start.clauses),
+        destinationUrns: anchorsOf(end.clauses),
+        types: [...input.types],
+        sourceTypes: [...start.types],
+        destinationTypes: [...end.types],
+        includeRemoved: input.includeRemoved || removedAsked,
+        fromSource: after?.[0] ?? '',
+        after,
+        limit: int(batch),
+      }),
+    );
     for (const r of rows) {
       after = [r.source, r.type, r.destination];
       if (!clausesMatch(subjectOf(r.source, r.sourceFields), start.clauses)) continue;

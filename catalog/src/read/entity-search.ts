@@ -34,8 +34,17 @@ export interface EntitySearchInput {
 }
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
-const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
-  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description', 'hasUpstreams']);
+const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
+  'entityType',
+  'platform',
+  'origin',
+  'urn',
+  'removed',
+  'parent',
+  'name',
+  'description',
+  'hasUpstreams',
+]);
 
 export interface EntitySearchResult {
   start: number;
@@ -59,7 +68,8 @@ type Group = { entityType: string; platform: string | null; origin: string | nul
 function aggregations(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
   const counts = new Map<string, number>();
   for (const [v, n] of entries) if (v !== null && v !== '') counts.set(v, (counts.get(v) ?? 0) + n);
-  return [...counts].map(([value, count]) => ({ value, count }))
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
     .slice(0, max);
 }
@@ -67,10 +77,38 @@ function aggregations(entries: Iterable<[string | null, number]>, max: number): 
 /** DataHub's four default search facets, with its field names and display names. */
 function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: number }>, max: number): Facet[] {
   return [
-    { field: '_entityType', displayName: 'Type', aggregations: aggregations(groups.map((g) => [entityTypeToGraphql(g.entityType), g.count]), max) },
-    { field: 'platform', displayName: 'Platform', aggregations: aggregations(groups.map((g) => [g.platform, g.count]), max) },
-    { field: 'origin', displayName: 'Environment', aggregations: aggregations(groups.map((g) => [g.origin, g.count]), max) },
-    { field: 'typeNames', displayName: 'Sub Type', aggregations: aggregations(typeNames.map((t) => [t.value, t.count]), max) },
+    {
+      field: '_entityType',
+      displayName: 'Type',
+      aggregations: aggregations(
+        groups.map((g) => [entityTypeToGraphql(g.entityType), g.count]),
+        max,
+      ),
+    },
+    {
+      field: 'platform',
+      displayName: 'Platform',
+      aggregations: aggregations(
+        groups.map((g) => [g.platform, g.count]),
+        max,
+      ),
+    },
+    {
+      field: 'origin',
+      displayName: 'Environment',
+      aggregations: aggregations(
+        groups.map((g) => [g.origin, g.count]),
+        max,
+      ),
+    },
+    {
+      field: 'typeNames',
+      displayName: 'Sub Type',
+      aggregations: aggregations(
+        typeNames.map((t) => [t.value, t.count]),
+        max,
+      ),
+    },
   ];
 }
 
@@ -83,23 +121,36 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
   if (!Number.isInteger(maxAgg) || maxAgg < 0) throw badRequest(`maxAggValues must be a non-negative integer, got ${maxAgg}`);
   // No types: those taking part in lineage (the registry's defaultSearchTypes, from the descriptors).
   const typeNames = input.types?.length ? input.types : defaultSearchTypes();
-  const types = input.entityTypes ?? typeNames.map((t) => {
-    const name = graphqlToEntityType(t);
-    if (!name) throw badRequest(`Unknown entity type ${t}`);
-    return name;
-  });
+  const types =
+    input.entityTypes ??
+    typeNames.map((t) => {
+      const name = graphqlToEntityType(t);
+      if (!name) throw badRequest(`Unknown entity type ${t}`);
+      return name;
+    });
   const lucene = luceneQueryOf(input.query) ?? null;
   const { clauses, onRemoved } = parseClauses(input.orFilters, SEARCH_FILTER_FIELDS);
   const facets = input.facets !== false;
   type Row = {
-    total: number; page: Array<{ urn: string; entityType: string; score: number }>;
-    groups: Group[]; typeNames: Array<{ value: string; count: number }>;
+    total: number;
+    page: Array<{ urn: string; entityType: string; score: number }>;
+    groups: Group[];
+    typeNames: Array<{ value: string; count: number }>;
   };
-  const rows = await store.read((tx) => tx.run<Row>('search/entities', {
-    lucene, text: input.query.trim(), types, clauses: clausesParam(clauses), removedFiltered: onRemoved || input.includeRemoved === true, facets,
-    sort: input.sort ?? 'relevance', descending: input.descending === true,
-    skip: int(start), limit: int(Math.min(count, MAX_SEARCH_PAGE)),
-  }));
+  const rows = await store.read((tx) =>
+    tx.run<Row>('search/entities', {
+      lucene,
+      text: input.query.trim(),
+      types,
+      clauses: clausesParam(clauses),
+      removedFiltered: onRemoved || input.includeRemoved === true,
+      facets,
+      sort: input.sort ?? 'relevance',
+      descending: input.descending === true,
+      skip: int(start),
+      limit: int(Math.min(count, MAX_SEARCH_PAGE)),
+    }),
+  );
   const row = rows[0];
   return {
     start,

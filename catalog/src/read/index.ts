@@ -1,7 +1,15 @@
 // The public face of the read layer (docs/CONTRIBUTING.md §Layers): what other layers and services
 // import, by name.
 // Aspects and existence, for the Rest.li, OpenAPI and GraphQL entity reads.
-export { countLatest, entityExistence, getAspect, getLatestAspects, getLatestAspectsOf, latestRowsNaming, syntheticKeyAspect } from './aspect-reader.ts';
+export {
+  countLatest,
+  entityExistence,
+  getAspect,
+  getLatestAspects,
+  getLatestAspectsOf,
+  latestRowsNaming,
+  syntheticKeyAspect,
+} from './aspect-reader.ts';
 // Catalogue search (GraphQL search / searchAcrossEntities).
 export { searchEntities, type EntitySearchInput } from './entity-search.ts';
 // Lineage counts per direction (GraphQL lineage counts).
@@ -19,12 +27,23 @@ export { lineageLimitsFromConfig, type LineageLimits } from './lineage/query.ts'
 export { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from './entity-details.ts';
 // Entities as the OpenAPI v3 doors answer them, and the offset cursor search pages share.
 export {
-  decodeOffset, encodeOffset, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument,
+  decodeOffset,
+  encodeOffset,
+  latestAspectDocuments,
+  scrollEntities,
+  scrollRelationships,
+  type EntityDocument,
 } from './entity-documents.ts';
 // Typed relationship edges, for every door that asks about them.
 export {
-  lineageEdgePage, relatedEntities, relationshipTypesOf, type LineageEdge, type LineageEdgeKey, type LineageEdgeQuery,
-  type LineageScrollDirection, type RelationshipDirection,
+  lineageEdgePage,
+  relatedEntities,
+  relationshipTypesOf,
+  type LineageEdge,
+  type LineageEdgeKey,
+  type LineageEdgeQuery,
+  type LineageScrollDirection,
+  type RelationshipDirection,
 } from './relationships.ts';
 // The Events API's poll (GET /openapi/v1/events/poll): its parameters, checked, and the long poll.
 export { parsePollRequest, pollChanges, type PollAnswer, type PollRequest } from './change-events.ts';

@@ -33,9 +33,7 @@ export interface RecentLineageChange {
   via: string | null;
 }
 
-export type RecentLineageChanges =
-  | { recorded: true; changes: RecentLineageChange[]; more: boolean }
-  | { recorded: false; reason: string };
+export type RecentLineageChanges = { recorded: true; changes: RecentLineageChange[]; more: boolean } | { recorded: false; reason: string };
 
 const envelopeSchema = z.object({ name: z.literal('entityChangeEvent'), payload: z.object({ value: z.string() }) });
 const eceSchema = z.object({
@@ -65,8 +63,15 @@ export function recentLineageChangeOf(offset: number, value: string): RecentLine
   }
   const p = ece.parameters;
   return {
-    offset, time: ece.auditStamp.time, actor: ece.auditStamp.actor, operation: ece.operation, direction: p.direction,
-    other: ece.modifier, relationshipType: p.relationshipType, aspectName: p.aspectName, via: p.via ?? null,
+    offset,
+    time: ece.auditStamp.time,
+    actor: ece.auditStamp.actor,
+    operation: ece.operation,
+    direction: p.direction,
+    other: ece.modifier,
+    relationshipType: p.relationshipType,
+    aspectName: p.aspectName,
+    via: p.via ?? null,
   };
 }
 
@@ -75,8 +80,15 @@ export function recentLineageChangeOfStored(offset: number, entityUrn: string, s
   const { edge, operation, stamp } = decodeLineageChange(entityUrn, stored);
   const { other, direction } = otherEndOf(edge);
   return {
-    offset, time: stamp.time, actor: stamp.actor, operation, direction,
-    other, relationshipType: edge.type, aspectName: edge.aspect, via: edge.via || null,
+    offset,
+    time: stamp.time,
+    actor: stamp.actor,
+    operation,
+    direction,
+    other,
+    relationshipType: edge.type,
+    aspectName: edge.aspect,
+    via: edge.via || null,
   };
 }
 
@@ -94,7 +106,10 @@ export function lineageChangesUnrecorded(recorded: readonly EventTopic[]): strin
  * (runtime changeLogTopicsOf): the log of a store written with lineage events off is not complete.
  */
 export async function recentLineageChanges(
-  store: Store, urn: string, count: number | null | undefined, recorded: readonly EventTopic[],
+  store: Store,
+  urn: string,
+  count: number | null | undefined,
+  recorded: readonly EventTopic[],
 ): Promise<RecentLineageChanges> {
   const n = count ?? RECENT_LINEAGE_CHANGES_DEFAULT;
   if (!Number.isInteger(n) || n < 1 || n > RECENT_LINEAGE_CHANGES_MAX) {
@@ -102,9 +117,15 @@ export async function recentLineageChanges(
   }
   const reason = lineageChangesUnrecorded(recorded);
   if (reason) return { recorded: false, reason };
-  const rows = await store.read((tx) => tx.run<{ offset: number; item: string }>('events/recent-for-entity', {
-    urn, topic: PLATFORM_EVENT_TOPIC, limit: int(n + 1),
-  }), { metadata: { app: 'events', op: 'recent-for-entity' } });
+  const rows = await store.read(
+    (tx) =>
+      tx.run<{ offset: number; item: string }>('events/recent-for-entity', {
+        urn,
+        topic: PLATFORM_EVENT_TOPIC,
+        limit: int(n + 1),
+      }),
+    { metadata: { app: 'events', op: 'recent-for-entity' } },
+  );
   // A LINEAGE event is stored compactly; one with its text is from before that, or a defect.
   const changeOf = (r: (typeof rows)[number]) => {
     const e = decodeChangeItem(r.offset, urn, r.item);

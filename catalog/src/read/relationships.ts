@@ -38,14 +38,36 @@ export interface RelatedPage {
  * INCOMING = it is the destination. One row per (type, neighbour) however many owners declare the
  * edge, ordered by type and neighbour urn; soft-deleted neighbours only when `includeRemoved`.
  */
-export async function relatedEntities(store: Store, urn: Urn, q: {
-  direction: RelationshipDirection; types: readonly string[]; includeRemoved: boolean; start: number; count: number;
-}): Promise<RelatedPage> {
+export async function relatedEntities(
+  store: Store,
+  urn: Urn,
+  q: {
+    direction: RelationshipDirection;
+    types: readonly string[];
+    includeRemoved: boolean;
+    start: number;
+    count: number;
+  },
+): Promise<RelatedPage> {
   const statement = q.direction === 'INCOMING' ? 'relationships/related-incoming' : 'relationships/related-outgoing';
-  const [result] = await store.read((tx) => tx.run<RelatedPage>(statement, {
-    urn: urn.text, types: relationshipTypesOf(q.types), includeRemoved: q.includeRemoved, start: int(q.start), count: int(q.count),
-  }));
-  return { total: result?.total ?? 0, rows: (result?.rows ?? []).map((r) => ({ ...r, createdOn: r.createdOn ?? null, createdActor: r.createdActor ?? null, via: r.via ?? null })) };
+  const [result] = await store.read((tx) =>
+    tx.run<RelatedPage>(statement, {
+      urn: urn.text,
+      types: relationshipTypesOf(q.types),
+      includeRemoved: q.includeRemoved,
+      start: int(q.start),
+      count: int(q.count),
+    }),
+  );
+  return {
+    total: result?.total ?? 0,
+    rows: (result?.rows ?? []).map((r) => ({
+      ...r,
+      createdOn: r.createdOn ?? null,
+      createdActor: r.createdActor ?? null,
+      via: r.via ?? null,
+    })),
+  };
 }
 
 export type LineageScrollDirection = 'UPSTREAM' | 'DOWNSTREAM';
@@ -86,8 +108,8 @@ function toLineageEdge(r: EdgeRow): LineageEdge {
   const up = { urn: r.upstream, entityType: r.upstreamType };
   const down = { urn: r.downstream, entityType: r.downstreamType };
   // The typed edge read back says which end declared it; without one (drift), the registry does.
-  const upstreamIsSource = r.upstreamIsSource
-    ?? lineageDirectionOf(r.downstreamType, r.type as RelationshipType, r.upstreamType) !== 'upstream';
+  const upstreamIsSource =
+    r.upstreamIsSource ?? lineageDirectionOf(r.downstreamType, r.type as RelationshipType, r.upstreamType) !== 'upstream';
   return {
     relationshipType: r.type,
     source: upstreamIsSource ? up : down,

@@ -4,9 +4,7 @@
 import { z } from 'zod';
 
 // z.coerce.boolean() would turn "false" into true; accept only explicit spellings.
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const booleanString = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -73,8 +71,17 @@ export const changeLog = z.object({
   EVENTS_TOPICS: z
     .string()
     .default('PlatformEvent_v1,MetadataChangeLog_Versioned_v1')
-    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['PlatformEvent_v1', 'MetadataChangeLog_Versioned_v1'])).min(1, 'name at least one topic, or set EVENTS_API_ENABLED=false')),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(['PlatformEvent_v1', 'MetadataChangeLog_Versioned_v1']))
+        .min(1, 'name at least one topic, or set EVENTS_API_ENABLED=false'),
+    ),
 });
 
 /** The ingestion service prunes expired change events in the background. */
@@ -128,7 +135,14 @@ export const existence = z.object({
   LINEAGE_RELAXED_ROLES: z
     .string()
     .default('Admin')
-    .transform((v) => (v.trim().toLowerCase() === 'none' ? [] : v.split(',').map((r) => r.trim()).filter(Boolean)))
+    .transform((v) =>
+      v.trim().toLowerCase() === 'none'
+        ? []
+        : v
+            .split(',')
+            .map((r) => r.trim())
+            .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['Admin', 'Editor', 'Reader']))),
 });
 

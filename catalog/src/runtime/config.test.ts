@@ -1,9 +1,20 @@
 import {
-  changeLogTopicsFromEnv, ConfigError, loadConfig, loadEmbeddedServerConfig, loadGatewayConfig, loadIngestionConfig,
-  loadLauncherConfig, loadLineageConfig, loadToolsConfig,
+  changeLogTopicsFromEnv,
+  ConfigError,
+  loadConfig,
+  loadEmbeddedServerConfig,
+  loadGatewayConfig,
+  loadIngestionConfig,
+  loadLauncherConfig,
+  loadLineageConfig,
+  loadToolsConfig,
 } from './config.ts';
 
-const required = { NEO4J_URI: 'bolt://127.0.0.1:7687', DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(16), DATAHUB_TOKEN_SERVICE_SALT: 's'.repeat(8) };
+const required = {
+  NEO4J_URI: 'bolt://127.0.0.1:7687',
+  DATAHUB_TOKEN_SERVICE_SIGNING_KEY: 'k'.repeat(16),
+  DATAHUB_TOKEN_SERVICE_SALT: 's'.repeat(8),
+};
 
 /** The message of the ConfigError `load` throws. */
 function problemsOf(load: () => unknown): string {
@@ -26,7 +37,9 @@ describe('each service validates what it reads and lists every problem', () => {
   });
 
   test.each(Object.entries(services))('%s: several bad values → each named with its rule', (_, load) => {
-    const message = problemsOf(() => load({ ...required, NEO4J_URI: 'http://x', LOG_LEVEL: 'loud', MAX_BODY_BYTES: '-1', METADATA_SERVICE_AUTH_ENABLED: 'maybe' }));
+    const message = problemsOf(() =>
+      load({ ...required, NEO4J_URI: 'http://x', LOG_LEVEL: 'loud', MAX_BODY_BYTES: '-1', METADATA_SERVICE_AUTH_ENABLED: 'maybe' }),
+    );
     expect(message).toContain('NEO4J_URI: must be a bolt:// or neo4j:// URI');
     for (const name of ['LOG_LEVEL', 'MAX_BODY_BYTES', 'METADATA_SERVICE_AUTH_ENABLED']) expect(message).toContain(`  ${name}: `);
   });
@@ -47,7 +60,10 @@ describe('each service validates what it reads and lists every problem', () => {
   });
 
   test('booleans take only explicit spellings ("false" is false)', () => {
-    expect(loadIngestionConfig({ ...required, METADATA_SERVICE_AUTH_ENABLED: 'false', EVENTS_API_ENABLED: 'no' })).toMatchObject({ METADATA_SERVICE_AUTH_ENABLED: false, EVENTS_API_ENABLED: false });
+    expect(loadIngestionConfig({ ...required, METADATA_SERVICE_AUTH_ENABLED: 'false', EVENTS_API_ENABLED: 'no' })).toMatchObject({
+      METADATA_SERVICE_AUTH_ENABLED: false,
+      EVENTS_API_ENABLED: false,
+    });
     expect(loadGatewayConfig({ ...required, METADATA_SERVICE_AUTH_ENABLED: '1' }).METADATA_SERVICE_AUTH_ENABLED).toBe(true);
   });
 
@@ -73,13 +89,19 @@ describe('the operator tools and the launcher', () => {
     expect(problemsOf(() => loadEmbeddedServerConfig({ NEO4J_BOLT_PORT: 'seven' }))).toContain('NEO4J_BOLT_PORT');
   });
 
-  test('the launcher reads the wiring, not the services\' limits', () => {
-    expect(loadLauncherConfig({ ...required, GRAPHQL_MAX_DEPTH: 'deep' })).toMatchObject({ INGESTION_PORT: 8080, LINEAGE_PORT: 8081, GATEWAY_PORT: 9002 });
+  test("the launcher reads the wiring, not the services' limits", () => {
+    expect(loadLauncherConfig({ ...required, GRAPHQL_MAX_DEPTH: 'deep' })).toMatchObject({
+      INGESTION_PORT: 8080,
+      LINEAGE_PORT: 8081,
+      GATEWAY_PORT: 9002,
+    });
     expect(problemsOf(() => loadLauncherConfig({ ...required, LINEAGE_PORT: '70000' }))).toContain('LINEAGE_PORT');
   });
 
   test('loadConfig still checks every variable any service reads', () => {
-    const message = problemsOf(() => loadConfig({ ...required, MAX_BATCH_PROPOSALS: 'x', GRAPHQL_MAX_DEPTH: 'x', LINEAGE_URL: 'not a url' }));
+    const message = problemsOf(() =>
+      loadConfig({ ...required, MAX_BATCH_PROPOSALS: 'x', GRAPHQL_MAX_DEPTH: 'x', LINEAGE_URL: 'not a url' }),
+    );
     for (const name of ['MAX_BATCH_PROPOSALS', 'GRAPHQL_MAX_DEPTH', 'LINEAGE_URL']) expect(message).toContain(`  ${name}: `);
   });
 });

@@ -7,17 +7,40 @@
 // (configuration-doc.test.ts) checks that table against the schemas below.
 import { z } from 'zod';
 import {
-  authentication, bookmarkWait, changeLog, embeddedServer, eventsRetention, existence, graphqlLimits, ingestionLimits,
-  lineageLimits, logging, neo4jConnection, neo4jUri, ports, serviceUrls, serving, tokenKeys, writes,
+  authentication,
+  bookmarkWait,
+  changeLog,
+  embeddedServer,
+  eventsRetention,
+  existence,
+  graphqlLimits,
+  ingestionLimits,
+  lineageLimits,
+  logging,
+  neo4jConnection,
+  neo4jUri,
+  ports,
+  serviceUrls,
+  serving,
+  tokenKeys,
+  writes,
 } from './config-pieces.ts';
 
 /** What every service process reads: its store, its log, how it listens, who its callers are. */
 const service = z.object({
-  ...neo4jConnection.shape, ...bookmarkWait.shape, ...logging.shape, ...serving.shape, ...authentication.shape,
+  ...neo4jConnection.shape,
+  ...bookmarkWait.shape,
+  ...logging.shape,
+  ...serving.shape,
+  ...authentication.shape,
 });
 
 const ingestionSchema = service.extend({
-  ...writes.shape, ...changeLog.shape, ...eventsRetention.shape, ...ingestionLimits.shape, ...existence.shape,
+  ...writes.shape,
+  ...changeLog.shape,
+  ...eventsRetention.shape,
+  ...ingestionLimits.shape,
+  ...existence.shape,
   // The deadline of the GraphQL relay to the front door is a lineage search's and a margin.
   ...lineageLimits.pick({ LINEAGE_DEADLINE_MS: true }).shape,
   ...ports.pick({ INGESTION_PORT: true, GATEWAY_PORT: true }).shape,
@@ -25,7 +48,10 @@ const ingestionSchema = service.extend({
 });
 
 const lineageSchema = service.extend({
-  ...writes.shape, ...changeLog.shape, ...lineageLimits.shape, ...graphqlLimits.shape,
+  ...writes.shape,
+  ...changeLog.shape,
+  ...lineageLimits.shape,
+  ...graphqlLimits.shape,
   ...ports.pick({ LINEAGE_PORT: true }).shape,
 });
 
@@ -40,8 +66,11 @@ const gatewaySchema = service.extend({
  * the embedded server; what their writes record; the token keys only `npm run token` needs.
  */
 const toolsSchema = z.object({
-  ...neo4jConnection.shape, NEO4J_URI: neo4jUri.optional(),
-  ...embeddedServer.shape, ...changeLog.shape, ...tokenKeys.partial().shape,
+  ...neo4jConnection.shape,
+  NEO4J_URI: neo4jUri.optional(),
+  ...embeddedServer.shape,
+  ...changeLog.shape,
+  ...tokenKeys.partial().shape,
 });
 
 /**
@@ -49,8 +78,12 @@ const toolsSchema = z.object({
  * and what it needs to mint the token it prints. The services check the rest themselves.
  */
 const launcherSchema = z.object({
-  ...neo4jConnection.shape, ...embeddedServer.shape, ...changeLog.shape, ...tokenKeys.shape,
-  ...ports.shape, ...serviceUrls.pick({ INGESTION_URL: true, LINEAGE_URL: true }).shape,
+  ...neo4jConnection.shape,
+  ...embeddedServer.shape,
+  ...changeLog.shape,
+  ...tokenKeys.shape,
+  ...ports.shape,
+  ...serviceUrls.pick({ INGESTION_URL: true, LINEAGE_URL: true }).shape,
 });
 
 /** Every process's schema, by the name docs/configuration.md gives it in its "Read by" column. */
@@ -85,7 +118,7 @@ type Env = Record<string, string | undefined>;
 
 /** The topics this process's writes record: none when the Events API is off, or the process reads no change-log setting. */
 export const changeLogTopicsOf = (config: Partial<Pick<Config, 'EVENTS_API_ENABLED' | 'EVENTS_TOPICS'>>): EventTopicName[] =>
-  (config.EVENTS_API_ENABLED && config.EVENTS_TOPICS ? config.EVENTS_TOPICS : []);
+  config.EVENTS_API_ENABLED && config.EVENTS_TOPICS ? config.EVENTS_TOPICS : [];
 
 /** `env` checked against `schema`; a ConfigError naming every bad variable otherwise. */
 function parseEnv<T>(schema: z.ZodType<T>, env: Env): T {

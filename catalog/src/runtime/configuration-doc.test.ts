@@ -12,13 +12,21 @@ const docPath = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..
 /** Documented, but read by Node itself rather than through a schema: the launcher appends heap flags to it. */
 const OUTSIDE_THE_SCHEMAS: Record<string, ProcessName[]> = { NODE_OPTIONS: ['npm start'] };
 
-interface Row { variable: string; defaultCell: string; readBy: string[] }
+interface Row {
+  variable: string;
+  defaultCell: string;
+  readBy: string[];
+}
 
 function documentedRows(markdown: string): Row[] {
-  return markdown.split('\n')
+  return markdown
+    .split('\n')
     .filter((line) => /^\| `[A-Z0-9_]+` \|/.test(line))
     .map((line) => {
-      const [variable, defaultCell, readBy] = line.slice(1, -1).split(' | ').map((c) => c.trim());
+      const [variable, defaultCell, readBy] = line
+        .slice(1, -1)
+        .split(' | ')
+        .map((c) => c.trim());
       return { variable: variable!.replaceAll('`', ''), defaultCell: defaultCell!, readBy: readBy!.split(',').map((p) => p.trim()) };
     });
 }
@@ -29,7 +37,7 @@ const shapeOf = (p: ProcessName): Record<string, z.ZodType> => PROCESS_CONFIG_SC
 /** Each variable any schema holds → the processes reading it, in the table's order. */
 function readersBySchema(): Map<string, ProcessName[]> {
   const readers = new Map<string, ProcessName[]>();
-  for (const p of processes) for (const v of Object.keys(shapeOf(p))) readers.set(v, [...readers.get(v) ?? [], p]);
+  for (const p of processes) for (const v of Object.keys(shapeOf(p))) readers.set(v, [...(readers.get(v) ?? []), p]);
   return readers;
 }
 
@@ -60,13 +68,21 @@ test('"Read by" names exactly the processes whose schema holds the variable', ()
 
 test('a default the schema sets is the default the table shows', () => {
   const wrong = rows
-    .map((r) => ({ variable: r.variable, documented: r.defaultCell, schema: readers.has(r.variable) ? schemaDefault(r.variable) : undefined }))
+    .map((r) => ({
+      variable: r.variable,
+      documented: r.defaultCell,
+      schema: readers.has(r.variable) ? schemaDefault(r.variable) : undefined,
+    }))
     .filter((r) => r.schema !== undefined && !r.documented.startsWith(`\`${r.schema}\``));
   expect(wrong).toEqual([]);
 });
 
 test('the check reads the table it means to (a row of each kind parses)', () => {
-  expect(rows.find((r) => r.variable === 'LINEAGE_PORT')).toEqual({ variable: 'LINEAGE_PORT', defaultCell: '`8081`', readBy: ['lineage', 'gateway', 'npm start'] });
+  expect(rows.find((r) => r.variable === 'LINEAGE_PORT')).toEqual({
+    variable: 'LINEAGE_PORT',
+    defaultCell: '`8081`',
+    readBy: ['lineage', 'gateway', 'npm start'],
+  });
   expect(schemaDefault('EVENTS_TOPICS')).toBe('PlatformEvent_v1,MetadataChangeLog_Versioned_v1');
   expect(schemaDefault('MAX_EDGES_PER_WRITE')).toBeUndefined();
 });

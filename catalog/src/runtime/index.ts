@@ -2,8 +2,18 @@
 // import, by name.
 // The process configs: one per process, loaded and validated once at start (docs/configuration.md).
 export {
-  changeLogTopicsOf, ConfigError, loadConfig, loadGatewayConfig, loadIngestionConfig, loadLineageConfig,
-  type Config, type EventTopicName, type GatewayConfig, type IngestionConfig, type LineageConfig, type ServiceConfig,
+  changeLogTopicsOf,
+  ConfigError,
+  loadConfig,
+  loadGatewayConfig,
+  loadIngestionConfig,
+  loadLineageConfig,
+  type Config,
+  type EventTopicName,
+  type GatewayConfig,
+  type IngestionConfig,
+  type LineageConfig,
+  type ServiceConfig,
 } from './config.ts';
 // The process logger.
 export { createLogger, type Logger } from './logger.ts';

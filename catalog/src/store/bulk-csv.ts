@@ -16,17 +16,28 @@ import type { SearchFields } from '../model/search-fields.ts';
  */
 const ARRAY_DELIMITER = '\u001f';
 
-const ENTITY_HEADER = 'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
+const ENTITY_HEADER =
+  'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
 
 /** One input file per kind, each with its header line; `group` is neo4j-admin's --nodes/--relationships. */
 const FILES = {
   entities: { group: 'nodes', header: ENTITY_HEADER },
   // Ghosts (endpoints no record describes) come after the entities in the import's input order.
   ghosts: { group: 'nodes', header: ENTITY_HEADER },
-  aspects: { group: 'nodes', header: 'key:ID(Aspect),urn,name,version:long,maxVersion:long,value,systemMetadata,createdOn:long,createdBy,:LABEL' },
+  aspects: {
+    group: 'nodes',
+    header: 'key:ID(Aspect),urn,name,version:long,maxVersion:long,value,systemMetadata,createdOn:long,createdBy,:LABEL',
+  },
   hasAspect: { group: 'relationships', header: ':START_ID(Entity),:END_ID(Aspect),:TYPE' },
-  edges: { group: 'relationships', header: ':START_ID(Entity),:END_ID(Entity),:TYPE,key,owner,aspect,createdOn:long,createdActor,updatedOn:long,updatedActor,properties,via,manual:boolean' },
-  lineage: { group: 'relationships', header: ':START_ID(Entity),:END_ID(Entity),:TYPE,key,createdOn:long,type,owner,aspect,updatedOn:long,manual:boolean,via' },
+  edges: {
+    group: 'relationships',
+    header:
+      ':START_ID(Entity),:END_ID(Entity),:TYPE,key,owner,aspect,createdOn:long,createdActor,updatedOn:long,updatedActor,properties,via,manual:boolean',
+  },
+  lineage: {
+    group: 'relationships',
+    header: ':START_ID(Entity),:END_ID(Entity),:TYPE,key,createdOn:long,type,owner,aspect,updatedOn:long,manual:boolean,via',
+  },
 } as const;
 type FileKind = keyof typeof FILES;
 
@@ -92,15 +103,47 @@ export class BulkCsvWriter {
     if (ghost) this.stats.ghosts++;
     else this.stats.entities++;
     await this.line(ghost ? 'ghosts' : 'entities', [
-      fields.urn, entityType, fields.exists, fields.removed, fields.platform, fields.origin, fields.name, fields.description,
-      fields.parentUrn, fields.searchText, fields.typeNames, fields.facetKey, ['Entity', label],
+      fields.urn,
+      entityType,
+      fields.exists,
+      fields.removed,
+      fields.platform,
+      fields.origin,
+      fields.name,
+      fields.description,
+      fields.parentUrn,
+      fields.searchText,
+      fields.typeNames,
+      fields.facetKey,
+      ['Entity', label],
     ]);
   }
 
   /** An aspect row and its HAS_ASPECT relationship, as backup/put-rows stores them. */
-  async aspect(row: { key: string; urn: string; name: string; version: number; maxVersion: number | null; value: string; systemMetadata: string; createdOn: number | null; createdBy: string | null }): Promise<void> {
+  async aspect(row: {
+    key: string;
+    urn: string;
+    name: string;
+    version: number;
+    maxVersion: number | null;
+    value: string;
+    systemMetadata: string;
+    createdOn: number | null;
+    createdBy: string | null;
+  }): Promise<void> {
     this.stats.aspects++;
-    await this.line('aspects', [row.key, row.urn, row.name, row.version, row.maxVersion, row.value, row.systemMetadata, row.createdOn, row.createdBy, ['Aspect']]);
+    await this.line('aspects', [
+      row.key,
+      row.urn,
+      row.name,
+      row.version,
+      row.maxVersion,
+      row.value,
+      row.systemMetadata,
+      row.createdOn,
+      row.createdBy,
+      ['Aspect'],
+    ]);
     await this.line('hasAspect', [row.urn, row.key, 'HAS_ASPECT']);
   }
 
@@ -108,21 +151,44 @@ export class BulkCsvWriter {
   async edge(e: DerivedEdge): Promise<void> {
     this.stats.edges++;
     await this.line('edges', [
-      e.source, e.destination, e.type, e.key, e.owner, e.aspect, e.createdOn, e.createdActor, e.updatedOn, e.updatedActor,
-      e.properties === null ? null : JSON.stringify(e.properties), e.via, e.manual,
+      e.source,
+      e.destination,
+      e.type,
+      e.key,
+      e.owner,
+      e.aspect,
+      e.createdOn,
+      e.createdActor,
+      e.updatedOn,
+      e.updatedActor,
+      e.properties === null ? null : JSON.stringify(e.properties),
+      e.via,
+      e.manual,
     ]);
     if (e.lineage === null) return;
     this.stats.lineage++;
     await this.line('lineage', [
-      e.lineage.upstream, e.lineage.downstream, 'LINEAGE', e.key, e.createdOn, e.type, e.owner, e.aspect, e.updatedOn, e.manual, e.via,
+      e.lineage.upstream,
+      e.lineage.downstream,
+      'LINEAGE',
+      e.key,
+      e.createdOn,
+      e.type,
+      e.owner,
+      e.aspect,
+      e.updatedOn,
+      e.manual,
+      e.via,
     ]);
   }
 
   async close(): Promise<BulkLoadStats> {
-    await Promise.all([...this.streams.values()].map(async (s) => {
-      s.end();
-      await once(s, 'finish');
-    }));
+    await Promise.all(
+      [...this.streams.values()].map(async (s) => {
+        s.end();
+        await once(s, 'finish');
+      }),
+    );
     return this.stats;
   }
 

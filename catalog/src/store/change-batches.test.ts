@@ -4,10 +4,26 @@ import { rowKey } from './rows.ts';
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const stamp = { actor: 'urn:li:corpuser:alice', time: 1_764_143_000_123 };
-const edge = (down: string, up: string) => ({ owner: down, aspect: 'upstreamLineage', type: 'DownstreamOf', upstream: up, downstream: down, via: null });
+const edge = (down: string, up: string) => ({
+  owner: down,
+  aspect: 'upstreamLineage',
+  type: 'DownstreamOf',
+  upstream: up,
+  downstream: down,
+  via: null,
+});
 const mcl = (urn: string, aspectName: string): ChangeRecord => ({
-  topic: 'MetadataChangeLog_Versioned_v1', entityUrn: urn,
-  aspect: { aspectName, rowKey: rowKey(urn, aspectName), changeType: 'UPSERT', sequence: 2, previousSequence: 1, time: stamp.time, actor: stamp.actor },
+  topic: 'MetadataChangeLog_Versioned_v1',
+  entityUrn: urn,
+  aspect: {
+    aspectName,
+    rowKey: rowKey(urn, aspectName),
+    changeType: 'UPSERT',
+    sequence: 2,
+    previousSequence: 1,
+    time: stamp.time,
+    actor: stamp.actor,
+  },
 });
 
 test('each kind of event decodes to what was recorded, whatever its urn holds', () => {
@@ -15,12 +31,22 @@ test('each kind of event decodes to what was recorded, whatever its urn holds', 
   const odd = ds('we\nird\u241fname');
   const ref = mcl(odd, 'datasetProperties');
   expect(decodeChangeItem(7, odd, encodeChangeItem(ref))).toEqual({
-    offset: 7, entityUrn: odd, value: null, lineage: null, aspectKey: rowKey(odd, 'datasetProperties'), ref: encodeAspectRef(ref.aspect!),
+    offset: 7,
+    entityUrn: odd,
+    value: null,
+    lineage: null,
+    aspectKey: rowKey(odd, 'datasetProperties'),
+    ref: encodeAspectRef(ref.aspect!),
   });
   const lineage = lineageChangeRecord(edge(ds('b'), ds('a')), 'ADD', stamp);
-  expect(decodeChangeItem(8, ds('b'), encodeChangeItem(lineage))).toMatchObject({ value: null, aspectKey: null, lineage: encodeLineageChange(lineage.lineage!) });
-  expect(decodeChangeItem(9, ds('b'), encodeChangeItem({ topic: 'PlatformEvent_v1', entityUrn: ds('b'), value: '{"a":"\\n"}' })))
-    .toMatchObject({ value: '{"a":"\\n"}', lineage: null, ref: null });
+  expect(decodeChangeItem(8, ds('b'), encodeChangeItem(lineage))).toMatchObject({
+    value: null,
+    aspectKey: null,
+    lineage: encodeLineageChange(lineage.lineage!),
+  });
+  expect(
+    decodeChangeItem(9, ds('b'), encodeChangeItem({ topic: 'PlatformEvent_v1', entityUrn: ds('b'), value: '{"a":"\\n"}' })),
+  ).toMatchObject({ value: '{"a":"\\n"}', lineage: null, ref: null });
   expect(decodeChangeItem(9, ds('b'), frozenItem('text'))).toMatchObject({ value: 'text' });
 });
 

@@ -38,8 +38,14 @@ export function encodeAspectRef(ref: AspectChangeRef): string {
 }
 
 export function decodeAspectRef(rowKey: string, text: string): AspectChangeRef {
-  const [aspectName, changeType, sequence, previousSequence, time, actor] = JSON.parse(text) as
-    [string, AspectChangeRef['changeType'], number, number | null, number, string];
+  const [aspectName, changeType, sequence, previousSequence, time, actor] = JSON.parse(text) as [
+    string,
+    AspectChangeRef['changeType'],
+    number,
+    number | null,
+    number,
+    string,
+  ];
   return { aspectName, rowKey, changeType, sequence, previousSequence, time, actor };
 }
 
@@ -56,9 +62,10 @@ export const decodeItemRows = (rows: readonly ItemRow[]): StoredEvent[] => rows.
 export type ReferringEvent = AspectChangeRef & { offset: number; entityUrn: string };
 
 /** The events among `events` that refer to aspect rows, their references decoded. */
-export const referringOf = (events: readonly StoredEvent[]): ReferringEvent[] => events
-  .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
-  .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
+export const referringOf = (events: readonly StoredEvent[]): ReferringEvent[] =>
+  events
+    .filter((e) => e.value === null && e.aspectKey !== null && e.ref !== null)
+    .map((e) => ({ ...decodeAspectRef(e.aspectKey!, e.ref!), offset: e.offset, entityUrn: e.entityUrn }));
 
 /** The referring events among stored items (events/aspect-refs' rows), decoded. */
 export const referringEventsOf = (rows: readonly ItemRow[]): ReferringEvent[] => referringOf(decodeItemRows(rows));
@@ -79,13 +86,16 @@ export type BatchItemRow = ItemRow & { batch: number };
  * events/freeze's `batches`: each batch's items that `texts` has a text for, replaced by that text
  * (frozen), keyed by their index in the batch (offset − the batch's first offset).
  */
-export function frozenBatches(rows: readonly BatchItemRow[], texts: ReadonlyMap<number, string>): Array<{ offset: number; replace: Record<string, string> }> {
+export function frozenBatches(
+  rows: readonly BatchItemRow[],
+  texts: ReadonlyMap<number, string>,
+): Array<{ offset: number; replace: Record<string, string> }> {
   const batches = new Map<number, Record<string, string>>();
   for (const r of rows) {
     const text = texts.get(r.offset);
     if (text === undefined) continue;
     let replace = batches.get(r.batch);
-    if (!replace) batches.set(r.batch, replace = {});
+    if (!replace) batches.set(r.batch, (replace = {}));
     replace[String(r.offset - r.batch)] = frozenItem(text);
   }
   return [...batches].map(([offset, replace]) => ({ offset, replace }));
@@ -94,8 +104,10 @@ export function frozenBatches(rows: readonly BatchItemRow[], texts: ReadonlyMap<
 export function decodeChangeItem(offset: number, entityUrn: string, item: string): StoredEvent {
   const text = item.slice(1);
   switch (item[0]) {
-    case 'V': return { offset, entityUrn, value: text, aspectKey: null, ref: null, lineage: null };
-    case 'L': return { offset, entityUrn, value: null, aspectKey: null, ref: null, lineage: text };
+    case 'V':
+      return { offset, entityUrn, value: text, aspectKey: null, ref: null, lineage: null };
+    case 'L':
+      return { offset, entityUrn, value: null, aspectKey: null, ref: null, lineage: text };
     case 'R': {
       const cut = text.indexOf('\n');
       if (cut < 0) break;
@@ -115,7 +127,7 @@ export function changeBatchesOf(records: readonly ChangeRecord[]): ChangeBatchRo
   for (const r of records) {
     const key = `${r.topic}\n${r.entityUrn}`;
     let batch = byKey.get(key);
-    if (!batch) byKey.set(key, batch = { topic: r.topic, entityUrn: r.entityUrn, at: 0, items: [] });
+    if (!batch) byKey.set(key, (batch = { topic: r.topic, entityUrn: r.entityUrn, at: 0, items: [] }));
     batch.items.push(encodeChangeItem(r));
   }
   let at = 0;

@@ -2,7 +2,15 @@
 // itself, as the last statement of the write transaction that records them (store.ts, Tx.record),
 // in batches whose items store/change-batches.ts encodes and decodes.
 import { lineageChangeText, MCL_TOPIC, metadataChangeLog, type EventTopic, type RowText } from '../model/change-events.ts';
-import { decodeItemRows, frozenBatches, referringEventsOf, referringOf, type BatchItemRow, type ItemRow, type ReferringEvent } from './change-batches.ts';
+import {
+  decodeItemRows,
+  frozenBatches,
+  referringEventsOf,
+  referringOf,
+  type BatchItemRow,
+  type ItemRow,
+  type ReferringEvent,
+} from './change-batches.ts';
 import { rowKey, rowKeyOfSequence } from './rows.ts';
 import { int, type Store, type Tx } from './store.ts';
 
@@ -33,11 +41,15 @@ async function renderReferring(tx: Tx, events: readonly ReferringEvent[], partia
   const fetch = async (keys: Iterable<string>) => {
     const wanted = [...new Set(keys)].filter((k) => !rows.has(k));
     if (!wanted.length) return;
-    for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>('aspects/fetch-latest', { keys: wanted })) rows.set(r.key, r);
+    for (const r of await tx.run<{ key: string; value: string; systemMetadata: string | null; maxVersion: number | null }>(
+      'aspects/fetch-latest',
+      { keys: wanted },
+    ))
+      rows.set(r.key, r);
   };
   await fetch(events.map((e) => e.rowKey));
   const keyOf = (e: ReferringEvent, sequence: number | null) =>
-    (sequence === null ? null : rowKeyOfSequence(e.rowKey, rows.get(e.rowKey)?.maxVersion ?? null, sequence));
+    sequence === null ? null : rowKeyOfSequence(e.rowKey, rows.get(e.rowKey)?.maxVersion ?? null, sequence);
   await fetch(events.flatMap((e) => [keyOf(e, e.sequence), keyOf(e, e.previousSequence)]).filter((k): k is string => k !== null));
   const texts = new Map<number, string>();
   for (const e of events) {
@@ -46,10 +58,17 @@ async function renderReferring(tx: Tx, events: readonly ReferringEvent[], partia
     const after = rows.get(afterKey);
     const before = beforeKey === null ? undefined : rows.get(beforeKey);
     if (!partial && (!after || (beforeKey !== null && !before))) continue;
-    texts.set(e.offset, metadataChangeLog({
-      entityUrn: e.entityUrn, aspectName: e.aspectName, changeType: e.changeType, after, before,
-      stamp: { actor: e.actor, time: e.time },
-    }).value);
+    texts.set(
+      e.offset,
+      metadataChangeLog({
+        entityUrn: e.entityUrn,
+        aspectName: e.aspectName,
+        changeType: e.changeType,
+        after,
+        before,
+        stamp: { actor: e.actor, time: e.time },
+      }).value,
+    );
   }
   return texts;
 }
@@ -62,26 +81,34 @@ const REREADS = 3;
  * that removed an event's rows in between (having copied them into the event) is caught by reading
  * that event again. Rows missing for good (changed behind the catalog's back) render as absent.
  */
-export async function readEvents(store: Store, topic: EventTopic, from: number, limit: number): Promise<Array<{ offset: number; value: string }>> {
-  return store.read(async (tx) => {
-    const events = decodeItemRows(await tx.run<ItemRow>('events/poll', { topic, from: int(from), limit: int(limit) }));
-    const texts = new Map<number, string>();
-    for (const e of events) {
-      const text = e.value ?? (e.lineage === null ? null : lineageChangeText(e.entityUrn, e.lineage));
-      if (text !== null) texts.set(e.offset, text);
-    }
-    let pending = referringOf(events);
-    for (let attempt = 0; pending.length; attempt++) {
-      const rendered = await renderReferring(tx, pending, attempt === REREADS);
-      for (const [offset, text] of rendered) texts.set(offset, text);
-      const missing = pending.filter((e) => !rendered.has(e.offset));
-      if (!missing.length) break;
-      const again = decodeItemRows(await tx.run<ItemRow>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) }));
-      for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
-      pending = referringOf(again);
-    }
-    return events.map((e) => ({ offset: e.offset, value: texts.get(e.offset) ?? '' })).filter((e) => e.value !== '');
-  }, { metadata: { app: 'events', op: 'poll' } });
+export async function readEvents(
+  store: Store,
+  topic: EventTopic,
+  from: number,
+  limit: number,
+): Promise<Array<{ offset: number; value: string }>> {
+  return store.read(
+    async (tx) => {
+      const events = decodeItemRows(await tx.run<ItemRow>('events/poll', { topic, from: int(from), limit: int(limit) }));
+      const texts = new Map<number, string>();
+      for (const e of events) {
+        const text = e.value ?? (e.lineage === null ? null : lineageChangeText(e.entityUrn, e.lineage));
+        if (text !== null) texts.set(e.offset, text);
+      }
+      let pending = referringOf(events);
+      for (let attempt = 0; pending.length; attempt++) {
+        const rendered = await renderReferring(tx, pending, attempt === REREADS);
+        for (const [offset, text] of rendered) texts.set(offset, text);
+        const missing = pending.filter((e) => !rendered.has(e.offset));
+        if (!missing.length) break;
+        const again = decodeItemRows(await tx.run<ItemRow>('events/by-offsets', { offsets: missing.map((e) => int(e.offset)) }));
+        for (const e of again) if (e.value !== null) texts.set(e.offset, e.value);
+        pending = referringOf(again);
+      }
+      return events.map((e) => ({ offset: e.offset, value: texts.get(e.offset) ?? '' })).filter((e) => e.value !== '');
+    },
+    { metadata: { app: 'events', op: 'poll' } },
+  );
 }
 
 /**
@@ -92,7 +119,10 @@ export async function readEvents(store: Store, topic: EventTopic, from: number, 
 export async function freezeAspectRefs(tx: Tx, aspects: ReadonlyArray<{ urn: string; aspect: string }>): Promise<void> {
   if (!aspects.length) return;
   const refs = new Map(aspects.map(({ urn, aspect }) => [rowKey(urn, aspect), urn]));
-  const rows = await tx.run<BatchItemRow>('events/aspect-refs', { refs: [...refs].map(([key, urn]) => ({ urn, rowKey: key })), topic: MCL_TOPIC });
+  const rows = await tx.run<BatchItemRow>('events/aspect-refs', {
+    refs: [...refs].map(([key, urn]) => ({ urn, rowKey: key })),
+    topic: MCL_TOPIC,
+  });
   const events = referringEventsOf(rows);
   if (!events.length) return;
   const texts = await renderReferring(tx, events, true);
@@ -110,9 +140,15 @@ export async function firstOffsetSince(store: Store, topic: EventTopic, since: n
  * One retention step: deletes at most `batch` batches of events (events/append) older than
  * `cutoff`, oldest first; answers how many batches and events went.
  */
-export async function pruneEvents(store: Store, cutoff: number, batch: number): Promise<{ batches: number; deleted: number; prunedBelow: number }> {
-  const [row] = await store.write((tx) => tx.run<{ batches: number; deleted: number; prunedBelow: number }>('events/prune', { cutoff: int(cutoff), batch: int(batch) }),
-    { metadata: { app: 'events', op: 'prune' } });
+export async function pruneEvents(
+  store: Store,
+  cutoff: number,
+  batch: number,
+): Promise<{ batches: number; deleted: number; prunedBelow: number }> {
+  const [row] = await store.write(
+    (tx) => tx.run<{ batches: number; deleted: number; prunedBelow: number }>('events/prune', { cutoff: int(cutoff), batch: int(batch) }),
+    { metadata: { app: 'events', op: 'prune' } },
+  );
   return row ?? { batches: 0, deleted: 0, prunedBelow: 0 };
 }
 
@@ -123,8 +159,9 @@ export async function pruneEvents(store: Store, cutoff: number, batch: number): 
 export async function batchSingleEvents(store: Store, batch = 5_000): Promise<number> {
   let moved = 0;
   for (;;) {
-    const [row] = await store.write((tx) => tx.run<{ moved: number }>('events/migrate-single-events', { batch: int(batch) }),
-      { metadata: { app: 'migrate', op: 'single-events' } });
+    const [row] = await store.write((tx) => tx.run<{ moved: number }>('events/migrate-single-events', { batch: int(batch) }), {
+      metadata: { app: 'migrate', op: 'single-events' },
+    });
     moved += row?.moved ?? 0;
     if (!row?.moved) return moved;
   }

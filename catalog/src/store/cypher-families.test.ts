@@ -14,7 +14,15 @@ const codeLines = (text: string) => text.split('\n').filter((line) => !/^\s*\/\/
 
 /** The `$parameters` a statement's Cypher uses (comments aside). */
 function parametersOf(text: string): string[] {
-  return [...new Set([...codeLines(text).join('\n').matchAll(/\$(\w+)/g)].map((m) => m[1]!))].sort();
+  return [
+    ...new Set(
+      [
+        ...codeLines(text)
+          .join('\n')
+          .matchAll(/\$(\w+)/g),
+      ].map((m) => m[1]!),
+    ),
+  ].sort();
 }
 
 /** The parameters the header's `// Params:` lines name (the first line and its indented continuations). */
@@ -24,7 +32,16 @@ function declaredParameters(text: string): string[] {
   if (start < 0) return [];
   let end = start + 1;
   while (end < lines.length && /^\/\/ {2,}\S/.test(lines[end]!)) end++;
-  return [...new Set([...lines.slice(start, end).join('\n').matchAll(/\$(\w+)/g)].map((m) => m[1]!))].sort();
+  return [
+    ...new Set(
+      [
+        ...lines
+          .slice(start, end)
+          .join('\n')
+          .matchAll(/\$(\w+)/g),
+      ].map((m) => m[1]!),
+    ),
+  ].sort();
 }
 
 /** The columns of a statement's last RETURN, in order: each item's alias, or the item itself. */
@@ -38,10 +55,16 @@ function returnedColumns(text: string): string[] {
   let quote = '';
   let item = '';
   for (const ch of tail) {
-    if (quote) { if (ch === quote) quote = ''; } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
     else if ('([{'.includes(ch)) depth++;
     else if (')]}'.includes(ch)) depth--;
-    else if (ch === ',' && depth === 0) { items.push(item); item = ''; continue; }
+    else if (ch === ',' && depth === 0) {
+      items.push(item);
+      item = '';
+      continue;
+    }
     item += ch;
   }
   items.push(item);
@@ -49,7 +72,12 @@ function returnedColumns(text: string): string[] {
 }
 
 /** The Cypher with what the template language varies per expansion undone: arrowheads and the literal bound. */
-const pointless = (text: string) => codeLines(text).join('\n').replaceAll('<-[', '-[').replaceAll(']->', ']-').replace(/\*1\.\.\d+\]/g, '*1..N]');
+const pointless = (text: string) =>
+  codeLines(text)
+    .join('\n')
+    .replaceAll('<-[', '-[')
+    .replaceAll(']->', ']-')
+    .replace(/\*1\.\.\d+\]/g, '*1..N]');
 
 /** The parameters of the time window's edge test, which only -windowed expansions of a bounded family may use. */
 const windowParameters = parametersOf(readFileSync(join(cypherDir, 'lineage/edge-in-window.cypher'), 'utf8'));
@@ -70,11 +98,13 @@ function driftOf(family: string, expansions: readonly Expansion[], textOf: (name
     for (const p of params) used.add(p);
     const reference = firstOfKind(e);
     const same = parametersOf(textOf(reference.name));
-    if (params.join() !== same.join()) problems.push(`${e.name}: parameters ${params.join(', ')}; ${reference.name} has ${same.join(', ')}`);
+    if (params.join() !== same.join())
+      problems.push(`${e.name}: parameters ${params.join(', ')}; ${reference.name} has ${same.join(', ')}`);
     const unwindowed = e.windowed === true ? twin(e) : undefined;
     if (unwindowed) {
       const expected = [...new Set([...parametersOf(textOf(unwindowed.name)), ...windowParameters])].sort();
-      if (params.join() !== expected.join()) problems.push(`${e.name}: parameters ${params.join(', ')}; expected ${unwindowed.name}'s and the window's: ${expected.join(', ')}`);
+      if (params.join() !== expected.join())
+        problems.push(`${e.name}: parameters ${params.join(', ')}; expected ${unwindowed.name}'s and the window's: ${expected.join(', ')}`);
     }
     if (e.windowed === false) {
       const leaked = params.filter((p) => windowParameters.includes(p));
@@ -82,11 +112,13 @@ function driftOf(family: string, expansions: readonly Expansion[], textOf: (name
     }
     const cols = returnedColumns(text);
     if (cols.join() !== columns.join()) problems.push(`${e.name}: returns ${cols.join(', ')}; ${first.name} returns ${columns.join(', ')}`);
-    if (pointless(text) !== pointless(textOf(reference.name))) problems.push(`${e.name}: differs from ${reference.name} beyond the walk's direction and bound`);
+    if (pointless(text) !== pointless(textOf(reference.name)))
+      problems.push(`${e.name}: differs from ${reference.name} beyond the walk's direction and bound`);
   }
   const declared = declaredParameters(textOf(first.name));
   const sorted = [...used].sort();
-  if (declared.join() !== sorted.join()) problems.push(`${family}: its header declares ${declared.join(', ')}; its expansions use ${sorted.join(', ')}`);
+  if (declared.join() !== sorted.join())
+    problems.push(`${family}: its header declares ${declared.join(', ')}; its expansions use ${sorted.join(', ')}`);
   return problems;
 }
 
@@ -98,14 +130,38 @@ test.each(families.map(([family, expansions]) => [family, expansions] as const))
 });
 
 test('the family list covers every template of cypher/lineage, and a family expands per direction (and bound and walk)', () => {
-  expect(families.map(([f]) => f).sort()).toEqual(['lineage/fanout', 'lineage/hop', 'lineage/hop-nodes', 'lineage/neighbours', 'lineage/paths',
-    'lineage/reach', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/select-cut', 'lineage/select-page', 'lineage/vias']);
+  expect(families.map(([f]) => f).sort()).toEqual([
+    'lineage/fanout',
+    'lineage/hop',
+    'lineage/hop-nodes',
+    'lineage/neighbours',
+    'lineage/paths',
+    'lineage/reach',
+    'lineage/select-counts',
+    'lineage/select-counts-judged',
+    'lineage/select-cut',
+    'lineage/select-page',
+    'lineage/vias',
+  ]);
   expect(templateFamilies.get('lineage/reach')!.map((e) => e.name)).toHaveLength(2 * 3 * 2);
   expect(templateFamilies.get('lineage/paths')!.map((e) => e.name)).toEqual(['lineage/paths-down', 'lineage/paths-up']);
   // What the checks read off a statement: a subquery's RETURN is not the statement's.
   expect(returnedColumns(textOf('lineage/fanout-down-1'))).toEqual(['source', 'reach']);
-  expect(returnedColumns(textOf('lineage/hop-up'))).toEqual(['id', 'urn', 'entityType', 'platform', 'origin', 'name', 'description',
-    'removed', 'ownExists', 'parentUrn', 'returnable', 'parent', 'from']);
+  expect(returnedColumns(textOf('lineage/hop-up'))).toEqual([
+    'id',
+    'urn',
+    'entityType',
+    'platform',
+    'origin',
+    'name',
+    'description',
+    'removed',
+    'ownExists',
+    'parentUrn',
+    'returnable',
+    'parent',
+    'from',
+  ]);
   expect(windowParameters).toEqual(['end', 'start']);
 });
 
@@ -114,15 +170,23 @@ test('a variant edited alone is out of step: a column, a parameter, a condition,
   const edited = (name: string, edit: (text: string) => string) => (n: string) => (n === name ? edit(textOf(n)) : textOf(n));
   const drift = (name: string, edit: (text: string) => string) => driftOf('lineage/reach', reach, edited(name, edit));
   expect(drift('lineage/reach-up-2', (t) => t.replace('AS parentUrn,', 'AS parentUrn, n.origin AS originAgain,'))).toEqual(
-    expect.arrayContaining([expect.stringMatching(/^lineage\/reach-up-2: returns .*originAgain/)]));
+    expect.arrayContaining([expect.stringMatching(/^lineage\/reach-up-2: returns .*originAgain/)]),
+  );
   expect(drift('lineage/reach-down-max-windowed', (t) => t.replace('n.urn <> $urn', 'n.urn <> $urn AND n.urn <> $skip'))).toEqual(
-    expect.arrayContaining([expect.stringMatching(/^lineage\/reach-down-max-windowed: parameters .*skip/), expect.stringMatching(/header declares/)]));
+    expect.arrayContaining([
+      expect.stringMatching(/^lineage\/reach-down-max-windowed: parameters .*skip/),
+      expect.stringMatching(/header declares/),
+    ]),
+  );
   const stricter = (t: string) => t.replace('degree <= $maxHops', 'degree < $maxHops');
-  expect(drift('lineage/reach-up-1', stricter)).toEqual(['lineage/reach-up-1: differs from lineage/reach-down-1 beyond the walk\'s direction and bound']);
+  expect(drift('lineage/reach-up-1', stricter)).toEqual([
+    "lineage/reach-up-1: differs from lineage/reach-down-1 beyond the walk's direction and bound",
+  ]);
   // The variant the others are compared with, edited alone: every other of its kind is then out of step with it.
   expect(drift('lineage/reach-down-1', stricter)).toHaveLength(5);
-  expect(drift('lineage/reach-up-max', (t) => t.replace('WITH n, min', 'WHERE all(r IN rs WHERE r.createdOn >= $start)\nWITH n, min'))).toEqual(
-    expect.arrayContaining(['lineage/reach-up-max: a walk without a window uses start']));
+  expect(
+    drift('lineage/reach-up-max', (t) => t.replace('WITH n, min', 'WHERE all(r IN rs WHERE r.createdOn >= $start)\nWITH n, min')),
+  ).toEqual(expect.arrayContaining(['lineage/reach-up-max: a walk without a window uses start']));
 });
 
 test('a hand-written file with the name of an expansion is refused at load', () => {
@@ -130,7 +194,9 @@ test('a hand-written file with the name of an expansion is refused at load', () 
   try {
     cpSync(cypherDir, dir, { recursive: true });
     writeFileSync(join(dir, 'lineage/reach-up-2.cypher'), textOf('lineage/reach-up-2'));
-    expect(() => loadCypher(dir)).toThrow('Cypher file lineage/reach-up-2.cypher has the name of an expansion of the template lineage/reach.cypher');
+    expect(() => loadCypher(dir)).toThrow(
+      'Cypher file lineage/reach-up-2.cypher has the name of an expansion of the template lineage/reach.cypher',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

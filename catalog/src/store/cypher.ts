@@ -98,7 +98,14 @@ export const MAX_DEPTH_LITERAL = 1000;
 export type WalkKind = '' | '-windowed';
 
 /** Families expanded per direction, depth bound and walk kind: lineage/reach-down-1 … lineage/reach-up-max-windowed. */
-const BOUNDED_TEMPLATES = ['lineage/reach', 'lineage/select-page', 'lineage/select-counts', 'lineage/select-counts-judged', 'lineage/select-cut', 'lineage/fanout'] as const;
+const BOUNDED_TEMPLATES = [
+  'lineage/reach',
+  'lineage/select-page',
+  'lineage/select-counts',
+  'lineage/select-counts-judged',
+  'lineage/select-cut',
+  'lineage/fanout',
+] as const;
 /** Families expanded per direction: lineage/hop-down, lineage/hop-up, … */
 const DIRECTED_TEMPLATES = ['lineage/hop', 'lineage/hop-nodes', 'lineage/neighbours', 'lineage/paths', 'lineage/vias'] as const;
 export type BoundedFamily = (typeof BOUNDED_TEMPLATES)[number];
@@ -118,7 +125,12 @@ export type StatementName =
   | `${DirectedFamily}-${WalkDirection}`;
 
 /** The statement of a bounded family for one direction, bound and walk kind (`lineage/reach-up-2-windowed`). */
-export function boundedStatement<F extends BoundedFamily>(family: F, direction: WalkDirection, bound: DepthBound, windowed: boolean): `${F}-${WalkDirection}-${DepthBound}${WalkKind}` {
+export function boundedStatement<F extends BoundedFamily>(
+  family: F,
+  direction: WalkDirection,
+  bound: DepthBound,
+  windowed: boolean,
+): `${F}-${WalkDirection}-${DepthBound}${WalkKind}` {
   return `${family}-${direction}-${bound}${windowed ? '-windowed' : ''}`;
 }
 
@@ -141,14 +153,30 @@ export interface Expansion {
  * Every template family and the statements it expands into: the one place that takes the product
  * of directions, depth bounds and walk kinds (the loader expands from it, the names come from it).
  */
-export const templateFamilies: ReadonlyMap<BoundedFamily | DirectedFamily, readonly Expansion[]> = new Map<BoundedFamily | DirectedFamily, readonly Expansion[]>([
-  ...BOUNDED_TEMPLATES.map((family) => [family, WALK_DIRECTIONS.flatMap((direction) => DEPTH_BOUNDS.flatMap((bound) =>
-    [false, true].map((windowed) => ({ name: boundedStatement(family, direction, bound, windowed), direction, bound, windowed }))))] as const),
-  ...DIRECTED_TEMPLATES.map((family) => [family, WALK_DIRECTIONS.map((direction) => ({ name: directedStatement(family, direction), direction }))] as const),
+export const templateFamilies: ReadonlyMap<BoundedFamily | DirectedFamily, readonly Expansion[]> = new Map<
+  BoundedFamily | DirectedFamily,
+  readonly Expansion[]
+>([
+  ...BOUNDED_TEMPLATES.map(
+    (family) =>
+      [
+        family,
+        WALK_DIRECTIONS.flatMap((direction) =>
+          DEPTH_BOUNDS.flatMap((bound) =>
+            [false, true].map((windowed) => ({ name: boundedStatement(family, direction, bound, windowed), direction, bound, windowed })),
+          ),
+        ),
+      ] as const,
+  ),
+  ...DIRECTED_TEMPLATES.map(
+    (family) => [family, WALK_DIRECTIONS.map((direction) => ({ name: directedStatement(family, direction), direction }))] as const,
+  ),
 ]);
 
 /** Which family each expansion comes from: a file of such a name would shadow the template's. */
-const FAMILY_OF_EXPANSION: ReadonlyMap<string, string> = new Map([...templateFamilies].flatMap(([family, expansions]) => expansions.map((e) => [e.name, family] as const)));
+const FAMILY_OF_EXPANSION: ReadonlyMap<string, string> = new Map(
+  [...templateFamilies].flatMap(([family, expansions]) => expansions.map((e) => [e.name, family] as const)),
+);
 
 /** Every statement name the code may run. Adding a name here without a file is caught by loadCypher. */
 export const statementNames: readonly StatementName[] = [
@@ -156,7 +184,6 @@ export const statementNames: readonly StatementName[] = [
   ...LISTING_TEMPLATES,
   ...[...templateFamilies.values()].flatMap((expansions) => expansions.map((e) => e.name)),
 ];
-
 
 // Partials: Cypher written once and inlined into templates, never run by themselves. A template says
 // `{{<partial>:<variable>}}` and gets the partial's text (comment lines dropped) with the partial's
@@ -179,20 +206,31 @@ function inlinePartial(name: string, partials: Partials, key: string, variable: 
   const text = known && partials[key as keyof typeof PARTIALS];
   if (!known || text === undefined) throw new Error(`Cypher template ${name}: unknown partial {{${key}:${variable}}}`);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new Error(`Cypher template ${name}: {{${key}:${variable}}} needs a variable name`);
-  return text.replace(/^\s*\/\/.*\n/gm, '').trim().replaceAll(known.placeholder, variable);
+  return text
+    .replace(/^\s*\/\/.*\n/gm, '')
+    .trim()
+    .replaceAll(known.placeholder, variable);
 }
 
 /** A section is kept or dropped (boolean), or repeated once per item with `{{<as>}}` set to it. */
 type Section = boolean | { readonly each: readonly string[]; readonly as: string };
 
-function fillTemplate(name: string, text: string, sections: Readonly<Record<string, Section>>, values: Readonly<Record<string, string>>, partials: Partials = {}): string {
+function fillTemplate(
+  name: string,
+  text: string,
+  sections: Readonly<Record<string, Section>>,
+  values: Readonly<Record<string, string>>,
+  partials: Partials = {},
+): string {
   const kept = text.replace(/\{\{#([^}]*)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, key: string, body: string) => {
     const section = sections[key];
     if (section === undefined) throw new Error(`Cypher template ${name}: unknown section {{#${key}}}`);
     if (typeof section === 'boolean') return section ? body : '';
     return section.each.map((item) => body.replaceAll(`{{${section.as}}}`, item)).join('');
   });
-  const inlined = kept.replace(/\{\{([A-Za-z]+):([^}]*)\}\}/g, (_, key: string, variable: string) => inlinePartial(name, partials, key, variable));
+  const inlined = kept.replace(/\{\{([A-Za-z]+):([^}]*)\}\}/g, (_, key: string, variable: string) =>
+    inlinePartial(name, partials, key, variable),
+  );
   return inlined.replace(/\{\{([^}]*)\}\}/g, (_, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`Cypher template ${name}: unknown placeholder {{${key}}}`);
@@ -204,15 +242,28 @@ function fillTemplate(name: string, text: string, sections: Readonly<Record<stri
  * One template's text for one direction (and bound and walk kind: bounded families); throws on a
  * placeholder or section it does not know.
  */
-export function expandTemplate(name: string, text: string, direction: WalkDirection, bound?: DepthBound, windowed?: boolean, partials: Partials = {}): string {
-  return fillTemplate(name, text, windowed === undefined ? {} : { windowed }, {
-    direction,
-    stream: direction === 'down' ? 'downstream' : 'upstream',
-    '<': direction === 'up' ? '<' : '',
-    '>': direction === 'down' ? '>' : '',
-    maxBound: String(MAX_DEPTH_LITERAL),
-    ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
-  }, partials);
+export function expandTemplate(
+  name: string,
+  text: string,
+  direction: WalkDirection,
+  bound?: DepthBound,
+  windowed?: boolean,
+  partials: Partials = {},
+): string {
+  return fillTemplate(
+    name,
+    text,
+    windowed === undefined ? {} : { windowed },
+    {
+      direction,
+      stream: direction === 'down' ? 'downstream' : 'upstream',
+      '<': direction === 'up' ? '<' : '',
+      '>': direction === 'down' ? '>' : '',
+      maxBound: String(MAX_DEPTH_LITERAL),
+      ...(bound === undefined ? {} : { bound: bound === 'max' ? String(MAX_DEPTH_LITERAL) : String(bound) }),
+    },
+    partials,
+  );
 }
 
 /**
@@ -241,7 +292,9 @@ function walk(dir: string): string[] {
  */
 export function loadCypher(dir = cypherDir): Statements {
   const all = new Map<string, string>();
-  const partials: Partials = Object.fromEntries(Object.entries(PARTIALS).map(([key, p]) => [key, readFileSync(join(dir, `${p.file}.cypher`), 'utf8')]));
+  const partials: Partials = Object.fromEntries(
+    Object.entries(PARTIALS).map(([key, p]) => [key, readFileSync(join(dir, `${p.file}.cypher`), 'utf8')]),
+  );
   for (const file of walk(dir)) {
     const name = relative(dir, file).replace(/\.cypher$/, '');
     const text = readFileSync(file, 'utf8');
@@ -249,7 +302,10 @@ export function loadCypher(dir = cypherDir): Statements {
     // A hand-written variant would either be overwritten by the expansion or replace it, depending
     // on the order files are read in: either way one variant would drift from its family.
     const shadowed = FAMILY_OF_EXPANSION.get(name);
-    if (shadowed) throw new Error(`Cypher file ${name}.cypher has the name of an expansion of the template ${shadowed}.cypher: change the template instead`);
+    if (shadowed)
+      throw new Error(
+        `Cypher file ${name}.cypher has the name of an expansion of the template ${shadowed}.cypher: change the template instead`,
+      );
     const expansions = templateFamilies.get(name as BoundedFamily | DirectedFamily);
     if (expansions) {
       for (const e of expansions) all.set(e.name, expandTemplate(name, text, e.direction, e.bound, e.windowed, partials));

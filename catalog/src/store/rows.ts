@@ -22,10 +22,19 @@ export function rowKeyOfSequence(latestKey: string, latestMaxVersion: number | n
 /** Parameter rows of edges/merge: the typed edge, plus which end is upstream when it is lineage. */
 function edgeRows(edges: readonly DerivedEdge[]) {
   return edges.map((e) => ({
-    key: e.key, type: e.type, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect,
-    createdOn: e.createdOn === null ? null : int(e.createdOn), createdActor: e.createdActor,
-    updatedOn: e.updatedOn === null ? null : int(e.updatedOn), updatedActor: e.updatedActor,
-    properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual,
+    key: e.key,
+    type: e.type,
+    source: e.source,
+    destination: e.destination,
+    owner: e.owner,
+    aspect: e.aspect,
+    createdOn: e.createdOn === null ? null : int(e.createdOn),
+    createdActor: e.createdActor,
+    updatedOn: e.updatedOn === null ? null : int(e.updatedOn),
+    updatedActor: e.updatedActor,
+    properties: e.properties === null ? null : JSON.stringify(e.properties),
+    via: e.via,
+    manual: e.manual,
     lineage: e.lineage === null ? null : e.lineage.upstream === e.source ? 'down' : 'up',
   }));
 }

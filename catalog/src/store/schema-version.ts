@@ -9,12 +9,24 @@ export const SCHEMA_VERSION = 7;
 
 /** What each version is, for `npm run migrate` and the docs. */
 export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; what: string }> = [
-  { version: 1, what: 'stores written before schema versions (no SchemaVersion node): entity_search_v1, no facetKey, no tag/term/owner edges' },
+  {
+    version: 1,
+    what: 'stores written before schema versions (no SchemaVersion node): entity_search_v1, no facetKey, no tag/term/owner edges',
+  },
   { version: 2, what: 'SchemaVersion node; entity_search_v2, facetKey on every entity, owner indexes for every derived relationship' },
-  { version: 3, what: 'entity_search_v3 over searchText (words split at . _ - / and case changes, as DataHub\'s analyzer), typeNames from subTypes' },
+  {
+    version: 3,
+    what: "entity_search_v3 over searchText (words split at . _ - / and case changes, as DataHub's analyzer), typeNames from subTypes",
+  },
   { version: 4, what: 'the change log (docs/change-events.md): ChangeLogHead, ChangeLogRetention and ChangeEvent constraints and indexes' },
-  { version: 5, what: 'change-log indexes by entity (recent changes of one entity) and by aspect row (events that refer to stored versions)' },
-  { version: 6, what: 'the change log in batches (ChangeBatch: one node per write, entity and topic) instead of one ChangeEvent node per event' },
+  {
+    version: 5,
+    what: 'change-log indexes by entity (recent changes of one entity) and by aspect row (events that refer to stored versions)',
+  },
+  {
+    version: 6,
+    what: 'the change log in batches (ChangeBatch: one node per write, entity and topic) instead of one ChangeEvent node per event',
+  },
   { version: 7, what: 'exports hold rows deleted while they run: ExportHold constraint and HeldRow index' },
 ];
 
@@ -30,6 +42,8 @@ export const effectiveVersion = (s: SchemaState): number => s.version ?? (s.enti
 
 /** Refusal to run on a store written by a newer version of the catalog. */
 export function schemaTooNew(stored: number): Error {
-  return new Error(`The store is at schema version ${stored}, newer than this catalog knows (${SCHEMA_VERSION}): ` +
-    'run a catalog at least as new as the store, or restore a backup taken with this version (docs/operations.md §Schema versions).');
+  return new Error(
+    `The store is at schema version ${stored}, newer than this catalog knows (${SCHEMA_VERSION}): ` +
+      'run a catalog at least as new as the store, or restore a backup taken with this version (docs/operations.md §Schema versions).',
+  );
 }

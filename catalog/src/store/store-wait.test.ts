@@ -20,8 +20,10 @@ test('a store call that only waits for Neo4j gives up at the retry window plus o
     const error = await store.write(async () => 'never').catch((e: unknown) => e);
     const ms = Date.now() - t0;
     expect(error).toBeInstanceOf(CatalogError);
-    expect([(error as CatalogError).kind, (error as Error).message]).toEqual(['unavailable',
-      'The metadata store did not serve this call within 10000 ms of waiting (connection, retries); retry later.']);
+    expect([(error as CatalogError).kind, (error as Error).message]).toEqual([
+      'unavailable',
+      'The metadata store did not serve this call within 10000 ms of waiting (connection, retries); retry later.',
+    ]);
     expect(ms).toBeGreaterThanOrEqual(9_900);
     expect(ms).toBeLessThan(11_500);
   } finally {

@@ -145,16 +145,18 @@ const TRANSIENT_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
 
 /** Neo4j's refusal of a transaction past its own memory cap (not the server-wide pool's). */
 const overTransactionMemory = (e: unknown) =>
-  (e as { code?: string }).code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError'
-  && /db\.memory\.transaction\.max/.test((e as Error).message ?? '');
+  (e as { code?: string }).code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' &&
+  /db\.memory\.transaction\.max/.test((e as Error).message ?? '');
 
 /**
  * A write past Neo4j's per-transaction memory cap: the request is too large for one transaction
  * (the same request fails again), so it is the client's to split — a 413, not a 504, and no retry.
  */
-const writeTooLarge = () => payloadTooLarge(
-  'This write needs more memory than the metadata store allows one transaction (db.memory.transaction.max); nothing was written. '
-  + 'Send it as several smaller requests (datahub-rest sink: a lower max_per_batch).');
+const writeTooLarge = () =>
+  payloadTooLarge(
+    'This write needs more memory than the metadata store allows one transaction (db.memory.transaction.max); nothing was written. ' +
+      'Send it as several smaller requests (datahub-rest sink: a lower max_per_batch).',
+  );
 
 export function mapDriverError(e: unknown, mode: 'READ' | 'WRITE' = 'READ'): unknown {
   if (e instanceof CatalogError) return e;
@@ -163,7 +165,9 @@ export function mapDriverError(e: unknown, mode: 'READ' | 'WRITE' = 'READ'): unk
   // Bookmarks come from clients (docs/wire-contract.md §Read-your-writes): one Neo4j cannot parse is
   // the client's mistake. The header's own syntax is checked before any transaction starts.
   if (code === 'Neo.ClientError.Transaction.InvalidBookmark' || code === 'Neo.ClientError.Transaction.InvalidBookmarkMixture') {
-    return badRequest(`The bookmark presented in ${BOOKMARK_HEADER} is not a bookmark of this database: send back only what a write answered.`);
+    return badRequest(
+      `The bookmark presented in ${BOOKMARK_HEADER} is not a bookmark of this database: send back only what a write answered.`,
+    );
   }
   // A well-formed bookmark of a state this server has not reached within Neo4j's wait
   // (db.transaction.bookmark_ready_timeout): replication lag on a cluster, so retry later — or a
@@ -174,10 +178,16 @@ export function mapDriverError(e: unknown, mode: 'READ' | 'WRITE' = 'READ'): unk
   if (TRANSIENT_UNAVAILABLE.has(code) || code === 'Neo.TransientError.General.DatabaseUnavailable') {
     return unavailable('The metadata store is unavailable; retry later.', e);
   }
-  if (code === 'Neo.ClientError.Transaction.TransactionTimedOut' || code === 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration') {
+  if (
+    code === 'Neo.ClientError.Transaction.TransactionTimedOut' ||
+    code === 'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration'
+  ) {
     return deadlineExceeded('The operation exceeded its deadline.');
   }
-  if (code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') || code === 'Neo.TransientError.General.TransactionMemoryLimit') {
+  if (
+    code.startsWith('Neo.TransientError.General.MemoryPoolOutOfMemoryError') ||
+    code === 'Neo.TransientError.General.TransactionMemoryLimit'
+  ) {
     return deadlineExceeded('The operation exceeded its memory budget.');
   }
   // The driver's own pool gave up: no connection within connectionAcquisitionTimeout (Neo4j slow to
@@ -228,20 +238,27 @@ function waitWatch(limitMs: number) {
   let timer: NodeJS.Timeout | undefined;
   let fired = false;
   let fire: (e: unknown) => void = () => {};
-  const expired = new Promise<never>((_, reject) => { fire = reject; });
+  const expired = new Promise<never>((_, reject) => {
+    fire = reject;
+  });
   expired.catch(() => {});
   const arm = () => {
     since = Date.now();
-    timer = setTimeout(() => {
-      fired = true;
-      fire(unavailable(`The metadata store did not serve this call within ${limitMs} ms of waiting (connection, retries); retry later.`));
-    }, Math.max(0, limitMs - waitedMs));
+    timer = setTimeout(
+      () => {
+        fired = true;
+        fire(unavailable(`The metadata store did not serve this call within ${limitMs} ms of waiting (connection, retries); retry later.`));
+      },
+      Math.max(0, limitMs - waitedMs),
+    );
   };
   arm();
   return {
     expired,
     /** Whether the call gave up waiting (its session may still be opening a connection). */
-    get fired() { return fired; },
+    get fired() {
+      return fired;
+    },
     /** Neo4j accepted a statement of this attempt: it is serving, the clock stops. */
     working() {
       if (!timer) return;
@@ -250,8 +267,13 @@ function waitWatch(limitMs: number) {
       waitedMs += Date.now() - since;
     },
     /** The attempt failed and the driver will retry (or give up): waiting again. A commit after it returns is work. */
-    failed() { if (!timer) arm(); },
-    stop() { clearTimeout(timer); timer = undefined; },
+    failed() {
+      if (!timer) arm();
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
   };
 }
 
@@ -349,8 +371,15 @@ export function createStore(options: StoreOptions): Store {
     const session = driver.session({ database, defaultAccessMode: neo4j.session.READ, bookmarks: [...bookmarks] });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable(
-        `The metadata store has not caught up with the bookmark presented in ${BOOKMARK_HEADER} within ${bookmarkWaitMs} ms (BOOKMARK_WAIT_MS); retry later.`)), bookmarkWaitMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            unavailable(
+              `The metadata store has not caught up with the bookmark presented in ${BOOKMARK_HEADER} within ${bookmarkWaitMs} ms (BOOKMARK_WAIT_MS); retry later.`,
+            ),
+          ),
+        bookmarkWaitMs,
+      );
     });
     try {
       await Promise.race([session.run(statements['causality/await-bookmarks']).summary(), timedOut]);
@@ -402,7 +431,10 @@ export function createStore(options: StoreOptions): Store {
         }
       };
       const config = txConfig(o, metadata);
-      const result = await Promise.race([mode === 'READ' ? session.executeRead(fn, config) : session.executeWrite(fn, config), watch.expired]);
+      const result = await Promise.race([
+        mode === 'READ' ? session.executeRead(fn, config) : session.executeWrite(fn, config),
+        watch.expired,
+      ]);
       if (chain) advanceCausalChain(chain, startedWith, session.lastBookmarks(), mode === 'WRITE');
       return result;
     } catch (e) {
@@ -475,4 +507,3 @@ export function createStore(options: StoreOptions): Store {
     close: () => driver.close(),
   };
 }
-

@@ -15,7 +15,8 @@ export async function markWrite(tx: Tx): Promise<void> {
 /** The generation as of now: equal values mean no write committed in between. */
 export async function currentGeneration(store: Store, timeoutMs?: number): Promise<string> {
   const rows = await store.read((tx) => tx.run<{ generation: string }>('lineage/generation'), {
-    ...(timeoutMs ? { timeoutMs } : {}), metadata: { app: 'lineage', op: 'generation' },
+    ...(timeoutMs ? { timeoutMs } : {}),
+    metadata: { app: 'lineage', op: 'generation' },
   });
   return rows[0]?.generation ?? '';
 }

@@ -19,7 +19,11 @@ import type { ChangedSlots, Existence, PlannedChange, Slot, WritePlan } from './
 async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence): Promise<void> {
   const unknown = [...new Set(urns)].filter((u) => !known.has(u));
   if (!unknown.length) return;
-  for (const [urn, e] of await existenceOf(tx, unknown.map((u) => parseUrn(u)))) known.set(urn, e.exists);
+  for (const [urn, e] of await existenceOf(
+    tx,
+    unknown.map((u) => parseUrn(u)),
+  ))
+    known.set(urn, e.exists);
 }
 
 /**
@@ -29,7 +33,12 @@ async function lookupExistence(tx: Tx, urns: readonly string[], known: Existence
 async function existenceBefore(tx: Tx, plan: WritePlan, options: WriteOptions): Promise<Existence> {
   const exists: Existence = new Map();
   for (const s of plan.slots.values()) if (s.isKey) exists.set(s.urn.text, s.stored !== undefined);
-  if (options.existenceMode === 'strict') await lookupExistence(tx, plan.changes.flatMap((pc) => pc.derived?.row.references ?? []), exists);
+  if (options.existenceMode === 'strict')
+    await lookupExistence(
+      tx,
+      plan.changes.flatMap((pc) => pc.derived?.row.references ?? []),
+      exists,
+    );
   return exists;
 }
 
@@ -64,7 +73,12 @@ function writtenByRequest(plan: WritePlan): Set<string> {
  * request, or written anywhere in it. Returns what is missing (empty = the record passes).
  */
 async function missingLineageReferences(
-  tx: Tx, pc: PlannedChange, refs: readonly string[], exists: Existence, written: ReadonlySet<string>, hardDeleted: ReadonlySet<string>,
+  tx: Tx,
+  pc: PlannedChange,
+  refs: readonly string[],
+  exists: Existence,
+  written: ReadonlySet<string>,
+  hardDeleted: ReadonlySet<string>,
 ): Promise<string[]> {
   const { urn } = pc.change;
   // The value as given had its references looked up by existenceBefore; a patched one's are looked up here.
@@ -87,7 +101,9 @@ function existenceError(problems: readonly ExistenceProblem[], hint: string | un
     const parts: string[] = [];
     if (p.missing.includes(p.urn)) parts.push(`Cannot upsert lineage as downstream urn ${p.urn} doesn't exist`);
     if (named.length) {
-      parts.push(`Cannot ingest ${p.aspect} for ${p.urn}: referenced ${named.length === 1 ? 'entity does' : 'entities do'} not exist: ${named.join(', ')}`);
+      parts.push(
+        `Cannot ingest ${p.aspect} for ${p.urn}: referenced ${named.length === 1 ? 'entity does' : 'entities do'} not exist: ${named.join(', ')}`,
+      );
     }
     return `${where}: ${parts.join('; ')}`;
   });
@@ -119,7 +135,9 @@ function checkPrecondition(pc: PlannedChange, slot: Slot): void {
   if (!p) return;
   const version = slot.stored ? String(slot.stored.maxVersion + 1) : '-1';
   if (p.versionMatch !== undefined && p.versionMatch !== version) {
-    throw preconditionFailed(`Precondition failed for ${aspectName} of ${urn.text}: Expected version ${p.versionMatch}, actual version ${version}`);
+    throw preconditionFailed(
+      `Precondition failed for ${aspectName} of ${urn.text}: Expected version ${p.versionMatch}, actual version ${version}`,
+    );
   }
   if (p.noneMatch && currentValue(slot) !== undefined) {
     throw preconditionFailed(`Precondition failed for ${aspectName} of ${urn.text}: the aspect already exists (If-None-Match: *)`);
@@ -132,7 +150,12 @@ function newValue(pc: PlannedChange, slot: Slot, now: number): unknown {
   if (c.changeType !== 'PATCH') return c.value;
   if (typeof c.patchText !== 'string') throw validationFailed('PATCH proposals need aspect.value with the patch document');
   const current = currentValue(slot);
-  return applyPatch({ aspectName: c.aspectName, current: current === undefined ? undefined : JSON.parse(current), patchText: c.patchText, now });
+  return applyPatch({
+    aspectName: c.aspectName,
+    current: current === undefined ? undefined : JSON.parse(current),
+    patchText: c.patchText,
+    now,
+  });
 }
 
 /** The system metadata a row is stored with: the given fields but nulls, lastObserved and run ids defaulted. */
@@ -167,9 +190,10 @@ function derivationOf(pc: PlannedChange, value: unknown, sm: SystemMetadata, act
 function checkEdgeBudget(tx: Tx, edges: number): void {
   if (edges <= tx.maxEdgesPerWrite) return;
   throw payloadTooLarge(
-    `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} `
-    + '(MAX_EDGES_PER_WRITE, bounded by the store\'s per-transaction memory). Nothing was written. '
-    + 'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).');
+    `This write adds or refreshes ${edges} derived edges; one write may merge at most ${tx.maxEdgesPerWrite} ` +
+      "(MAX_EDGES_PER_WRITE, bounded by the store's per-transaction memory). Nothing was written. " +
+      'Send the records in smaller requests (datahub-rest sink: a lower max_per_batch).',
+  );
 }
 
 /** Change types whose record carries the aspect's whole new value. */
@@ -208,7 +232,8 @@ function edgesCertainlyDerived(plan: WritePlan, budget: number): number {
   for (const pc of plan.changes) last.set(plan.slotOf(pc.change.urn, pc.change.aspectName), pc);
   const derived: Array<{ slot: Slot; value: unknown; edges: readonly DerivedEdge[] }> = [];
   for (const [slot, pc] of last) {
-    if (pc.derived && !plan.hardDeleteUrns.has(pc.change.urn.text)) derived.push({ slot, value: pc.derived.value, edges: pc.derived.row.edges });
+    if (pc.derived && !plan.hardDeleteUrns.has(pc.change.urn.text))
+      derived.push({ slot, value: pc.derived.value, edges: pc.derived.row.edges });
   }
   const count = (rows: typeof derived) => new Set(rows.flatMap((r) => r.edges.map((e) => e.key))).size;
   const all = count(derived);
@@ -239,7 +264,10 @@ function changedSlots(plan: WritePlan): ChangedSlots {
  * entities hard deleted, existence as the request leaves it, and the slots and edges it changes.
  */
 export async function applyChanges(
-  tx: Tx, plan: WritePlan, options: WriteOptions, now: number,
+  tx: Tx,
+  plan: WritePlan,
+  options: WriteOptions,
+  now: number,
 ): Promise<{ exists: Existence; hardDeleted: Set<string>; changed: ChangedSlots }> {
   deriveGivenValues(plan, options.actor, now);
   checkEdgeBudget(tx, edgesCertainlyDerived(plan, tx.maxEdgesPerWrite));
@@ -265,7 +293,8 @@ export async function applyChanges(
       continue;
     }
     if (c.changeType === 'RESTATE') {
-      if (currentValue(slot) === undefined) throw validationFailed(`Cannot restate ${c.aspectName} of ${c.urn.text}: the aspect does not exist`);
+      if (currentValue(slot) === undefined)
+        throw validationFailed(`Cannot restate ${c.aspectName} of ${c.urn.text}: the aspect does not exist`);
       slot.restate = true;
       continue;
     }
@@ -288,7 +317,13 @@ export async function applyChanges(
     if (!entityExists && c.aspectName !== pc.keyAspect) {
       const key = keyAspectOf(c.urn);
       const edges = deriveRow(c.urn, key.aspectName, { value: key.value, systemMetadata: sm, createdBy: options.actor }).edges;
-      plan.slotOf(c.urn, key.aspectName).next = { value: JSON.stringify(key.value), systemMetadata, createdBy: options.actor, parsedValue: key.value, edges };
+      plan.slotOf(c.urn, key.aspectName).next = {
+        value: JSON.stringify(key.value),
+        systemMetadata,
+        createdBy: options.actor,
+        parsedValue: key.value,
+        edges,
+      };
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
@@ -298,7 +333,13 @@ export async function applyChanges(
     // the existence rule, so the answer is the one a write gets.
     const current = currentValue(slot);
     if (current !== undefined && sameJsonText(current, text)) continue;
-    slot.next = { value: text, systemMetadata, createdBy: options.actor, parsedValue: value, edges: derivationOf(pc, value, sm, options.actor).edges };
+    slot.next = {
+      value: text,
+      systemMetadata,
+      createdBy: options.actor,
+      parsedValue: value,
+      edges: derivationOf(pc, value, sm, options.actor).edges,
+    };
   }
   if (problems.length) throw existenceError(problems, options.existenceHint);
   const changed = changedSlots(plan);

@@ -51,8 +51,12 @@ type StoredRowRecord = { value: string; systemMetadata: string; maxVersion: numb
  * search fields each locked node holds now.
  */
 async function lockAndRead(tx: Tx, plan: WritePlan, actor: string): Promise<Map<string, StoredFields>> {
-  const storedOf = (r: StoredRowRecord): StoredRow =>
-    ({ value: r.value, systemMetadata: r.systemMetadata, maxVersion: r.maxVersion ?? 0, createdBy: r.createdBy ?? actor });
+  const storedOf = (r: StoredRowRecord): StoredRow => ({
+    value: r.value,
+    systemMetadata: r.systemMetadata,
+    maxVersion: r.maxVersion ?? 0,
+    createdBy: r.createdBy ?? actor,
+  });
   const keysOf = new Map<string, string[]>();
   for (const [key, s] of plan.slots) {
     if (plan.hardDeleteUrns.has(s.urn.text)) continue;
@@ -62,14 +66,18 @@ async function lockAndRead(tx: Tx, plan: WritePlan, actor: string): Promise<Map<
   }
   const owners = plan.changes.map((c) => c.change.urn);
   const locked = await tx.run<{ urn: string; fields: StoredFields; rows: Array<StoredRowRecord & { name: string }> }>(
-    'aspects/lock-and-read', { rows: lockRows(owners).map((r) => ({ ...r, keys: keysOf.get(r.urn) ?? [] })) });
+    'aspects/lock-and-read',
+    { rows: lockRows(owners).map((r) => ({ ...r, keys: keysOf.get(r.urn) ?? [] })) },
+  );
   const storedFields = new Map<string, StoredFields>();
   for (const l of locked) {
     storedFields.set(l.urn, l.fields);
     for (const r of l.rows) plan.slots.get(rowKey(l.urn, r.name))!.stored = storedOf(r);
   }
   if (plan.hardDeleteUrns.size) {
-    const all = await tx.run<StoredRowRecord & { urn: string; name: string }>('aspects/fetch-entity-latest', { urns: [...plan.hardDeleteUrns] });
+    const all = await tx.run<StoredRowRecord & { urn: string; name: string }>('aspects/fetch-entity-latest', {
+      urns: [...plan.hardDeleteUrns],
+    });
     for (const r of all) plan.slotOf(parseUrn(r.urn), r.name).stored = storedOf(r);
   }
   return storedFields;

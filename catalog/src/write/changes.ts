@@ -10,7 +10,8 @@ export type ChangeType = (typeof CHANGE_TYPES)[number];
 /** A change type as a request names it; 422 naming `where` for UPDATE and unknown values. */
 export function changeTypeOf(text: unknown, where: string): ChangeType {
   if (text === 'UPDATE') throw validationFailed('UPDATE change type not supported');
-  if (!(CHANGE_TYPES as readonly unknown[]).includes(text)) throw validationFailed(`Invalid ${where}: unsupported changeType '${String(text)}'`);
+  if (!(CHANGE_TYPES as readonly unknown[]).includes(text))
+    throw validationFailed(`Invalid ${where}: unsupported changeType '${String(text)}'`);
   return text as ChangeType;
 }
 

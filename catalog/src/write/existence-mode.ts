@@ -43,7 +43,9 @@ function existenceModeOf(requested: string | undefined, actor: Actor, policy: Ex
     throw badRequest(`Invalid ${EXISTENCE_MODE_HEADER} header '${requested}': expected 'strict' or 'relaxed'`);
   }
   if (asked === 'relaxed' && policy.defaultMode !== 'relaxed' && !mayAskRelaxed(actor, policy)) {
-    throw forbidden(`${actor.urn} may not ask for ${EXISTENCE_MODE_HEADER}: relaxed; the operator allows it to ${policy.relaxedRoles.length ? policy.relaxedRoles.join(', ') : 'nobody'} (LINEAGE_RELAXED_ROLES)`);
+    throw forbidden(
+      `${actor.urn} may not ask for ${EXISTENCE_MODE_HEADER}: relaxed; the operator allows it to ${policy.relaxedRoles.length ? policy.relaxedRoles.join(', ') : 'nobody'} (LINEAGE_RELAXED_ROLES)`,
+    );
   }
   return asked;
 }
@@ -57,6 +59,10 @@ function existenceHintFor(actor: Actor, policy: ExistencePolicy): string {
 }
 
 /** A request's write options about existence: its mode (the header `requested`, else the default) and the 422's hint. */
-export function existenceOptionsOf(requested: string | undefined, actor: Actor, policy: ExistencePolicy): Pick<WriteOptions, 'existenceMode' | 'existenceHint'> {
+export function existenceOptionsOf(
+  requested: string | undefined,
+  actor: Actor,
+  policy: ExistencePolicy,
+): Pick<WriteOptions, 'existenceMode' | 'existenceHint'> {
   return { existenceMode: existenceModeOf(requested, actor, policy), existenceHint: existenceHintFor(actor, policy) };
 }

@@ -64,18 +64,28 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
  * writes to entities not locked (a flow, a dataset only named, created when missing) go on as they are.
  */
 async function changedWrites(
-  tx: Tx, writes: ReadonlyArray<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }>, locked: ReadonlySet<string>,
+  tx: Tx,
+  writes: ReadonlyArray<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }>,
+  locked: ReadonlySet<string>,
 ): Promise<AspectChange[]> {
   const unread = [...new Set(writes.filter((w) => !w.read && locked.has(w.write.urn)).map((w) => rowKey(w.write.urn, w.write.aspectName)))];
   const stored = new Map<string, string>();
-  if (unread.length) for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: unread })) stored.set(stateKey(r.urn, r.name), r.value);
+  if (unread.length)
+    for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: unread }))
+      stored.set(stateKey(r.urn, r.name), r.value);
   const changes: AspectChange[] = [];
   for (const { event, write: w, before, read } of writes) {
     if (locked.has(w.urn)) {
       const text = read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(stateKey(w.urn, w.aspectName));
       if (text !== undefined && sameJsonText(text, JSON.stringify(w.value))) continue;
     }
-    changes.push({ urn: parseUrnOrThrow(w.urn), aspectName: w.aspectName, changeType: 'UPSERT', value: w.value, source: `events[${event}]` });
+    changes.push({
+      urn: parseUrnOrThrow(w.urn),
+      aspectName: w.aspectName,
+      changeType: 'UPSERT',
+      value: w.value,
+      source: `events[${event}]`,
+    });
   }
   return changes;
 }
@@ -126,7 +136,13 @@ export async function ingestOpenLineage(store: Store, events: readonly OpenLinea
   if (planned.length === 0) return done();
   const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
   try {
-    await write((tx) => applyPlans(tx, planned.map((p) => p.plan), options));
+    await write((tx) =>
+      applyPlans(
+        tx,
+        planned.map((p) => p.plan),
+        options,
+      ),
+    );
     for (const { index } of planned) outcomes.push({ index, ok: true });
     return done();
   } catch (e) {

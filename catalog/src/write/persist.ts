@@ -3,7 +3,13 @@
 // the request leaves (the slots' final state), which is why restoreIndices can rebuild edges and
 // fields exactly (docs/lineage-model.md §Restore).
 import {
-  lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type ChangeStamp, type EventTopic,
+  lineageChangeEvents,
+  MCL_TOPIC,
+  metadataChangeLog,
+  PLATFORM_EVENT_TOPIC,
+  type ChangeRecord,
+  type ChangeStamp,
+  type EventTopic,
 } from '../model/change-events.ts';
 import type { DerivedEdge } from '../model/relationships.ts';
 import { searchFieldDrift, type StoredFields } from '../model/search-fields.ts';
@@ -34,14 +40,21 @@ function finalRow(s: Slot, hardDeleted: ReadonlySet<string>) {
 }
 
 /** Step 4a: edges the old rows declared that the new rows do not, and all else a hard-deleted entity owns. */
-async function removeStaleEdges(tx: Tx, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, hardDeleted: ReadonlySet<string>): Promise<void> {
+async function removeStaleEdges(
+  tx: Tx,
+  before: Map<string, DerivedEdge>,
+  after: Map<string, DerivedEdge>,
+  hardDeleted: ReadonlySet<string>,
+): Promise<void> {
   await deleteStaleEdges(tx, before, after);
   if (!hardDeleted.size) return;
   // Edges no stored row explained any more (drift, bogus writes) go with their owner too.
-  const owned = await tx.run<{ source: string; destination: string; key: string }>(
-    'edges/owned-by', { rows: [...hardDeleted].map((owner) => ({ owner, aspect: null })) });
+  const owned = await tx.run<{ source: string; destination: string; key: string }>('edges/owned-by', {
+    rows: [...hardDeleted].map((owner) => ({ owner, aspect: null })),
+  });
   const extra = owned.filter((e) => !after.has(e.key));
-  if (extra.length) await tx.run('edges/delete-by-key', { rows: extra.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+  if (extra.length)
+    await tx.run('edges/delete-by-key', { rows: extra.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
 }
 
 /** Step 4b: aspect rows — removed, created, or a new latest version with the old one archived. */
@@ -50,22 +63,35 @@ async function writeRows(tx: Tx, slots: readonly Slot[], hardDeleted: ReadonlySe
   const deletions = slots.filter((s) => s.stored && (s.next === null || hardDeleted.has(s.urn.text)));
   if (deletions.length) {
     // Events that refer to these rows keep what they referred to (whatever this process records).
-    await freezeAspectRefs(tx, deletions.map((s) => ({ urn: s.urn.text, aspect: s.aspect })));
+    await freezeAspectRefs(
+      tx,
+      deletions.map((s) => ({ urn: s.urn.text, aspect: s.aspect })),
+    );
     // `now` stamps the copies an export running now keeps of these rows (docs/operations.md §Consistency).
-    const removed = await tx.run<{ removed: number }>('aspects/delete-rows', { keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })), now: int(now) });
+    const removed = await tx.run<{ removed: number }>('aspects/delete-rows', {
+      keys: deletions.map((s) => ({ urn: s.urn.text, name: s.aspect })),
+      now: int(now),
+    });
     rowsDeleted = removed.reduce((n, r) => n + r.removed, 0);
   }
   const writes = slots.filter((s) => s.next);
   const fresh = (s: Slot) => !s.stored || hardDeleted.has(s.urn.text);
   const row = (s: Slot) => ({
-    urn: s.urn.text, name: s.aspect, key: rowKey(s.urn.text, s.aspect),
-    value: s.next!.value, systemMetadata: s.next!.systemMetadata, createdOn: int(now), createdBy: s.next!.createdBy,
+    urn: s.urn.text,
+    name: s.aspect,
+    key: rowKey(s.urn.text, s.aspect),
+    value: s.next!.value,
+    systemMetadata: s.next!.systemMetadata,
+    createdOn: int(now),
+    createdBy: s.next!.createdBy,
   });
   const created = writes.filter(fresh);
   const updated = writes.filter((s) => !fresh(s));
   if (created.length) await tx.run('aspects/create-rows', { rows: created.map(row) });
   if (updated.length) {
-    await tx.run('aspects/update-rows', { rows: updated.map((s) => ({ ...row(s), archiveKey: rowKey(s.urn.text, s.aspect, s.stored!.maxVersion + 1) })) });
+    await tx.run('aspects/update-rows', {
+      rows: updated.map((s) => ({ ...row(s), archiveKey: rowKey(s.urn.text, s.aspect, s.stored!.maxVersion + 1) })),
+    });
   }
   return { rowsWritten: writes.length, rowsDeleted };
 }
@@ -83,9 +109,14 @@ async function mergeEdges(tx: Tx, after: Map<string, DerivedEdge>, o: Outcome): 
  * what a caller that stores rows its own way (the import keeps versions and stamps) runs to keep the
  * derived state as the write path keeps it.
  */
-export async function deleteStaleEdges(tx: Tx, before: ReadonlyMap<string, DerivedEdge>, after: ReadonlyMap<string, DerivedEdge>): Promise<void> {
+export async function deleteStaleEdges(
+  tx: Tx,
+  before: ReadonlyMap<string, DerivedEdge>,
+  after: ReadonlyMap<string, DerivedEdge>,
+): Promise<void> {
   const stale = [...before.values()].filter((e) => !after.has(e.key));
-  if (stale.length) await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
+  if (stale.length)
+    await tx.run('edges/delete-by-key', { rows: stale.map((e) => ({ source: e.source, destination: e.destination, key: e.key })) });
 }
 
 /**
@@ -117,7 +148,11 @@ async function refreshSearchFields(tx: Tx, slots: readonly Slot[], o: Outcome): 
  * restated, then a LINEAGE change event per lineage edge added or removed.
  */
 function changeRecords(
-  slots: readonly Slot[], o: Outcome, before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>, topics: ReadonlySet<EventTopic>,
+  slots: readonly Slot[],
+  o: Outcome,
+  before: Map<string, DerivedEdge>,
+  after: Map<string, DerivedEdge>,
+  topics: ReadonlySet<EventTopic>,
 ): ChangeRecord[] {
   const logs = topics.has(MCL_TOPIC);
   const stamp: ChangeStamp = { actor: o.actor, time: o.now };
@@ -134,20 +169,30 @@ function changeRecords(
     if (rowsStay) {
       const previous = s.stored ? s.stored.maxVersion : null;
       records.push({
-        topic: MCL_TOPIC, entityUrn: s.urn.text,
+        topic: MCL_TOPIC,
+        entityUrn: s.urn.text,
         aspect: {
-          aspectName: s.aspect, rowKey: rowKey(s.urn.text, s.aspect), changeType,
+          aspectName: s.aspect,
+          rowKey: rowKey(s.urn.text, s.aspect),
+          changeType,
           sequence: changeType === 'RESTATE' ? previous! : previous === null ? 0 : previous + 1,
-          previousSequence: previous, actor: stamp.actor, time: stamp.time,
+          previousSequence: previous,
+          actor: stamp.actor,
+          time: stamp.time,
         },
       });
       continue;
     }
-    records.push(metadataChangeLog({
-      entityUrn: s.urn.text, aspectName: s.aspect, changeType, stamp,
-      after: s.next ? s.next : undefined,
-      before: s.stored,
-    }));
+    records.push(
+      metadataChangeLog({
+        entityUrn: s.urn.text,
+        aspectName: s.aspect,
+        changeType,
+        stamp,
+        after: s.next ? s.next : undefined,
+        before: s.stored,
+      }),
+    );
   }
   // One by one: a spread of tens of thousands of events (MAX_EDGES_PER_WRITE raised) overflows the stack.
   if (topics.has(PLATFORM_EVENT_TOPIC)) for (const event of lineageChangeEvents(before, after, stamp)) records.push(event);

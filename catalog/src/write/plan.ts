@@ -100,7 +100,15 @@ export function planWrite(changes: readonly AspectChange[]): WritePlan {
     let slot = slots.get(key);
     if (!slot) {
       const isKey = aspect === keyAspectNameOf(urn.entityType);
-      slot = { urn, aspect, isKey, feedsSearch: searchAspectsOfType(urn.entityType).includes(aspect), stored: undefined, next: undefined, restate: false };
+      slot = {
+        urn,
+        aspect,
+        isKey,
+        feedsSearch: searchAspectsOfType(urn.entityType).includes(aspect),
+        stored: undefined,
+        next: undefined,
+        restate: false,
+      };
       slots.set(key, slot);
     }
     return slot;
@@ -116,7 +124,13 @@ export function planWrite(changes: readonly AspectChange[]): WritePlan {
     slotOf(urn, aspectName);
     slotOf(urn, keyAspect);
     for (const a of searchAspectsOfType(urn.entityType)) slotOf(urn, a);
-    return { change, keyAspect, hardDelete, lineage: isLineageAspect(aspectName), creates: aspectName === spec.descriptor?.modelled?.descriptive?.aspect };
+    return {
+      change,
+      keyAspect,
+      hardDelete,
+      lineage: isLineageAspect(aspectName),
+      creates: aspectName === spec.descriptor?.modelled?.descriptive?.aspect,
+    };
   });
   return { changes: planned, slots, slotOf, hardDeleteUrns };
 }

@@ -25,7 +25,9 @@ describe('resolvePair', () => {
     [job('j'), ds('b'), 'dataJobInputOutput.outputDatasetEdges', job('j'), ds('b')],
   ])('%s -> %s is written in %s of %s', (up, down, field, owner, other) => {
     const r = pair(up, down);
-    expect(r.ok && { field: `${r.target.field.aspect}.${r.target.field.field}`, owner: r.target.owner.text, other: r.target.other.text }).toEqual({ field, owner, other });
+    expect(
+      r.ok && { field: `${r.target.field.aspect}.${r.target.field.field}`, owner: r.target.owner.text, other: r.target.other.text },
+    ).toEqual({ field, owner, other });
   });
 
   test.each([
@@ -63,7 +65,11 @@ describe('applyLineageEdits', () => {
   test('remove drops every upstream with that dataset and keeps fine-grained lineage and other fields', () => {
     const fgl = [{ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [], downstreams: [] }];
     const current = {
-      upstreams: [{ dataset: ds('a'), type: 'COPY' }, { dataset: ds('c'), type: 'VIEW' }, { dataset: ds('a'), type: 'TRANSFORMED' }],
+      upstreams: [
+        { dataset: ds('a'), type: 'COPY' },
+        { dataset: ds('c'), type: 'VIEW' },
+        { dataset: ds('a'), type: 'TRANSFORMED' },
+      ],
       fineGrainedLineages: fgl,
       extra: 1,
     };
@@ -93,15 +99,22 @@ describe('applyLineageEdits', () => {
     expect(applyLineageEdits('chartInfo', info, chart('c'), [add('inputEdges', ds('a'))], stamp)).toBeUndefined();
     expect(applyLineageEdits('chartInfo', info, chart('c'), [add('inputEdges', chart('x'))], stamp)).toEqual({
       ...info,
-      inputEdges: [{ sourceUrn: chart('c'), destinationUrn: chart('x'), created: stamp, lastModified: stamp, properties: { source: 'UI' } }],
+      inputEdges: [
+        { sourceUrn: chart('c'), destinationUrn: chart('x'), created: stamp, lastModified: stamp, properties: { source: 'UI' } },
+      ],
     });
     expect(applyLineageEdits('chartInfo', info, chart('c'), [remove('inputEdges', ds('a'))], stamp)).toEqual({ ...info, inputs: [] });
   });
 
   test('dashboard: charts and datasets go to their own Edge lists; removal clears legacy lists', () => {
     const info = { title: 't', description: '', lastModified: {}, charts: [chart('x')], datasets: [ds('a')] };
-    const next = applyLineageEdits('dashboardInfo', info, dash('d'),
-      [add('chartEdges', chart('y')), add('datasetEdges', ds('b')), remove('chartEdges', chart('x')), remove('datasetEdges', ds('a'))], stamp);
+    const next = applyLineageEdits(
+      'dashboardInfo',
+      info,
+      dash('d'),
+      [add('chartEdges', chart('y')), add('datasetEdges', ds('b')), remove('chartEdges', chart('x')), remove('datasetEdges', ds('a'))],
+      stamp,
+    );
     expect(next).toEqual({
       ...info,
       charts: [],
@@ -112,9 +125,20 @@ describe('applyLineageEdits', () => {
   });
 
   test('dataJobInputOutput: created with the required legacy lists; all three Edge lists', () => {
-    const next = applyLineageEdits('dataJobInputOutput', undefined, job('j'),
-      [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))], stamp);
-    const edge = (d: string) => ({ sourceUrn: job('j'), destinationUrn: d, created: stamp, lastModified: stamp, properties: { source: 'UI' } });
+    const next = applyLineageEdits(
+      'dataJobInputOutput',
+      undefined,
+      job('j'),
+      [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))],
+      stamp,
+    );
+    const edge = (d: string) => ({
+      sourceUrn: job('j'),
+      destinationUrn: d,
+      created: stamp,
+      lastModified: stamp,
+      properties: { source: 'UI' },
+    });
     expect(next).toEqual({
       inputDatasets: [],
       outputDatasets: [],
@@ -123,10 +147,24 @@ describe('applyLineageEdits', () => {
       outputDatasetEdges: [edge(ds('b'))],
     });
     const legacy = { inputDatasets: [ds('a')], outputDatasets: [ds('b')], inputDatajobs: [job('i')] };
-    expect(applyLineageEdits('dataJobInputOutput', legacy, job('j'),
-      [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))], stamp)).toBeUndefined();
-    expect(applyLineageEdits('dataJobInputOutput', { ...legacy, ...next }, job('j'),
-      [remove('inputDatasetEdges', ds('a')), remove('inputDatajobEdges', job('i')), remove('outputDatasetEdges', ds('b'))], stamp)).toEqual({
+    expect(
+      applyLineageEdits(
+        'dataJobInputOutput',
+        legacy,
+        job('j'),
+        [add('inputDatasetEdges', ds('a')), add('inputDatajobEdges', job('i')), add('outputDatasetEdges', ds('b'))],
+        stamp,
+      ),
+    ).toBeUndefined();
+    expect(
+      applyLineageEdits(
+        'dataJobInputOutput',
+        { ...legacy, ...next },
+        job('j'),
+        [remove('inputDatasetEdges', ds('a')), remove('inputDatajobEdges', job('i')), remove('outputDatasetEdges', ds('b'))],
+        stamp,
+      ),
+    ).toEqual({
       inputDatasets: [],
       outputDatasets: [],
       inputDatajobs: [],

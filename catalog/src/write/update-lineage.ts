@@ -84,7 +84,9 @@ export function resolvePair(upstream: Urn, downstream: Urn): PairResolution {
   if (rejection) return { ok: false, message: rejection };
   // DataHub validates an upstream's downstreams as the type its outputs list (a job's: datasets) and
   // names the downstream (sic).
-  const outputsOf = Object.values(descriptorOf(u)?.aspects ?? {}).flatMap((a) => a.edges ?? []).find((r) => r.updateLineage && r.lineage === 'downstream');
+  const outputsOf = Object.values(descriptorOf(u)?.aspects ?? {})
+    .flatMap((a) => a.edges ?? [])
+    .find((r) => r.updateLineage && r.lineage === 'downstream');
   const asOutput = outputsOf?.to.length === 1 ? rejectionOf(outputsOf.to[0]!, downstream.text) : undefined;
   if (asOutput) return { ok: false, message: asOutput };
   return { ok: false, message: `Unsupported lineage edge: ${upstream.text} (${u}) -> ${downstream.text} (${d})` };
@@ -110,11 +112,15 @@ const canonical = (text: unknown): string | undefined => (typeof text === 'strin
 function urnOfElement(shape: FieldShape, x: unknown): string | undefined {
   const record = x as JsonRecord | null;
   switch (shape) {
-    case 'upstreams': return canonical(record?.dataset);
-    case 'edges': return canonical(record?.destinationUrn);
+    case 'upstreams':
+      return canonical(record?.dataset);
+    case 'edges':
+      return canonical(record?.destinationUrn);
     // chartInfo.inputs holds ChartDataSourceType unions: {"string": urn}.
-    case 'unionList': return canonical(record?.string);
-    default: return canonical(x);
+    case 'unionList':
+      return canonical(record?.string);
+    default:
+      return canonical(x);
   }
 }
 
@@ -127,7 +133,10 @@ function emptyAspect(entityType: string, aspect: string): JsonRecord | undefined
 
 function listedUrns(spec: LineageField, value: JsonRecord): string[] {
   const out: string[] = [];
-  for (const [field, shape] of [[spec.field, spec.shape], ...(spec.legacy ? [[spec.legacy.field, spec.legacy.shape] as const] : [])] as const) {
+  for (const [field, shape] of [
+    [spec.field, spec.shape],
+    ...(spec.legacy ? [[spec.legacy.field, spec.legacy.shape] as const] : []),
+  ] as const) {
     const list = value[field];
     if (!Array.isArray(list)) continue;
     for (const x of list) {
@@ -212,14 +221,20 @@ async function validate(store: Store, input: UpdateLineageInput, actor: Actor): 
   ];
 
   // 1. Every urn parses.
-  const edges: ParsedEdge[] = raw.map(([op, e]) => ({ op, upstream: parseEdgeUrn(e.upstreamUrn), downstream: parseEdgeUrn(e.downstreamUrn) }));
+  const edges: ParsedEdge[] = raw.map(([op, e]) => ({
+    op,
+    upstream: parseEdgeUrn(e.upstreamUrn),
+    downstream: parseEdgeUrn(e.downstreamUrn),
+  }));
 
   // 2. EDIT_LINEAGE or EDIT_ENTITY on both ends, upstream first (DataHub's order). The privilege is
   // the actor's, not per entity, so the first end checked — the first edge's upstream — is the one named.
   if (edges.length) assertCan(actor, 'EDIT_LINEAGE', editLineageDenied(edges[0]!.upstream.entityType));
 
   const existence = edges.length
-    ? await store.read((tx) => existenceOf(tx, [...new Map(edges.flatMap((e) => [e.downstream, e.upstream]).map((u) => [u.text, u])).values()]))
+    ? await store.read((tx) =>
+        existenceOf(tx, [...new Map(edges.flatMap((e) => [e.downstream, e.upstream]).map((u) => [u.text, u])).values()]),
+      )
     : new Map<string, { exists: boolean }>();
   const exists = (u: Urn) => existence.get(u.text)?.exists === true;
 

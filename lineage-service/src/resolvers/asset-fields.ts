@@ -7,16 +7,39 @@ import { getAspect } from '@lineage/catalog/read';
 import type { RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import { schemaFieldEntityOf } from '../surface/aspect-fields.ts';
-import { aspectOf, auditStamp, customProperties, oneOf, part, record, records, refsOf, str, strings, tagsOf, termsOf } from '../surface/values.ts';
+import {
+  aspectOf,
+  auditStamp,
+  customProperties,
+  oneOf,
+  part,
+  record,
+  records,
+  refsOf,
+  str,
+  strings,
+  tagsOf,
+  termsOf,
+} from '../surface/values.ts';
 import { relationshipsOf } from './relationships.ts';
 
 type Resolver = (ref: EntityRef, args: never, ctx: RequestContext) => unknown;
 
 // DataHub's SchemaFieldDataType by the record name of a field's type union.
 const FIELD_TYPES: Readonly<Record<string, string>> = {
-  BooleanType: 'BOOLEAN', FixedType: 'FIXED', StringType: 'STRING', BytesType: 'BYTES', NumberType: 'NUMBER',
-  DateType: 'DATE', TimeType: 'TIME', EnumType: 'ENUM', NullType: 'NULL', MapType: 'MAP', ArrayType: 'ARRAY',
-  UnionType: 'UNION', RecordType: 'STRUCT',
+  BooleanType: 'BOOLEAN',
+  FixedType: 'FIXED',
+  StringType: 'STRING',
+  BytesType: 'BYTES',
+  NumberType: 'NUMBER',
+  DateType: 'DATE',
+  TimeType: 'TIME',
+  EnumType: 'ENUM',
+  NullType: 'NULL',
+  MapType: 'MAP',
+  ArrayType: 'ARRAY',
+  UnionType: 'UNION',
+  RecordType: 'STRUCT',
 };
 
 function fieldType(type: unknown): string {
@@ -51,7 +74,11 @@ function platformSchemaOf(v: unknown) {
   const inner = union ? record(Object.values(union)[0]) : undefined;
   if (!inner) return null;
   if (typeof inner.keySchema === 'string' || typeof inner.documentSchema === 'string') {
-    return { __typename: 'KeyValueSchema', keySchema: str(inner.keySchema) ?? '', valueSchema: str(inner.documentSchema) ?? str(inner.valueSchema) ?? '' };
+    return {
+      __typename: 'KeyValueSchema',
+      keySchema: str(inner.keySchema) ?? '',
+      valueSchema: str(inner.documentSchema) ?? str(inner.valueSchema) ?? '',
+    };
   }
   const text = Object.values(inner).find((x): x is string => typeof x === 'string');
   return { __typename: 'TableSchema', schema: text ?? '' };
@@ -60,9 +87,10 @@ function platformSchemaOf(v: unknown) {
 /** Dataset.schemaMetadata(version): DataHub's SchemaMetadata of a stored version (0 = latest). */
 async function schemaMetadata(ref: EntityRef, { version }: { version?: number | null }, ctx: RequestContext) {
   const wanted = version ?? 0;
-  const value = wanted === 0
-    ? await aspectOf(ctx, ref, 'schemaMetadata')
-    : (await getAspect(ctx.store, ref.urn, 'schemaMetadata', wanted))?.value as JsonRecord | undefined;
+  const value =
+    wanted === 0
+      ? await aspectOf(ctx, ref, 'schemaMetadata')
+      : ((await getAspect(ctx.store, ref.urn, 'schemaMetadata', wanted))?.value as JsonRecord | undefined);
   if (!value) return null;
   return {
     aspectVersion: wanted,
@@ -74,12 +102,14 @@ async function schemaMetadata(ref: EntityRef, { version }: { version?: number | 
     hash: str(value.hash) ?? '',
     platformSchema: platformSchemaOf(value.platformSchema),
     primaryKeys: Array.isArray(value.primaryKeys) ? strings(value.primaryKeys) : null,
-    foreignKeys: Array.isArray(value.foreignKeys) ? records(value.foreignKeys).map((k) => ({
-      name: str(k.name),
-      foreignFields: refsOf(k.foreignFields, 'schemaField'),
-      sourceFields: refsOf(k.sourceFields, 'schemaField'),
-      foreignDataset: refsOf([k.foreignDataset], 'dataset')[0] ?? null,
-    })) : null,
+    foreignKeys: Array.isArray(value.foreignKeys)
+      ? records(value.foreignKeys).map((k) => ({
+          name: str(k.name),
+          foreignFields: refsOf(k.foreignFields, 'schemaField'),
+          sourceFields: refsOf(k.sourceFields, 'schemaField'),
+          foreignDataset: refsOf([k.foreignDataset], 'dataset')[0] ?? null,
+        }))
+      : null,
     createdAt: null,
     fields: records(value.fields).map((f) => schemaFieldOf(f, ref.urn.text)),
   };
@@ -106,19 +136,25 @@ const biProperties = (extra: (v: JsonRecord) => JsonRecord) => async (ref: Entit
   const v = await aspectOf(ctx, ref, ref.urn.entityType === 'chart' ? 'chartInfo' : 'dashboardInfo');
   if (!v) return null;
   return {
-    name: str(v.title) ?? part(ref, 1), description: str(v.description), externalUrl: str(v.externalUrl) ?? str(v.chartUrl) ?? str(v.dashboardUrl),
-    customProperties: customProperties(ref, v.customProperties), ...biStamps(v), ...extra(v),
+    name: str(v.title) ?? part(ref, 1),
+    description: str(v.description),
+    externalUrl: str(v.externalUrl) ?? str(v.chartUrl) ?? str(v.dashboardUrl),
+    customProperties: customProperties(ref, v.customProperties),
+    ...biStamps(v),
+    ...extra(v),
   };
 };
 
 const inputFields: Resolver = async (ref, _, ctx) => {
   const v = await aspectOf(ctx, ref, 'inputFields');
   if (!v) return null;
-  return { fields: records(v.fields).map((f) => {
-    const field = record(f.schemaField);
-    const parent = storedRef(str(f.schemaFieldUrn));
-    return { schemaFieldUrn: str(f.schemaFieldUrn), schemaField: field ? schemaFieldOf(field, parent ? part(parent, 0) : null) : null };
-  }) };
+  return {
+    fields: records(v.fields).map((f) => {
+      const field = record(f.schemaField);
+      const parent = storedRef(str(f.schemaFieldUrn));
+      return { schemaFieldUrn: str(f.schemaFieldUrn), schemaField: field ? schemaFieldOf(field, parent ? part(parent, 0) : null) : null };
+    }),
+  };
 };
 
 const QUERY_LANGUAGES = ['SQL', 'UNKNOWN'];
@@ -131,10 +167,12 @@ async function queryProperties(ref: EntityRef, _: unknown, ctx: RequestContext) 
   return {
     statement: { value: statement.value, language: oneOf(statement.language, QUERY_LANGUAGES) ?? 'SQL' },
     source: str(v.source) === 'MANUAL' ? 'MANUAL' : 'SYSTEM',
-    name: str(v.name), description: str(v.description),
+    name: str(v.name),
+    description: str(v.description),
     customProperties: customProperties(ref, v.customProperties),
     origin: storedRef(str(v.origin)),
-    created: auditStamp(v.created, true), lastModified: auditStamp(v.lastModified, true),
+    created: auditStamp(v.created, true),
+    lastModified: auditStamp(v.lastModified, true),
   };
 }
 
@@ -192,10 +230,15 @@ export const ASSET_FIELDS: Readonly<Record<string, Record<string, unknown>>> = {
   Container: {
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspectOf(ctx, ref, 'containerProperties');
-      return v ? {
-        name: str(v.name) ?? part(ref, 0), description: str(v.description), qualifiedName: str(v.qualifiedName),
-        externalUrl: str(v.externalUrl), customProperties: customProperties(ref, v.customProperties),
-      } : null;
+      return v
+        ? {
+            name: str(v.name) ?? part(ref, 0),
+            description: str(v.description),
+            qualifiedName: str(v.qualifiedName),
+            externalUrl: str(v.externalUrl),
+            customProperties: customProperties(ref, v.customProperties),
+          }
+        : null;
     },
     // DataHub reads it off dataPlatformInstance too; a container without one names no platform, which
     // DataHub's schema cannot say (DataPlatform!), so it answers the `unknown` platform.
@@ -205,15 +248,21 @@ export const ASSET_FIELDS: Readonly<Record<string, Record<string, unknown>>> = {
   DataPlatform: {
     properties: async (ref: EntityRef, _: unknown, ctx: RequestContext) => {
       const v = await aspectOf(ctx, ref, 'dataPlatformInfo');
-      return v ? { displayName: str(v.displayName), logoUrl: str(v.logoUrl), datasetNameDelimiter: str(v.datasetNameDelimiter) ?? '.' } : null;
+      return v
+        ? { displayName: str(v.displayName), logoUrl: str(v.logoUrl), datasetNameDelimiter: str(v.datasetNameDelimiter) ?? '.' }
+        : null;
     },
   },
 };
 
 async function mlFeatureTableProperties(ref: EntityRef, _: unknown, ctx: RequestContext) {
   const v = await aspectOf(ctx, ref, 'mlFeatureTableProperties');
-  return v ? {
-    description: str(v.description), customProperties: customProperties(ref, v.customProperties),
-    mlFeatures: refsOf(v.mlFeatures, 'mlFeature'), mlPrimaryKeys: refsOf(v.mlPrimaryKeys, 'mlPrimaryKey'),
-  } : null;
+  return v
+    ? {
+        description: str(v.description),
+        customProperties: customProperties(ref, v.customProperties),
+        mlFeatures: refsOf(v.mlFeatures, 'mlFeature'),
+        mlPrimaryKeys: refsOf(v.mlPrimaryKeys, 'mlPrimaryKey'),
+      }
+    : null;
 }

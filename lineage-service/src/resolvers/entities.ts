@@ -4,7 +4,14 @@
 // the fields every entity shares, its aspect fields (surface/aspect-fields.ts), what its descriptor
 // says (key parts, platform, descriptive aspect) and the few fields particular to it.
 import { Kind, type DocumentNode } from 'graphql';
-import { entityTypeDescriptors, entityTypeToGraphql, nameOf, platformOf, type EntityTypeDescriptor, type JsonRecord } from '@lineage/catalog/model';
+import {
+  entityTypeDescriptors,
+  entityTypeToGraphql,
+  nameOf,
+  platformOf,
+  type EntityTypeDescriptor,
+  type JsonRecord,
+} from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { aspectFieldResolvers } from '../surface/aspect-fields.ts';
@@ -39,10 +46,12 @@ const entityFields = {
 
 /** The key parts a descriptor exposes as GraphQL fields: strings as they are, urns as entities. */
 function keyPartFields(d: EntityTypeDescriptor): Record<string, (ref: EntityRef) => unknown> {
-  return Object.fromEntries(d.key.flatMap((k, i) => {
-    if (k.graphqlField === undefined) return [];
-    return [[k.graphqlField, k.kind === 'urn' ? (ref: EntityRef) => storedRef(part(ref, i)) : (ref: EntityRef) => part(ref, i)]];
-  }));
+  return Object.fromEntries(
+    d.key.flatMap((k, i) => {
+      if (k.graphqlField === undefined) return [];
+      return [[k.graphqlField, k.kind === 'urn' ? (ref: EntityRef) => storedRef(part(ref, i)) : (ref: EntityRef) => part(ref, i)]];
+    }),
+  );
 }
 
 /** `properties` and `description` from the descriptive aspect (the stored value, named and described). */

@@ -4,7 +4,20 @@
 // renders the result in DataHub's shapes.
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { updateLineage, type LineageEdgeInput } from '@lineage/catalog/write';
-import { lineageNeighbours, scrollLineage, searchLineage, type LineageDirection, type LineageHit, type LineagePage, type LineageQuery, type AndFilter, type FacetFilter, type LineageFlags, countLineage, type LineageCountQuery } from '@lineage/catalog/read';
+import {
+  lineageNeighbours,
+  scrollLineage,
+  searchLineage,
+  type LineageDirection,
+  type LineageHit,
+  type LineagePage,
+  type LineageQuery,
+  type AndFilter,
+  type FacetFilter,
+  type LineageFlags,
+  countLineage,
+  type LineageCountQuery,
+} from '@lineage/catalog/read';
 import { orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
@@ -51,7 +64,8 @@ interface SearchInput extends LineageSearchInput {
 /** Whether the operation selects `path` under this field (paths are computed only when asked for). */
 function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
   const has = (set: SelectionSetNode | undefined, depth: number): boolean =>
-    !!set && set.selections.some((s) => {
+    !!set &&
+    set.selections.some((s) => {
       if (s.kind === Kind.FIELD) return s.name.value === path[depth] && (depth === path.length - 1 || has(s.selectionSet, depth + 1));
       if (s.kind === Kind.INLINE_FRAGMENT) return has(s.selectionSet, depth);
       return has(info.fragments[s.name.value]?.selectionSet, depth);
@@ -129,7 +143,9 @@ export interface LineageFieldInput {
 /** `lineage(input)` on every EntityWithRelationships: one hop, degree 1. */
 export async function lineageField(ref: EntityRef, { input }: { input: LineageFieldInput }, ctx: RequestContext) {
   const page = await lineageNeighbours(ctx.store, ref.urn.text, input.direction, {
-    ...input, start: pageArgument('start', input.start, 0), count: pageArgument('count', input.count, 100, MAX_PAGE_SIZE),
+    ...input,
+    start: pageArgument('start', input.start, 0),
+    count: pageArgument('count', input.count, 100, MAX_PAGE_SIZE),
   });
   return {
     start: page.start,

@@ -11,7 +11,10 @@ import { record, records, str, strings } from '../surface/values.ts';
 /** Most rows one list reads; a longer list is cut there (the totals say so: they count what was read). */
 const MAX_LISTED = 10_000;
 
-interface PageInput { start?: number | null; count?: number | null }
+interface PageInput {
+  start?: number | null;
+  count?: number | null;
+}
 
 function page<T>(items: T[], input: PageInput, defaultCount = 10) {
   const start = pageArgument('start', input.start, 0);
@@ -42,8 +45,13 @@ export async function domainEntities(ctx: RequestContext, domain: EntityRef, inp
 
 /** Entity.relatedDocuments: documents whose documentInfo lists the entity among its related assets. */
 export async function relatedDocuments(ctx: RequestContext, ref: EntityRef, input: PageInput | null) {
-  const urns = await entitiesNaming(ctx, 'documentInfo', ref.urn.text, (v) => records(v.relatedAssets).some((a) => str(a.asset) === ref.urn.text));
-  const { start, items, total } = page(urns.map((u) => storedRef(u)).filter((r): r is EntityRef => r !== null), input ?? {});
+  const urns = await entitiesNaming(ctx, 'documentInfo', ref.urn.text, (v) =>
+    records(v.relatedAssets).some((a) => str(a.asset) === ref.urn.text),
+  );
+  const { start, items, total } = page(
+    urns.map((u) => storedRef(u)).filter((r): r is EntityRef => r !== null),
+    input ?? {},
+  );
   return { start, count: items.length, total, documents: items };
 }
 
@@ -51,12 +59,15 @@ interface ListQueriesInput extends PageInput {
   datasetUrn?: string | null;
   source?: string | null;
   query?: string | null;
-  orFilters?: Array<{ and?: Array<{ field: string; values?: string[] | null; value?: string | null; negated?: boolean | null }> | null }> | null;
+  orFilters?: Array<{
+    and?: Array<{ field: string; values?: string[] | null; value?: string | null; negated?: boolean | null }> | null;
+  }> | null;
 }
 
 /** The datasets a listQueries names: datasetUrn, or an `entities` criterion (how DataHub's clients ask). */
 function datasetsOf(input: ListQueriesInput): string[] {
-  const fromFilters = (input.orFilters ?? []).flatMap((f) => f.and ?? [])
+  const fromFilters = (input.orFilters ?? [])
+    .flatMap((f) => f.and ?? [])
     .filter((c) => c.field === 'entities' && c.negated !== true)
     .flatMap((c) => c.values ?? (c.value ? [c.value] : []));
   const datasets = [...(input.datasetUrn ? [input.datasetUrn] : []), ...fromFilters];
@@ -67,12 +78,21 @@ function datasetsOf(input: ListQueriesInput): string[] {
 /** Query.listQueries: query entities whose querySubjects name the dataset (or one of its columns). */
 export async function listQueries(ctx: RequestContext, input: ListQueriesInput) {
   const datasets = datasetsOf(input);
-  const names = (entity: string | null) => entity !== null && datasets.some((d) => entity === d || entity.startsWith(`urn:li:schemaField:(${d},`));
-  const urns = await entitiesNaming(ctx, 'querySubjects', datasets.length === 1 ? datasets[0]! : '',
-    (v) => datasets.length === 0 || records(v.subjects).some((s) => names(str(s.entity))));
+  const names = (entity: string | null) =>
+    entity !== null && datasets.some((d) => entity === d || entity.startsWith(`urn:li:schemaField:(${d},`));
+  const urns = await entitiesNaming(
+    ctx,
+    'querySubjects',
+    datasets.length === 1 ? datasets[0]! : '',
+    (v) => datasets.length === 0 || records(v.subjects).some((s) => names(str(s.entity))),
+  );
   const wanted = input.source ?? null;
   const sourced = wanted === null ? urns : await filterBySource(ctx, urns, wanted);
-  const { start, items, total } = page(sourced.map((u) => storedRef(u)).filter((r): r is EntityRef => r !== null), input, 20);
+  const { start, items, total } = page(
+    sourced.map((u) => storedRef(u)).filter((r): r is EntityRef => r !== null),
+    input,
+    20,
+  );
   return { start, count: items.length, total, queries: items };
 }
 

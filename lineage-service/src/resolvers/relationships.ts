@@ -19,7 +19,11 @@ export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: Rela
   const start = pageArgument('start', input.start, 0);
   const count = pageArgument('count', input.count, DEFAULT_RELATIONSHIP_COUNT, MAX_PAGE_SIZE);
   const { total, rows } = await relatedEntities(ctx.store, urn, {
-    direction: input.direction, types: input.types, includeRemoved: input.includeSoftDelete !== false, start, count,
+    direction: input.direction,
+    types: input.types,
+    includeRemoved: input.includeSoftDelete !== false,
+    start,
+    count,
   });
   return {
     start,

@@ -23,7 +23,8 @@ function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'
   if (criteria.length === 0) return {};
   if (criteria.length > 1) throw badRequest('Only one sort criterion is supported');
   const c = criteria[0]!;
-  if (c.field !== 'urn' && c.field !== 'name' && c.field !== '_score') throw badRequest(`Unknown sort field '${c.field}': sort by urn, name or _score`);
+  if (c.field !== 'urn' && c.field !== 'name' && c.field !== '_score')
+    throw badRequest(`Unknown sort field '${c.field}': sort by urn, name or _score`);
   return { sort: c.field === '_score' ? 'relevance' : c.field, descending: c.sortOrder === 'DESCENDING' };
 }
 
@@ -35,14 +36,22 @@ async function render(ctx: RequestContext, query: EntitySearchInput) {
     return entity ? [{ entity, score: h.score, insights: [], matchedFields: [], extraProperties: [] }] : [];
   });
   return {
-    start: result.start, count: searchResults.length, total: result.total, searchResults,
-    facets: result.facets.map(renderFacet), suggestions: [],
+    start: result.start,
+    count: searchResults.length,
+    total: result.total,
+    searchResults,
+    facets: result.facets.map(renderFacet),
+    suggestions: [],
   };
 }
 
 const common = (input: SearchInputBase) => ({
-  query: input.query, start: input.start, count: input.count, orFilters: orFiltersOf(input),
-  facets: input.searchFlags?.skipAggregates !== true, maxAggValues: input.searchFlags?.maxAggValues,
+  query: input.query,
+  start: input.start,
+  count: input.count,
+  orFilters: orFiltersOf(input),
+  facets: input.searchFlags?.skipAggregates !== true,
+  maxAggValues: input.searchFlags?.maxAggValues,
 });
 
 export const searchResolvers = {
@@ -60,10 +69,17 @@ export const searchResolvers = {
       throw badRequest('Semantic search is disabled in this environment');
     },
     // Cursor pages over the same search: the scrollId is the next offset, opaque to the client.
-    scrollAcrossEntities: async (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null; scrollId?: string | null; sortInput?: SortInput } }, ctx: RequestContext) => {
+    scrollAcrossEntities: async (
+      _: unknown,
+      { input }: { input: SearchInputBase & { types?: string[] | null; scrollId?: string | null; sortInput?: SortInput } },
+      ctx: RequestContext,
+    ) => {
       const start = decodeOffset(input.scrollId);
       const page = await render(ctx, {
-        ...common(input), types: input.types, start, ...sortOf(input.sortInput),
+        ...common(input),
+        types: input.types,
+        start,
+        ...sortOf(input.sortInput),
         includeRemoved: input.searchFlags?.includeSoftDeleted === true,
       });
       const next = start + page.searchResults.length;

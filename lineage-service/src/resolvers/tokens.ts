@@ -1,5 +1,11 @@
 // createAccessToken / revokeAccessToken (docs/wire-contract.md §Auth) on the token store of the domain.
-import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken, type AccessTokenDuration } from '@lineage/catalog/operations';
+import {
+  accessTokenInfo,
+  issueAccessToken,
+  revokeAccessToken,
+  type IssuedToken,
+  type AccessTokenDuration,
+} from '@lineage/catalog/operations';
 import { badRequest, forbidden, assertCan, can, graphqlDenied } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { parseRequestUrn, storedRef } from '../entity-ref.ts';
@@ -18,8 +24,15 @@ function renderToken(t: IssuedToken) {
   return {
     accessToken: t.accessToken,
     metadata: {
-      urn: t.urn, type: 'ACCESS_TOKEN', id: t.id, name: t.name, description: t.description,
-      actorUrn: t.actorUrn, ownerUrn: t.ownerUrn, createdAt: t.createdAt, expiresAt: t.expiresAt,
+      urn: t.urn,
+      type: 'ACCESS_TOKEN',
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      actorUrn: t.actorUrn,
+      ownerUrn: t.ownerUrn,
+      createdAt: t.createdAt,
+      expiresAt: t.expiresAt,
     },
   };
 }
@@ -29,13 +42,35 @@ function platformPrivileges(ctx: RequestContext) {
   const has = (p: Parameters<typeof ctx.actor.privileges.has>[0]) => ctx.actor.privileges.has(p);
   const manageTokens = has('MANAGE_ACCESS_TOKENS');
   const flags = {
-    managePolicies: has('MANAGE_POLICIES'), manageIdentities: has('MANAGE_USERS_AND_GROUPS'), manageUserCredentials: has('MANAGE_USER_CREDENTIALS'),
-    generatePersonalAccessTokens: manageTokens || has('GENERATE_PERSONAL_ACCESS_TOKENS'), manageTokens, manageSecrets: has('MANAGE_SECRETS'),
+    managePolicies: has('MANAGE_POLICIES'),
+    manageIdentities: has('MANAGE_USERS_AND_GROUPS'),
+    manageUserCredentials: has('MANAGE_USER_CREDENTIALS'),
+    generatePersonalAccessTokens: manageTokens || has('GENERATE_PERSONAL_ACCESS_TOKENS'),
+    manageTokens,
+    manageSecrets: has('MANAGE_SECRETS'),
   };
-  const absent = ['viewAnalytics', 'manageIngestion', 'manageDomains', 'manageGlossaries', 'manageTags', 'createDomains', 'createTags',
-    'manageGlobalViews', 'manageOwnershipTypes', 'manageStructuredProperties', 'viewStructuredPropertiesPage', 'viewTests', 'manageTests',
-    'viewManageTags', 'manageDocumentationForms', 'viewMetadataProposals', 'manageGlobalAnnouncements', 'manageBusinessAttributes',
-    'manageConnections', 'manageGlobalSettings'];
+  const absent = [
+    'viewAnalytics',
+    'manageIngestion',
+    'manageDomains',
+    'manageGlossaries',
+    'manageTags',
+    'createDomains',
+    'createTags',
+    'manageGlobalViews',
+    'manageOwnershipTypes',
+    'manageStructuredProperties',
+    'viewStructuredPropertiesPage',
+    'viewTests',
+    'manageTests',
+    'viewManageTags',
+    'manageDocumentationForms',
+    'viewMetadataProposals',
+    'manageGlobalAnnouncements',
+    'manageBusinessAttributes',
+    'manageConnections',
+    'manageGlobalSettings',
+  ];
   return { ...Object.fromEntries(absent.map((f) => [f, false])), ...flags };
 }
 
@@ -52,7 +87,11 @@ export const tokenResolvers = {
       // DataHub: a token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS (or MANAGE); for anyone else MANAGE.
       assertCan(ctx.actor, actorUrn === ctx.actor.urn ? 'GENERATE_PERSONAL_ACCESS_TOKEN' : 'MANAGE_ACCESS_TOKENS', graphqlDenied());
       const issued = await issueAccessToken(ctx.store, ctx.tokenSecrets, {
-        actorUrn, ownerUrn: ctx.actor.urn, name: input.name, description: input.description ?? null, duration: input.duration,
+        actorUrn,
+        ownerUrn: ctx.actor.urn,
+        name: input.name,
+        description: input.description ?? null,
+        duration: input.duration,
       });
       return renderToken(issued);
     },

@@ -39,4 +39,3 @@ function declaration(d: EntityTypeDescriptor): string {
 export function entityTypeDefs(): DocumentNode {
   return parse(generatedEntityTypes().map(declaration).join('\n\n'));
 }
-

@@ -13,8 +13,9 @@ export const records = (v: unknown): JsonRecord[] =>
   Array.isArray(v) ? v.filter((x): x is JsonRecord => !!x && typeof x === 'object' && !Array.isArray(x)) : [];
 /** A string that is one of DataHub's enum values, else the fallback (an unknown stored value is not an error). */
 export const oneOf = (v: unknown, values: readonly string[], fallback: string | null = null): string | null =>
-  (typeof v === 'string' && values.includes(v) ? v : fallback);
-export const record = (v: unknown): JsonRecord | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonRecord) : undefined);
+  typeof v === 'string' && values.includes(v) ? v : fallback;
+export const record = (v: unknown): JsonRecord | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as JsonRecord) : undefined;
 
 /** The i-th key part of an entity's urn. */
 export const part = (ref: EntityRef, i: number): string => ref.urn.parts[i] ?? '';
@@ -35,7 +36,11 @@ export function refsOf(urns: unknown, ...types: string[]): EntityRef[] {
 export function customProperties(ref: EntityRef, value: unknown) {
   const map = record(value);
   if (!map) return null;
-  return Object.entries(map).map(([key, v]) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v), associatedUrn: ref.urn.text }));
+  return Object.entries(map).map(([key, v]) => ({
+    key,
+    value: typeof v === 'string' ? v : JSON.stringify(v),
+    associatedUrn: ref.urn.text,
+  }));
 }
 
 /** A `{time, actor}` stamp as DataHub's AuditStamp; a missing one is time 0 where GraphQL needs a value. */
@@ -75,7 +80,19 @@ export function termsOf(v: unknown, associatedUrn: string) {
   };
 }
 
-const OWNERSHIP_TYPES = new Set(['TECHNICAL_OWNER', 'BUSINESS_OWNER', 'DATA_STEWARD', 'NONE', 'CUSTOM', 'DATAOWNER', 'PRODUCER', 'DEVELOPER', 'DELEGATE', 'CONSUMER', 'STAKEHOLDER']);
+const OWNERSHIP_TYPES = new Set([
+  'TECHNICAL_OWNER',
+  'BUSINESS_OWNER',
+  'DATA_STEWARD',
+  'NONE',
+  'CUSTOM',
+  'DATAOWNER',
+  'PRODUCER',
+  'DEVELOPER',
+  'DELEGATE',
+  'CONSUMER',
+  'STAKEHOLDER',
+]);
 
 export function ownershipOf(v: unknown, associatedUrn: string) {
   const value = record(v);
@@ -85,12 +102,14 @@ export function ownershipOf(v: unknown, associatedUrn: string) {
       const owner = refsOf([o.owner], 'corpuser', 'corpGroup')[0];
       if (!owner) return [];
       const type = str(o.type);
-      return [{
-        owner,
-        type: type && OWNERSHIP_TYPES.has(type) ? type : null,
-        ownershipType: refsOf([o.typeUrn], 'ownershipType')[0] ?? null,
-        associatedUrn,
-      }];
+      return [
+        {
+          owner,
+          type: type && OWNERSHIP_TYPES.has(type) ? type : null,
+          ownershipType: refsOf([o.typeUrn], 'ownershipType')[0] ?? null,
+          associatedUrn,
+        },
+      ];
     }),
     lastModified: auditStamp(value.lastModified),
   };

@@ -53,7 +53,10 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   const logger = (name: string) => createLogger(name, 'trace', sink);
   // The run's Neo4j, with the one store option the configuration sets (as service-runtime does).
   const store = createStore({
-    uri: process.env.TEST_NEO4J_URI!, user: process.env.TEST_NEO4J_USER, password: process.env.TEST_NEO4J_PASSWORD, database: 'neo4j',
+    uri: process.env.TEST_NEO4J_URI!,
+    user: process.env.TEST_NEO4J_USER,
+    password: process.env.TEST_NEO4J_PASSWORD,
+    database: 'neo4j',
     bookmarkWaitMs: config.BOOKMARK_WAIT_MS,
   });
 
@@ -69,8 +72,16 @@ export async function startHarness(overrides: Record<string, string> = {}): Prom
   ingestionServer.on('request', app.callback());
 
   return {
-    ingestionUrl, gatewayUrl, subgraphUrl, store, config,
-    logLines: () => chunks.join('').split('\n').filter((l) => l.trim() !== ''),
+    ingestionUrl,
+    gatewayUrl,
+    subgraphUrl,
+    store,
+    config,
+    logLines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() !== ''),
     async close() {
       await gateway.close();
       await closeServer(gateway.httpServer);
@@ -115,8 +126,16 @@ export async function send(url: string, spec: RequestSpec = {}): Promise<Reply> 
 }
 
 /** POST a GraphQL request; `raw` replaces the JSON body entirely. */
-export function graphql(url: string, token: string | null, doc: { query?: string; variables?: unknown; operationName?: unknown; raw?: string | Buffer; contentType?: string | null }): Promise<Reply> {
-  const body = doc.raw ?? { query: doc.query, ...(doc.variables !== undefined ? { variables: doc.variables } : {}), ...(doc.operationName !== undefined ? { operationName: doc.operationName } : {}) };
+export function graphql(
+  url: string,
+  token: string | null,
+  doc: { query?: string; variables?: unknown; operationName?: unknown; raw?: string | Buffer; contentType?: string | null },
+): Promise<Reply> {
+  const body = doc.raw ?? {
+    query: doc.query,
+    ...(doc.variables !== undefined ? { variables: doc.variables } : {}),
+    ...(doc.operationName !== undefined ? { operationName: doc.operationName } : {}),
+  };
   return send(url, { body, token, ...(doc.contentType !== undefined ? { contentType: doc.contentType } : {}) });
 }
 
@@ -137,18 +156,32 @@ export interface Snapshot {
  * namespace, e.g. under a urn an injection string made up).
  */
 export async function snapshot(store: Store, marker: string, actors: string[]): Promise<Snapshot> {
-  const q = async (cypher: string) => (await store.driver.executeQuery(cypher, { marker, actors }, { database: store.database })).records.map((r) => r.toObject());
-  const nodes = await q('MATCH (n:Entity) WHERE n.urn CONTAINS $marker RETURN n.urn AS urn, properties(n) AS props, labels(n) AS labels ORDER BY urn');
+  const q = async (cypher: string) =>
+    (await store.driver.executeQuery(cypher, { marker, actors }, { database: store.database })).records.map((r) => r.toObject());
+  const nodes = await q(
+    'MATCH (n:Entity) WHERE n.urn CONTAINS $marker RETURN n.urn AS urn, properties(n) AS props, labels(n) AS labels ORDER BY urn',
+  );
   const aspects = await q('MATCH (a:Aspect) WHERE a.urn CONTAINS $marker RETURN a.key AS key, properties(a) AS props ORDER BY key');
   const rels = await q(`MATCH (n:Entity)-[r]->(m) WHERE n.urn CONTAINS $marker OR m.urn CONTAINS $marker
     RETURN type(r) AS type, n.urn AS from, coalesce(m.urn, m.key) AS to, properties(r) AS props ORDER BY type, from, to, coalesce(r.key, '')`);
   const [actorAspects] = await q('MATCH (a:Aspect) WHERE a.createdBy IN $actors RETURN count(a) AS n');
   const [actorEdges] = await q('MATCH ()-[r]->() WHERE r.createdActor IN $actors OR r.updatedActor IN $actors RETURN count(r) AS n');
-  const hash = createHash('sha256').update(JSON.stringify([nodes, aspects, rels], (_k, v) => (typeof v === 'bigint' ? String(v) : v?.low !== undefined && v?.high !== undefined ? `${v.high}:${v.low}` : v))).digest('hex');
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify([nodes, aspects, rels], (_k, v) =>
+        typeof v === 'bigint' ? String(v) : v?.low !== undefined && v?.high !== undefined ? `${v.high}:${v.low}` : v,
+      ),
+    )
+    .digest('hex');
   return {
-    nodes: nodes.length, aspects: aspects.length, relationships: rels.length,
-    actorAspects: toNumber(actorAspects!.n), actorEdges: toNumber(actorEdges!.n), hash,
+    nodes: nodes.length,
+    aspects: aspects.length,
+    relationships: rels.length,
+    actorAspects: toNumber(actorAspects!.n),
+    actorEdges: toNumber(actorEdges!.n),
+    hash,
   };
 }
 
-const toNumber = (v: unknown): number => (typeof v === 'object' && v !== null && 'toNumber' in v ? (v as { toNumber(): number }).toNumber() : Number(v));
+const toNumber = (v: unknown): number =>
+  typeof v === 'object' && v !== null && 'toNumber' in v ? (v as { toNumber(): number }).toNumber() : Number(v);

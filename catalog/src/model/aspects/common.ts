@@ -94,11 +94,13 @@ export const dataPlatformInstanceSchema = z.looseObject({
 });
 
 export const inputFieldsSchema = z.looseObject({
-  fields: z.array(z.looseObject({
-    schemaFieldUrn: urnOf('schemaField'),
-    // The chart's or dashboard's own field, whose column lineage reads from schemaFieldUrn.
-    schemaField: z.looseObject({ fieldPath: z.string() }).optional(),
-  })),
+  fields: z.array(
+    z.looseObject({
+      schemaFieldUrn: urnOf('schemaField'),
+      // The chart's or dashboard's own field, whose column lineage reads from schemaFieldUrn.
+      schemaField: z.looseObject({ fieldPath: z.string() }).optional(),
+    }),
+  ),
 });
 
 export const containerSchema = z.looseObject({ container: urnSchema });

@@ -66,20 +66,47 @@ describe('validateAspect: accepted values come back unchanged', () => {
   });
 
   test.each([
-    ['dataJobInputOutput', JOB, {
-      inputDatasets: [UPSTREAM], outputDatasets: [DATASET], inputDatajobs: [JOB],
-      inputDatasetEdges: [{ destinationUrn: UPSTREAM, created: stamp, properties: { source: 'UI' } }],
-    }],
-    ['chartInfo', CHART, { title: 't', description: 'd', lastModified: changeStamps, inputs: [{ string: UPSTREAM }], inputEdges: [{ destinationUrn: UPSTREAM }] }],
-    ['dashboardInfo', DASHBOARD, { title: 't', description: 'd', lastModified: changeStamps, charts: [CHART], datasets: [UPSTREAM], dashboards: [] }],
+    [
+      'dataJobInputOutput',
+      JOB,
+      {
+        inputDatasets: [UPSTREAM],
+        outputDatasets: [DATASET],
+        inputDatajobs: [JOB],
+        inputDatasetEdges: [{ destinationUrn: UPSTREAM, created: stamp, properties: { source: 'UI' } }],
+      },
+    ],
+    [
+      'chartInfo',
+      CHART,
+      {
+        title: 't',
+        description: 'd',
+        lastModified: changeStamps,
+        inputs: [{ string: UPSTREAM }],
+        inputEdges: [{ destinationUrn: UPSTREAM }],
+      },
+    ],
+    [
+      'dashboardInfo',
+      DASHBOARD,
+      { title: 't', description: 'd', lastModified: changeStamps, charts: [CHART], datasets: [UPSTREAM], dashboards: [] },
+    ],
     ['dataJobInfo', JOB, { name: 'task', type: { string: 'COMMAND' }, customProperties: {} }],
     ['mlPrimaryKeyProperties', PRIMARY_KEY, { sources: [UPSTREAM] }],
     ['status', CHART, { removed: true }],
-    ['schemaMetadata', DATASET, {
-      schemaName: 's', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '',
-      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: [{ fieldPath: 'user_id', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' }],
-    }],
+    [
+      'schemaMetadata',
+      DATASET,
+      {
+        schemaName: 's',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields: [{ fieldPath: 'user_id', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' }],
+      },
+    ],
     ['corpUserInfo', 'urn:li:corpuser:jdoe', { active: true, displayName: 'J' }],
     ['datasetKey', DATASET, { platform: 'urn:li:dataPlatform:hive', name: 'logging_events', origin: 'PROD' }],
     ['tagKey', 'urn:li:tag:pii', { name: 'pii' }],
@@ -140,7 +167,13 @@ describe('validateAspect: rejections name the aspect and the field', () => {
     ['dataJobInputOutput', JOB, { inputDatasets: [], outputDatasets: [], inputDatajobs: [UPSTREAM] }, 'inputDatajobs[0]', 'dataJob'],
     ['dashboardInfo', DASHBOARD, { title: '', description: '', lastModified: changeStamps, charts: [UPSTREAM] }, 'charts[0]', 'chart'],
     ['dashboardInfo', DASHBOARD, { title: '', description: '', lastModified: changeStamps, datasets: [CHART] }, 'datasets[0]', 'dataset'],
-    ['chartInfo', CHART, { title: '', description: '', lastModified: changeStamps, inputs: [{ string: CHART }] }, 'inputs[0].string', 'dataset'],
+    [
+      'chartInfo',
+      CHART,
+      { title: '', description: '', lastModified: changeStamps, inputs: [{ string: CHART }] },
+      'inputs[0].string',
+      'dataset',
+    ],
     ['mlPrimaryKeyProperties', PRIMARY_KEY, { sources: [CHART] }, 'sources[0]', 'dataset'],
   ];
   test.each(wrongKinds)('%s rejects another urn kind in a typed field (%#)', (aspectName, urn, value, path, kind) => {
@@ -158,8 +191,9 @@ describe('validateAspect: rejections name the aspect and the field', () => {
     const wrong = { platform: 'urn:li:dataPlatform:hive', name: 'other', origin: 'PROD' };
     expect(rejection('datasetKey', wrong, DATASET).message).toContain(`does not match urn ${DATASET}`);
     expect(rejection('fooKey', { id: 'x' }, 'urn:li:foo:y').message).toContain('does not match urn urn:li:foo:y');
-    expect(rejection('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'logging_events', origin: 'PROD', x: 1 }, DATASET).message)
-      .toContain('Invalid datasetKey: unexpected field x');
+    expect(
+      rejection('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'logging_events', origin: 'PROD', x: 1 }, DATASET).message,
+    ).toContain('Invalid datasetKey: unexpected field x');
   });
 
   test("another type's key aspect is rejected", () => {
@@ -189,17 +223,26 @@ describe('validateAspect: rejections name the aspect and the field', () => {
 });
 
 describe('validateAspect on arbitrary JSON', () => {
-  const urns = [DATASET, JOB, CHART, DASHBOARD, PRIMARY_KEY, 'urn:li:dataFlow:(airflow,dag_abc,PROD)',
-    'urn:li:mlFeature:(ns,f)', 'urn:li:mlModel:(urn:li:dataPlatform:s,m,PROD)', 'urn:li:corpuser:u',
-    'urn:li:dataProcessInstance:p', 'urn:li:tag:t', 'urn:li:foo:bar'].map(parseUrn);
+  const urns = [
+    DATASET,
+    JOB,
+    CHART,
+    DASHBOARD,
+    PRIMARY_KEY,
+    'urn:li:dataFlow:(airflow,dag_abc,PROD)',
+    'urn:li:mlFeature:(ns,f)',
+    'urn:li:mlModel:(urn:li:dataPlatform:s,m,PROD)',
+    'urn:li:corpuser:u',
+    'urn:li:dataProcessInstance:p',
+    'urn:li:tag:t',
+    'urn:li:foo:bar',
+  ].map(parseUrn);
 
   // Objects with the schema's own field names reach deep into the schema; plain JSON mostly
   // fails at the top.
   function arbitraryFor(schema: z.ZodType): fc.Arbitrary<unknown> {
     const shape = (schema as { shape?: Record<string, unknown> }).shape;
-    const keyed = shape
-      ? fc.dictionary(fc.constantFrom(...Object.keys(shape)), fc.jsonValue({ maxDepth: 4 }))
-      : fc.constant({});
+    const keyed = shape ? fc.dictionary(fc.constantFrom(...Object.keys(shape)), fc.jsonValue({ maxDepth: 4 })) : fc.constant({});
     return fc.oneof(fc.jsonValue({ maxDepth: 4 }), keyed);
   }
 
@@ -314,11 +357,29 @@ describe('snapshot classes', () => {
   });
 
   test('the 21 members of the Snapshot union all have an entity type', () => {
-    const members = ['ChartSnapshot', 'CorpGroupSnapshot', 'CorpUserSnapshot', 'DashboardSnapshot', 'DataFlowSnapshot',
-      'DataHubPolicySnapshot', 'DataHubRetentionSnapshot', 'DataJobSnapshot', 'DataPlatformSnapshot', 'DataProcessSnapshot',
-      'DatasetSnapshot', 'GlossaryNodeSnapshot', 'GlossaryTermSnapshot', 'MLFeatureSnapshot', 'MLFeatureTableSnapshot',
-      'MLModelDeploymentSnapshot', 'MLModelGroupSnapshot', 'MLModelSnapshot', 'MLPrimaryKeySnapshot', 'SchemaFieldSnapshot',
-      'TagSnapshot'];
+    const members = [
+      'ChartSnapshot',
+      'CorpGroupSnapshot',
+      'CorpUserSnapshot',
+      'DashboardSnapshot',
+      'DataFlowSnapshot',
+      'DataHubPolicySnapshot',
+      'DataHubRetentionSnapshot',
+      'DataJobSnapshot',
+      'DataPlatformSnapshot',
+      'DataProcessSnapshot',
+      'DatasetSnapshot',
+      'GlossaryNodeSnapshot',
+      'GlossaryTermSnapshot',
+      'MLFeatureSnapshot',
+      'MLFeatureTableSnapshot',
+      'MLModelDeploymentSnapshot',
+      'MLModelGroupSnapshot',
+      'MLModelSnapshot',
+      'MLPrimaryKeySnapshot',
+      'SchemaFieldSnapshot',
+      'TagSnapshot',
+    ];
     for (const cls of members) expect(snapshotEntityType(`com.linkedin.metadata.snapshot.${cls}`)).toBeDefined();
   });
 

@@ -113,7 +113,11 @@ const KEY_SCHEMAS = new WeakMap<EntityRegistry, ReadonlyMap<string, z.ZodType>>(
 function keySchemasOf(registry: EntityRegistry): ReadonlyMap<string, z.ZodType> {
   let schemas = KEY_SCHEMAS.get(registry);
   if (!schemas) {
-    schemas = new Map(registry.descriptors.map((d) => [d.keyAspect, z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])))] as const));
+    schemas = new Map(
+      registry.descriptors.map(
+        (d) => [d.keyAspect, z.strictObject(Object.fromEntries(d.key.map((k) => [k.name, keyPartSchema(k)])))] as const,
+      ),
+    );
     KEY_SCHEMAS.set(registry, schemas);
   }
   return schemas;
@@ -223,9 +227,7 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
     const shape = schema?.safeParse(value, { reportInput: true });
     if (shape && !shape.success) throw validationFailed(formatIssues(aspectName, shape.error.issues));
     if (!isDeepStrictEqual(value, key.value)) {
-      throw validationFailed(
-        `Invalid ${aspectName}: does not match urn ${urn.text} (expected ${JSON.stringify(key.value)})`,
-      );
+      throw validationFailed(`Invalid ${aspectName}: does not match urn ${urn.text} (expected ${JSON.stringify(key.value)})`);
     }
     return value;
   }

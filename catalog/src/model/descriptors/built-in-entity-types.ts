@@ -33,4 +33,7 @@ export const MODELLED_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   TELEMETRY,
 ];
 
-export const BUILT_IN_ENTITY_TYPES: readonly EntityTypeDescriptor[] = Object.freeze([...MODELLED_ENTITY_TYPES, ...KNOWN_GENERIC_ENTITY_TYPES]);
+export const BUILT_IN_ENTITY_TYPES: readonly EntityTypeDescriptor[] = Object.freeze([
+  ...MODELLED_ENTITY_TYPES,
+  ...KNOWN_GENERIC_ENTITY_TYPES,
+]);

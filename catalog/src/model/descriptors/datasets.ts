@@ -5,11 +5,22 @@ import { edge, editable, type EntityTypeDescriptor, fabric, FINE, OWN, str, up, 
 export const FIELD_PARENT_TYPES = ['dataset', 'chart', 'dashboard'] as const;
 
 export const DATASET: EntityTypeDescriptor = {
-  name: 'dataset', keyAspect: 'datasetKey', graphqlType: 'DATASET', graphqlTypename: 'Dataset', snapshot: 'DatasetSnapshot',
+  name: 'dataset',
+  keyAspect: 'datasetKey',
+  graphqlType: 'DATASET',
+  graphqlTypename: 'Dataset',
+  snapshot: 'DatasetSnapshot',
   key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
   modelled: {
-    label: 'Dataset', displayLabel: 'Dataset', colour: '#2563eb', namePart: 'name', platformPart: 'platform', originPart: 'origin', relationships: true,
-    descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'], editable: 'editableDatasetProperties' }, graphqlDescriptive: 'properties',
+    label: 'Dataset',
+    displayLabel: 'Dataset',
+    colour: '#2563eb',
+    namePart: 'name',
+    platformPart: 'platform',
+    originPart: 'origin',
+    relationships: true,
+    descriptive: { aspect: 'datasetProperties', name: ['name'], description: ['description'], editable: 'editableDatasetProperties' },
+    graphqlDescriptive: 'properties',
     updateLineageRejection: 'Tried to add lineage edge with non-dataset node when we expect a dataset. Upstream urn: {urn}',
   },
   aspects: {
@@ -34,7 +45,18 @@ export const DATASET: EntityTypeDescriptor = {
 };
 
 export const SCHEMA_FIELD: EntityTypeDescriptor = {
-  name: 'schemaField', keyAspect: 'schemaFieldKey', graphqlType: 'SCHEMA_FIELD', graphqlTypename: 'SchemaFieldEntity', snapshot: 'SchemaFieldSnapshot',
+  name: 'schemaField',
+  keyAspect: 'schemaFieldKey',
+  graphqlType: 'SCHEMA_FIELD',
+  graphqlTypename: 'SchemaFieldEntity',
+  snapshot: 'SchemaFieldSnapshot',
   key: [urnPart('parent', FIELD_PARENT_TYPES, 'parent'), str('fieldPath', 'fieldPath')],
-  modelled: { label: 'SchemaField', displayLabel: 'Column', namePart: 'fieldPath', platformPart: 'parent', parentPart: 'parent', relationships: true },
+  modelled: {
+    label: 'SchemaField',
+    displayLabel: 'Column',
+    namePart: 'fieldPath',
+    platformPart: 'parent',
+    parentPart: 'parent',
+    relationships: true,
+  },
 };

@@ -5,8 +5,13 @@ import { type EntityTypeDescriptor, type GraphqlEntityType, str } from '../entit
 // Every other entity type of KEY_ASPECTS in acryl-datahub 1.7 (key aspect fields as plain strings),
 // with its GraphQL EntityType and MCE snapshot class where DataHub has them. Regenerate with: for
 // k, c in KEY_ASPECTS.items(): (k, c.ASPECT_NAME, [f.name for f in c.RECORD_SCHEMA.fields]).
-const known = (name: string, keyAspect: string, fields: readonly string[], graphqlType: GraphqlEntityType = 'OTHER', snapshot?: string): EntityTypeDescriptor =>
-  ({ name, keyAspect, key: fields.map((f) => str(f)), graphqlType, ...(snapshot ? { snapshot } : {}) });
+const known = (
+  name: string,
+  keyAspect: string,
+  fields: readonly string[],
+  graphqlType: GraphqlEntityType = 'OTHER',
+  snapshot?: string,
+): EntityTypeDescriptor => ({ name, keyAspect, key: fields.map((f) => str(f)), graphqlType, ...(snapshot ? { snapshot } : {}) });
 
 // Those with a graphqlTypename are rendered in GraphQL: the SDK's search and DataHub's MCP server read
 // them off datasets, charts, … (tags, terms, owners, domains, structured properties, documents).
@@ -34,7 +39,10 @@ export const KNOWN_GENERIC_ENTITY_TYPES: readonly EntityTypeDescriptor[] = [
   known('dataHubStepState', 'dataHubStepStateKey', ['id']),
   known('dataHubUpgrade', 'dataHubUpgradeKey', ['id']),
   known('dataHubView', 'dataHubViewKey', ['id'], 'DATAHUB_VIEW'),
-  { ...known('dataPlatformInstance', 'dataPlatformInstanceKey', ['platform', 'instance'], 'DATA_PLATFORM_INSTANCE'), graphqlTypename: 'DataPlatformInstance' },
+  {
+    ...known('dataPlatformInstance', 'dataPlatformInstanceKey', ['platform', 'instance'], 'DATA_PLATFORM_INSTANCE'),
+    graphqlTypename: 'DataPlatformInstance',
+  },
   { ...known('dataProduct', 'dataProductKey', ['id'], 'DATA_PRODUCT'), graphqlTypename: 'DataProduct' },
   { ...known('dataType', 'dataTypeKey', ['id'], 'DATA_TYPE'), graphqlTypename: 'DataTypeEntity' },
   { ...known('document', 'documentKey', ['id'], 'DOCUMENT'), graphqlTypename: 'Document' },

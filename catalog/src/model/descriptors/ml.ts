@@ -17,7 +17,12 @@ function modelLike(names: Names, look: Look, edges: readonly EdgeRule[]): Entity
     keyAspect: `${names.name}Key`,
     key: [urnPart('platform', ['dataPlatform']), str('name', 'name'), fabric('origin', 'origin')],
     modelled: {
-      ...look, namePart: 'name', platformPart: 'platform', originPart: 'origin', graphqlDescriptive: 'description', relationships: true,
+      ...look,
+      namePart: 'name',
+      platformPart: 'platform',
+      originPart: 'origin',
+      graphqlDescriptive: 'description',
+      relationships: true,
       descriptive: { aspect: properties, name: ['name'], description: ['description'] },
     },
     aspects: { [properties]: { edges } },
@@ -35,25 +40,42 @@ function featureLike(names: Names, look: Look): EntityTypeDescriptor {
     keyAspect: `${names.name}Key`,
     key: [str('featureNamespace', 'featureNamespace'), str('name', 'name')],
     modelled: {
-      ...look, namePart: 'name', graphqlDescriptive: 'description', relationships: true,
+      ...look,
+      namePart: 'name',
+      graphqlDescriptive: 'description',
+      relationships: true,
       descriptive: { aspect: properties, name: [], description: ['description'] },
     },
     aspects: { [properties]: { edges: [edge('sources', 'urnList', 'DerivedFrom', ['dataset'], up)] } },
   };
 }
 
-export const ML_PRIMARY_KEY: EntityTypeDescriptor = featureLike({ name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
-  { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' });
+export const ML_PRIMARY_KEY: EntityTypeDescriptor = featureLike(
+  { name: 'mlPrimaryKey', graphqlType: 'MLPRIMARY_KEY', graphqlTypename: 'MLPrimaryKey', snapshot: 'MLPrimaryKeySnapshot' },
+  { label: 'MlPrimaryKey', displayLabel: 'ML primary key', colour: '#6d28d9' },
+);
 
-export const ML_FEATURE: EntityTypeDescriptor = featureLike({ name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
-  { label: 'MlFeature', displayLabel: 'ML feature', colour: '#7e22ce' });
+export const ML_FEATURE: EntityTypeDescriptor = featureLike(
+  { name: 'mlFeature', graphqlType: 'MLFEATURE', graphqlTypename: 'MLFeature', snapshot: 'MLFeatureSnapshot' },
+  { label: 'MlFeature', displayLabel: 'ML feature', colour: '#7e22ce' },
+);
 
 export const ML_FEATURE_TABLE: EntityTypeDescriptor = {
-  name: 'mlFeatureTable', keyAspect: 'mlFeatureTableKey', graphqlType: 'MLFEATURE_TABLE', graphqlTypename: 'MLFeatureTable', snapshot: 'MLFeatureTableSnapshot',
+  name: 'mlFeatureTable',
+  keyAspect: 'mlFeatureTableKey',
+  graphqlType: 'MLFEATURE_TABLE',
+  graphqlTypename: 'MLFeatureTable',
+  snapshot: 'MLFeatureTableSnapshot',
   key: [urnPart('platform', ['dataPlatform']), str('name', 'name')],
   modelled: {
-    label: 'MlFeatureTable', displayLabel: 'ML feature table', colour: '#a21caf', namePart: 'name', platformPart: 'platform', relationships: true,
-    descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] }, graphqlDescriptive: 'description',
+    label: 'MlFeatureTable',
+    displayLabel: 'ML feature table',
+    colour: '#a21caf',
+    namePart: 'name',
+    platformPart: 'platform',
+    relationships: true,
+    descriptive: { aspect: 'mlFeatureTableProperties', name: [], description: ['description'] },
+    graphqlDescriptive: 'description',
   },
   aspects: {
     mlFeatureTableProperties: {
@@ -62,7 +84,8 @@ export const ML_FEATURE_TABLE: EntityTypeDescriptor = {
   },
 };
 
-export const ML_MODEL: EntityTypeDescriptor = modelLike({ name: 'mlModel', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot' },
+export const ML_MODEL: EntityTypeDescriptor = modelLike(
+  { name: 'mlModel', graphqlType: 'MLMODEL', graphqlTypename: 'MLModel', snapshot: 'MLModelSnapshot' },
   { label: 'MlModel', displayLabel: 'ML model', colour: '#be185d' },
   [
     edge('mlFeatures', 'urnList', 'Consumes', ['mlFeature'], up),
@@ -70,8 +93,11 @@ export const ML_MODEL: EntityTypeDescriptor = modelLike({ name: 'mlModel', graph
     USED_BY,
     edge('groups', 'urnList', 'MemberOf', ['mlModelGroup'], down),
     edge('deployments', 'urnList', 'DeployedTo', ['mlModelDeployment']),
-  ]);
+  ],
+);
 
-export const ML_MODEL_GROUP: EntityTypeDescriptor = modelLike({ name: 'mlModelGroup', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot' },
+export const ML_MODEL_GROUP: EntityTypeDescriptor = modelLike(
+  { name: 'mlModelGroup', graphqlType: 'MLMODEL_GROUP', graphqlTypename: 'MLModelGroup', snapshot: 'MLModelGroupSnapshot' },
   { label: 'MlModelGroup', displayLabel: 'ML model group', colour: '#9d174d' },
-  [TRAINED_BY, USED_BY]);
+  [TRAINED_BY, USED_BY],
+);

@@ -4,11 +4,21 @@ import { down, EDGE, edge, editable, type EntityTypeDescriptor, fabric, FINE, OW
 const DPI = 'dataProcessInstance';
 
 export const DATA_JOB: EntityTypeDescriptor = {
-  name: 'dataJob', keyAspect: 'dataJobKey', graphqlType: 'DATA_JOB', graphqlTypename: 'DataJob', snapshot: 'DataJobSnapshot',
+  name: 'dataJob',
+  keyAspect: 'dataJobKey',
+  graphqlType: 'DATA_JOB',
+  graphqlTypename: 'DataJob',
+  snapshot: 'DataJobSnapshot',
   key: [urnPart('flow', ['dataFlow'], 'dataFlow'), str('jobId', 'jobId')],
   modelled: {
-    label: 'DataJob', displayLabel: 'Data job', colour: '#c2410c', namePart: 'jobId', platformPart: 'flow', relationships: true,
-    descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'], editable: 'editableDataJobProperties' }, graphqlDescriptive: 'properties',
+    label: 'DataJob',
+    displayLabel: 'Data job',
+    colour: '#c2410c',
+    namePart: 'jobId',
+    platformPart: 'flow',
+    relationships: true,
+    descriptive: { aspect: 'dataJobInfo', name: ['name'], description: ['description'], editable: 'editableDataJobProperties' },
+    graphqlDescriptive: 'properties',
     // "datJob" (sic) is DataHub's text.
     updateLineageRejection: "Tried to add an upstream to a dataJob that isn't a datJob or dataset. Upstream urn: {urn}",
   },
@@ -30,12 +40,23 @@ export const DATA_JOB: EntityTypeDescriptor = {
       updateLineageStart: ['inputDatasets', 'outputDatasets'],
       patch: {
         fields: {
-          inputDatasetEdges: EDGE, outputDatasetEdges: EDGE, inputDatajobEdges: EDGE,
-          inputDatasetFields: URN, outputDatasetFields: URN, fineGrainedLineages: FINE,
+          inputDatasetEdges: EDGE,
+          outputDatasetEdges: EDGE,
+          inputDatajobEdges: EDGE,
+          inputDatasetFields: URN,
+          outputDatasetFields: URN,
+          fineGrainedLineages: FINE,
         },
         defaultValue: () => ({
-          inputDatasets: [], outputDatasets: [], inputDatajobs: [], inputDatasetEdges: [], outputDatasetEdges: [],
-          inputDatajobEdges: [], inputDatasetFields: [], outputDatasetFields: [], fineGrainedLineages: [],
+          inputDatasets: [],
+          outputDatasets: [],
+          inputDatajobs: [],
+          inputDatasetEdges: [],
+          outputDatasetEdges: [],
+          inputDatajobEdges: [],
+          inputDatasetFields: [],
+          outputDatasetFields: [],
+          fineGrainedLineages: [],
         }),
       },
     },
@@ -43,17 +64,30 @@ export const DATA_JOB: EntityTypeDescriptor = {
 };
 
 export const DATA_FLOW: EntityTypeDescriptor = {
-  name: 'dataFlow', keyAspect: 'dataFlowKey', graphqlType: 'DATA_FLOW', graphqlTypename: 'DataFlow', snapshot: 'DataFlowSnapshot',
+  name: 'dataFlow',
+  keyAspect: 'dataFlowKey',
+  graphqlType: 'DATA_FLOW',
+  graphqlTypename: 'DataFlow',
+  snapshot: 'DataFlowSnapshot',
   key: [str('orchestrator', 'orchestrator'), str('flowId', 'flowId'), str('cluster', 'cluster')],
   modelled: {
-    label: 'DataFlow', displayLabel: 'Data flow', colour: '#9a3412', namePart: 'flowId', platformPart: 'orchestrator', relationships: true,
-    descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'], editable: 'editableDataFlowProperties' }, graphqlDescriptive: 'properties',
+    label: 'DataFlow',
+    displayLabel: 'Data flow',
+    colour: '#9a3412',
+    namePart: 'flowId',
+    platformPart: 'orchestrator',
+    relationships: true,
+    descriptive: { aspect: 'dataFlowInfo', name: ['name'], description: ['description'], editable: 'editableDataFlowProperties' },
+    graphqlDescriptive: 'properties',
   },
   aspects: { dataFlowInfo: OWN },
 };
 
 export const DATA_PROCESS_INSTANCE: EntityTypeDescriptor = {
-  name: DPI, keyAspect: 'dataProcessInstanceKey', graphqlType: 'DATA_PROCESS_INSTANCE', graphqlTypename: 'DataProcessInstance',
+  name: DPI,
+  keyAspect: 'dataProcessInstanceKey',
+  graphqlType: 'DATA_PROCESS_INSTANCE',
+  graphqlTypename: 'DataProcessInstance',
   key: [str('id')],
   modelled: { label: 'DataProcessInstance', displayLabel: 'Process run', namePart: 'id', relationships: true },
   aspects: {
@@ -82,10 +116,15 @@ export const DATA_PROCESS_INSTANCE: EntityTypeDescriptor = {
 
 export const DATA_PROCESS: EntityTypeDescriptor = {
   // The legacy process: outputs are modelled as Consumes too, so they read as upstream.
-  name: 'dataProcess', keyAspect: 'dataProcessKey', graphqlType: 'OTHER', snapshot: 'DataProcessSnapshot',
+  name: 'dataProcess',
+  keyAspect: 'dataProcessKey',
+  graphqlType: 'OTHER',
+  snapshot: 'DataProcessSnapshot',
   key: [str('name'), str('orchestrator'), fabric('origin')],
   modelled: { label: 'DataProcess', displayLabel: 'Process', namePart: 'name', platformPart: 'orchestrator', originPart: 'origin' },
   aspects: {
-    dataProcessInfo: { edges: [edge('inputs', 'urnList', 'Consumes', ['dataset'], up), edge('outputs', 'urnList', 'Consumes', ['dataset'], up)] },
+    dataProcessInfo: {
+      edges: [edge('inputs', 'urnList', 'Consumes', ['dataset'], up), edge('outputs', 'urnList', 'Consumes', ['dataset'], up)],
+    },
   },
 };

@@ -36,15 +36,30 @@ export function columnLineageOf(stored: JsonRecord): ColumnLineage {
       for (const [f, v] of Object.entries(asRecord(asRecord(c)?.added) ?? {})) {
         // Written before runs were kept: one report (run '').
         const legacy = reportedOf(v);
-        const runs = legacy ? { '': legacy } : Object.fromEntries(Object.entries(asRecord(v) ?? {}).flatMap(([run, r]) => {
-          const rep = reportedOf(r);
-          return rep ? [[run, rep]] : [];
-        }));
+        const runs = legacy
+          ? { '': legacy }
+          : Object.fromEntries(
+              Object.entries(asRecord(v) ?? {}).flatMap(([run, r]) => {
+                const rep = reportedOf(r);
+                return rep ? [[run, rep]] : [];
+              }),
+            );
         if (Object.keys(runs).length) added[f] = runs;
       }
-      const setOps = Object.fromEntries(Object.entries(asRecord(set?.ops) ?? {}).flatMap(([f, o]) => (strings(o).length ? [[f, strings(o)] as const] : [])));
+      const setOps = Object.fromEntries(
+        Object.entries(asRecord(set?.ops) ?? {}).flatMap(([f, o]) => (strings(o).length ? [[f, strings(o)] as const] : [])),
+      );
       out[job][column] = {
-        ...(set && typeof set.key === 'string' ? { set: { key: set.key, actor: str(set.actor) ?? '', upstreams: strings(set.upstreams), ...(Object.keys(setOps).length ? { ops: setOps } : {}) } } : {}),
+        ...(set && typeof set.key === 'string'
+          ? {
+              set: {
+                key: set.key,
+                actor: str(set.actor) ?? '',
+                upstreams: strings(set.upstreams),
+                ...(Object.keys(setOps).length ? { ops: setOps } : {}),
+              },
+            }
+          : {}),
         added,
       };
     }
@@ -52,17 +67,26 @@ export function columnLineageOf(stored: JsonRecord): ColumnLineage {
   return out;
 }
 
-export function nextColumnLineage(cl: ColumnLineage, jobUrn: string, columns: Map<string, Map<string, string[]>>, mode: 'add' | 'set', r: Seen, run: string): ColumnLineage {
+export function nextColumnLineage(
+  cl: ColumnLineage,
+  jobUrn: string,
+  columns: Map<string, Map<string, string[]>>,
+  mode: 'add' | 'set',
+  r: Seen,
+  run: string,
+): ColumnLineage {
   const job: Record<string, ColumnState> = { ...(cl[jobUrn] ?? {}) };
   for (const [column, ups] of columns) {
     const c = job[column] ?? { added: {} };
     if (c.set !== undefined && r.key <= c.set.key) continue;
     if (mode === 'set') {
       const ops = Object.fromEntries(sorted(ups.keys()).flatMap((f) => (ups.get(f)!.length ? [[f, ups.get(f)!]] : [])));
-      const added = Object.fromEntries(Object.entries(c.added).flatMap(([f, runs]) => {
-        const left = Object.fromEntries(Object.entries(runs).filter(([, a]) => a.key > r.key));
-        return Object.keys(left).length ? [[f, left]] : [];
-      }));
+      const added = Object.fromEntries(
+        Object.entries(c.added).flatMap(([f, runs]) => {
+          const left = Object.fromEntries(Object.entries(runs).filter(([, a]) => a.key > r.key));
+          return Object.keys(left).length ? [[f, left]] : [];
+        }),
+      );
       job[column] = { set: { ...r, upstreams: sorted(ups.keys()), ...(Object.keys(ops).length ? { ops } : {}) }, added };
     } else {
       const added = { ...c.added };
@@ -82,10 +106,12 @@ export function withdrawColumnLineage(cl: ColumnLineage, jobUrn: string, run: st
   if (!job) return cl;
   const next: Record<string, ColumnState> = {};
   for (const [column, c] of Object.entries(job)) {
-    const added = Object.fromEntries(Object.entries(c.added).flatMap(([f, runs]) => {
-      const { [run]: _gone, ...left } = runs;
-      return Object.keys(left).length ? [[f, left]] : [];
-    }));
+    const added = Object.fromEntries(
+      Object.entries(c.added).flatMap(([f, runs]) => {
+        const { [run]: _gone, ...left } = runs;
+        return Object.keys(left).length ? [[f, left]] : [];
+      }),
+    );
     // A column only this run reported is gone, as if the run had never reported it.
     if (c.set || Object.keys(added).length) next[column] = { ...c, added };
   }
@@ -93,17 +119,31 @@ export function withdrawColumnLineage(cl: ColumnLineage, jobUrn: string, run: st
   return Object.keys(next).length ? { ...cl, [jobUrn]: next } : others;
 }
 
-export const columnLineageJson = (cl: ColumnLineage): JsonRecord => sortedRecord(Object.fromEntries(Object.entries(cl).map(([job, columns]) => [job, sortedRecord(
-  Object.fromEntries(Object.entries(columns).map(([column, c]) => [column, {
-    ...(c.set ? { set: c.set } : {}),
-    added: sortedRecord(Object.fromEntries(Object.entries(c.added).map(([f, runs]) => [f, sortedRecord(runs)]))),
-  }])),
-)])));
+export const columnLineageJson = (cl: ColumnLineage): JsonRecord =>
+  sortedRecord(
+    Object.fromEntries(
+      Object.entries(cl).map(([job, columns]) => [
+        job,
+        sortedRecord(
+          Object.fromEntries(
+            Object.entries(columns).map(([column, c]) => [
+              column,
+              {
+                ...(c.set ? { set: c.set } : {}),
+                added: sortedRecord(Object.fromEntries(Object.entries(c.added).map(([f, runs]) => [f, sortedRecord(runs)]))),
+              },
+            ]),
+          ),
+        ),
+      ]),
+    ),
+  );
 
 /** Distinct, sorted ignoring case (as DataHub's converter sorts them). */
 export function sortedOps(ops: Iterable<string>): string[] {
   return [...new Set(ops)].sort((a, b) => {
-    const x = a.toLowerCase(), y = b.toLowerCase();
+    const x = a.toLowerCase(),
+      y = b.toLowerCase();
     return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
   });
 }

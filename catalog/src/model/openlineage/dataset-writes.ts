@@ -11,7 +11,14 @@ import { schemaMetadataOf } from './schema-metadata.ts';
  * A dataset of an event: its schema and documentation when this event is the newest to give them,
  * its kept facets and column state in its openLineage aspect; else only made to exist.
  */
-export function writeDataset(state: StoredAspects, d: DatasetFacts, key: string, t: number, write: WriteAspect, columns?: ColumnLineage): void {
+export function writeDataset(
+  state: StoredAspects,
+  d: DatasetFacts,
+  key: string,
+  t: number,
+  write: WriteAspect,
+  columns?: ColumnLineage,
+): void {
   const s = entityState(state, d.urn);
   if (d.schema && isNewest(s.facetKeys.schema, key)) write(d.urn, 'schemaMetadata', schemaMetadataOf(d.urn, d.schema));
   else ensureDataset(state, d.urn, write);
@@ -21,7 +28,11 @@ export function writeDataset(state: StoredAspects, d: DatasetFacts, key: string,
   // Only what the event says of it needs a key to be kept against older events.
   if (isDescribed(d) || columns) {
     const marks = [...(d.schema ? ['schema'] : []), ...(d.description !== undefined ? ['documentation'] : [])];
-    write(d.urn, OPENLINEAGE_ASPECT, nextEntityState(s, key, t, d.kept, marks, columns ? { columnLineage: columnLineageJson(columns) } : {}));
+    write(
+      d.urn,
+      OPENLINEAGE_ASPECT,
+      nextEntityState(s, key, t, d.kept, marks, columns ? { columnLineage: columnLineageJson(columns) } : {}),
+    );
   }
 }
 

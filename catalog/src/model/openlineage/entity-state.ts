@@ -31,7 +31,10 @@ export function entityState(state: StoredAspects, urn: string): EntityState {
   for (const [k, key] of Object.entries(asRecord(v.facetKeys) ?? {})) if (typeof key === 'string') facetKeys[k] = key;
   return {
     key: str(v.eventKey) ?? (eventTime !== undefined ? timeText(eventTime) : undefined),
-    eventTime, facets: asRecord(v.facets) ?? {}, facetKeys, stored: v,
+    eventTime,
+    facets: asRecord(v.facets) ?? {},
+    facetKeys,
+    stored: v,
   };
 }
 
@@ -45,7 +48,8 @@ export function legacyRunKey(state: StoredAspects, runUrn: string): string | und
 /** Facets an event gives an entity that are kept verbatim: those not interpreted, and those that failed their schema. */
 export function keptFacets(facets: JsonRecord, unread: JsonRecord | undefined, also: readonly string[] = []): JsonRecord {
   const out: JsonRecord = {};
-  for (const [k, v] of Object.entries(facets)) if (v !== undefined && v !== null && (!INTERPRETED_FACETS.has(k) || also.includes(k))) out[k] = v;
+  for (const [k, v] of Object.entries(facets))
+    if (v !== undefined && v !== null && (!INTERPRETED_FACETS.has(k) || also.includes(k))) out[k] = v;
   return { ...out, ...(unread ?? {}) };
 }
 
@@ -54,7 +58,14 @@ export function keptFacets(facets: JsonRecord, unread: JsonRecord | undefined, a
  * newest event giving it; `marks` are interpreted facets whose key alone is kept (their value lives
  * in the aspect they map to); `extra` the merge state of the caller.
  */
-export function nextEntityState(s: EntityState, key: string, t: number, kept: JsonRecord, marks: readonly string[], extra: JsonRecord = {}): JsonRecord {
+export function nextEntityState(
+  s: EntityState,
+  key: string,
+  t: number,
+  kept: JsonRecord,
+  marks: readonly string[],
+  extra: JsonRecord = {},
+): JsonRecord {
   const facets: JsonRecord = { ...s.facets };
   const keys: Record<string, string> = { ...s.facetKeys };
   for (const [k, value] of Object.entries(kept)) {

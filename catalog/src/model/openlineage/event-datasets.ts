@@ -58,7 +58,14 @@ export function datasetFacts(d: OlDataset, resolve: NameResolver): DatasetFacts 
     }
     columns.set(column, ups);
   }
-  return { urn, kept, ...(schema ? { schema } : {}), ...(description !== undefined ? { description } : {}), columns, columnInputs: [...columnInputs] };
+  return {
+    urn,
+    kept,
+    ...(schema ? { schema } : {}),
+    ...(description !== undefined ? { description } : {}),
+    columns,
+    columnInputs: [...columnInputs],
+  };
 }
 
 /**
@@ -86,7 +93,8 @@ function mergeDatasets(list: readonly DatasetFacts[]): DatasetFacts[] {
 }
 
 /** Whether the event says anything of the dataset beyond naming it: only that needs a key kept against older events. */
-export const isDescribed = (d: DatasetFacts) => d.schema !== undefined || d.description !== undefined || Object.keys(d.kept).length > 0 || d.columns !== undefined;
+export const isDescribed = (d: DatasetFacts) =>
+  d.schema !== undefined || d.description !== undefined || Object.keys(d.kept).length > 0 || d.columns !== undefined;
 
 /** The datasets of a job or run event. */
 export interface JobEventDatasets {
@@ -105,6 +113,8 @@ export function jobEventDatasetsOf(e: Extract<OpenLineageEvent, { kind: 'run' | 
   const inputs = mergeDatasets(e.inputs.map((d) => datasetFacts(d, resolve)));
   const outputs = mergeDatasets(e.outputs.map((d) => datasetFacts(d, resolve)));
   const withColumns = outputs.filter((d) => d.columns !== undefined);
-  const columnOnly = [...new Set(withColumns.flatMap((d) => d.columnInputs ?? []))].filter((u) => !inputs.some((d) => d.urn === u) && !outputs.some((d) => d.urn === u));
+  const columnOnly = [...new Set(withColumns.flatMap((d) => d.columnInputs ?? []))].filter(
+    (u) => !inputs.some((d) => d.urn === u) && !outputs.some((d) => d.urn === u),
+  );
   return { inputs, outputs, withColumns, columnOnly, datasets: mergeDatasets([...inputs, ...outputs]) };
 }

@@ -90,12 +90,22 @@ const runEventSchema = z.looseObject({
   inputs: z.array(inputDataset).optional(),
   outputs: z.array(outputDataset).optional(),
 });
-const jobEventSchema = z.looseObject({ ...base, job, inputs: z.array(inputDataset).optional(), outputs: z.array(outputDataset).optional() });
+const jobEventSchema = z.looseObject({
+  ...base,
+  job,
+  inputs: z.array(inputDataset).optional(),
+  outputs: z.array(outputDataset).optional(),
+});
 const datasetEventSchema = z.looseObject({ ...base, dataset });
 
 /** Facets the mapping would interpret but that failed their schema: kept verbatim, not read. */
-interface Unread { unread?: JsonRecord }
-export type OlDataset = z.infer<typeof dataset> & { inputFacets?: Record<string, unknown>; outputFacets?: Record<string, unknown> } & Unread;
+interface Unread {
+  unread?: JsonRecord;
+}
+export type OlDataset = z.infer<typeof dataset> & {
+  inputFacets?: Record<string, unknown>;
+  outputFacets?: Record<string, unknown>;
+} & Unread;
 export type OlJob = z.infer<typeof job> & Unread;
 
 interface Common {
@@ -108,12 +118,25 @@ interface Common {
   raw: JsonRecord;
 }
 export type OpenLineageEvent =
-  | Common & { kind: 'run'; eventType: RunEventType | undefined; runId: string; runFacets: JsonRecord; runUnread: JsonRecord; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; reportsDatasets: boolean }
-  | Common & { kind: 'job'; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; reportsDatasets: boolean }
-  | Common & { kind: 'dataset'; dataset: OlDataset };
+  | (Common & {
+      kind: 'run';
+      eventType: RunEventType | undefined;
+      runId: string;
+      runFacets: JsonRecord;
+      runUnread: JsonRecord;
+      job: OlJob;
+      inputs: OlDataset[];
+      outputs: OlDataset[];
+      reportsDatasets: boolean;
+    })
+  | (Common & { kind: 'job'; job: OlJob; inputs: OlDataset[]; outputs: OlDataset[]; reportsDatasets: boolean })
+  | (Common & { kind: 'dataset'; dataset: OlDataset });
 
 function path(segments: readonly PropertyKey[]): string {
-  return segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${String(s)}`)).join('').replace(/^\./, '');
+  return segments
+    .map((s) => (typeof s === 'number' ? `[${s}]` : `.${String(s)}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
@@ -129,7 +152,11 @@ function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
  * One facet map with its interpreted facets checked: those that fail their schema are moved out (to
  * `unread`) and named in `warnings`; the map returned holds only what the mapping may read.
  */
-function sortFacets(facetMap: Record<string, unknown> | undefined, at: string, warnings: string[]): { facets?: Record<string, unknown>; unread: JsonRecord } {
+function sortFacets(
+  facetMap: Record<string, unknown> | undefined,
+  at: string,
+  warnings: string[],
+): { facets?: Record<string, unknown>; unread: JsonRecord } {
   const unread: JsonRecord = {};
   if (facetMap === undefined) return { unread };
   const facets: Record<string, unknown> = { ...facetMap };
@@ -170,7 +197,8 @@ function checkDatasets<T extends OlDataset>(list: T[], at: string, warnings: str
 }
 
 /** Whether an event says what the job reads and writes (an empty list says "nothing"; an absent one says nothing). */
-const reportsDatasets = (e: { inputs?: unknown[] | undefined; outputs?: unknown[] | undefined }) => e.inputs !== undefined || e.outputs !== undefined;
+const reportsDatasets = (e: { inputs?: unknown[] | undefined; outputs?: unknown[] | undefined }) =>
+  e.inputs !== undefined || e.outputs !== undefined;
 
 /** What every kind shares: the time (checked), the digest, the warnings so far. */
 function common(value: JsonRecord, e: { eventTime: string; producer: string; schemaURL?: string | undefined }, where: string): Common {
@@ -179,7 +207,13 @@ function common(value: JsonRecord, e: { eventTime: string; producer: string; sch
   const warnings: string[] = [];
   if (time.noOffset) warnings.push('eventTime has no offset: read as UTC');
   if (e.schemaURL === undefined) warnings.push('schemaURL is missing: read as OpenLineage 2-0-2');
-  return { eventTime: time.ms, digest: createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16), producer: e.producer, warnings, raw: value };
+  return {
+    eventTime: time.ms,
+    digest: createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16),
+    producer: e.producer,
+    warnings,
+    raw: value,
+  };
 }
 
 /**
@@ -193,9 +227,16 @@ export function parseOpenLineageEvent(value: unknown, where = ''): OpenLineageEv
     const c = common(value, e, where);
     const run = sortFacets(e.run.facets, 'run.facets', c.warnings);
     return {
-      ...c, kind: 'run', eventType: e.eventType, runId: e.run.runId.toLowerCase(), runFacets: run.facets ?? {}, runUnread: run.unread,
-      job: withUnread(e.job, 'job', c.warnings), inputs: checkDatasets(e.inputs ?? [], 'inputs', c.warnings),
-      outputs: checkDatasets(e.outputs ?? [], 'outputs', c.warnings), reportsDatasets: reportsDatasets(e),
+      ...c,
+      kind: 'run',
+      eventType: e.eventType,
+      runId: e.run.runId.toLowerCase(),
+      runFacets: run.facets ?? {},
+      runUnread: run.unread,
+      job: withUnread(e.job, 'job', c.warnings),
+      inputs: checkDatasets(e.inputs ?? [], 'inputs', c.warnings),
+      outputs: checkDatasets(e.outputs ?? [], 'outputs', c.warnings),
+      reportsDatasets: reportsDatasets(e),
     };
   }
   if (value.dataset !== undefined) {
@@ -207,8 +248,12 @@ export function parseOpenLineageEvent(value: unknown, where = ''): OpenLineageEv
   const e = check(jobEventSchema, value, where);
   const c = common(value, e, where);
   return {
-    ...c, kind: 'job', job: withUnread(e.job, 'job', c.warnings), inputs: checkDatasets(e.inputs ?? [], 'inputs', c.warnings),
-    outputs: checkDatasets(e.outputs ?? [], 'outputs', c.warnings), reportsDatasets: reportsDatasets(e),
+    ...c,
+    kind: 'job',
+    job: withUnread(e.job, 'job', c.warnings),
+    inputs: checkDatasets(e.inputs ?? [], 'inputs', c.warnings),
+    outputs: checkDatasets(e.outputs ?? [], 'outputs', c.warnings),
+    reportsDatasets: reportsDatasets(e),
   };
 }
 
@@ -216,7 +261,10 @@ export function parseOpenLineageEvent(value: unknown, where = ''): OpenLineageEv
 export const INTERPRETED_FACETS: ReadonlySet<string> = new Set(Object.keys(interpreted));
 
 /** A facet as the mapping reads it (already checked by parseOpenLineageEvent). */
-export function facetOf<K extends keyof typeof interpreted>(facetMap: Record<string, unknown> | undefined, key: K): z.infer<(typeof interpreted)[K]> | undefined {
+export function facetOf<K extends keyof typeof interpreted>(
+  facetMap: Record<string, unknown> | undefined,
+  key: K,
+): z.infer<(typeof interpreted)[K]> | undefined {
   const value = facetMap?.[key];
   return value === undefined || value === null ? undefined : (value as z.infer<(typeof interpreted)[K]>);
 }

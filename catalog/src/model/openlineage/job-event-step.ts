@@ -20,9 +20,13 @@ export function lineageModeOf(e: OpenLineageEvent): LineageMode {
   if (e.kind === 'job') return 'set';
   if (e.kind !== 'run') return 'none';
   switch (e.eventType) {
-    case 'COMPLETE': return 'set';
-    case 'FAIL': case 'ABORT': return 'withdraw';
-    default: return 'add';
+    case 'COMPLETE':
+      return 'set';
+    case 'FAIL':
+    case 'ABORT':
+      return 'withdraw';
+    default:
+      return 'add';
   }
 }
 

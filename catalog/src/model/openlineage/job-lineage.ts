@@ -36,11 +36,14 @@ export function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): Jo
     const set = asRecord(l.set);
     const added = asRecord(l.added) ?? {};
     const seen = asRecord(l.seen) ?? {};
-    const seenIn = (d: Direction) => Object.fromEntries(Object.entries(asRecord(seen[d]) ?? {}).flatMap(([u, v]) => {
-      const first = seenOf(asRecord(v)?.first);
-      const last = seenOf(asRecord(v)?.last);
-      return first && last ? [[u, { first, last }]] : [];
-    }));
+    const seenIn = (d: Direction) =>
+      Object.fromEntries(
+        Object.entries(asRecord(seen[d]) ?? {}).flatMap(([u, v]) => {
+          const first = seenOf(asRecord(v)?.first);
+          const last = seenOf(asRecord(v)?.last);
+          return first && last ? [[u, { first, last }]] : [];
+        }),
+      );
     const addedIn = (d: Direction) => Object.fromEntries(Object.entries(asRecord(added[d]) ?? {}).map(([u, v]) => [u, runKeysOf(v)]));
     return {
       ...(set && typeof set.key === 'string' ? { set: { key: set.key, inputs: strings(set.inputs), outputs: strings(set.outputs) } } : {}),
@@ -68,10 +71,12 @@ export function jobLineageOf(stored: JsonRecord, io: JsonRecord | undefined): Jo
 
 /** `added` with each dataset's run entries filtered; datasets left with none dropped. */
 function filterAdded(added: Record<string, RunKeys>, keep: (run: string, key: string) => boolean): Record<string, RunKeys> {
-  return Object.fromEntries(Object.entries(added).flatMap(([u, runs]) => {
-    const left = Object.fromEntries(Object.entries(runs).filter(([r, k]) => keep(r, k)));
-    return Object.keys(left).length ? [[u, left]] : [];
-  }));
+  return Object.fromEntries(
+    Object.entries(added).flatMap(([u, runs]) => {
+      const left = Object.fromEntries(Object.entries(runs).filter(([r, k]) => keep(r, k)));
+      return Object.keys(left).length ? [[u, left]] : [];
+    }),
+  );
 }
 
 /**
@@ -79,11 +84,23 @@ function filterAdded(added: Record<string, RunKeys>, keep: (run: string, key: st
  * additions said is superseded), `add` adds on behalf of the run, `withdraw` (the run failed) takes
  * back everything the run added, `seen` (an event of a run that already failed) only stamps.
  */
-export function nextJobLineage(l: JobLineage, reported: Record<Direction, string[]>, mode: 'add' | 'set' | 'withdraw' | 'seen', key: string, s: Seen, run: string, columnOutputs: readonly string[] = []): JobLineage {
+export function nextJobLineage(
+  l: JobLineage,
+  reported: Record<Direction, string[]>,
+  mode: 'add' | 'set' | 'withdraw' | 'seen',
+  key: string,
+  s: Seen,
+  run: string,
+  columnOutputs: readonly string[] = [],
+): JobLineage {
   // A run that ends (completes or fails) has no column additions left to withdraw.
   const { [run]: columnsOfRun, ...otherRuns } = l.columnRuns;
   if (mode === 'withdraw') {
-    return { ...l, added: { inputs: filterAdded(l.added.inputs, (r) => r !== run), outputs: filterAdded(l.added.outputs, (r) => r !== run) }, columnRuns: otherRuns };
+    return {
+      ...l,
+      added: { inputs: filterAdded(l.added.inputs, (r) => r !== run), outputs: filterAdded(l.added.outputs, (r) => r !== run) },
+      columnRuns: otherRuns,
+    };
   }
   const seen = { inputs: { ...l.seen.inputs }, outputs: { ...l.seen.outputs } };
   for (const d of DIRECTIONS) {
@@ -94,7 +111,12 @@ export function nextJobLineage(l: JobLineage, reported: Record<Direction, string
     if (!newer) return { ...l, seen, columnRuns: otherRuns };
     // What older additions said is superseded by this report.
     const keep = (_r: string, k: string) => k > key;
-    return { set: { key, inputs: [...new Set(reported.inputs)], outputs: [...new Set(reported.outputs)] }, added: { inputs: filterAdded(l.added.inputs, keep), outputs: filterAdded(l.added.outputs, keep) }, seen, columnRuns: otherRuns };
+    return {
+      set: { key, inputs: [...new Set(reported.inputs)], outputs: [...new Set(reported.outputs)] },
+      added: { inputs: filterAdded(l.added.inputs, keep), outputs: filterAdded(l.added.outputs, keep) },
+      seen,
+      columnRuns: otherRuns,
+    };
   }
   if (!newer || mode === 'seen') return { ...l, seen };
   const added = { inputs: { ...l.added.inputs }, outputs: { ...l.added.outputs } };
@@ -105,17 +127,23 @@ export function nextJobLineage(l: JobLineage, reported: Record<Direction, string
 
 export const jobLineageJson = (l: JobLineage): JsonRecord => ({
   ...(l.set ? { set: l.set } : {}),
-  added: { inputs: sortedRecord(Object.fromEntries(Object.entries(l.added.inputs).map(([u, r]) => [u, sortedRecord(r)]))), outputs: sortedRecord(Object.fromEntries(Object.entries(l.added.outputs).map(([u, r]) => [u, sortedRecord(r)]))) },
+  added: {
+    inputs: sortedRecord(Object.fromEntries(Object.entries(l.added.inputs).map(([u, r]) => [u, sortedRecord(r)]))),
+    outputs: sortedRecord(Object.fromEntries(Object.entries(l.added.outputs).map(([u, r]) => [u, sortedRecord(r)]))),
+  },
   seen: { inputs: sortedRecord(l.seen.inputs), outputs: sortedRecord(l.seen.outputs) },
-  ...(Object.keys(l.columnRuns).length ? { columnRuns: sortedRecord(Object.fromEntries(Object.entries(l.columnRuns).map(([r, us]) => [r, sorted(us)]))) } : {}),
+  ...(Object.keys(l.columnRuns).length
+    ? { columnRuns: sortedRecord(Object.fromEntries(Object.entries(l.columnRuns).map(([r, us]) => [r, sorted(us)]))) }
+    : {}),
 });
 
 /** The job's dataJobInputOutput as its lineage state says: the report's datasets, then those added after it. */
 export function jobInputOutput(current: JsonRecord | undefined, l: JobLineage): JsonRecord {
-  const edges = (d: Direction) => [...new Set([...(l.set?.[d] ?? []), ...sorted(Object.keys(l.added[d]))])].map((u) => {
-    const seen = l.seen[d][u];
-    return { destinationUrn: u, ...(seen ? { created: stampOf(seen.first), lastModified: stampOf(seen.last) } : {}) };
-  });
+  const edges = (d: Direction) =>
+    [...new Set([...(l.set?.[d] ?? []), ...sorted(Object.keys(l.added[d]))])].map((u) => {
+      const seen = l.seen[d][u];
+      return { destinationUrn: u, ...(seen ? { created: stampOf(seen.first), lastModified: stampOf(seen.last) } : {}) };
+    });
   return {
     ...(current ?? {}),
     inputDatasets: Array.isArray(current?.inputDatasets) ? current.inputDatasets : [],

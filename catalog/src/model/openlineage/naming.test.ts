@@ -20,21 +20,36 @@ test.each([
   ['hdfs://nn:8020', '/warehouse/t', urn('hdfs', '/warehouse/t')],
   ['kafka://broker:9092', 'orders', urn('kafka', 'orders')],
   ['duckdb:///tmp/demo.duckdb', 'demo.main.t', urn('duckdb', 'demo.main.t')],
-])('%s + %s → the platform and name DataHub\'s converter gives', (namespace, name, expected) => {
+])("%s + %s → the platform and name DataHub's converter gives", (namespace, name, expected) => {
   expect(datasetUrnOfName(namespace, name)).toBe(expected);
   expect(parseUrn(expected).text).toBe(expected);
 });
 
-test('the urn grammar\'s characters in a name are percent-encoded, so the urn parses to one key part', () => {
+test("the urn grammar's characters in a name are percent-encoded, so the urn parses to one key part", () => {
   const u = datasetUrnOfName('s3://b', 'dir/part(1),x');
   expect(u).toBe(urn('s3', 'b/dir/part%281%29%2Cx'));
   expect(parseUrn(u).parts).toHaveLength(3);
 });
 
 test('a TABLE symlink replaces the urn: Glue as glue (db.table), anything else as hive', () => {
-  const glue = { namespace: 's3://b', name: 'p', facets: { symlinks: { identifiers: [{ namespace: 'arn:aws:glue:eu-west-1:123', name: 'table/sales/orders', type: 'TABLE' }] } } };
+  const glue = {
+    namespace: 's3://b',
+    name: 'p',
+    facets: { symlinks: { identifiers: [{ namespace: 'arn:aws:glue:eu-west-1:123', name: 'table/sales/orders', type: 'TABLE' }] } },
+  };
   expect(datasetUrnOfDataset(glue)).toBe(urn('glue', 'sales.orders'));
-  const hive = { namespace: 'hdfs://nn', name: '/w/t', facets: { symlinks: { identifiers: [{ namespace: 'hive://metastore:9083', name: 'db.t', type: 'TABLE' }, { namespace: 'x', name: 'y', type: 'LOCATION' }] } } };
+  const hive = {
+    namespace: 'hdfs://nn',
+    name: '/w/t',
+    facets: {
+      symlinks: {
+        identifiers: [
+          { namespace: 'hive://metastore:9083', name: 'db.t', type: 'TABLE' },
+          { namespace: 'x', name: 'y', type: 'LOCATION' },
+        ],
+      },
+    },
+  };
   expect(datasetUrnOfDataset(hive)).toBe(urn('hive', 'db.t'));
   expect(datasetUrnOfDataset({ namespace: 'hdfs://nn', name: '/w/t', facets: {} })).toBe(urn('hdfs', '/w/t'));
 });
@@ -47,11 +62,14 @@ test('the orchestrator: the jobType integration, else the processing engine, els
   expect(orchestratorOf({}, {}, 'https://example.com/me')).toBe('unknown');
 });
 
-test('a run\'s flow is that of its root job, else its parent job, else its own; the job keeps its whole name', () => {
+test("a run's flow is that of its root job, else its parent job, else its own; the job keeps its whole name", () => {
   const job = { namespace: 'dbt-demo', name: 'demo.main.demo.stg_orders' };
   const parent = { run: { runId: '01a208ee-5b24-72d3-a52d-ef95ef02c249' }, job: { namespace: 'dbt-demo', name: 'dbt-run-demo' } };
   expect(flowJobOf(job, { parent })).toEqual(parent.job);
-  expect(flowJobOf(job, { parent: { ...parent, root: { run: parent.run, job: { namespace: 'n', name: 'root' } } } })).toEqual({ namespace: 'n', name: 'root' });
+  expect(flowJobOf(job, { parent: { ...parent, root: { run: parent.run, job: { namespace: 'n', name: 'root' } } } })).toEqual({
+    namespace: 'n',
+    name: 'root',
+  });
   expect(flowJobOf(job, {})).toEqual(job);
   const flow = dataFlowUrnOf('dbt', flowJobOf(job, { parent }));
   expect(flow).toBe('urn:li:dataFlow:(dbt,dbt-run-demo,dbt-demo)');

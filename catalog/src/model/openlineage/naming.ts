@@ -12,7 +12,15 @@ import { facetOf, type OlDataset, type OlJob, type OpenLineageEvent } from './ev
 
 /** DataHub's names for schemes that differ (OpenLineage naming spec → DataHub platform). */
 const PLATFORM_OF_SCHEME: Readonly<Record<string, string>> = {
-  awsathena: 'athena', sqlserver: 'mssql', gs: 'gcs', abfs: 'abs', abfss: 'abs', wasb: 'abs', wasbs: 'abs', s3a: 's3', s3n: 's3',
+  awsathena: 'athena',
+  sqlserver: 'mssql',
+  gs: 'gcs',
+  abfs: 'abs',
+  abfss: 'abs',
+  wasb: 'abs',
+  wasbs: 'abs',
+  s3a: 's3',
+  s3n: 's3',
 };
 /** Object stores and file systems: the authority (bucket, container) is part of the dataset's name. */
 const PATH_SCHEMES: ReadonlySet<string> = new Set(['s3', 's3a', 's3n', 'gs', 'gcs', 'abfs', 'abfss', 'wasb', 'wasbs', 'dbfs', 'file']);
@@ -39,7 +47,9 @@ export function datasetUrnOfName(namespace: string, name: string): string {
 
 /** The dataset urn of a dataset as an event names it: its last TABLE symlink, else its own name. */
 export function datasetUrnOfDataset(d: Pick<OlDataset, 'namespace' | 'name' | 'facets'>): string {
-  const table = facetOf(d.facets, 'symlinks')?.identifiers.filter((i) => i.type.toUpperCase() === 'TABLE').at(-1);
+  const table = facetOf(d.facets, 'symlinks')
+    ?.identifiers.filter((i) => i.type.toUpperCase() === 'TABLE')
+    .at(-1);
   if (!table) return datasetUrnOfName(d.namespace, d.name);
   const glue = /^(arn:aws:glue:|aws:glue:)/.test(table.namespace);
   // Glue names its tables `table/<db>/<table>`.
@@ -53,15 +63,28 @@ export function fieldUrnOf(datasetUrn: string, field: string): string {
 }
 
 /** Who ran the job: its jobType integration, the processing engine, the producer's integration. */
-export function orchestratorOf(jobFacets: Record<string, unknown> | undefined, runFacets: Record<string, unknown> | undefined, producer: string): string {
-  const fromProducer = /\/integration\/([a-z]+)\/?$/i.exec(producer)?.[1] ?? (/github\.com\/apache\/airflow/i.test(producer) ? 'airflow' : undefined);
+export function orchestratorOf(
+  jobFacets: Record<string, unknown> | undefined,
+  runFacets: Record<string, unknown> | undefined,
+  producer: string,
+): string {
+  const fromProducer =
+    /\/integration\/([a-z]+)\/?$/i.exec(producer)?.[1] ?? (/github\.com\/apache\/airflow/i.test(producer) ? 'airflow' : undefined);
   const candidates = [facetOf(jobFacets, 'jobType')?.integration, facetOf(runFacets, 'processing_engine')?.name, fromProducer];
   const found = candidates.find((c) => typeof c === 'string' && c.trim() !== '');
-  return found ? found.trim().toLowerCase().replace(/[^a-z0-9_.-]/g, '_') : 'unknown';
+  return found
+    ? found
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9_.-]/g, '_')
+    : 'unknown';
 }
 
 /** The job that gives a run its flow: the root job of its parent facet, else the parent job, else itself. */
-export function flowJobOf(job: Pick<OlJob, 'namespace' | 'name'>, runFacets: Record<string, unknown> | undefined): { namespace: string; name: string } {
+export function flowJobOf(
+  job: Pick<OlJob, 'namespace' | 'name'>,
+  runFacets: Record<string, unknown> | undefined,
+): { namespace: string; name: string } {
   const parent = facetOf(runFacets, 'parent');
   return parent?.root?.job ?? parent?.job ?? job;
 }
@@ -94,7 +117,9 @@ export function jobEventNamesOf(e: Extract<OpenLineageEvent, { kind: 'run' | 'jo
   const flowUrn = dataFlowUrnOf(orchestrator, flowJobOf(e.job, runFacets));
   const parentRun = facetOf(runFacets, 'parent')?.run.runId;
   return {
-    orchestrator, flowUrn, jobUrn: dataJobUrnOf(flowUrn, e.job.name),
+    orchestrator,
+    flowUrn,
+    jobUrn: dataJobUrnOf(flowUrn, e.job.name),
     runUrn: e.kind === 'run' ? runUrnOf(e.runId) : undefined,
     parentUrn: parentRun ? runUrnOf(parentRun) : undefined,
   };

@@ -4,7 +4,16 @@
 import { asRecord, type JsonRecord } from '../json.ts';
 import { columnLineageJson, columnLineageOf, nextColumnLineage, withdrawColumnLineage, type ColumnLineage } from './column-lineage.ts';
 import { ensureDataset, writeDataset } from './dataset-writes.ts';
-import { entityState, isNewest, keptFacets, nextEntityState, OPENLINEAGE_ASPECT, stateKey, type EntityState, type StoredAspects } from './entity-state.ts';
+import {
+  entityState,
+  isNewest,
+  keptFacets,
+  nextEntityState,
+  OPENLINEAGE_ASPECT,
+  stateKey,
+  type EntityState,
+  type StoredAspects,
+} from './entity-state.ts';
 import { facetOf } from './events.ts';
 import { isDescribed, jobEventDatasetsOf, type JobEventDatasets } from './event-datasets.ts';
 import { eventKeyOf } from './event-keys.ts';
@@ -25,16 +34,31 @@ export function planJobEvent(e: JobOrRunEvent): EventPlan {
     urns: urnsNamed(names, datasets),
     locks: locksOf(names, datasets),
     reads: readsOf(names, datasets),
-    ...(mode === 'withdraw' ? {
-      followUp(state: StoredAspects) {
-        const outputsOfRun = storedJobLineage(state, names.jobUrn).columnRuns[run] ?? [];
-        return { locks: outputsOfRun, reads: outputsOfRun.flatMap((urn) => [{ urn, aspect: OPENLINEAGE_ASPECT }, { urn, aspect: 'upstreamLineage' }]) };
-      },
-    } : {}),
+    ...(mode === 'withdraw'
+      ? {
+          followUp(state: StoredAspects) {
+            const outputsOfRun = storedJobLineage(state, names.jobUrn).columnRuns[run] ?? [];
+            return {
+              locks: outputsOfRun,
+              reads: outputsOfRun.flatMap((urn) => [
+                { urn, aspect: OPENLINEAGE_ASPECT },
+                { urn, aspect: 'upstreamLineage' },
+              ]),
+            };
+          },
+        }
+      : {}),
     writes(state, actor) {
       const out: AspectWrite[] = [];
       const s: JobEventStep = {
-        e, names, datasets, mode, run, key, seen: { key, actor }, state,
+        e,
+        names,
+        datasets,
+        mode,
+        run,
+        key,
+        seen: { key, actor },
+        state,
         write: (urn, aspectName, value) => out.push({ urn, aspectName, value }),
       };
       writeFlow(s);
@@ -60,7 +84,12 @@ export function planJobEvent(e: JobOrRunEvent): EventPlan {
 /** Every urn the event's writes may name. */
 function urnsNamed(n: JobEventNames, ds: JobEventDatasets): string[] {
   return [
-    n.flowUrn, n.jobUrn, ...(n.runUrn ? [n.runUrn] : []), ...(n.parentUrn ? [n.parentUrn] : []), ...ds.datasets.map((d) => d.urn), ...ds.columnOnly,
+    n.flowUrn,
+    n.jobUrn,
+    ...(n.runUrn ? [n.runUrn] : []),
+    ...(n.parentUrn ? [n.parentUrn] : []),
+    ...ds.datasets.map((d) => d.urn),
+    ...ds.columnOnly,
     ...ds.withColumns.flatMap((d) => [...d.columns!].flatMap(([column, ups]) => [fieldUrnOf(d.urn, column), ...ups.keys()])),
   ];
 }
@@ -76,7 +105,12 @@ function readsOf(n: JobEventNames, ds: JobEventDatasets): Array<{ urn: string; a
     ...[n.jobUrn, ...(n.runUrn ? [n.runUrn] : []), ...ds.datasets.map((d) => d.urn)].map((urn) => ({ urn, aspect: OPENLINEAGE_ASPECT })),
     { urn: n.flowUrn, aspect: 'dataFlowInfo' },
     { urn: n.jobUrn, aspect: 'dataJobInputOutput' },
-    ...(n.runUrn ? [{ urn: n.runUrn, aspect: 'dataProcessInstanceProperties' }, { urn: n.runUrn, aspect: 'dataProcessInstanceRunEvent' }] : []),
+    ...(n.runUrn
+      ? [
+          { urn: n.runUrn, aspect: 'dataProcessInstanceProperties' },
+          { urn: n.runUrn, aspect: 'dataProcessInstanceRunEvent' },
+        ]
+      : []),
     ...ds.datasets.filter((d) => d.description !== undefined).map((d) => ({ urn: d.urn, aspect: 'datasetProperties' })),
     ...ds.withColumns.map((d) => ({ urn: d.urn, aspect: 'upstreamLineage' })),
   ];
@@ -90,7 +124,8 @@ const storedJobLineage = (state: StoredAspects, jobUrn: string) =>
 
 /** A flow is named once; no event describes it further. */
 function writeFlow({ e, names: { flowUrn }, state, write }: JobEventStep): void {
-  if (!state.get(stateKey(flowUrn, 'dataFlowInfo'))) write(flowUrn, 'dataFlowInfo', { name: /^urn:li:dataFlow:\([^,]*,([^,]*),/.exec(flowUrn)?.[1] ?? e.job.name });
+  if (!state.get(stateKey(flowUrn, 'dataFlowInfo')))
+    write(flowUrn, 'dataFlowInfo', { name: /^urn:li:dataFlow:\([^,]*,([^,]*),/.exec(flowUrn)?.[1] ?? e.job.name });
 }
 
 /** The job's info, when this event is the newest to describe the job. */
@@ -114,12 +149,17 @@ type EffectiveMode = LineageMode | 'seen';
  * A run that failed changes no lineage: its FAIL took back what it had added, and an event of it
  * that arrives after the FAIL adds nothing (it is only stamped as seen).
  */
-const effectiveModeOf = (mode: LineageMode, runFailed: string | undefined): EffectiveMode => (mode === 'add' && runFailed !== undefined ? 'seen' : mode);
+const effectiveModeOf = (mode: LineageMode, runFailed: string | undefined): EffectiveMode =>
+  mode === 'add' && runFailed !== undefined ? 'seen' : mode;
 
 type ColumnChanges = Map<string, { before: ColumnLineage; after: ColumnLineage }>;
 
 /** The outputs whose column state this event changes, before and after. */
-function columnChangesOf({ names: { jobUrn }, datasets: { withColumns }, state, key, seen, run }: JobEventStep, effective: EffectiveMode, jobLineageBefore: JobLineage): ColumnChanges {
+function columnChangesOf(
+  { names: { jobUrn }, datasets: { withColumns }, state, key, seen, run }: JobEventStep,
+  effective: EffectiveMode,
+  jobLineageBefore: JobLineage,
+): ColumnChanges {
   const columnStates: ColumnChanges = new Map();
   if (effective === 'add' || effective === 'set') {
     for (const d of withColumns) {
@@ -153,8 +193,22 @@ function writeDatasets({ datasets: { datasets, columnOnly }, state, key, e, writ
  * The job's dataJobInputOutput after this event; returns the lineage state its openLineage aspect
  * keeps. An event without inputs and outputs says nothing of them; an empty list says "none".
  */
-function writeJobLineage(s: JobEventStep, jobState: EntityState, effective: EffectiveMode, jobLineageBefore: JobLineage): JsonRecord | undefined {
-  const { e, names: { jobUrn }, datasets: { inputs, outputs, withColumns }, state, key, seen, run, write } = s;
+function writeJobLineage(
+  s: JobEventStep,
+  jobState: EntityState,
+  effective: EffectiveMode,
+  jobLineageBefore: JobLineage,
+): JsonRecord | undefined {
+  const {
+    e,
+    names: { jobUrn },
+    datasets: { inputs, outputs, withColumns },
+    state,
+    key,
+    seen,
+    run,
+    write,
+  } = s;
   let lineage: JsonRecord | undefined = asRecord(jobState.stored.lineage) ?? undefined;
   if (effective === 'withdraw') {
     const next = nextJobLineage(jobLineageBefore, { inputs: [], outputs: [] }, 'withdraw', key, seen, run);
@@ -163,8 +217,15 @@ function writeJobLineage(s: JobEventStep, jobState: EntityState, effective: Effe
       lineage = jobLineageJson(next);
     }
   } else if (effective !== 'none' && e.reportsDatasets) {
-    const next = nextJobLineage(jobLineageBefore, { inputs: inputs.map((d) => d.urn), outputs: outputs.map((d) => d.urn) }, effective, key, seen, run,
-      effective === 'add' ? withColumns.map((d) => d.urn) : []);
+    const next = nextJobLineage(
+      jobLineageBefore,
+      { inputs: inputs.map((d) => d.urn), outputs: outputs.map((d) => d.urn) },
+      effective,
+      key,
+      seen,
+      run,
+      effective === 'add' ? withColumns.map((d) => d.urn) : [],
+    );
     write(jobUrn, 'dataJobInputOutput', jobInputOutput(state.get(stateKey(jobUrn, 'dataJobInputOutput')), next));
     lineage = jobLineageJson(next);
   }
@@ -172,11 +233,17 @@ function writeJobLineage(s: JobEventStep, jobState: EntityState, effective: Effe
 }
 
 /** Each output's upstreamLineage, where its column state changed. */
-function writeOutputUpstreams({ datasets: { withColumns }, state, write }: JobEventStep, effective: EffectiveMode, columnStates: ColumnChanges): void {
+function writeOutputUpstreams(
+  { datasets: { withColumns }, state, write }: JobEventStep,
+  effective: EffectiveMode,
+  columnStates: ColumnChanges,
+): void {
   for (const [urn, c] of columnStates) {
     const d = withColumns.find((x) => x.urn === urn);
-    const legacy = effective === 'set' && d && entityState(state, urn).stored.columnLineage === undefined
-      ? new Set([...d.columns!.keys()].map((column) => fieldUrnOf(urn, column))) : undefined;
+    const legacy =
+      effective === 'set' && d && entityState(state, urn).stored.columnLineage === undefined
+        ? new Set([...d.columns!.keys()].map((column) => fieldUrnOf(urn, column)))
+        : undefined;
     write(urn, 'upstreamLineage', outputUpstreamLineage(state.get(stateKey(urn, 'upstreamLineage')), urn, c.before, c.after, legacy));
   }
 }
@@ -184,6 +251,16 @@ function writeOutputUpstreams({ datasets: { withColumns }, state, write }: JobEv
 /** The job's openLineage aspect: its keys, kept facets and lineage state. */
 function writeJobState({ e, names: { jobUrn }, key, write }: JobEventStep, jobState: EntityState, lineage: JsonRecord | undefined): void {
   const { lineageEventTime: _legacy, ...jobStored } = jobState.stored;
-  write(jobUrn, OPENLINEAGE_ASPECT, nextEntityState({ ...jobState, stored: jobStored }, key, e.eventTime, keptFacets(e.job.facets ?? {}, e.job.unread), [],
-    lineage ? { lineage } : {}));
+  write(
+    jobUrn,
+    OPENLINEAGE_ASPECT,
+    nextEntityState(
+      { ...jobState, stored: jobStored },
+      key,
+      e.eventTime,
+      keptFacets(e.job.facets ?? {}, e.job.unread),
+      [],
+      lineage ? { lineage } : {},
+    ),
+  );
 }

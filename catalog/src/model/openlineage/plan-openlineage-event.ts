@@ -18,7 +18,11 @@ function planDatasetEvent(e: Extract<OpenLineageEvent, { kind: 'dataset' }>): Ev
   return {
     urns: [d.urn],
     locks: [d.urn],
-    reads: [{ urn: d.urn, aspect: OPENLINEAGE_ASPECT }, { urn: d.urn, aspect: 'datasetKey' }, ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : [])],
+    reads: [
+      { urn: d.urn, aspect: OPENLINEAGE_ASPECT },
+      { urn: d.urn, aspect: 'datasetKey' },
+      ...(d.description !== undefined ? [{ urn: d.urn, aspect: 'datasetProperties' }] : []),
+    ],
     writes(state) {
       const out: AspectWrite[] = [];
       writeDataset(state, d, key, e.eventTime, (urn, aspectName, value) => out.push({ urn, aspectName, value }));

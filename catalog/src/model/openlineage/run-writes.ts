@@ -2,13 +2,26 @@
 // its relationships and state when it is the run's newest event, and its openLineage aspect.
 import { asRecord } from '../json.ts';
 import { parseEventTime, type OpenLineageEvent, type RunEventType } from './events.ts';
-import { entityState, isNewest, keptFacets, legacyRunKey, nextEntityState, OPENLINEAGE_ASPECT, stateKey, type StoredAspects } from './entity-state.ts';
+import {
+  entityState,
+  isNewest,
+  keptFacets,
+  legacyRunKey,
+  nextEntityState,
+  OPENLINEAGE_ASPECT,
+  stateKey,
+  type StoredAspects,
+} from './entity-state.ts';
 import type { JobEventStep } from './job-event-step.ts';
 import { num, str } from './stored-values.ts';
 
 const RUN_STATUS: Readonly<Record<RunEventType, { status: string; result?: string }>> = {
-  START: { status: 'STARTED' }, RUNNING: { status: 'STARTED' }, OTHER: { status: 'STARTED' },
-  COMPLETE: { status: 'COMPLETE', result: 'SUCCESS' }, FAIL: { status: 'COMPLETE', result: 'FAILURE' }, ABORT: { status: 'COMPLETE', result: 'FAILURE' },
+  START: { status: 'STARTED' },
+  RUNNING: { status: 'STARTED' },
+  OTHER: { status: 'STARTED' },
+  COMPLETE: { status: 'COMPLETE', result: 'SUCCESS' },
+  FAIL: { status: 'COMPLETE', result: 'FAILURE' },
+  ABORT: { status: 'COMPLETE', result: 'FAILURE' },
 };
 
 /** Run facets the mapping reads from the run's kept facets (newest of each), not from one event. */
@@ -19,7 +32,12 @@ export function failedKeyOf(state: StoredAspects, runUrn: string | undefined): s
   return runUrn ? str(entityState(state, runUrn).stored.failed) : undefined;
 }
 
-export function writeRun(s: JobEventStep, e: Extract<OpenLineageEvent, { kind: 'run' }>, runUrn: string, runFailed: string | undefined): void {
+export function writeRun(
+  s: JobEventStep,
+  e: Extract<OpenLineageEvent, { kind: 'run' }>,
+  runUrn: string,
+  runFailed: string | undefined,
+): void {
   const { state, write, key, mode } = s;
   const { jobUrn, parentUrn } = s.names;
   const t = e.eventTime;
@@ -29,7 +47,14 @@ export function writeRun(s: JobEventStep, e: Extract<OpenLineageEvent, { kind: '
   const runKey = str(runState.stored.eventKey) ?? legacyRunKey(state, runUrn);
   // The key of the run's (first) FAIL or ABORT: the run failed, whatever order its events come in.
   const failed = mode === 'withdraw' && (runFailed === undefined || key < runFailed) ? key : runFailed;
-  const runAspect = nextEntityState(runState, key, t, keptFacets(e.runFacets, e.runUnread, RUN_PROPERTY_FACETS), [], failed !== undefined ? { failed } : {});
+  const runAspect = nextEntityState(
+    runState,
+    key,
+    t,
+    keptFacets(e.runFacets, e.runUnread, RUN_PROPERTY_FACETS),
+    [],
+    failed !== undefined ? { failed } : {},
+  );
   const merged = asRecord(runAspect.facets) ?? {};
   const props = state.get(stateKey(runUrn, 'dataProcessInstanceProperties'));
   const createdBefore = num(asRecord(props?.created)?.time);
@@ -41,7 +66,8 @@ export function writeRun(s: JobEventStep, e: Extract<OpenLineageEvent, { kind: '
   write(runUrn, 'dataProcessInstanceProperties', {
     name: e.runId,
     type: nominal !== undefined ? 'BATCH_SCHEDULED' : 'BATCH_AD_HOC',
-    created: createdBefore !== undefined && createdBefore <= t ? asRecord(props?.created) ?? { time: createdBefore, actor } : { time: t, actor },
+    created:
+      createdBefore !== undefined && createdBefore <= t ? (asRecord(props?.created) ?? { time: createdBefore, actor }) : { time: t, actor },
     customProperties: {
       ...otherProperties,
       ...(nominal !== undefined ? { nominalStartTime: nominal } : {}),
@@ -49,9 +75,17 @@ export function writeRun(s: JobEventStep, e: Extract<OpenLineageEvent, { kind: '
     },
   });
   if (isNewest(runKey, key)) {
-    write(runUrn, 'dataProcessInstanceRelationships', { parentTemplate: jobUrn, upstreamInstances: [], ...(parentUrn ? { parentInstance: parentUrn } : {}) });
+    write(runUrn, 'dataProcessInstanceRelationships', {
+      parentTemplate: jobUrn,
+      upstreamInstances: [],
+      ...(parentUrn ? { parentInstance: parentUrn } : {}),
+    });
     const { status, result } = RUN_STATUS[eventType];
-    write(runUrn, 'dataProcessInstanceRunEvent', { timestampMillis: t, status, ...(result ? { result: { type: result, nativeResultType: eventType } } : {}) });
+    write(runUrn, 'dataProcessInstanceRunEvent', {
+      timestampMillis: t,
+      status,
+      ...(result ? { result: { type: result, nativeResultType: eventType } } : {}),
+    });
   }
   write(runUrn, OPENLINEAGE_ASPECT, runAspect);
 }

@@ -26,7 +26,10 @@ function schemaFields(fields: readonly SchemaFacetField[], parent?: string): Jso
   return fields.flatMap((f) => {
     const fieldPath = parent === undefined ? f.name : `${parent}.${f.name}`;
     const own: JsonRecord = {
-      fieldPath, nativeDataType: f.type ?? 'unknown', type: fieldType(f.type), nullable: true,
+      fieldPath,
+      nativeDataType: f.type ?? 'unknown',
+      type: fieldType(f.type),
+      nullable: true,
       ...(f.description !== undefined ? { description: f.description } : {}),
     };
     return [own, ...schemaFields(f.fields ?? [], fieldPath)];
@@ -36,7 +39,10 @@ function schemaFields(fields: readonly SchemaFacetField[], parent?: string): Jso
 export function schemaMetadataOf(datasetUrn: string, fields: readonly SchemaFacetField[]): JsonRecord {
   const platform = /^urn:li:dataset:\((urn:li:dataPlatform:[^,]+),/.exec(datasetUrn)?.[1] ?? 'urn:li:dataPlatform:unknown';
   return {
-    schemaName: '', platform, version: 0, hash: '',
+    schemaName: '',
+    platform,
+    version: 0,
+    hash: '',
     platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: JSON.stringify(fields) } },
     fields: schemaFields(fields),
   };

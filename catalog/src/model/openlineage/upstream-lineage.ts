@@ -21,14 +21,23 @@ function derivedColumnLineage(outputUrn: string, cl: ColumnLineage) {
     for (const column of sorted(Object.keys(cl[job]!))) {
       const c = cl[job]![column]!;
       const reports: Array<[string, Reported]> = [
-        ...(c.set ? c.set.upstreams.map((f) => [f, { key: c.set!.key, actor: c.set!.actor, ...(c.set!.ops?.[f] ? { ops: c.set!.ops[f] } : {}) }] as [string, Reported]) : []),
+        ...(c.set
+          ? c.set.upstreams.map(
+              (f) =>
+                [f, { key: c.set!.key, actor: c.set!.actor, ...(c.set!.ops?.[f] ? { ops: c.set!.ops[f] } : {}) }] as [string, Reported],
+            )
+          : []),
         ...Object.entries(c.added).flatMap(([f, runs]) => Object.values(runs).map((r) => [f, r] as [string, Reported])),
       ];
       const ups = sorted(reports.map(([f]) => f));
       if (ups.length === 0) continue;
       const ops = sortedOps(reports.flatMap(([, r]) => r.ops ?? []));
       const entry = {
-        upstreamType: 'FIELD_SET', upstreams: ups, downstreamType: 'FIELD', downstreams: [fieldUrnOf(outputUrn, column)], confidenceScore: 1,
+        upstreamType: 'FIELD_SET',
+        upstreams: ups,
+        downstreamType: 'FIELD',
+        downstreams: [fieldUrnOf(outputUrn, column)],
+        confidenceScore: 1,
         ...(ops.length ? { transformOperation: ops.join(',') } : {}),
       };
       fine.set(JSON.stringify(entry), entry);
@@ -47,7 +56,13 @@ function derivedColumnLineage(outputUrn: string, cl: ColumnLineage) {
  * An output's upstreamLineage after its column state moved from `before` to `after`: the entries
  * and upstreams `before` derived are replaced by those `after` derives; other writers' are kept.
  */
-export function outputUpstreamLineage(current: JsonRecord | undefined, outputUrn: string, before: ColumnLineage, after: ColumnLineage, legacy?: ReadonlySet<string>): JsonRecord {
+export function outputUpstreamLineage(
+  current: JsonRecord | undefined,
+  outputUrn: string,
+  before: ColumnLineage,
+  after: ColumnLineage,
+  legacy?: ReadonlySet<string>,
+): JsonRecord {
   const old = derivedColumnLineage(outputUrn, before);
   const next = derivedColumnLineage(outputUrn, after);
   const ourJobs = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -62,10 +77,12 @@ export function outputUpstreamLineage(current: JsonRecord | undefined, outputUrn
   const otherFine = records(current?.fineGrainedLineages).filter((f) => !old.fine.has(JSON.stringify(f)) && !replaced(f));
   const present = new Set(otherUpstreams.map((u) => String(u.dataset)));
   const known = new Set(otherFine.map((f) => JSON.stringify(f)));
-  const upstreams = sorted(next.datasets.keys()).filter((d) => !present.has(d)).map((dataset) => {
-    const { job, first, last } = next.datasets.get(dataset)!;
-    return { dataset, type: 'TRANSFORMED', auditStamp: stampOf(last), created: stampOf(first), properties: { [JOB_PROPERTY]: job } };
-  });
+  const upstreams = sorted(next.datasets.keys())
+    .filter((d) => !present.has(d))
+    .map((dataset) => {
+      const { job, first, last } = next.datasets.get(dataset)!;
+      return { dataset, type: 'TRANSFORMED', auditStamp: stampOf(last), created: stampOf(first), properties: { [JOB_PROPERTY]: job } };
+    });
   return {
     ...(current ?? {}),
     upstreams: [...otherUpstreams, ...upstreams],

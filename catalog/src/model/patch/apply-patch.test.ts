@@ -21,14 +21,29 @@ describe('malformed patches are 422 naming the problem', () => {
 
   test('unsupported ops on keyed paths and malformed keys', () => {
     rejects(() => patch('upstreamLineage', undefined, [{ op: 'move', from: '/a', path: `/upstreams/${HIVE_A}` }]), /not supported/);
-    rejects(() => patch('upstreamLineage', undefined, [{ op: 'add', path: '/fineGrainedLineages/NONE/x', value: {} }]), /expected \/fineGrainedLineages/);
-    rejects(() => patch('upstreamLineage', undefined, [{ op: 'add', path: '/upstreams/urn%3Ali%ZZ', value: {} }]), /malformed percent-encoded/);
-    rejects(() => patch('dataJobInputOutput', undefined, [{ op: 'add', path: `/inputDatasetEdges/${HIVE_A}`, value: 3 }]), /Edge object or a urn/);
-    rejects(() => patch('upstreamLineage', { upstreams: 'x' }, [{ op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) }]), /not an array/);
+    rejects(
+      () => patch('upstreamLineage', undefined, [{ op: 'add', path: '/fineGrainedLineages/NONE/x', value: {} }]),
+      /expected \/fineGrainedLineages/,
+    );
+    rejects(
+      () => patch('upstreamLineage', undefined, [{ op: 'add', path: '/upstreams/urn%3Ali%ZZ', value: {} }]),
+      /malformed percent-encoded/,
+    );
+    rejects(
+      () => patch('dataJobInputOutput', undefined, [{ op: 'add', path: `/inputDatasetEdges/${HIVE_A}`, value: 3 }]),
+      /Edge object or a urn/,
+    );
+    rejects(
+      () => patch('upstreamLineage', { upstreams: 'x' }, [{ op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) }]),
+      /not an array/,
+    );
   });
 });
 
 test('prototype member names are neither templates nor keyed fields', () => {
   expect(patch('constructor', undefined, [{ op: 'add', path: '/a', value: 1 }])).toEqual({ a: 1 });
-  expect(patch('upstreamLineage', { upstreams: [] }, [{ op: 'add', path: '/toString/x', value: 1 }])).toEqual({ upstreams: [], toString: { x: 1 } });
+  expect(patch('upstreamLineage', { upstreams: [] }, [{ op: 'add', path: '/toString/x', value: 1 }])).toEqual({
+    upstreams: [],
+    toString: { x: 1 },
+  });
 });

@@ -58,7 +58,11 @@ export function applyPatch(input: PatchInput): Record<string, unknown> {
  * The aspect's template (undefined = none) and the value a PATCH starts from: a copy of the current
  * value, or for an absent aspect the template's default stamped now by the system actor ({} without one).
  */
-function patchStart(aspectName: string, current: Record<string, unknown> | undefined, now: number): { template: PatchTemplate | undefined; base: JsonObject } {
+function patchStart(
+  aspectName: string,
+  current: Record<string, unknown> | undefined,
+  now: number,
+): { template: PatchTemplate | undefined; base: JsonObject } {
   const template = patchTemplateOf(aspectName);
   if (current !== undefined) return { template, base: structuredClone(current) as JsonObject };
   return { template, base: template ? (template.defaultValue(() => ({ time: now, actor: SYSTEM_ACTOR_URN })) as JsonObject) : {} };

@@ -18,11 +18,15 @@ describe('unmodelled aspects: plain RFC 6902', () => {
 
   test('absent aspect starts from {}; removing something absent is a no-op', () => {
     expect(patch('editableDatasetProperties', undefined, [{ op: 'add', path: '/description', value: 'd' }])).toEqual({ description: 'd' });
-    expect(patch('editableDatasetProperties', { description: 'd' }, [{ op: 'remove', path: '/missing/deep' }])).toEqual({ description: 'd' });
+    expect(patch('editableDatasetProperties', { description: 'd' }, [{ op: 'remove', path: '/missing/deep' }])).toEqual({
+      description: 'd',
+    });
   });
 
   test('replace of a missing member adds it (DataJobPatchBuilder.set_custom_properties)', () => {
-    expect(patch('dataJobInfo', { name: 'j', type: { string: 'COMMAND' } }, [{ op: 'replace', path: '/customProperties', value: { a: 'b' } }])).toEqual({
+    expect(
+      patch('dataJobInfo', { name: 'j', type: { string: 'COMMAND' } }, [{ op: 'replace', path: '/customProperties', value: { a: 'b' } }]),
+    ).toEqual({
       name: 'j',
       type: { string: 'COMMAND' },
       customProperties: { a: 'b' },
@@ -30,7 +34,10 @@ describe('unmodelled aspects: plain RFC 6902', () => {
   });
 
   test('a failed test or an unresolvable path is a 422 naming the operation', () => {
-    rejects(() => patch('datasetProperties', { name: 'a' }, [{ op: 'test', path: '/name', value: 'z' }]), /operation 0 \(test \/name\): the test failed/);
+    rejects(
+      () => patch('datasetProperties', { name: 'a' }, [{ op: 'test', path: '/name', value: 'z' }]),
+      /operation 0 \(test \/name\): the test failed/,
+    );
     rejects(() => patch('datasetProperties', { tags: [] }, [{ op: 'add', path: '/tags/5', value: 'x' }]), /operation 0 \(add \/tags\/5\)/);
     rejects(() => patch('datasetProperties', { name: 'a' }, [{ op: 'add', path: '/name/x', value: 1 }]), /operation 0/);
     rejects(() => patch('datasetProperties', {}, [{ op: 'add', path: '', value: 3 }]), /not a JSON object/);

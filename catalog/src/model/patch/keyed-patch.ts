@@ -8,7 +8,10 @@ import { UNIT_SEPARATOR } from '../urn.ts';
 import { applyPlainOp, type Json, type JsonObject, type PatchOp } from './json-patch.ts';
 
 export function applyKeyedGeneric(
-  aspectName: string, base: JsonObject, arrayPrimaryKeys: Readonly<Record<string, string[]>>, ops: readonly PatchOp[],
+  aspectName: string,
+  base: JsonObject,
+  arrayPrimaryKeys: Readonly<Record<string, string[]>>,
+  ops: readonly PatchOp[],
 ): Json {
   let doc: Json = base;
   for (const [field, keyFields] of Object.entries(arrayPrimaryKeys)) {
@@ -64,7 +67,11 @@ function mapToArray(map: JsonObject, levels: number): Json[] {
 }
 
 function keyText(value: Json): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : JSON.stringify(value);
 }
 
 function setOwn(target: JsonObject, key: string, value: Json): void {

@@ -13,9 +13,7 @@ const DASH = 'urn:li:dashboard:(looker,dashboards.2)';
 describe('upstreamLineage /upstreams/<urn>', () => {
   test('0.13 SDK add_upstream_lineage on an absent aspect yields the spec default plus the entry', () => {
     // DatasetPatchBuilder.add_upstream_lineage: path f"/upstreams/{quote(upstream.dataset)}".
-    const out = patch('upstreamLineage', undefined, [
-      { op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) },
-    ]);
+    const out = patch('upstreamLineage', undefined, [{ op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) }]);
     expect(out).toEqual({ upstreams: [upstream(HIVE_A)], fineGrainedLineages: [] });
   });
 
@@ -25,9 +23,7 @@ describe('upstreamLineage /upstreams/<urn>', () => {
       { op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) },
     ]);
     expect(added.upstreams).toEqual([upstream(S3), upstream(HIVE_A)]);
-    const removed = patch('upstreamLineage', added, [
-      { op: 'remove', path: `/upstreams/${S3}`, value: {} },
-    ]);
+    const removed = patch('upstreamLineage', added, [{ op: 'remove', path: `/upstreams/${S3}`, value: {} }]);
     expect(removed.upstreams).toEqual([upstream(HIVE_A)]);
   });
 
@@ -39,9 +35,7 @@ describe('upstreamLineage /upstreams/<urn>', () => {
       { op: 'add', path: `/upstreams/${quoted(TILDE)}`, value: upstream(TILDE, 'VIEW') },
     ]);
     expect(added).toEqual({ upstreams: [upstream(S3), upstream(TILDE, 'VIEW')] });
-    const removed = patch('upstreamLineage', added, [
-      { op: 'remove', path: `/upstreams/${quoted(TILDE)}`, value: {} },
-    ]);
+    const removed = patch('upstreamLineage', added, [{ op: 'remove', path: `/upstreams/${quoted(TILDE)}`, value: {} }]);
     expect(removed).toEqual({ upstreams: [upstream(S3)] });
   });
 
@@ -151,7 +145,14 @@ describe('fine-grained lineage map', () => {
       { op: 'add', path: fgPath('NONE', down, 'NONE', HIVE_A), value: { confidenceScore: 1.0 } },
     ]);
     expect(out.fineGrainedLineages).toEqual([
-      { upstreamType: 'DATASET', upstreams: [HIVE_A], downstreamType: 'FIELD', downstreams: [down], transformOperation: 'NONE', confidenceScore: 1.0 },
+      {
+        upstreamType: 'DATASET',
+        upstreams: [HIVE_A],
+        downstreamType: 'FIELD',
+        downstreams: [down],
+        transformOperation: 'NONE',
+        confidenceScore: 1.0,
+      },
     ]);
   });
 
@@ -213,7 +214,13 @@ describe('fine-grained lineage map', () => {
     const current = {
       upstreams: [],
       fineGrainedLineages: [
-        { upstreamType: 'FIELD_SET', upstreams: [upA], downstreamType: 'FIELD_SET', downstreams: [down, field(HIVE_C, 'x')], confidenceScore: 1 },
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [upA],
+          downstreamType: 'FIELD_SET',
+          downstreams: [down, field(HIVE_C, 'x')],
+          confidenceScore: 1,
+        },
       ],
     };
     rejects(
@@ -221,13 +228,16 @@ describe('fine-grained lineage map', () => {
       /2 downstreams/,
     );
     // A patch that does not touch fineGrainedLineages still works on such a value.
-    expect(patch('upstreamLineage', current, [{ op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) }]).fineGrainedLineages).toEqual(
-      current.fineGrainedLineages,
-    );
+    expect(
+      patch('upstreamLineage', current, [{ op: 'add', path: `/upstreams/${HIVE_A}`, value: upstream(HIVE_A) }]).fineGrainedLineages,
+    ).toEqual(current.fineGrainedLineages);
   });
 
   test('the upstream value must be an object', () => {
-    rejects(() => patch('upstreamLineage', undefined, [{ op: 'add', path: fgPath('NONE', down, 'NONE', upA), value: 1 }]), /must be an object/);
+    rejects(
+      () => patch('upstreamLineage', undefined, [{ op: 'add', path: fgPath('NONE', down, 'NONE', upA), value: 1 }]),
+      /must be an object/,
+    );
   });
 
   test('dataJobInputOutput has the same fine-grained map', () => {
@@ -238,7 +248,14 @@ describe('fine-grained lineage map', () => {
       inputDatasets: [],
       outputDatasets: [],
       fineGrainedLineages: [
-        { upstreamType: 'FIELD_SET', upstreams: [upA], downstreamType: 'FIELD', downstreams: [down], transformOperation: 'NONE', confidenceScore: 1.0 },
+        {
+          upstreamType: 'FIELD_SET',
+          upstreams: [upA],
+          downstreamType: 'FIELD',
+          downstreams: [down],
+          transformOperation: 'NONE',
+          confidenceScore: 1.0,
+        },
       ],
     });
   });
@@ -271,7 +288,8 @@ describe('dataJobInputOutput', () => {
     // add_input_dataset: path f"/inputDatasetEdges/{quote(input_urn, safe='')}" (urllib quote).
     const pct = 'urn%3Ali%3Adataset%3A%28urn%3Ali%3AdataPlatform%3Ahive%2Cfct_users_deleted%2CPROD%29';
     const jobPct = 'urn%3Ali%3AdataJob%3A%28urn%3Ali%3AdataFlow%3A%28airflow%2Cdag%2Cprod%29%2Ctask%29';
-    const fieldPct = 'urn%3Ali%3AschemaField%3A%28urn%3Ali%3Adataset%3A%28urn%3Ali%3AdataPlatform%3Ahive%2Cfct_users_deleted%2CPROD%29%2Cid%29';
+    const fieldPct =
+      'urn%3Ali%3AschemaField%3A%28urn%3Ali%3Adataset%3A%28urn%3Ali%3AdataPlatform%3Ahive%2Cfct_users_deleted%2CPROD%29%2Cid%29';
     const added = patch('dataJobInputOutput', undefined, [
       { op: 'add', path: `/inputDatasetEdges/${pct}`, value: edge(HIVE_A) },
       { op: 'add', path: `/outputDatasetEdges/${HIVE_B}`, value: edge(HIVE_B) },
@@ -411,12 +429,15 @@ describe('tags, terms and owners as the Python builders address them', () => {
       { op: 'add', path: '/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii', context: 'c' } },
     ]);
     expect(two).toEqual({ tags: [{ tag: 'urn:li:tag:pii', context: 'c' }, { tag: 'urn:li:tag:gold' }] });
-    expect(patch('globalTags', two, [{ op: 'remove', path: '/tags/urn:li:tag:pii', value: {} }])).toEqual({ tags: [{ tag: 'urn:li:tag:gold' }] });
+    expect(patch('globalTags', two, [{ op: 'remove', path: '/tags/urn:li:tag:pii', value: {} }])).toEqual({
+      tags: [{ tag: 'urn:li:tag:gold' }],
+    });
   });
 
   test('glossaryTerms /terms/<urn> starts from a stamped default', () => {
-    expect(patch('glossaryTerms', undefined, [{ op: 'add', path: '/terms/urn:li:glossaryTerm:rev', value: { urn: 'urn:li:glossaryTerm:rev' } }]))
-      .toEqual({ terms: [{ urn: 'urn:li:glossaryTerm:rev' }], auditStamp: stamp });
+    expect(
+      patch('glossaryTerms', undefined, [{ op: 'add', path: '/terms/urn:li:glossaryTerm:rev', value: { urn: 'urn:li:glossaryTerm:rev' } }]),
+    ).toEqual({ terms: [{ urn: 'urn:li:glossaryTerm:rev' }], auditStamp: stamp });
   });
 
   test('ownership /owners/<urn>/<type>: one entry per type; removing the owner removes every type', () => {
@@ -427,13 +448,19 @@ describe('tags, terms and owners as the Python builders address them', () => {
       { op: 'add', path: '/owners/urn:li:corpuser:amy/DATAOWNER', value: { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' } },
     ]);
     expect(owned.owners).toEqual([
-      { owner: jdoe, type: 'TECHNICAL_OWNER' }, { owner: jdoe, type: 'BUSINESS_OWNER' }, { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+      { owner: jdoe, type: 'TECHNICAL_OWNER' },
+      { owner: jdoe, type: 'BUSINESS_OWNER' },
+      { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' },
+    ]);
     expect(owned.lastModified).toEqual(stamp);
-    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}/BUSINESS_OWNER` }]).owners)
-      .toEqual([{ owner: jdoe, type: 'TECHNICAL_OWNER' }, { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}/BUSINESS_OWNER` }]).owners).toEqual([
+      { owner: jdoe, type: 'TECHNICAL_OWNER' },
+      { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' },
+    ]);
     // The 0.13–1.3 builders send the owner urn as the value of a whole-owner remove.
-    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}`, value: jdoe }]).owners)
-      .toEqual([{ owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' }]);
+    expect(patch('ownership', owned, [{ op: 'remove', path: `/owners/${jdoe}`, value: jdoe }]).owners).toEqual([
+      { owner: 'urn:li:corpuser:amy', type: 'DATAOWNER' },
+    ]);
   });
 });
 
@@ -445,17 +472,37 @@ describe('where templates are declared', () => {
   ];
 
   test('the templated aspects are the seven DataHub patches through a template, each declared once', () => {
-    expect([...declared].sort()).toEqual(['chartInfo', 'dashboardInfo', 'dataJobInputOutput', 'globalTags', 'glossaryTerms', 'ownership', 'upstreamLineage']);
+    expect([...declared].sort()).toEqual([
+      'chartInfo',
+      'dashboardInfo',
+      'dataJobInputOutput',
+      'globalTags',
+      'glossaryTerms',
+      'ownership',
+      'upstreamLineage',
+    ]);
     for (const name of declared) expect(patchTemplateOf(name)).toBeDefined();
     expect(patchTemplateOf('datasetProperties')).toBeUndefined();
     expect(patchTemplateOf('toString')).toBeUndefined();
   });
 
-  test('an absent chart or dashboard info starts from DataHub\'s default, stamped by the system actor', () => {
+  test("an absent chart or dashboard info starts from DataHub's default, stamped by the system actor", () => {
     const stamp = { time: NOW, actor: SYSTEM_ACTOR };
-    expect(patch('chartInfo', undefined, [])).toEqual({ title: '', description: '', lastModified: { created: stamp, lastModified: stamp }, inputs: [], inputEdges: [] });
+    expect(patch('chartInfo', undefined, [])).toEqual({
+      title: '',
+      description: '',
+      lastModified: { created: stamp, lastModified: stamp },
+      inputs: [],
+      inputEdges: [],
+    });
     expect(patch('dashboardInfo', undefined, [])).toEqual({
-      title: '', description: '', lastModified: { created: stamp, lastModified: stamp }, charts: [], chartEdges: [], datasets: [], datasetEdges: [],
+      title: '',
+      description: '',
+      lastModified: { created: stamp, lastModified: stamp },
+      charts: [],
+      chartEdges: [],
+      datasets: [],
+      datasetEdges: [],
     });
   });
 });

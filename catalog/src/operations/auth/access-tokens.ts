@@ -35,8 +35,12 @@ export async function issueAccessToken(
   if (actor.entityType !== 'corpuser') throw validationFailed(`actorUrn must be a corpuser urn: ${input.actorUrn}`);
   const now = input.now ?? Date.now();
   const signed = await signAccessToken({
-    signingKey: secrets.signingKey, actorId: actor.parts[0]!, type: 'PERSONAL', version: '2',
-    expiresInMs: accessTokenDurationMs[input.duration], now,
+    signingKey: secrets.signingKey,
+    actorId: actor.parts[0]!,
+    type: 'PERSONAL',
+    version: '2',
+    expiresInMs: accessTokenDurationMs[input.duration],
+    now,
   });
   const id = tokenId(signed.token, secrets.salt);
   const urn = parseUrn(accessTokenUrn(id));
@@ -44,11 +48,20 @@ export async function issueAccessToken(
   if (input.description) info.description = input.description;
   if (signed.expiresAt !== null) info.expiresAt = signed.expiresAt;
   await writeAspects(store, [{ urn, aspectName: 'dataHubAccessTokenInfo', changeType: 'UPSERT', value: info }], {
-    actor: input.ownerUrn, existenceMode: 'relaxed', now,
+    actor: input.ownerUrn,
+    existenceMode: 'relaxed',
+    now,
   });
   return {
-    accessToken: signed.token, id, urn: urn.text, name: input.name, description: input.description ?? null,
-    actorUrn: input.actorUrn, ownerUrn: input.ownerUrn, createdAt: now, expiresAt: signed.expiresAt,
+    accessToken: signed.token,
+    id,
+    urn: urn.text,
+    name: input.name,
+    description: input.description ?? null,
+    actorUrn: input.actorUrn,
+    ownerUrn: input.ownerUrn,
+    createdAt: now,
+    expiresAt: signed.expiresAt,
   };
 }
 
@@ -66,9 +79,11 @@ export async function revokeAccessToken(store: Store, id: string, actor: string)
 export function createTokenStore(store: Store): TokenStore {
   return {
     async isActive(id) {
-      const rows = await store.read((tx) => tx.run<{ active: boolean }>('auth/token-active', {
-        keyRow: rowKey(accessTokenUrn(id), 'dataHubAccessTokenKey'),
-      }));
+      const rows = await store.read((tx) =>
+        tx.run<{ active: boolean }>('auth/token-active', {
+          keyRow: rowKey(accessTokenUrn(id), 'dataHubAccessTokenKey'),
+        }),
+      );
       return rows[0]?.active === true;
     },
     async rolesOf(actorUrn) {

@@ -37,7 +37,14 @@ async function rejection(p: Promise<unknown>): Promise<CatalogError> {
 }
 
 async function storedToken(store: FixedTokenStore, actorId: string) {
-  const signed = await signAccessToken({ signingKey: config.signingKey, actorId, type: 'PERSONAL', version: '2', expiresInMs: 3_600_000, now: NOW });
+  const signed = await signAccessToken({
+    signingKey: config.signingKey,
+    actorId,
+    type: 'PERSONAL',
+    version: '2',
+    expiresInMs: 3_600_000,
+    now: NOW,
+  });
   const id = tokenId(signed.token, config.salt);
   store.active.add(id);
   return { token: signed.token, id };

@@ -59,7 +59,14 @@ async function expectUnauthenticated(token: string, message: string, now = NOW) 
 }
 
 test('sign → verify round trip carries DataHub claims', async () => {
-  const signed = await signAccessToken({ signingKey: KEY, actorId: 'jdoe', type: 'PERSONAL', version: '2', expiresInMs: 3_600_000, now: NOW });
+  const signed = await signAccessToken({
+    signingKey: KEY,
+    actorId: 'jdoe',
+    type: 'PERSONAL',
+    version: '2',
+    expiresInMs: 3_600_000,
+    now: NOW,
+  });
   expect(decodeProtectedHeader(signed.token)).toEqual({ alg: 'HS256' });
   expect(decodeJwt(signed.token)).toEqual({
     actorType: 'USER',
@@ -111,7 +118,7 @@ test('HMAC key is the UTF-8 bytes of the signing key, not its base64 decoding', 
   await expectUnauthenticated(decodedKey, TOKEN_INVALID_MESSAGE);
 });
 
-test('a token in DataHub\'s exact shape (typ-less header, no iat) verifies', async () => {
+test("a token in DataHub's exact shape (typ-less header, no iat) verifies", async () => {
   const token = handSigned({ alg: 'HS256' }, datahubClaims({ actorId: 'datahub', sub: 'datahub' }), Buffer.from(KEY, 'utf8'));
   const v = await verifyAccessToken(token, { signingKey: KEY, now: NOW });
   expect(v.actorUrn).toBe('urn:li:corpuser:datahub');
@@ -156,13 +163,20 @@ test('malformed tokens are rejected', async () => {
   }
 });
 
-test('expired token is rejected with DataHub\'s expiry message', async () => {
-  const { token } = await signAccessToken({ signingKey: KEY, actorId: 'jdoe', type: 'PERSONAL', version: '2', expiresInMs: 60_000, now: NOW });
+test("expired token is rejected with DataHub's expiry message", async () => {
+  const { token } = await signAccessToken({
+    signingKey: KEY,
+    actorId: 'jdoe',
+    type: 'PERSONAL',
+    version: '2',
+    expiresInMs: 60_000,
+    now: NOW,
+  });
   await expect(verifyAccessToken(token, { signingKey: KEY, now: NOW + 59_000 })).resolves.toMatchObject({ actorId: 'jdoe' });
   await expectUnauthenticated(token, TOKEN_EXPIRED_MESSAGE, NOW + 61_000);
 });
 
-test('missing actor claims → DataHub\'s actor-claim message', async () => {
+test("missing actor claims → DataHub's actor-claim message", async () => {
   const key = Buffer.from(KEY, 'utf8');
   for (const missing of ['actorId', 'actorType', 'type']) {
     const claims = datahubClaims();

@@ -94,10 +94,7 @@ function isTokenVersion(v: unknown): v is TokenVersion {
   return typeof v === 'string' && TOKEN_VERSIONS.has(v);
 }
 
-export async function verifyAccessToken(
-  token: string,
-  options: { signingKey: string; now?: number },
-): Promise<VerifiedToken> {
+export async function verifyAccessToken(token: string, options: { signingKey: string; now?: number }): Promise<VerifiedToken> {
   let payload: Record<string, unknown>;
   try {
     const verified = await jwtVerify(token, hmacKey(options.signingKey), {

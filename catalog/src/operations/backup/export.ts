@@ -73,8 +73,13 @@ async function barrier(store: Store, until: number, timeoutMs: number): Promise<
     const serverNow = Math.max(0, ...open.filter(ours).map((t) => t.startTime));
     if (!blocking.length && serverNow > until) return;
     if (Date.now() > deadline) {
-      throw unavailable(`The export could not reach a consistent moment: ${blocking.length} transaction(s) open since before it began ` +
-        `(${blocking.slice(0, 5).map((t) => t.transactionId).join(', ')}) did not end within ${timeoutMs} ms; retry, or raise the barrier timeout.`);
+      throw unavailable(
+        `The export could not reach a consistent moment: ${blocking.length} transaction(s) open since before it began ` +
+          `(${blocking
+            .slice(0, 5)
+            .map((t) => t.transactionId)
+            .join(', ')}) did not end within ${timeoutMs} ms; retry, or raise the barrier timeout.`,
+      );
     }
     await sleep(100);
   }
@@ -92,10 +97,15 @@ export function rowsAsOf(urn: string, entityType: string, rows: readonly StoredR
   const versions = latest && !archives.some((a) => same(a, latest)) ? [...archives, latest] : archives;
   const n = versions.length;
   return versions.map((r, i) => ({
-    urn, entityType, name: r.name,
+    urn,
+    entityType,
+    name: r.name,
     version: i === n - 1 ? 0 : i + 1,
     maxVersion: i === n - 1 ? n - 1 : null,
-    value: r.value, systemMetadata: r.systemMetadata, createdOn: r.createdOn, createdBy: r.createdBy,
+    value: r.value,
+    systemMetadata: r.systemMetadata,
+    createdOn: r.createdOn,
+    createdBy: r.createdBy,
   }));
 }
 
@@ -108,7 +118,9 @@ const HELD_PRUNE_BATCH = 10_000;
 async function beginHold(store: Store): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
-  await store.write((tx) => tx.run('backup/hold-begin', { id, now: int(now), expiresAt: int(now + HOLD_TTL_MS) }), { metadata: { app: 'backup', op: 'hold-begin' } });
+  await store.write((tx) => tx.run('backup/hold-begin', { id, now: int(now), expiresAt: int(now + HOLD_TTL_MS) }), {
+    metadata: { app: 'backup', op: 'hold-begin' },
+  });
   return id;
 }
 
@@ -117,8 +129,9 @@ async function endHold(store: Store, id: string): Promise<void> {
   const now = int(Date.now());
   await store.write((tx) => tx.run('backup/hold-end', { id, now }), { metadata: { app: 'backup', op: 'hold-end' } });
   for (;;) {
-    const [r] = await store.write((tx) => tx.run<{ deleted: number }>('backup/held-rows-prune', { now, batch: int(HELD_PRUNE_BATCH) }),
-      { metadata: { app: 'backup', op: 'held-rows-prune' } });
+    const [r] = await store.write((tx) => tx.run<{ deleted: number }>('backup/held-rows-prune', { now, batch: int(HELD_PRUNE_BATCH) }), {
+      metadata: { app: 'backup', op: 'held-rows-prune' },
+    });
     if (!r || r.deleted < HELD_PRUNE_BATCH) return;
   }
 }
@@ -126,7 +139,10 @@ async function endHold(store: Store, id: string): Promise<void> {
 type ScannedEntity = { urn: string; entityType: string; rows: StoredRow[] };
 
 /** A page's entities with the held rows of its urn range merged in, in urn order. */
-function withHeldRows(entities: readonly ScannedEntity[], held: ReadonlyArray<{ urn: string; entityType: string; row: StoredRow }>): ScannedEntity[] {
+function withHeldRows(
+  entities: readonly ScannedEntity[],
+  held: ReadonlyArray<{ urn: string; entityType: string; row: StoredRow }>,
+): ScannedEntity[] {
   if (!held.length) return [...entities];
   const byUrn = new Map(entities.map((e) => [e.urn, { ...e, rows: [...e.rows] }]));
   for (const h of held) {
@@ -140,7 +156,9 @@ function withHeldRows(entities: readonly ScannedEntity[], held: ReadonlyArray<{ 
 
 /** Rows in a scope now (every version): the progress bar's total. */
 async function countExportRows(store: Store, range: UrnRange): Promise<number> {
-  const [r] = await store.read((tx) => tx.run<{ total: number }>('backup/count-rows', { lower: range.lower, upper: range.upper, regex: range.regex }));
+  const [r] = await store.read((tx) =>
+    tx.run<{ total: number }>('backup/count-rows', { lower: range.lower, upper: range.upper, regex: range.regex }),
+  );
   return r?.total ?? 0;
 }
 
@@ -173,10 +191,21 @@ export async function prepareExport(store: Store, options: ExportOptions = {}): 
     try {
       for (;;) {
         const page = await store.read(async (tx) => {
-          const [scanned] = await tx.run<{ last: string | null; entities: ScannedEntity[] }>('backup/scan-entities',
-            { after, lower: range.lower, upper: range.upper, regex: range.regex, limit: int(pageSize) });
-          const held = await tx.run<{ urn: string; entityType: string; row: StoredRow }>('backup/held-rows',
-            { after, last: scanned?.last ?? null, lower: range.lower, upper: range.upper, regex: range.regex, asOf: int(asOf) });
+          const [scanned] = await tx.run<{ last: string | null; entities: ScannedEntity[] }>('backup/scan-entities', {
+            after,
+            lower: range.lower,
+            upper: range.upper,
+            regex: range.regex,
+            limit: int(pageSize),
+          });
+          const held = await tx.run<{ urn: string; entityType: string; row: StoredRow }>('backup/held-rows', {
+            after,
+            last: scanned?.last ?? null,
+            lower: range.lower,
+            upper: range.upper,
+            regex: range.regex,
+            asOf: int(asOf),
+          });
           return { last: scanned?.last ?? null, entities: withHeldRows(scanned?.entities ?? [], held) };
         });
         for (const e of page.entities) {
@@ -201,7 +230,9 @@ export async function prepareExport(store: Store, options: ExportOptions = {}): 
         options.onProgress?.({ rows, entities, lastUrn: after });
         if (Date.now() >= renewAt) {
           renewAt = Date.now() + HOLD_RENEW_MS;
-          await store.write((tx) => tx.run('backup/hold-renew', { id: hold, expiresAt: int(Date.now() + HOLD_TTL_MS) }), { metadata: { app: 'backup', op: 'hold-renew' } });
+          await store.write((tx) => tx.run('backup/hold-renew', { id: hold, expiresAt: int(Date.now() + HOLD_TTL_MS) }), {
+            metadata: { app: 'backup', op: 'hold-renew' },
+          });
         }
       }
     } finally {

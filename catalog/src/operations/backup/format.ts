@@ -54,9 +54,7 @@ export function recordOfRow(row: BackupRow, asOf: number): Record<string, unknow
   };
 }
 
-export type ImportItem =
-  | { kind: 'row'; row: BackupRow; urn: Urn }
-  | { kind: 'changes'; changes: AspectChange[] };
+export type ImportItem = { kind: 'row'; row: BackupRow; urn: Urn } | { kind: 'changes'; changes: AspectChange[] };
 
 const fail = (index: number, message: string): never => {
   throw badRequest(`record ${index}: ${message}`);
@@ -74,7 +72,8 @@ function urnOf(index: number, text: unknown, what: string): Urn {
 function integerHeader(index: number, headers: Record<string, unknown>, name: string, required: boolean): number | null {
   const v = headers[name];
   if (v === undefined || v === null) return required ? fail(index, `header ${name} is missing`) : null;
-  if (typeof v !== 'string' || !/^\d+$/.test(v)) return fail(index, `header ${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v))
+    return fail(index, `header ${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -83,7 +82,8 @@ function aspectText(index: number, aspect: unknown): string {
   if (!isJsonRecord(aspect)) return fail(index, 'aspect is missing');
   if (typeof aspect.value === 'string') {
     const ct = aspect.contentType;
-    if (ct !== undefined && ct !== null && !/^application\/json/i.test(String(ct))) fail(index, `aspect.contentType '${String(ct)}' is not JSON`);
+    if (ct !== undefined && ct !== null && !/^application\/json/i.test(String(ct)))
+      fail(index, `aspect.contentType '${String(ct)}' is not JSON`);
     return aspect.value;
   }
   if ('json' in aspect) return JSON.stringify(aspect.json);
@@ -142,7 +142,8 @@ export function importItemOf(index: number, obj: Record<string, unknown>): Impor
     fail(index, `entityType ${JSON.stringify(obj.entityType)} does not match the urn's entity type '${urn.entityType}'`);
   }
   const aspectName = obj.aspectName;
-  if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName)) fail(index, `aspectName ${JSON.stringify(aspectName)} is not an aspect name`);
+  if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName))
+    fail(index, `aspectName ${JSON.stringify(aspectName)} is not an aspect name`);
   const name = aspectName as string;
   const headers = isJsonRecord(obj.headers) ? obj.headers : {};
   const systemMetadata = obj.systemMetadata === undefined || obj.systemMetadata === null ? undefined : obj.systemMetadata;
@@ -161,10 +162,15 @@ export function importItemOf(index: number, obj: Record<string, unknown>): Impor
       kind: 'row',
       urn,
       row: {
-        urn: urn.text, entityType: urn.entityType, name, version,
+        urn: urn.text,
+        entityType: urn.entityType,
+        name,
+        version,
         maxVersion: version === 0 ? integerHeader(index, headers, HEADERS.maxVersion, true) : null,
-        value: text, systemMetadata: JSON.stringify(systemMetadata),
-        createdOn: integerHeader(index, headers, HEADERS.createdOn, false), createdBy: (createdBy as string | undefined) ?? null,
+        value: text,
+        systemMetadata: JSON.stringify(systemMetadata),
+        createdOn: integerHeader(index, headers, HEADERS.createdOn, false),
+        createdBy: (createdBy as string | undefined) ?? null,
       },
     };
   }

@@ -19,7 +19,14 @@ import type { RestoreResult } from '../restore/restore-report.ts';
 import { checkRow } from '../restore/diff.ts';
 import { deleteStaleEdges } from '../../write/persist.ts';
 import { edgesOfParsedRow, edgesOfRow, UNKNOWN_ACTOR, type DerivedEdge } from '../../model/relationships.ts';
-import { lineageChangeEvents, MCL_TOPIC, metadataChangeLog, PLATFORM_EVENT_TOPIC, type ChangeRecord, type EventTopic } from '../../model/change-events.ts';
+import {
+  lineageChangeEvents,
+  MCL_TOPIC,
+  metadataChangeLog,
+  PLATFORM_EVENT_TOPIC,
+  type ChangeRecord,
+  type EventTopic,
+} from '../../model/change-events.ts';
 import { freezeAspectRefs } from '../../store/change-log.ts';
 import { importItemOf, type BackupRow, type ImportItem } from './format.ts';
 import type { RawRecord } from './json-array.ts';
@@ -80,7 +87,11 @@ export function derivedEdgesOfBackupRow(row: BackupRow, index: number): { value:
   const check = checkRow(row.urn, row.name, row.value);
   if (!check.ok) throw badRequest(`record ${index}: ${row.urn} ${row.name} cannot be derived: ${check.reason}`);
   // checkRow parsed the value already: derive from it rather than from the text again.
-  const parsed = { value: check.value, systemMetadata: JSON.parse(row.systemMetadata) as { lastObserved?: unknown }, createdBy: row.createdBy ?? UNKNOWN_ACTOR };
+  const parsed = {
+    value: check.value,
+    systemMetadata: JSON.parse(row.systemMetadata) as { lastObserved?: unknown },
+    createdBy: row.createdBy ?? UNKNOWN_ACTOR,
+  };
   return { value: check.value, edges: edgesOfParsedRow(check.urn, row.name, parsed) };
 }
 
@@ -98,12 +109,21 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
     ? await tx.run<StoredRow>('aspects/fetch-latest', { keys: latest.map(({ row }) => rowKey(row.urn, row.name)) })
     : [];
   // Events that refer to rows this import overwrites keep what they referred to.
-  await freezeAspectRefs(tx, rows.map(({ row }) => ({ urn: row.urn, aspect: row.name })));
+  await freezeAspectRefs(
+    tx,
+    rows.map(({ row }) => ({ urn: row.urn, aspect: row.name })),
+  );
   await tx.run('backup/put-rows', {
     rows: rows.map(({ row }) => ({
-      urn: row.urn, name: row.name, key: rowKey(row.urn, row.name, row.version), version: int(row.version),
-      maxVersion: row.maxVersion === null ? null : int(row.maxVersion), value: row.value, systemMetadata: row.systemMetadata,
-      createdOn: row.createdOn === null ? null : int(row.createdOn), createdBy: row.createdBy,
+      urn: row.urn,
+      name: row.name,
+      key: rowKey(row.urn, row.name, row.version),
+      version: int(row.version),
+      maxVersion: row.maxVersion === null ? null : int(row.maxVersion),
+      value: row.value,
+      systemMetadata: row.systemMetadata,
+      createdOn: row.createdOn === null ? null : int(row.createdOn),
+      createdBy: row.createdBy,
     })),
   });
   const before = new Map<string, DerivedEdge>();
@@ -120,7 +140,16 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
   const owners = new Map(rows.map((r) => [r.urn.text, r.urn]));
   await mergeEdgeRows(tx, [...after.values()], (u) => owners.has(u));
   await reconcileSearchFieldsOf(tx, [...owners.values()]);
-  if (tx.changeLog.size) tx.record(importedChanges(latest.map(({ row }) => row), replaced, before, after, { actor, topics: tx.changeLog }));
+  if (tx.changeLog.size)
+    tx.record(
+      importedChanges(
+        latest.map(({ row }) => row),
+        replaced,
+        before,
+        after,
+        { actor, topics: tx.changeLog },
+      ),
+    );
 }
 
 /**
@@ -129,7 +158,10 @@ async function putRows(tx: Tx, rows: Array<{ row: BackupRow; urn: Urn; index: nu
  * or removed.
  */
 function importedChanges(
-  latest: readonly BackupRow[], replaced: readonly StoredRow[], before: Map<string, DerivedEdge>, after: Map<string, DerivedEdge>,
+  latest: readonly BackupRow[],
+  replaced: readonly StoredRow[],
+  before: Map<string, DerivedEdge>,
+  after: Map<string, DerivedEdge>,
   o: { actor: string; topics: ReadonlySet<EventTopic> },
 ): ChangeRecord[] {
   const stamp = { actor: o.actor, time: Date.now() };
@@ -137,47 +169,56 @@ function importedChanges(
   // An import writes versions as the file numbers them, so its logs carry their text rather than
   // refer to rows by sequence as the write path's do.
   const records = o.topics.has(MCL_TOPIC)
-    ? latest.map((row) => metadataChangeLog({
-      entityUrn: row.urn, aspectName: row.name, changeType: 'UPSERT', stamp,
-      after: row, before: previous.get(rowKey(row.urn, row.name)),
-    }))
+    ? latest.map((row) =>
+        metadataChangeLog({
+          entityUrn: row.urn,
+          aspectName: row.name,
+          changeType: 'UPSERT',
+          stamp,
+          after: row,
+          before: previous.get(rowKey(row.urn, row.name)),
+        }),
+      )
     : [];
   return o.topics.has(PLATFORM_EVENT_TOPIC) ? [...records, ...lineageChangeEvents(before, after, stamp)] : records;
 }
 
 /** One batch in one transaction, in file order (a later record may overwrite an earlier one). */
 async function writeBatch(store: Store, batch: Batch, options: ImportOptions): Promise<{ rows: number; changes: number }> {
-  return store.write(async (tx) => {
-    let rows = 0;
-    let changes = 0;
-    let run: Array<{ row: BackupRow; urn: Urn; index: number }> = [];
-    let pending: AspectChange[] = [];
-    const flushRows = async () => {
-      if (!run.length) return;
-      await putRows(tx, run, options.actor);
-      rows += run.length;
-      run = [];
-    };
-    const flushChanges = async () => {
-      if (!pending.length) return;
-      await writeAspectsInTx(tx, pending, { actor: options.actor, existenceMode: options.existenceMode ?? 'relaxed' });
-      changes += pending.length;
-      pending = [];
-    };
-    for (const { item, index } of batch.items) {
-      if (item.kind === 'row') {
-        await flushChanges();
-        run.push({ row: item.row, urn: item.urn, index });
-      } else {
-        await flushRows();
-        pending.push(...item.changes);
+  return store.write(
+    async (tx) => {
+      let rows = 0;
+      let changes = 0;
+      let run: Array<{ row: BackupRow; urn: Urn; index: number }> = [];
+      let pending: AspectChange[] = [];
+      const flushRows = async () => {
+        if (!run.length) return;
+        await putRows(tx, run, options.actor);
+        rows += run.length;
+        run = [];
+      };
+      const flushChanges = async () => {
+        if (!pending.length) return;
+        await writeAspectsInTx(tx, pending, { actor: options.actor, existenceMode: options.existenceMode ?? 'relaxed' });
+        changes += pending.length;
+        pending = [];
+      };
+      for (const { item, index } of batch.items) {
+        if (item.kind === 'row') {
+          await flushChanges();
+          run.push({ row: item.row, urn: item.urn, index });
+        } else {
+          await flushRows();
+          pending.push(...item.changes);
+        }
       }
-    }
-    await flushRows();
-    await flushChanges();
-    if (rows) await markWrite(tx);
-    return { rows, changes };
-  }, { metadata: { purpose: 'lineage-catalog-import' } });
+      await flushRows();
+      await flushChanges();
+      if (rows) await markWrite(tx);
+      return { rows, changes };
+    },
+    { metadata: { purpose: 'lineage-catalog-import' } },
+  );
 }
 
 /**
@@ -220,7 +261,8 @@ export async function importRecords(store: Store, records: AsyncIterable<RawReco
       batch = { items: [], first: progress.records, count: 0 };
     };
     for await (const r of records) {
-      if (r.index !== batch.first + batch.count) throw badRequest(`record ${r.index}: expected record ${batch.first + batch.count} (the reader and the checkpoint disagree)`);
+      if (r.index !== batch.first + batch.count)
+        throw badRequest(`record ${r.index}: expected record ${batch.first + batch.count} (the reader and the checkpoint disagree)`);
       batch.items.push({ index: r.index, item: importItemOf(r.index, r.value) });
       batch.count++;
       if (batch.count >= batchSize) await commit();
@@ -232,19 +274,27 @@ export async function importRecords(store: Store, records: AsyncIterable<RawReco
 
   if (progress.phase === 'derive') {
     const before = progress.deriveRows ?? 0;
-    const result: RestoreResult = await restoreIndices(store, { batchSize: Math.min(batchSize, 2000), after: progress.deriveCursor }, async (p) => {
-      if (p.phase !== 'rows') return;
-      progress.deriveCursor = p.cursor;
-      progress.deriveRows = before + p.result.rowsScanned;
-      await report();
-    });
+    const result: RestoreResult = await restoreIndices(
+      store,
+      { batchSize: Math.min(batchSize, 2000), after: progress.deriveCursor },
+      async (p) => {
+        if (p.phase !== 'rows') return;
+        progress.deriveCursor = p.cursor;
+        progress.deriveRows = before + p.result.rowsScanned;
+        await report();
+      },
+    );
     if (result.ignored) {
-      throw badRequest(`derived state: ${result.ignored} stored row(s) could not be derived, e.g. ` +
-        result.ignoredRows.slice(0, 3).map((r) => `${r.urn} ${r.aspect}: ${r.reason}`).join('; '));
+      throw badRequest(
+        `derived state: ${result.ignored} stored row(s) could not be derived, e.g. ` +
+          result.ignoredRows
+            .slice(0, 3)
+            .map((r) => `${r.urn} ${r.aspect}: ${r.reason}`)
+            .join('; '),
+      );
     }
     progress.phase = 'done';
     await report();
   }
   return progress;
 }
-

@@ -49,5 +49,7 @@ test.each([
 test('a record above the size cap is refused without holding it', async () => {
   const big = `[{"x":"${'a'.repeat(5000)}"}]`;
   const reader = readJsonArray(chunked(big, 100), { maxRecordChars: 1000 });
-  await expect(reader.next()).rejects.toMatchObject({ message: expect.stringMatching(/^record 0 \(character 1\) is larger than 1000 characters/) });
+  await expect(reader.next()).rejects.toMatchObject({
+    message: expect.stringMatching(/^record 0 \(character 1\) is larger than 1000 characters/),
+  });
 });

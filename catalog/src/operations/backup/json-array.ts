@@ -125,8 +125,12 @@ export async function* readJsonArray(chunks: AsyncIterable<string | Buffer>, opt
     position += chunk!.length;
   }
   if ((state as State) !== 'done') {
-    const at = (state as State) === 'element' ? `inside record ${index} (which starts at character ${recordOffset})`
-      : (state as State) === 'start' ? 'before the opening [' : `after record ${index - 1}`;
+    const at =
+      (state as State) === 'element'
+        ? `inside record ${index} (which starts at character ${recordOffset})`
+        : (state as State) === 'start'
+          ? 'before the opening ['
+          : `after record ${index - 1}`;
     fail(`the file is truncated: it ends ${at} without the closing ']' (${index} complete records read)`);
   }
 }

@@ -22,7 +22,14 @@ async function applySchemaAndRebuild(store: Store, onProgress?: (p: RestoreProgr
   // Clean mode: ghost nodes (endpoints without rows) get their facetKey from the urn too.
   const r = await restoreIndices(store, { batchSize: 1000, clean: true }, onProgress);
   // Rows the registry cannot read were ignored by earlier versions too: say so, never fail on them.
-  return r.ignored ? [`${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows.slice(0, 3).map((i) => `${i.urn} ${i.aspect}: ${i.reason}`).join('; ')}`] : [];
+  return r.ignored
+    ? [
+        `${r.ignored} stored row(s) derive nothing, e.g. ${r.ignoredRows
+          .slice(0, 3)
+          .map((i) => `${i.urn} ${i.aspect}: ${i.reason}`)
+          .join('; ')}`,
+      ]
+    : [];
 }
 
 /** Applies the current constraints and indexes; nothing derived changes. */
@@ -52,7 +59,7 @@ const MIGRATIONS: readonly MigrationStep[] = [
   },
   {
     to: 5,
-    what: 'apply the change log\'s indexes by entity and by aspect row (events written before keep their values inline)',
+    what: "apply the change log's indexes by entity and by aspect row (events written before keep their values inline)",
     run: applySchemaOnly,
   },
   {
@@ -77,7 +84,10 @@ export interface MigrationResult {
   steps: Array<{ to: number; what: string; ms: number; notes: string[] }>;
 }
 
-export async function migrateStore(store: Store, options: { by: string; onStep?: (s: MigrationStep) => void; onProgress?: (p: RestoreProgress) => void | Promise<void> }): Promise<MigrationResult> {
+export async function migrateStore(
+  store: Store,
+  options: { by: string; onStep?: (s: MigrationStep) => void; onProgress?: (p: RestoreProgress) => void | Promise<void> },
+): Promise<MigrationResult> {
   const state = await store.schemaState();
   if (state.version !== null && state.version > SCHEMA_VERSION) throw schemaTooNew(state.version);
   const from = effectiveVersion(state);

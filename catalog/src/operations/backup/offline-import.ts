@@ -88,15 +88,19 @@ export async function writeOfflineLoadFiles(
   for await (const r of records) {
     const item = importItemOf(r.index, r.value);
     if (item.kind !== 'row') {
-      throw badRequest(`record ${r.index}: not a row of this catalog's export (no ${HEADERS.version} header); the offline load reads ` +
-        'files written by npm run export — load other files with the online import (without --offline)');
+      throw badRequest(
+        `record ${r.index}: not a row of this catalog's export (no ${HEADERS.version} header); the offline load reads ` +
+          'files written by npm run export — load other files with the online import (without --offline)',
+      );
     }
     const urn = item.urn.text;
     if (group?.urn.text !== urn) {
       if (group) {
         if (urn < group.urn.text) {
-          throw badRequest(`record ${r.index}: ${urn} comes after ${group.urn.text}; the offline load needs the export's order ` +
-            '(entities by urn, each with its rows together) — load other files with the online import (without --offline)');
+          throw badRequest(
+            `record ${r.index}: ${urn} comes after ${group.urn.text}; the offline load needs the export's order ` +
+              '(entities by urn, each with its rows together) — load other files with the online import (without --offline)',
+          );
         }
         await flush(group);
       }
@@ -125,7 +129,12 @@ export async function writeGhostNodes(lines: AsyncIterable<string>, writer: Bulk
   for await (const line of lines) {
     if (!line) continue;
     const u = parseUrn(JSON.parse(line) as string);
-    await writer.entity({ ...urnFields(u), exists: false, removed: false, description: null, typeNames: null }, u.entityType, entityTypeSpec(u.entityType).label, true);
+    await writer.entity(
+      { ...urnFields(u), exists: false, removed: false, description: null, typeNames: null },
+      u.entityType,
+      entityTypeSpec(u.entityType).label,
+      true,
+    );
     n++;
   }
   return n;

@@ -39,14 +39,21 @@ export interface RetentionLogger {
  * Prunes every `intervalMs` (and once at start) until stopped. A failed pass is logged and tried
  * again at the next tick: retention falling behind loses nothing.
  */
-export function startChangeLogRetention(store: Store, options: { retentionDays: number; intervalMs: number; logger: RetentionLogger }): () => void {
+export function startChangeLogRetention(
+  store: Store,
+  options: { retentionDays: number; intervalMs: number; logger: RetentionLogger },
+): () => void {
   let running = false;
   const pass = async () => {
     if (running) return;
     running = true;
     try {
       const r = await pruneChangeLog(store, options.retentionDays);
-      if (r.deleted) options.logger.info({ deleted: r.deleted, prunedBelow: r.prunedBelow, retentionDays: options.retentionDays }, 'change events pruned');
+      if (r.deleted)
+        options.logger.info(
+          { deleted: r.deleted, prunedBelow: r.prunedBelow, retentionDays: options.retentionDays },
+          'change events pruned',
+        );
     } catch (e) {
       options.logger.warn({ err: e }, 'change-log retention pass failed; retrying at the next interval');
     } finally {

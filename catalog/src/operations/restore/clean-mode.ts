@@ -14,10 +14,22 @@ import { appendAll, emptyOutcome, timed, type BatchOutcome } from './restore-rep
 const CLEAN_PAGE = 200;
 
 /** One keyset page of a clean-mode scan (owners or nodes in the scope, after `after`), timed and counted. */
-async function scanCleanPage<R>(tx: Tx, o: BatchOutcome, statement: 'restore/scan-owners' | 'restore/scan-nodes', scope: Scope, after: string): Promise<R[]> {
-  const page = await timed(o, () => tx.run<R>(statement, {
-    lower: scope.range.lower, upper: scope.range.upper, regex: scope.range.regex, after, limit: int(CLEAN_PAGE),
-  }));
+async function scanCleanPage<R>(
+  tx: Tx,
+  o: BatchOutcome,
+  statement: 'restore/scan-owners' | 'restore/scan-nodes',
+  scope: Scope,
+  after: string,
+): Promise<R[]> {
+  const page = await timed(o, () =>
+    tx.run<R>(statement, {
+      lower: scope.range.lower,
+      upper: scope.range.upper,
+      regex: scope.range.regex,
+      after,
+      limit: int(CLEAN_PAGE),
+    }),
+  );
   o.scanned = page.length;
   return page;
 }
@@ -31,7 +43,12 @@ function validUrns(texts: readonly string[]): Urn[] {
 }
 
 /** Edges of some owners whose (owner, aspect) has no latest row any more. */
-export async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
+export async function cleanOwnerBatch(
+  tx: Tx,
+  scope: Scope,
+  after: string,
+  write: boolean,
+): Promise<{ outcome: BatchOutcome; last: string | null }> {
   const o = emptyOutcome();
   const page = await scanCleanPage<{ owner: string }>(tx, o, 'restore/scan-owners', scope, after);
   if (!page.length) return { outcome: o, last: null };
@@ -48,14 +65,21 @@ export async function cleanOwnerBatch(tx: Tx, scope: Scope, after: string, write
 }
 
 /** Nodes without a key row: search fields from the urn (and any stray rows), orphans removed. */
-export async function cleanNodeBatch(tx: Tx, scope: Scope, after: string, write: boolean): Promise<{ outcome: BatchOutcome; last: string | null }> {
+export async function cleanNodeBatch(
+  tx: Tx,
+  scope: Scope,
+  after: string,
+  write: boolean,
+): Promise<{ outcome: BatchOutcome; last: string | null }> {
   const o = emptyOutcome();
   const page = await scanCleanPage<{ urn: string }>(tx, o, 'restore/scan-nodes', scope, after);
   if (!page.length) return { outcome: o, last: null };
   const urns = validUrns(page.map((p) => p.urn));
   const keyRows = (list: Urn[]) => list.map((u) => ({ urn: u.text, keyRow: rowKey(u.text, keyAspectNameOf(u.entityType)) }));
-  const existing = async (list: Urn[]) => new Set((await tx.run<{ urn: string; exists: boolean }>('entities/exist', { rows: keyRows(list) }))
-    .filter((r) => r.exists).map((r) => r.urn));
+  const existing = async (list: Urn[]) =>
+    new Set(
+      (await tx.run<{ urn: string; exists: boolean }>('entities/exist', { rows: keyRows(list) })).filter((r) => r.exists).map((r) => r.urn),
+    );
   const withKey = await existing(urns);
   let ghosts = urns.filter((u) => !withKey.has(u.text));
   if (write && ghosts.length) {

@@ -4,18 +4,50 @@ import { parseUrn } from '../../model/urn.ts';
 import { diffFields, searchFieldsOf } from '../../model/search-fields.ts';
 
 const ds = (n: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${n},PROD)`;
-const row = (value: unknown) => ({ value: JSON.stringify(value), systemMetadata: JSON.stringify({ lastObserved: 5 }), createdBy: 'urn:li:corpuser:w' });
+const row = (value: unknown) => ({
+  value: JSON.stringify(value),
+  systemMetadata: JSON.stringify({ lastObserved: 5 }),
+  createdBy: 'urn:li:corpuser:w',
+});
 
 function storedOf(urn: string, aspect: string, value: unknown): StoredEdge[] {
   return edgesOfRow(parseUrn(urn), aspect, row(value)).flatMap((e) => {
     const typed: StoredEdge = {
-      owner: e.owner, aspect: e.aspect, type: e.type, key: e.key, source: e.source, destination: e.destination,
-      createdOn: e.createdOn, createdActor: e.createdActor, updatedOn: e.updatedOn, updatedActor: e.updatedActor,
-      properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual, lineageType: null,
+      owner: e.owner,
+      aspect: e.aspect,
+      type: e.type,
+      key: e.key,
+      source: e.source,
+      destination: e.destination,
+      createdOn: e.createdOn,
+      createdActor: e.createdActor,
+      updatedOn: e.updatedOn,
+      updatedActor: e.updatedActor,
+      properties: e.properties === null ? null : JSON.stringify(e.properties),
+      via: e.via,
+      manual: e.manual,
+      lineageType: null,
     };
     if (!e.lineage) return [typed];
-    return [typed, { owner: e.owner, aspect: e.aspect, type: 'LINEAGE', key: e.key, source: e.lineage.upstream, destination: e.lineage.downstream,
-      createdOn: e.createdOn, createdActor: null, updatedOn: e.updatedOn, updatedActor: null, properties: null, via: null, manual: e.manual, lineageType: e.type }];
+    return [
+      typed,
+      {
+        owner: e.owner,
+        aspect: e.aspect,
+        type: 'LINEAGE',
+        key: e.key,
+        source: e.lineage.upstream,
+        destination: e.lineage.downstream,
+        createdOn: e.createdOn,
+        createdActor: null,
+        updatedOn: e.updatedOn,
+        updatedActor: null,
+        properties: null,
+        via: null,
+        manual: e.manual,
+        lineageType: e.type,
+      },
+    ];
   });
 }
 
@@ -34,7 +66,10 @@ test('LIKE prefix and range: escapes are literal, wildcards end the prefix', () 
 test('checkRow ignores bad urns, bad JSON and aspects the registry refuses, but keeps schema drift', () => {
   expect(checkUrn('not-a-urn').ok).toBe(false);
   expect(checkRow(ds('a'), 'upstreamLineage', '{').ok).toBe(false);
-  expect(checkRow(ds('a'), 'chartInfo', '{}')).toMatchObject({ ok: false, reason: expect.stringMatching(/not supported for entity type dataset/) });
+  expect(checkRow(ds('a'), 'chartInfo', '{}')).toMatchObject({
+    ok: false,
+    reason: expect.stringMatching(/not supported for entity type dataset/),
+  });
   expect(checkRow(ds('a'), 'chartKey', '{}')).toMatchObject({ ok: false, reason: expect.stringMatching(/key aspect of chart/) });
   expect(checkRow('urn:li:dataset:(urn:li:dataPlatform:hive,a,NOPE)', 'status', '{}').ok).toBe(false);
   expect(checkRow(ds('a'), 'upstreamLineage', '{"upstreams": 3}').ok).toBe(true);
@@ -42,7 +77,12 @@ test('checkRow ignores bad urns, bad JSON and aspects the registry refuses, but 
 });
 
 test('diffEdges: identical state gives nothing; missing, extra, changed and wrong ends are found', () => {
-  const value = { upstreams: [{ dataset: ds('u1'), type: 'TRANSFORMED' }, { dataset: ds('u2'), type: 'COPY' }] };
+  const value = {
+    upstreams: [
+      { dataset: ds('u1'), type: 'TRANSFORMED' },
+      { dataset: ds('u2'), type: 'COPY' },
+    ],
+  };
   const derived = edgesOfRow(parseUrn(ds('d')), 'upstreamLineage', row(value));
   const stored = storedOf(ds('d'), 'upstreamLineage', value);
   expect(diffEdges(derived, stored)).toMatchObject({ missing: [], extra: [], changed: [], toMerge: [], toDelete: [] });

@@ -160,26 +160,47 @@ function expectedOf(e: DerivedEdge): Array<{ ref: EdgeRef; props: Record<string,
   const typed = {
     ref: { type: e.type, key: e.key, source: e.source, destination: e.destination, owner: e.owner, aspect: e.aspect },
     props: {
-      createdOn: e.createdOn, createdActor: e.createdActor, updatedOn: e.updatedOn, updatedActor: e.updatedActor,
-      properties: e.properties === null ? null : JSON.stringify(e.properties), via: e.via, manual: e.manual,
+      createdOn: e.createdOn,
+      createdActor: e.createdActor,
+      updatedOn: e.updatedOn,
+      updatedActor: e.updatedActor,
+      properties: e.properties === null ? null : JSON.stringify(e.properties),
+      via: e.via,
+      manual: e.manual,
     },
   };
   if (!e.lineage) return [typed];
-  return [typed, {
-    ref: { type: LINEAGE, key: e.key, source: e.lineage.upstream, destination: e.lineage.downstream, owner: e.owner, aspect: e.aspect },
-    props: { lineageType: e.type, createdOn: e.createdOn, updatedOn: e.updatedOn, manual: e.manual, via: e.via },
-  }];
+  return [
+    typed,
+    {
+      ref: { type: LINEAGE, key: e.key, source: e.lineage.upstream, destination: e.lineage.downstream, owner: e.owner, aspect: e.aspect },
+      props: { lineageType: e.type, createdOn: e.createdOn, updatedOn: e.updatedOn, manual: e.manual, via: e.via },
+    },
+  ];
 }
 
 function actualProps(s: StoredEdge, expected: Record<string, unknown>): Record<string, unknown> {
   const all: Record<string, unknown> = {
-    createdOn: s.createdOn, createdActor: s.createdActor, updatedOn: s.updatedOn, updatedActor: s.updatedActor,
-    properties: s.properties, via: s.via, manual: s.manual, lineageType: s.lineageType,
+    createdOn: s.createdOn,
+    createdActor: s.createdActor,
+    updatedOn: s.updatedOn,
+    updatedActor: s.updatedActor,
+    properties: s.properties,
+    via: s.via,
+    manual: s.manual,
+    lineageType: s.lineageType,
   };
   return Object.fromEntries(Object.keys(expected).map((k) => [k, all[k] ?? null]));
 }
 
-const refOf = (s: StoredEdge): EdgeRef => ({ type: s.type, key: s.key, source: s.source, destination: s.destination, owner: s.owner, aspect: s.aspect });
+const refOf = (s: StoredEdge): EdgeRef => ({
+  type: s.type,
+  key: s.key,
+  source: s.source,
+  destination: s.destination,
+  owner: s.owner,
+  aspect: s.aspect,
+});
 const idOf = (type: string, key: string) => `${type === LINEAGE ? LINEAGE : 'typed'}\u0000${key}`;
 const pairOf = (a: string, b: string, key: string) => (a < b ? `${a}\u0000${b}\u0000${key}` : `${b}\u0000${a}\u0000${key}`);
 
@@ -220,8 +241,13 @@ export function diffEdges(derived: readonly DerivedEdge[], stored: readonly Stor
       continue;
     }
     const [first] = list;
-    const sameEnds = list.length === 1 && first!.type === want.ref.type && first!.source === want.ref.source &&
-      first!.destination === want.ref.destination && first!.owner === want.ref.owner && first!.aspect === want.ref.aspect;
+    const sameEnds =
+      list.length === 1 &&
+      first!.type === want.ref.type &&
+      first!.source === want.ref.source &&
+      first!.destination === want.ref.destination &&
+      first!.owner === want.ref.owner &&
+      first!.aspect === want.ref.aspect;
     if (!sameEnds) {
       list.forEach(remove);
       diff.missing.push(want.ref);
@@ -251,4 +277,3 @@ export function diffEdges(derived: readonly DerivedEdge[], stored: readonly Stor
   diff.toMerge = [...merge.values()];
   return diff;
 }
-

@@ -21,7 +21,13 @@ export interface RowRead {
 }
 
 /** Search fields of some entities from their stored rows, compared with (and written to) their nodes. */
-export async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string, RowRead>, write: boolean, o: BatchOutcome): Promise<void> {
+export async function reconcileFields(
+  tx: Tx,
+  urns: Urn[],
+  rowsByKey: Map<string, RowRead>,
+  write: boolean,
+  o: BatchOutcome,
+): Promise<void> {
   if (!urns.length) return;
   const current = await tx.run<StoredFields & { urn: string }>('restore/node-fields', { urns: urns.map((u) => u.text) });
   const byUrn = new Map(current.map((c) => [c.urn, c]));
@@ -39,7 +45,11 @@ export async function reconcileFields(tx: Tx, urns: Urn[], rowsByKey: Map<string
     }
     const stored = byUrn.get(u.text);
     if (!stored) continue; // the node went away with a concurrent hard delete: nothing to index
-    const { expected, drift: fields } = searchFieldDrift(u, { exists: rowsByKey.has(rowKey(u.text, keyAspectNameOf(u.entityType))), aspects }, stored);
+    const { expected, drift: fields } = searchFieldDrift(
+      u,
+      { exists: rowsByKey.has(rowKey(u.text, keyAspectNameOf(u.entityType))), aspects },
+      stored,
+    );
     if (Object.keys(fields).length) {
       o.fields.push({ urn: u.text, fields });
       rewrite.push(expected);
@@ -63,7 +73,14 @@ function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[],
   const records: ChangeRecord[] = [];
   for (const ref of diff.extra) {
     const s = ref.type === 'LINEAGE' ? storedLineage.get(ref.key) : undefined;
-    if (s) records.push(lineageChangeRecord({ owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via }, 'REMOVE', stamp));
+    if (s)
+      records.push(
+        lineageChangeRecord(
+          { owner: s.owner, aspect: s.aspect, type: s.lineageType ?? 'LINEAGE', upstream: s.source, downstream: s.destination, via: s.via },
+          'REMOVE',
+          stamp,
+        ),
+      );
   }
   for (const ref of diff.missing) {
     const e = ref.type === 'LINEAGE' ? byKey.get(ref.key) : undefined;
@@ -74,7 +91,13 @@ function restoredLineageChanges(diff: EdgeDiff, derived: readonly DerivedEdge[],
 }
 
 /** Makes the graph match what some (owner, aspect) pairs justify; derived = every edge they justify. */
-export async function reconcileEdges(tx: Tx, owners: Array<{ owner: string; aspect: string | null }>, derived: DerivedEdge[], write: boolean, o: BatchOutcome): Promise<void> {
+export async function reconcileEdges(
+  tx: Tx,
+  owners: Array<{ owner: string; aspect: string | null }>,
+  derived: DerivedEdge[],
+  write: boolean,
+  o: BatchOutcome,
+): Promise<void> {
   if (!owners.length) return;
   const stored = await tx.run<StoredEdge>('edges/owned-by', { rows: owners });
   const diff = diffEdges(derived, stored);

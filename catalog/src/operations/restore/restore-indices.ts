@@ -26,7 +26,6 @@ export const DEFAULT_BATCH_SIZE = 500;
 /** Transactions stay bounded whatever batchSize a client asks for. */
 const MAX_TX_ROWS = 2000;
 
-
 /** Latest rows in a scope (the CLI's progress total). */
 export async function countRestoreRows(store: Store, args: RestoreArgs): Promise<number> {
   const scope = scopeOf(args);
@@ -39,12 +38,21 @@ export async function countRestoreRows(store: Store, args: RestoreArgs): Promise
  * and reconcile edges and search fields. Returns the page's last (urn, aspect) for the keyset.
  */
 async function restoreRowBatch(
-  tx: Tx, scope: Scope, page: { afterUrn: string; afterName: string | null; skip: number; limit: number }, write: boolean,
+  tx: Tx,
+  scope: Scope,
+  page: { afterUrn: string; afterName: string | null; skip: number; limit: number },
+  write: boolean,
 ): Promise<{ outcome: BatchOutcome; last: { urn: string; name: string } | null }> {
   const o = emptyOutcome();
-  const keys = await timed(o, () => tx.run<{ urn: string; name: string }>('restore/scan-rows', {
-    ...scanParams(scope), afterUrn: page.afterUrn, afterName: page.afterName, skip: int(page.skip), limit: int(page.limit),
-  }));
+  const keys = await timed(o, () =>
+    tx.run<{ urn: string; name: string }>('restore/scan-rows', {
+      ...scanParams(scope),
+      afterUrn: page.afterUrn,
+      afterName: page.afterName,
+      skip: int(page.skip),
+      limit: int(page.limit),
+    }),
+  );
   if (!keys.length) return { outcome: o, last: null };
   o.scanned = keys.length;
 
@@ -85,7 +93,13 @@ async function restoreRowBatch(
         continue;
       }
       try {
-        derived.push(...edgesOfRow(urn, k.name, { value: row.value, systemMetadata: row.systemMetadata, createdBy: row.createdBy ?? 'urn:li:corpuser:unknown' }));
+        derived.push(
+          ...edgesOfRow(urn, k.name, {
+            value: row.value,
+            systemMetadata: row.systemMetadata,
+            createdBy: row.createdBy ?? 'urn:li:corpuser:unknown',
+          }),
+        );
       } catch (e) {
         o.ignoredRows.push({ urn: k.urn, aspect: k.name, reason: `cannot derive: ${(e as Error).message}` });
         continue;
@@ -124,12 +138,27 @@ export async function reconcileSearchFieldsOf(tx: Tx, urns: readonly Urn[]): Pro
  */
 async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<BatchOutcome> {
   const o = emptyOutcome();
-  const groups = await timed(o, () => tx.run<{ owner: string | null; aspect: string | null; unowned: boolean; edges: number; ends: Array<{ source: string; destination: string }> }>(
-    'restore/edges-leaving', { urn: urn.text }));
+  const groups = await timed(o, () =>
+    tx.run<{
+      owner: string | null;
+      aspect: string | null;
+      unowned: boolean;
+      edges: number;
+      ends: Array<{ source: string; destination: string }>;
+    }>('restore/edges-leaving', { urn: urn.text }),
+  );
   const pairs = new Map<string, { owner: string; aspect: string; urn: Urn | null }>();
   for (const g of groups) {
     if (g.unowned) {
-      for (const e of g.ends) o.extra.push({ type: 'unowned', key: '', source: e.source, destination: e.destination, owner: g.owner ?? '', aspect: g.aspect ?? '' });
+      for (const e of g.ends)
+        o.extra.push({
+          type: 'unowned',
+          key: '',
+          source: e.source,
+          destination: e.destination,
+          owner: g.owner ?? '',
+          aspect: g.aspect ?? '',
+        });
       continue;
     }
     const c = checkUrn(g.owner!);
@@ -149,12 +178,24 @@ async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<Ba
     }
     if (!pair.urn || !checkRow(r.urn, r.name, r.value).ok) continue; // an unrestorable row justifies nothing
     try {
-      derived.push(...edgesOfRow(pair.urn, r.name, { value: r.value, systemMetadata: r.systemMetadata, createdBy: r.createdBy ?? 'urn:li:corpuser:unknown' }));
+      derived.push(
+        ...edgesOfRow(pair.urn, r.name, {
+          value: r.value,
+          systemMetadata: r.systemMetadata,
+          createdBy: r.createdBy ?? 'urn:li:corpuser:unknown',
+        }),
+      );
     } catch {
       // likewise: a row that cannot be derived justifies no edge
     }
   }
-  await reconcileEdges(tx, [...pairs.values()].map(({ owner, aspect }) => ({ owner, aspect })), derived, write, o);
+  await reconcileEdges(
+    tx,
+    [...pairs.values()].map(({ owner, aspect }) => ({ owner, aspect })),
+    derived,
+    write,
+    o,
+  );
   const unowned = groups.filter((g) => g.unowned).reduce((n, g) => n + g.edges, 0);
   if (write && unowned) {
     const [deleted] = await tx.run<{ deleted: number }>('restore/delete-unowned', { urn: urn.text });
@@ -162,7 +203,6 @@ async function restoreLeavingEdges(tx: Tx, urn: Urn, write: boolean): Promise<Ba
   }
   return o;
 }
-
 
 /**
  * Restores the derived state of the rows in scope: rows (urn ASC, aspect ASC) from `start` or after
@@ -182,14 +222,15 @@ export async function restoreIndices(
   const batchSize = Math.min(args.batchSize ?? DEFAULT_BATCH_SIZE, MAX_TX_ROWS);
   const limit = args.limit && args.limit > 0 ? args.limit : Infinity;
   // A batch that repaired anything invalidates lineage snapshots, like any other write.
-  const run = <T extends { outcome: BatchOutcome }>(work: (tx: Tx) => Promise<T>) => (write
-    ? store.write(async (tx) => {
-      const r = await work(tx);
-      const o = r.outcome;
-      if (o.edgesAdded || o.edgesRemoved || o.edgesChanged || o.fieldsRewritten || o.nodesRemoved) await markWrite(tx);
-      return r;
-    })
-    : store.read(work));
+  const run = <T extends { outcome: BatchOutcome }>(work: (tx: Tx) => Promise<T>) =>
+    write
+      ? store.write(async (tx) => {
+          const r = await work(tx);
+          const o = r.outcome;
+          if (o.edgesAdded || o.edgesRemoved || o.edgesChanged || o.fieldsRewritten || o.nodesRemoved) await markWrite(tx);
+          return r;
+        })
+      : store.read(work);
   const phase = args.after?.phase ?? 'rows';
 
   if (phase === 'rows') {
@@ -236,7 +277,10 @@ export async function restoreIndices(
     }
   }
   if (args.clean) {
-    const passes: Array<[RestorePhase, typeof cleanOwnerBatch]> = [['edges', cleanOwnerBatch], ['nodes', cleanNodeBatch]];
+    const passes: Array<[RestorePhase, typeof cleanOwnerBatch]> = [
+      ['edges', cleanOwnerBatch],
+      ['nodes', cleanNodeBatch],
+    ];
     for (const [name, pass] of passes) {
       if (phase === 'nodes' && name === 'edges') continue;
       let after = args.after?.phase === name ? args.after.urn : '';

@@ -62,10 +62,28 @@ export function appendAll<T>(to: T[], items: readonly T[]): void {
 
 export function newResult(args: RestoreArgs): RestoreResult {
   return {
-    dryRun: args.dryRun === true, clean: args.clean === true, rowsScanned: 0, rowsMigrated: 0, ignored: 0, ignoredRows: [],
-    edgesAdded: 0, edgesRemoved: 0, edgesChanged: 0, searchFieldsRewritten: 0, nodesRemoved: 0,
-    lastUrn: null, lastAspect: null, timeSqlQueryMs: 0, timeMs: 0,
-    drift: { missingEdges: emptyExamples(), extraEdges: emptyExamples(), changedEdges: emptyExamples(), searchFields: emptyExamples(), orphanNodes: emptyExamples() },
+    dryRun: args.dryRun === true,
+    clean: args.clean === true,
+    rowsScanned: 0,
+    rowsMigrated: 0,
+    ignored: 0,
+    ignoredRows: [],
+    edgesAdded: 0,
+    edgesRemoved: 0,
+    edgesChanged: 0,
+    searchFieldsRewritten: 0,
+    nodesRemoved: 0,
+    lastUrn: null,
+    lastAspect: null,
+    timeSqlQueryMs: 0,
+    timeMs: 0,
+    drift: {
+      missingEdges: emptyExamples(),
+      extraEdges: emptyExamples(),
+      changedEdges: emptyExamples(),
+      searchFields: emptyExamples(),
+      orphanNodes: emptyExamples(),
+    },
   };
 }
 
@@ -98,8 +116,20 @@ export interface BatchOutcome {
 }
 
 export const emptyOutcome = (): BatchOutcome => ({
-  scanned: 0, migrated: 0, ignoredRows: [], missing: [], extra: [], changed: [], fields: [], orphans: [],
-  edgesAdded: 0, edgesRemoved: 0, edgesChanged: 0, fieldsRewritten: 0, nodesRemoved: 0, sqlMs: 0,
+  scanned: 0,
+  migrated: 0,
+  ignoredRows: [],
+  missing: [],
+  extra: [],
+  changed: [],
+  fields: [],
+  orphans: [],
+  edgesAdded: 0,
+  edgesRemoved: 0,
+  edgesChanged: 0,
+  fieldsRewritten: 0,
+  nodesRemoved: 0,
+  sqlMs: 0,
 });
 
 export function absorb(result: RestoreResult, o: BatchOutcome): void {

@@ -74,8 +74,11 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
     const fields = new Set((nq.clauses ?? []).flat().map((c) => c.field));
     const unservable = [...fields].filter((f) => !GRAPH_FILTER_FIELDS.has(f)).sort();
     if (unservable.length || nq.queryTokens.length) {
-      throw badRequest(`A count with includeGhostEntities reads the lineage graph alone, which can filter on platform, origin, parent and degree only; got ${
-        unservable.length ? `filters on ${unservable.join(', ')}` : `the text query '${q.query}'`}`);
+      throw badRequest(
+        `A count with includeGhostEntities reads the lineage graph alone, which can filter on platform, origin, parent and degree only; got ${
+          unservable.length ? `filters on ${unservable.join(', ')}` : `the text query '${q.query}'`
+        }`,
+      );
     }
   }
   const source = tryParseUrn(q.urn);
@@ -90,10 +93,16 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.
   let count = 0;
   let columns: ReachRow[] = [];
-  const kept = (r: ReachRow) => nq.resultTypes.has(r.entityType) && (nq.degreePredicate === null || nq.degreePredicate(r.degree))
-    && (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed))) && clausesMatch(subjectOf(r), nq.clauses);
+  const kept = (r: ReachRow) =>
+    nq.resultTypes.has(r.entityType) &&
+    (nq.degreePredicate === null || nq.degreePredicate(r.degree)) &&
+    (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed))) &&
+    clausesMatch(subjectOf(r), nq.clauses);
   await reach(store, walked, planLineageRead(walked, limits), limits, startedAt, {
-    reset: () => { count = 0; columns = []; },
+    reset: () => {
+      count = 0;
+      columns = [];
+    },
     add: (r) => {
       if (!kept(r)) return;
       if (fromGraph && r.entityType === 'schemaField') columns.push({ ...r, name: null, description: null, parent: null });
@@ -116,7 +125,12 @@ function subjectOf(r: ReachRow) {
   const urn = parseUrn(r.urn);
   const parent = parentOf(urn);
   return {
-    urn: r.urn, entityType: r.entityType, removed: r.removed, parent: r.parentUrn, name: r.name, description: r.description,
+    urn: r.urn,
+    entityType: r.entityType,
+    removed: r.removed,
+    parent: r.parentUrn,
+    name: r.name,
+    description: r.description,
     platform: r.platform ?? platformOf(urn) ?? null,
     origin: r.origin ?? (parent ? originOf(parent) : originOf(urn)) ?? null,
   };

@@ -61,10 +61,11 @@ export async function lineageNeighbours(
   if (!hasLineage(source.entityType)) return { start, count: 0, total: 0, filtered: 0, relationships: [] };
   const window = resolveWindow({ urn, direction, startTimeMillis: opts.startTimeMillis, endTimeMillis: opts.endTimeMillis }, Date.now());
   const rows = await store.read(
-    (tx) => tx.run<NeighbourRow>(directedStatement('lineage/neighbours', walkDirectionOf(direction)), {
-      urn: source.text,
-      ...windowParams(window),
-    }),
+    (tx) =>
+      tx.run<NeighbourRow>(directedStatement('lineage/neighbours', walkDirectionOf(direction)), {
+        urn: source.text,
+        ...windowParams(window),
+      }),
     { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'neighbours' } },
   );
   // One relationship per (type, neighbour): parallel typed edges from several owners are one fact here.
@@ -77,8 +78,14 @@ export async function lineageNeighbours(
   });
   const kept = opts.includeGhostEntities ? unique : unique.filter((r) => r.exists && !r.removed);
   const relationships = kept.slice(start, start + count).map((r): NeighbourRelationship => ({
-    type: r.type, urn: r.urn, entityType: r.entityType, degree: 1, createdOn: r.createdOn ?? null,
-    createdActor: r.createdActor ?? null, updatedOn: r.updatedOn ?? null, updatedActor: r.updatedActor ?? null,
+    type: r.type,
+    urn: r.urn,
+    entityType: r.entityType,
+    degree: 1,
+    createdOn: r.createdOn ?? null,
+    createdActor: r.createdActor ?? null,
+    updatedOn: r.updatedOn ?? null,
+    updatedActor: r.updatedActor ?? null,
     isManual: r.manual === true,
   }));
   return { start, count: relationships.length, total: kept.length, filtered: unique.length - kept.length, relationships };

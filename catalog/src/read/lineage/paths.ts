@@ -36,14 +36,21 @@ export async function lineagePaths(
   if (hits.length === 0) return result;
   const targets = new Set<string>();
   for (const h of hits) for (const t of h.viaParent ? [h.viaParent] : h.walkUrns) if (t !== source) targets.add(t);
-  const rows = targets.size === 0 ? [] : await store.read(
-    (tx) => tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(directedStatement('lineage/paths', walkDirectionOf(direction)), {
-      urn: source,
-      targets: [...targets],
-      ...windowParams(opts.window ?? null),
-    }),
-    { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
-  );
+  const rows =
+    targets.size === 0
+      ? []
+      : await store.read(
+          (tx) =>
+            tx.run<{ target: string; path: string[]; vias: Array<string | null> }>(
+              directedStatement('lineage/paths', walkDirectionOf(direction)),
+              {
+                urn: source,
+                targets: [...targets],
+                ...windowParams(opts.window ?? null),
+              },
+            ),
+          { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, metadata: { app: 'lineage', op: 'paths' } },
+        );
   const pathTo = new Map<string, string[]>([[source, [source]]]);
   for (const r of rows) if (!pathTo.has(r.target)) pathTo.set(r.target, interleave(r.path, r.vias ?? []));
   for (const h of hits) {
@@ -51,9 +58,11 @@ export async function lineagePaths(
       const base = pathTo.get(h.viaParent);
       result.set(h.urn, base ? [[...base, h.urn]] : []);
     } else {
-      result.set(h.urn, h.walkUrns.flatMap((w) => (pathTo.has(w) ? [pathTo.get(w)!] : [])));
+      result.set(
+        h.urn,
+        h.walkUrns.flatMap((w) => (pathTo.has(w) ? [pathTo.get(w)!] : [])),
+      );
     }
   }
   return result;
 }
-

@@ -10,7 +10,11 @@ const plan = (q: Partial<LineageQuery>, l: LineageLimits = limits) =>
 test('a plain walk: database first with the facetKey counts, then one statement, hop by hop if out of time', () => {
   const p = plan({});
   expect(p.database).toEqual({
-    counts: 'lineage/select-counts-down-max', page: 'lineage/select-page-down-max', cut: 'lineage/select-cut-down-max', fanout: null, maxDepth: 1000,
+    counts: 'lineage/select-counts-down-max',
+    page: 'lineage/select-page-down-max',
+    cut: 'lineage/select-cut-down-max',
+    fanout: null,
+    maxDepth: 1000,
   });
   expect(p.streamed).toBe('fast-then-hops');
   expect(p.reach).toBe('lineage/reach-down-max');
@@ -62,8 +66,21 @@ test('the depth bound is the family literal capped by LINEAGE_MAX_HOPS; a first 
 
 test('streamed hop rows carry names and descriptions only when the request judges them', () => {
   expect(plan({}).strings).toBe(false);
-  expect(plan({ orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }, { field: 'urn', values: [dataset] }] }] }).strings).toBe(false);
+  expect(
+    plan({
+      orFilters: [
+        {
+          and: [
+            { field: 'platform', values: ['urn:li:dataPlatform:hive'] },
+            { field: 'urn', values: [dataset] },
+          ],
+        },
+      ],
+    }).strings,
+  ).toBe(false);
   expect(plan({ query: 'orders' }).strings).toBe(true);
   expect(plan({ orFilters: [{ and: [{ field: 'name', values: ['x'], condition: 'CONTAIN' }] }] }).strings).toBe(true);
-  expect(plan({ orFilters: [{ and: [{ field: 'origin', values: ['PROD'] }] }, { and: [{ field: 'description', values: ['y'] }] }] }).strings).toBe(true);
+  expect(
+    plan({ orFilters: [{ and: [{ field: 'origin', values: ['PROD'] }] }, { and: [{ field: 'description', values: ['y'] }] }] }).strings,
+  ).toBe(true);
 });

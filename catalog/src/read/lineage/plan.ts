@@ -76,7 +76,12 @@ const FACET_KEY_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(['entity
  * schemaField's parent parentUrn): the statements judge those per node, every condition as
  * filters.ts judges it.
  */
-export const NODE_PROPERTY: Partial<Record<FilterField, string>> = { urn: 'urn', name: 'name', description: 'description', parent: 'parentUrn' };
+export const NODE_PROPERTY: Partial<Record<FilterField, string>> = {
+  urn: 'urn',
+  name: 'name',
+  description: 'description',
+  parent: 'parentUrn',
+};
 /** A node criterion is one bit of an integer mask. */
 const MAX_NODE_CRITERIA = 24;
 
@@ -109,8 +114,9 @@ export function reachStatement(direction: WalkDirection, depth: DepthBound, wind
 export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): LineagePlan {
   const dir = nq.walkDirection;
   const windowed = nq.window !== null;
-  const bounded = (family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/select-cut' | 'lineage/fanout') =>
-    boundedStatement(family, dir, nq.depth, windowed);
+  const bounded = (
+    family: 'lineage/select-page' | 'lineage/select-counts' | 'lineage/select-counts-judged' | 'lineage/select-cut' | 'lineage/fanout',
+  ) => boundedStatement(family, dir, nq.depth, windowed);
   const maxDepth = maxDepthOf(nq.depth, limits);
   const reasons: string[] = [];
   const columnWalk = tryParseUrn(nq.urn)?.entityType === 'schemaField';
@@ -126,7 +132,14 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
   };
 
   if (nq.exploresNothing) {
-    return { ...base, exploresNothing: true, database: null, streamed: 'hops', vias: null, reasons: ['entitiesExploredPerHopLimit 0: nothing is explored, the answer is empty'] };
+    return {
+      ...base,
+      exploresNothing: true,
+      database: null,
+      streamed: 'hops',
+      vias: null,
+      reasons: ['entitiesExploredPerHopLimit 0: nothing is explored, the answer is empty'],
+    };
   }
   const declines = databaseDeclines(nq, limits);
   let database: DatabaseStep | null = null;
@@ -141,14 +154,21 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
       fanout: nq.perHopLimit !== null ? bounded('lineage/fanout') : null,
       maxDepth,
     };
-    reasons.push(`database first: every filter is judged in Neo4j${judged ? ' (per node: text or node criteria)' : ' (by facetKey)'}; streamed only if the reach declines at run time or the step runs out of time`);
-    if (nq.perHopLimit !== null) reasons.push(`per-hop limit ${nq.perHopLimit}: the fanout statement tells whether it cuts anything; if it does, the walk is streamed hop by hop`);
+    reasons.push(
+      `database first: every filter is judged in Neo4j${judged ? ' (per node: text or node criteria)' : ' (by facetKey)'}; streamed only if the reach declines at run time or the step runs out of time`,
+    );
+    if (nq.perHopLimit !== null)
+      reasons.push(
+        `per-hop limit ${nq.perHopLimit}: the fanout statement tells whether it cuts anything; if it does, the walk is streamed hop by hop`,
+      );
     if (nq.ignoreAsHops.length > 0) reasons.push('ignoreAsHops: in the database only if no node of the reach is ignored as a hop');
   }
   const streamed: StreamedWalk = hopControl ? 'hops' : 'fast-then-hops';
-  reasons.push(hopControl
-    ? `streamed hop by hop: ${nq.ignoreAsHops.length > 0 ? 'ignoreAsHops' : 'a per-hop limit'} needs per-hop control`
-    : 'streamed in one statement, hop by hop if that runs out of its share of the deadline');
+  reasons.push(
+    hopControl
+      ? `streamed hop by hop: ${nq.ignoreAsHops.length > 0 ? 'ignoreAsHops' : 'a per-hop limit'} needs per-hop control`
+      : 'streamed in one statement, hop by hop if that runs out of its share of the deadline',
+  );
   if (columnWalk) reasons.push('column walk: then the dataJobs whose column lineage made the edges taken (vias)');
   return { ...base, exploresNothing: false, database, streamed, reasons };
 }

@@ -1,5 +1,12 @@
 import {
-  decodeCursor, degreeFilterOf, encodeCursor, fingerprintOf, normalizeQuery, resolveWindow, textMatches, type LineageQuery,
+  decodeCursor,
+  degreeFilterOf,
+  encodeCursor,
+  fingerprintOf,
+  normalizeQuery,
+  resolveWindow,
+  textMatches,
+  type LineageQuery,
 } from './query.ts';
 import { selectResults } from './results.ts';
 import type { ReachRow } from './traverse.ts';
@@ -25,7 +32,10 @@ test('time window: lineageFlags win; only start means until now; only end means 
   expect(resolveWindow(base, 99)).toBeNull();
   expect(resolveWindow({ ...base, startTimeMillis: 5 }, 99)).toEqual({ start: 5, end: 99 });
   expect(resolveWindow({ ...base, endTimeMillis: 7 }, 99)).toEqual({ start: 0, end: 7 });
-  expect(resolveWindow({ ...base, startTimeMillis: 1, endTimeMillis: 2, lineageFlags: { endTimeMillis: 50 } }, 99)).toEqual({ start: 0, end: 50 });
+  expect(resolveWindow({ ...base, startTimeMillis: 1, endTimeMillis: 2, lineageFlags: { endTimeMillis: 50 } }, 99)).toEqual({
+    start: 0,
+    end: 50,
+  });
 });
 
 test('free text: every token must occur in urn, name or description', () => {
@@ -34,13 +44,27 @@ test('free text: every token must occur in urn, name or description', () => {
   expect(textMatches(['nope'], [urn, 'desc'])).toBe(false);
 });
 
-test('filters: unknown fields are a 400 naming them; the SDK\'s default `removed != true` is the default itself', () => {
-  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'owners', values: ['x'] }] }] }, 0))
-    .toThrow(expect.objectContaining({ kind: 'badRequest', message: expect.stringMatching(/^Unknown filter field 'owners': filter on _entityType, .*platform/) }));
-  const sdk = normalizeQuery({ ...base, orFilters: [{ and: [
-    { field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] },
-    { field: 'removed', condition: 'EQUAL', values: ['true'], negated: true },
-  ] }] }, 0);
+test("filters: unknown fields are a 400 naming them; the SDK's default `removed != true` is the default itself", () => {
+  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'owners', values: ['x'] }] }] }, 0)).toThrow(
+    expect.objectContaining({
+      kind: 'badRequest',
+      message: expect.stringMatching(/^Unknown filter field 'owners': filter on _entityType, .*platform/),
+    }),
+  );
+  const sdk = normalizeQuery(
+    {
+      ...base,
+      orFilters: [
+        {
+          and: [
+            { field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] },
+            { field: 'removed', condition: 'EQUAL', values: ['true'], negated: true },
+          ],
+        },
+      ],
+    },
+    0,
+  );
   expect(sdk.clauses).toBeNull();
   expect(sdk.includeSoftDeleted).toBe(false);
   const onlyRemoved = normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'removed', values: ['true'] }] }] }, 0);
@@ -57,10 +81,14 @@ test('default types are every type but QUERY; groupingSpec decides lifting; expl
   expect(nq.resultTypes.has('dataJob')).toBe(true);
   expect(nq.keepFields).toBe(false);
   expect(normalizeQuery({ ...base, liftFields: false }, 0).keepFields).toBe(true);
-  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0 } }, 0)).toMatchObject({ perHopLimit: null, exploresNothing: true });
+  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0 } }, 0)).toMatchObject({
+    perHopLimit: null,
+    exploresNothing: true,
+  });
   expect(normalizeQuery(base, 0)).toMatchObject({ perHopLimit: null, exploresNothing: false });
-  expect(normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0, ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, 0))
-    .toMatchObject({ perHopLimit: null, exploresNothing: true });
+  expect(
+    normalizeQuery({ ...base, lineageFlags: { entitiesExploredPerHopLimit: 0, ignoreAsHops: [{ entityType: 'DATA_JOB' }] } }, 0),
+  ).toMatchObject({ perHopLimit: null, exploresNothing: true });
 });
 
 test('cursor round-trips for the same query and is refused for another or when mangled', () => {
@@ -75,12 +103,31 @@ test('cursor round-trips for the same query and is refused for another or when m
 });
 
 const row = (urn: string, degree: number, entityType = 'dataset', extra: Partial<ReachRow> = {}): ReachRow => ({
-  urn, degree, entityType, platform: 'urn:li:dataPlatform:p', origin: 'PROD', name: urn, description: null, removed: false,
-  ownExists: true, parentUrn: null, parent: null, ignoredAsHop: false, truncatedChildren: false, ...extra,
+  urn,
+  degree,
+  entityType,
+  platform: 'urn:li:dataPlatform:p',
+  origin: 'PROD',
+  name: urn,
+  description: null,
+  removed: false,
+  ownExists: true,
+  parentUrn: null,
+  parent: null,
+  ignoredAsHop: false,
+  truncatedChildren: false,
+  ...extra,
 });
 
 test('selection: lifting at minimum degree, degree facet before the degree predicate, others after', () => {
-  const parent = { urn: 'urn:li:dataset:P', entityType: 'dataset', platform: 'urn:li:dataPlatform:p', origin: 'PROD', name: 'P', description: null };
+  const parent = {
+    urn: 'urn:li:dataset:P',
+    entityType: 'dataset',
+    platform: 'urn:li:dataPlatform:p',
+    origin: 'PROD',
+    name: 'P',
+    description: null,
+  };
   const rows = [
     row('urn:li:schemaField:(urn:li:dataset:P,b)', 1, 'schemaField', { parent }),
     row('urn:li:dataJob:j', 1, 'dataJob', { origin: null }),
@@ -89,13 +136,29 @@ test('selection: lifting at minimum degree, degree facet before the degree predi
   ];
   const nq = normalizeQuery({ ...base, orFilters: deg(['1']) }, 0);
   const { hits, facets } = selectResults(rows, nq);
-  expect(hits.map((h) => [h.urn, h.degree])).toEqual([['urn:li:dataJob:j', 1], ['urn:li:dataset:P', 1]]);
+  expect(hits.map((h) => [h.urn, h.degree])).toEqual([
+    ['urn:li:dataJob:j', 1],
+    ['urn:li:dataset:P', 1],
+  ]);
   // P is reached through b at 1 and a at 2: under "degree 1" only b's route is kept.
   expect(hits[1]!.walkUrns).toEqual(['urn:li:schemaField:(urn:li:dataset:P,b)']);
-  expect(selectResults(rows, normalizeQuery(base, 0)).hits.find((h) => h.urn === 'urn:li:dataset:P')!.walkUrns)
-    .toEqual(['urn:li:schemaField:(urn:li:dataset:P,b)', 'urn:li:schemaField:(urn:li:dataset:P,a)']);
-  expect(facets[0]).toEqual({ field: 'degree', displayName: 'Degree of Dependencies', aggregations: [{ value: '1', count: 2 }, { value: '2', count: 0 }, { value: '3+', count: 1 }] });
-  expect(facets[1]!.aggregations).toEqual([{ value: 'DATASET', count: 1 }, { value: 'DATA_JOB', count: 1 }]);
+  expect(selectResults(rows, normalizeQuery(base, 0)).hits.find((h) => h.urn === 'urn:li:dataset:P')!.walkUrns).toEqual([
+    'urn:li:schemaField:(urn:li:dataset:P,b)',
+    'urn:li:schemaField:(urn:li:dataset:P,a)',
+  ]);
+  expect(facets[0]).toEqual({
+    field: 'degree',
+    displayName: 'Degree of Dependencies',
+    aggregations: [
+      { value: '1', count: 2 },
+      { value: '2', count: 0 },
+      { value: '3+', count: 1 },
+    ],
+  });
+  expect(facets[1]!.aggregations).toEqual([
+    { value: 'DATASET', count: 1 },
+    { value: 'DATA_JOB', count: 1 },
+  ]);
   expect(facets[3]!.aggregations).toEqual([{ value: 'PROD', count: 1 }]);
   const fields = selectResults(rows, normalizeQuery({ ...base, types: ['SCHEMA_FIELD'], liftFields: false }, 0));
   expect(fields.hits.map((h) => h.graphqlType)).toEqual(['SCHEMA_FIELD', 'SCHEMA_FIELD']);

@@ -68,8 +68,16 @@ function defaultResultTypes(): readonly string[] {
 }
 
 /** Filter fields a lineage search accepts besides degree. */
-const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(
-  ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description']);
+const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
+  'entityType',
+  'platform',
+  'origin',
+  'urn',
+  'removed',
+  'parent',
+  'name',
+  'description',
+]);
 
 const DEGREE_VALUES = ['1', '2', '3+'] as const;
 
@@ -85,7 +93,6 @@ export interface TimeWindow {
   start: number;
   end: number;
 }
-
 
 export interface NormalizedQuery {
   urn: string;
@@ -152,7 +159,8 @@ export function degreeFilterOf(orFilters: readonly AndFilter[] | null | undefine
       if (!isDegree(f)) continue;
       inClause ??= new Set();
       for (const v of valuesOf(f)) {
-        if (!(DEGREE_VALUES as readonly string[]).includes(v)) throw validationFailed(`${v} is not a valid filter value for degree filters`);
+        if (!(DEGREE_VALUES as readonly string[]).includes(v))
+          throw validationFailed(`${v} is not a valid filter value for degree filters`);
         listed.add(v);
         inClause.add(v);
       }
@@ -230,7 +238,13 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
     walkDirection: walkDirectionOf(q.direction),
     resultTypes: resultTypesOf(q.types),
     keepFields: q.liftFields === false,
-    queryTokens: text === '' || text === '*' ? [] : text.toLowerCase().split(/\s+/).filter((t) => t.length > 0 && t !== '*'),
+    queryTokens:
+      text === '' || text === '*'
+        ? []
+        : text
+            .toLowerCase()
+            .split(/\s+/)
+            .filter((t) => t.length > 0 && t !== '*'),
     depth,
     degreePredicate: predicate,
     clauses,
@@ -251,7 +265,10 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
 
 export function textMatches(tokens: string[], fields: Array<string | null | undefined>): boolean {
   if (!tokens.length) return true;
-  const haystack = fields.filter((f): f is string => typeof f === 'string').join('\n').toLowerCase();
+  const haystack = fields
+    .filter((f): f is string => typeof f === 'string')
+    .join('\n')
+    .toLowerCase();
   return tokens.every((t) => haystack.includes(t));
 }
 
@@ -276,8 +293,15 @@ export function decodeCursor(scrollId: string, fingerprint: string): CursorPosit
     throw validationFailed('Invalid scrollId');
   }
   const c = parsed as { v?: unknown; f?: unknown; d?: unknown; u?: unknown } | null;
-  if (!c || typeof c !== 'object' || c.v !== 1 || c.f !== fingerprint || typeof c.d !== 'number'
-    || !Number.isInteger(c.d) || typeof c.u !== 'string') {
+  if (
+    !c ||
+    typeof c !== 'object' ||
+    c.v !== 1 ||
+    c.f !== fingerprint ||
+    typeof c.d !== 'number' ||
+    !Number.isInteger(c.d) ||
+    typeof c.u !== 'string'
+  ) {
     throw validationFailed('Invalid scrollId');
   }
   return { degree: c.d, urn: c.u };
@@ -309,21 +333,24 @@ export interface LineageLimits {
   maxHeldHits?: number;
 }
 
-export function lineageLimitsFromConfig(config: { LINEAGE_MAX_HOPS: number; LINEAGE_MAX_RESULTS: number; LINEAGE_DEADLINE_MS: number }): LineageLimits {
+export function lineageLimitsFromConfig(config: {
+  LINEAGE_MAX_HOPS: number;
+  LINEAGE_MAX_RESULTS: number;
+  LINEAGE_DEADLINE_MS: number;
+}): LineageLimits {
   return { maxHops: config.LINEAGE_MAX_HOPS, maxResults: config.LINEAGE_MAX_RESULTS, deadlineMs: config.LINEAGE_DEADLINE_MS };
 }
 
-
 /** The time window as statement parameters: every lineage statement's edge test reads these. */
 export function windowParams(window: TimeWindow | null) {
-  return window
-    ? { unwindowed: false, start: int(window.start), end: int(window.end) }
-    : { unwindowed: true, start: int(0), end: int(0) };
+  return window ? { unwindowed: false, start: int(window.start), end: int(window.end) } : { unwindowed: true, start: int(0), end: int(0) };
 }
 
 /** Whether the walk goes on from this node within the hop that found it (docs/lineage-model.md §Traversal). */
 export function isIgnoredAsHop(nq: NormalizedQuery, row: { entityType: string; platform: string | null }): boolean {
-  return nq.ignoreAsHops.some((h) => h.entityType === row.entityType && (h.platforms.size === 0 || (row.platform !== null && h.platforms.has(row.platform))));
+  return nq.ignoreAsHops.some(
+    (h) => h.entityType === row.entityType && (h.platforms.size === 0 || (row.platform !== null && h.platforms.has(row.platform))),
+  );
 }
 
 /** The source urn of a lineage read: required and well-formed (400 otherwise). */

@@ -15,15 +15,39 @@ function reachOf(size: number, seed: number): ReachRow[] {
     const degree = 1 + Math.floor(next() * 4);
     const platform = next() < 0.3 ? 'urn:li:dataPlatform:hive' : 'urn:li:dataPlatform:dbt';
     const kind = next();
-    const ds = `urn:li:dataset:(${platform},t${Math.floor(next() * size / 3)},PROD)`;
-    const fields = { platform, origin: 'PROD', description: null, removed: false, ownExists: true, ignoredAsHop: next() < 0.1, truncatedChildren: false };
+    const ds = `urn:li:dataset:(${platform},t${Math.floor((next() * size) / 3)},PROD)`;
+    const fields = {
+      platform,
+      origin: 'PROD',
+      description: null,
+      removed: false,
+      ownExists: true,
+      ignoredAsHop: next() < 0.1,
+      truncatedChildren: false,
+    };
     if (kind < 0.4) {
       const parent = { urn: ds, entityType: 'dataset', platform, origin: 'PROD', name: ds.slice(-12), description: null };
-      rows.push({ ...fields, urn: `urn:li:schemaField:(${ds},c${i})`, degree, entityType: 'schemaField', name: `c${i}`, parentUrn: ds, parent });
+      rows.push({
+        ...fields,
+        urn: `urn:li:schemaField:(${ds},c${i})`,
+        degree,
+        entityType: 'schemaField',
+        name: `c${i}`,
+        parentUrn: ds,
+        parent,
+      });
     } else if (kind < 0.8) {
       rows.push({ ...fields, urn: ds, degree, entityType: 'dataset', name: ds.slice(-12), parentUrn: null, parent: null });
     } else {
-      rows.push({ ...fields, urn: `urn:li:dataJob:(urn:li:dataFlow:(airflow,f,PROD),j${i})`, degree, entityType: 'dataJob', name: `j${i}`, parentUrn: null, parent: null });
+      rows.push({
+        ...fields,
+        urn: `urn:li:dataJob:(urn:li:dataFlow:(airflow,f,PROD),j${i})`,
+        degree,
+        entityType: 'dataJob',
+        name: `j${i}`,
+        parentUrn: null,
+        parent: null,
+      });
     }
   }
   // A walk visits each node once, in (degree, urn) order.

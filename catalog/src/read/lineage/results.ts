@@ -57,12 +57,29 @@ interface CandidateState {
 function candidateOf(r: ReachRow, keepFields: boolean) {
   const lifted = r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent : null;
   return lifted
-    ? { urn: lifted.urn, entityType: lifted.entityType, platform: lifted.platform, origin: lifted.origin, removed: r.removed,
-        parent: null, name: lifted.name, description: lifted.description, viaParent: null }
-    : { urn: r.urn, entityType: r.entityType, platform: r.platform, origin: r.origin, removed: r.removed,
-        parent: r.parent?.urn ?? null, name: r.name, description: r.description, viaParent: r.viaParent ?? null };
+    ? {
+        urn: lifted.urn,
+        entityType: lifted.entityType,
+        platform: lifted.platform,
+        origin: lifted.origin,
+        removed: r.removed,
+        parent: null,
+        name: lifted.name,
+        description: lifted.description,
+        viaParent: null,
+      }
+    : {
+        urn: r.urn,
+        entityType: r.entityType,
+        platform: r.platform,
+        origin: r.origin,
+        removed: r.removed,
+        parent: r.parent?.urn ?? null,
+        name: r.name,
+        description: r.description,
+        viaParent: r.viaParent ?? null,
+      };
 }
-
 
 /** Values with their counts → the facet's aggregations: most frequent first, then by value, at most `max`. */
 function countedWeighted(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
@@ -108,9 +125,30 @@ export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery): Facet[] {
         { value: '3+', count: byDegree((d) => d >= 3) },
       ],
     },
-    { field: '_entityType', displayName: 'Type', aggregations: countedWeighted(selected.map((g) => [g.graphqlType, g.count]), nq.maxAggValues) },
-    { field: 'platform', displayName: 'Platform', aggregations: countedWeighted(selected.map((g) => [g.platform, g.count]), nq.maxAggValues) },
-    { field: 'origin', displayName: 'Environment', aggregations: countedWeighted(selected.map((g) => [g.origin, g.count]), nq.maxAggValues) },
+    {
+      field: '_entityType',
+      displayName: 'Type',
+      aggregations: countedWeighted(
+        selected.map((g) => [g.graphqlType, g.count]),
+        nq.maxAggValues,
+      ),
+    },
+    {
+      field: 'platform',
+      displayName: 'Platform',
+      aggregations: countedWeighted(
+        selected.map((g) => [g.platform, g.count]),
+        nq.maxAggValues,
+      ),
+    },
+    {
+      field: 'origin',
+      displayName: 'Environment',
+      aggregations: countedWeighted(
+        selected.map((g) => [g.origin, g.count]),
+        nq.maxAggValues,
+      ),
+    },
   ];
 }
 
@@ -210,9 +248,8 @@ export class SelectionBuilder {
       }
       return;
     }
-    const matched = nq.resultTypes.has(c.entityType)
-      && textMatches(nq.queryTokens, [c.urn, c.name, c.description])
-      && clausesMatch(c, nq.clauses);
+    const matched =
+      nq.resultTypes.has(c.entityType) && textMatches(nq.queryTokens, [c.urn, c.name, c.description]) && clausesMatch(c, nq.clauses);
     if (!matched) {
       if (!nq.keepFields) this.seen.set(c.urn, false);
       return;
@@ -225,7 +262,13 @@ export class SelectionBuilder {
       this.groups.set(groupKey, group);
     }
     group.count++;
-    const state: CandidateState = { matched: true, selected: passes, group, ignoredAsHop: r.ignoredAsHop, truncatedChildren: r.truncatedChildren };
+    const state: CandidateState = {
+      matched: true,
+      selected: passes,
+      group,
+      ignoredAsHop: r.ignoredAsHop,
+      truncatedChildren: r.truncatedChildren,
+    };
     if (!nq.keepFields) this.seen.set(c.urn, state);
     if (passes) this.select(null, c, r, state);
   }
@@ -249,8 +292,16 @@ export class SelectionBuilder {
     if (after && compareHits(position, after) <= 0) return;
     if (this.cutoff && compareHits(position, this.cutoff) > 0) return;
     const hit: LineageHit = {
-      urn: c.urn, entityType: c.entityType, graphqlType: entityTypeToGraphql(c.entityType), degree: r.degree, platform: c.platform,
-      origin: c.origin, ignoredAsHop: state.ignoredAsHop, truncatedChildren: state.truncatedChildren, walkUrns: [r.urn], viaParent: c.viaParent,
+      urn: c.urn,
+      entityType: c.entityType,
+      graphqlType: entityTypeToGraphql(c.entityType),
+      degree: r.degree,
+      platform: c.platform,
+      origin: c.origin,
+      ignoredAsHop: state.ignoredAsHop,
+      truncatedChildren: state.truncatedChildren,
+      walkUrns: [r.urn],
+      viaParent: c.viaParent,
     };
     this.held.push(hit);
     this.heldByUrn.set(hit.urn, hit);
@@ -282,7 +333,12 @@ export class SelectionBuilder {
       const routes = h.walkUrns.map((urn, i) => ({ urn, degree: degrees[i]! })).sort(compareHits);
       h.walkUrns = routes.map((r) => r.urn);
     }
-    const facets = this.nq.skipAggregates ? [] : facetsOf([...this.groups.values()].filter((g) => g.count > 0), this.nq);
+    const facets = this.nq.skipAggregates
+      ? []
+      : facetsOf(
+          [...this.groups.values()].filter((g) => g.count > 0),
+          this.nq,
+        );
     return { hits, complete: !this.dropped, total: this.total, facets };
   }
 }

@@ -46,14 +46,17 @@ async function criteriaParams(store: Store, criteria: readonly Criterion[], time
   const urns = [...new Set(criteria.filter(exact).flatMap((c) => c.values))];
   const idOf = new Map<string, string>();
   if (urns.length) {
-    const rows = await store.read(
-      (tx) => tx.run<{ urn: string; id: string }>('lineage/node-ids', { urns }),
-      { timeoutMs, metadata: { app: 'lineage', op: 'node-ids' } },
-    );
+    const rows = await store.read((tx) => tx.run<{ urn: string; id: string }>('lineage/node-ids', { urns }), {
+      timeoutMs,
+      metadata: { app: 'lineage', op: 'node-ids' },
+    });
     for (const r of rows) idOf.set(r.urn, r.id);
   }
   return criteria.map((c) => ({
-    property: NODE_PROPERTY[c.field], condition: c.condition, values: c.values, numbers: c.values.map(numberOf),
+    property: NODE_PROPERTY[c.field],
+    condition: c.condition,
+    values: c.values,
+    numbers: c.values.map(numberOf),
     ids: exact(c) ? c.values.flatMap((v) => idOf.get(v) ?? []) : null,
   }));
 }
@@ -74,10 +77,10 @@ async function facetValues(store: Store, keys: number[], timeoutMs: number): Pro
   const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
   const unknown = [...new Set(keys.filter((k) => !cache.has(base(k))))];
   if (unknown.length) {
-    const rows = await store.read(
-      (tx) => tx.run<FacetValues & { facetKey: number }>('lineage/facet-values', { keys: unknown.map(int) }),
-      { timeoutMs, metadata: { app: 'lineage', op: 'facet-values' } },
-    );
+    const rows = await store.read((tx) => tx.run<FacetValues & { facetKey: number }>('lineage/facet-values', { keys: unknown.map(int) }), {
+      timeoutMs,
+      metadata: { app: 'lineage', op: 'facet-values' },
+    });
     for (const r of rows) cache.set(base(r.facetKey), { entityType: r.entityType, platform: r.platform, origin: r.origin });
   }
   const out = new Map<number, FacetValues>();
@@ -115,26 +118,37 @@ export async function selectPage(
   const criteriaParam = await criteriaParams(store, criteria, timeoutMs);
   const accepts = (d: number) => nq.degreePredicate === null || nq.degreePredicate(d);
   const rows = await store.read(
-    (tx) => tx.run<PageRow>(step.page, {
-      urn: nq.urn,
-      ...windowParams(nq.window),
-      maxHops: int(step.maxDepth),
-      d1: accepts(1), d2: accepts(2), d3: accepts(3),
-      afterDegree: int(after?.degree ?? 0),
-      afterUrn: after?.urn ?? '',
-      untilDegree: int(cut?.degree ?? step.maxDepth),
-      untilUrn: cut?.urn ?? null,
-      keys: [...new Set(matching.map(([k]) => k))].map(int),
-      pairs: criteria.length ? matching.map(([k, mask]) => [int(k), int(mask)]) : null,
-      criteria: criteriaParam,
-      tokens: nq.queryTokens,
-      limit: int(limit),
-    }),
+    (tx) =>
+      tx.run<PageRow>(step.page, {
+        urn: nq.urn,
+        ...windowParams(nq.window),
+        maxHops: int(step.maxDepth),
+        d1: accepts(1),
+        d2: accepts(2),
+        d3: accepts(3),
+        afterDegree: int(after?.degree ?? 0),
+        afterUrn: after?.urn ?? '',
+        untilDegree: int(cut?.degree ?? step.maxDepth),
+        untilUrn: cut?.urn ?? null,
+        keys: [...new Set(matching.map(([k]) => k))].map(int),
+        pairs: criteria.length ? matching.map(([k, mask]) => [int(k), int(mask)]) : null,
+        criteria: criteriaParam,
+        tokens: nq.queryTokens,
+        limit: int(limit),
+      }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-page' } },
   );
   return rows.map((r) => ({
-    urn: r.urn, entityType: r.entityType, graphqlType: entityTypeToGraphql(r.entityType), degree: r.degree,
-    platform: r.platform, origin: r.origin, ignoredAsHop: false, truncatedChildren: false, walkUrns: [r.urn], viaParent: null,
+    urn: r.urn,
+    entityType: r.entityType,
+    graphqlType: entityTypeToGraphql(r.entityType),
+    degree: r.degree,
+    platform: r.platform,
+    origin: r.origin,
+    ignoredAsHop: false,
+    truncatedChildren: false,
+    walkUrns: [r.urn],
+    viaParent: null,
   }));
 }
 
@@ -145,7 +159,12 @@ export type Matching = Array<[facetKey: number, mask: number]>;
  * Whether a group matches the clauses: criteria on what the facetKey stands for are judged on its
  * values, criteria on the node by their bit of the mask (negation and empty value lists as filters.ts).
  */
-function groupMatches(nq: NormalizedQuery, criteria: readonly Criterion[], subject: Parameters<typeof criterionMatches>[0], mask: number): boolean {
+function groupMatches(
+  nq: NormalizedQuery,
+  criteria: readonly Criterion[],
+  subject: Parameters<typeof criterionMatches>[0],
+  mask: number,
+): boolean {
   if (nq.clauses === null) return true;
   const judge = (c: Criterion) => {
     const i = criteria.indexOf(c);
@@ -167,7 +186,12 @@ function isVisible(nq: NormalizedQuery, facetKey: number): boolean {
 function keyMatches(nq: NormalizedQuery, criteria: readonly Criterion[], facetKey: number, v: FacetValues, mask: number): boolean {
   if (!isVisible(nq, facetKey) || !nq.resultTypes.has(v.entityType)) return false;
   const { removed } = facetFlagsOf(facetKey);
-  return groupMatches(nq, criteria, { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null }, mask);
+  return groupMatches(
+    nq,
+    criteria,
+    { urn: '', entityType: v.entityType, platform: v.platform, origin: v.origin, removed, parent: null },
+    mask,
+  );
 }
 
 /**
@@ -181,7 +205,11 @@ const MAX_GUESSED = 20_000;
  * mask, and the bases that covers: a guess at what the counts will judge, so that the page can run
  * beside them. Null when there are too many to enumerate.
  */
-function knownMatching(store: Store, nq: NormalizedQuery, criteria: readonly Criterion[]): { matching: Matching; known: Set<number> } | null {
+function knownMatching(
+  store: Store,
+  nq: NormalizedQuery,
+  criteria: readonly Criterion[],
+): { matching: Matching; known: Set<number> } | null {
   const masks = 2 ** criteria.length;
   const cache = store.cache<number, FacetValues>('lineage/facet-values', FACET_VALUES);
   if (cache.size * 4 * masks > MAX_GUESSED) return null;
@@ -214,24 +242,39 @@ interface CountGroup {
  * Null when the cut falls in the last degree value, which stands for all deeper degrees too.
  */
 async function cutReach(
-  store: Store, nq: NormalizedQuery, step: DatabaseStep, criteriaParam: CriteriaParams, groups: CountGroup[], maxResults: number, timeoutMs: number,
+  store: Store,
+  nq: NormalizedQuery,
+  step: DatabaseStep,
+  criteriaParam: CriteriaParams,
+  groups: CountGroup[],
+  maxResults: number,
+  timeoutMs: number,
 ): Promise<{ cut: ReachCut; kept: CountGroup[] } | null> {
   const byDegree = new Map<number, number>();
   for (const g of groups) if (isVisible(nq, g.facetKey)) byDegree.set(g.degree, (byDegree.get(g.degree) ?? 0) + g.count);
   let before = 0;
   for (const degree of [...byDegree.keys()].sort((a, b) => a - b)) {
     const count = byDegree.get(degree)!;
-    if (before + count <= maxResults) { before += count; continue; }
+    if (before + count <= maxResults) {
+      before += count;
+      continue;
+    }
     if (degree >= DEGREE_SPAN - 1) return null;
     const earlier = groups.filter((g) => g.degree < degree);
     const rank = maxResults - before;
     if (rank === 0) return { cut: { degree: degree - 1, urn: null }, kept: earlier };
     const visibleKeys = [...new Set(groups.filter((g) => g.degree === degree && isVisible(nq, g.facetKey)).map((g) => g.facetKey))];
     const rows = await store.read(
-      (tx) => tx.run<{ facetKey: number; text: boolean; mask: number; count: number; lastUrn: string }>(step.cut, {
-        urn: nq.urn, ...windowParams(nq.window), degree: int(degree), rank: int(rank), visibleKeys: visibleKeys.map(int),
-        tokens: nq.queryTokens, criteria: criteriaParam,
-      }),
+      (tx) =>
+        tx.run<{ facetKey: number; text: boolean; mask: number; count: number; lastUrn: string }>(step.cut, {
+          urn: nq.urn,
+          ...windowParams(nq.window),
+          degree: int(degree),
+          rank: int(rank),
+          visibleKeys: visibleKeys.map(int),
+          tokens: nq.queryTokens,
+          criteria: criteriaParam,
+        }),
       { timeoutMs, metadata: { app: 'lineage', op: 'select-cut' } },
     );
     if (rows.length === 0) return null; // the degree's nodes changed under us: let the shipping path answer
@@ -254,21 +297,32 @@ async function selectCounts(
   const criteria = nodeCriteriaOf(nq);
   const criteriaParam = await criteriaParams(store, criteria, timeoutMs);
   const rows = await store.read(
-    (tx) => tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(step.counts, {
-      urn: nq.urn,
-      ...windowParams(nq.window),
-      maxHops: int(step.maxDepth),
-      tokens: nq.queryTokens,
-      criteria: criteriaParam,
-    }),
+    (tx) =>
+      tx.run<{ k: number | null; text?: boolean; mask?: number; count: number }>(step.counts, {
+        urn: nq.urn,
+        ...windowParams(nq.window),
+        maxHops: int(step.maxDepth),
+        tokens: nq.queryTokens,
+        criteria: criteriaParam,
+      }),
     { timeoutMs, metadata: { app: 'lineage', op: 'select-counts' } },
   );
   const groups: CountGroup[] = [];
   for (const r of rows) {
     if (r.k === null) return null; // a node without facetKey (written before it existed)
-    groups.push({ facetKey: Math.floor(r.k / DEGREE_SPAN), degree: r.k % DEGREE_SPAN, text: r.text ?? true, mask: r.mask ?? 0, count: r.count });
+    groups.push({
+      facetKey: Math.floor(r.k / DEGREE_SPAN),
+      degree: r.k % DEGREE_SPAN,
+      text: r.text ?? true,
+      mask: r.mask ?? 0,
+      count: r.count,
+    });
   }
-  const values = await facetValues(store, groups.map((g) => g.facetKey), timeoutMs);
+  const values = await facetValues(
+    store,
+    groups.map((g) => g.facetKey),
+    timeoutMs,
+  );
   let reachable = 0;
   for (const g of groups) {
     const v = values.get(g.facetKey);
@@ -294,22 +348,34 @@ async function selectCounts(
     const v = values.get(g.facetKey)!;
     if (!g.text || !keyMatches(nq, criteria, g.facetKey, v, g.mask)) continue;
     matchingPairs.set(`${g.facetKey}:${g.mask}`, [g.facetKey, g.mask]);
-    matching.push({ degree: g.degree, graphqlType: entityTypeToGraphql(v.entityType), platform: v.platform, origin: v.origin, count: g.count });
+    matching.push({
+      degree: g.degree,
+      graphqlType: entityTypeToGraphql(v.entityType),
+      platform: v.platform,
+      origin: v.origin,
+      count: g.count,
+    });
   }
   const accepts = nq.degreePredicate;
   const total = matching.reduce((n, g) => n + (accepts === null || accepts(g.degree) ? g.count : 0), 0);
   return {
-    total, facets: nq.skipAggregates ? [] : facetsOf(matching, nq), matching: [...matchingPairs.values()],
-    reachKeys: groups.map((g) => g.facetKey), cut,
+    total,
+    facets: nq.skipAggregates ? [] : facetsOf(matching, nq),
+    matching: [...matchingPairs.values()],
+    reachKeys: groups.map((g) => g.facetKey),
+    cut,
   };
 }
 
 /** The most lineage edges a node the walk expands has (lineage/fanout): a per-hop limit above it cuts nothing. */
 async function maxFanout(store: Store, nq: NormalizedQuery, step: DatabaseStep, fanout: StatementName, timeoutMs: number): Promise<number> {
   const rows = await store.read(
-    (tx) => tx.run<{ source: number; reach: number | null }>(fanout, {
-      urn: nq.urn, ...windowParams(nq.window), maxHops: int(step.maxDepth),
-    }),
+    (tx) =>
+      tx.run<{ source: number; reach: number | null }>(fanout, {
+        urn: nq.urn,
+        ...windowParams(nq.window),
+        maxHops: int(step.maxDepth),
+      }),
     { timeoutMs, metadata: { app: 'lineage', op: 'fanout' } },
   );
   return Math.max(0, ...rows.map((r) => Math.max(r.source, r.reach ?? 0)));
@@ -328,12 +394,18 @@ async function countsOfPlainWalk(store: Store, nq: NormalizedQuery, step: Databa
  * The total a selection would have, counted in Neo4j (searchAcrossLineageCounts); null when the
  * request or its reach needs streamed rows, or the counting ran out of its share of the deadline.
  */
-export async function countInDatabase(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number): Promise<number | null> {
+export async function countInDatabase(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  startedAt: number,
+): Promise<number | null> {
   const step = plan.database;
   if (!step) return null;
   const budget = Math.min(plan.firstStepMs, startedAt + limits.deadlineMs - Date.now());
   try {
-    return budget > 0 ? (await countsOfPlainWalk(store, nq, step, limits, Math.floor(budget)))?.total ?? null : null;
+    return budget > 0 ? ((await countsOfPlainWalk(store, nq, step, limits, Math.floor(budget)))?.total ?? null) : null;
   } catch (e) {
     if (isCatalogError(e) && e.kind === 'deadline') return null;
     throw e;

@@ -5,7 +5,17 @@ import { isCatalogError } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { hasLineage } from '../../model/relationships.ts';
 import type { LRUCache } from 'lru-cache';
-import { compareHits, decodeCursor, encodeCursor, normalizeQuery, parseSource, type CursorPosition, type LineageLimits, type LineageQuery, type NormalizedQuery } from './query.ts';
+import {
+  compareHits,
+  decodeCursor,
+  encodeCursor,
+  normalizeQuery,
+  parseSource,
+  type CursorPosition,
+  type LineageLimits,
+  type LineageQuery,
+  type NormalizedQuery,
+} from './query.ts';
 import { selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
 import { reach } from './traverse.ts';
 import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
@@ -13,10 +23,9 @@ import { planLineageRead, type LineagePlan } from './plan.ts';
 import { lineagePaths } from './paths.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
 
-export type { LineageQuery,  LineageLimits } from './query.ts';
-export type { LineageHit,   } from './results.ts';
+export type { LineageQuery, LineageLimits } from './query.ts';
+export type { LineageHit } from './results.ts';
 export type { LineagePlan } from './plan.ts';
-;
 export { lineagePaths } from './paths.ts';
 export { lineageNeighbours } from './neighbours.ts';
 
@@ -52,7 +61,15 @@ type Strategy = Walked | 'none' | 'snapshot';
 const STREAM_WINDOW = 5_000;
 
 function emptyPage(nq: NormalizedQuery, plan: LineagePlan): LineagePage {
-  return { hits: [], total: 0, facets: nq.skipAggregates ? [] : selectResults([], nq).facets, nextCursor: null, isPartial: false, strategy: 'none', plan };
+  return {
+    hits: [],
+    total: 0,
+    facets: nq.skipAggregates ? [] : selectResults([], nq).facets,
+    nextCursor: null,
+    isPartial: false,
+    strategy: 'none',
+    plan,
+  };
 }
 
 // Snapshot cache (docs/lineage-model.md §Snapshots): the ordered selection behind a first page,
@@ -98,7 +115,15 @@ function generationBy(store: Store, deadline: number): Promise<string> {
  * or runs out of time — the reach shipped here and selected by results.ts. `want` = hits the caller
  * needs from the first one on.
  */
-async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number, generation: string, want: number) {
+async function walk(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  startedAt: number,
+  generation: string,
+  want: number,
+) {
   const deadline = startedAt + limits.deadlineMs;
   if (plan.database) {
     const budget = Math.min(plan.firstStepMs, deadline - Date.now());
@@ -108,7 +133,8 @@ async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits
       for (let attempt = 0; attempt < 2 && budget > 0; attempt++) {
         const selected = await selectInDatabase(store, nq, plan.database, limits, want, Math.max(1, Math.floor(budget)));
         if (!selected) break;
-        if (attempt === 1 || await generationBy(store, deadline) === generation) return { selected, isPartial: Boolean(selected.cut), strategy: 'database' as const };
+        if (attempt === 1 || (await generationBy(store, deadline)) === generation)
+          return { selected, isPartial: Boolean(selected.cut), strategy: 'database' as const };
       }
     } catch (e) {
       // Out of time: the shipping path below falls back to hop-by-hop with what is left.
@@ -124,8 +150,18 @@ async function walk(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits
  * The `limit` hits after `after` (null = from the first): selected again in Neo4j, or the reach
  * streamed again holding only those.
  */
-async function hitsAfter(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, strategy: Walked, selected: Selection, after: CursorPosition | null, limit: number): Promise<LineageHit[]> {
-  if (strategy === 'database' && plan.database) return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!, selected.cut ?? null);
+async function hitsAfter(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  strategy: Walked,
+  selected: Selection,
+  after: CursorPosition | null,
+  limit: number,
+): Promise<LineageHit[]> {
+  if (strategy === 'database' && plan.database)
+    return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!, selected.cut ?? null);
   const builder = new SelectionBuilder(nq, { hold: limit, after });
   await reach(store, nq, plan, limits, Date.now(), builder);
   return builder.finish().hits;
@@ -141,7 +177,8 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
   const nq = normalizeQuery({ ...q, urn: source.text }, startedAt);
   const plan = planLineageRead(nq, limits);
   // Types without registry entries have no lineage (DataHub #19528: don't scan for them).
-  if (!hasLineage(source.entityType)) return { nq, plan, selected: null, isPartial: false, strategy: 'none' as const, walkedBy: 'hops' as const };
+  if (!hasLineage(source.entityType))
+    return { nq, plan, selected: null, isPartial: false, strategy: 'none' as const, walkedBy: 'hops' as const };
   // Read before the walk: a write committing during the walk leaves the snapshot one generation
   // behind, so the next page walks again instead of serving what the walk may have missed.
   const generation = await generationBy(store, startedAt + limits.deadlineMs);
@@ -161,10 +198,18 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
  * hit, plus a window (READ_AHEAD in the database, STREAM_WINDOW streamed). The prefix stays
  * ordered and gap-free.
  */
-async function extendPrefix(store: Store, nq: NormalizedQuery, plan: LineagePlan, selected: Selection, strategy: Walked, upto: number, limits: LineageLimits): Promise<void> {
+async function extendPrefix(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  selected: Selection,
+  strategy: Walked,
+  upto: number,
+  limits: LineageLimits,
+): Promise<void> {
   if (selected.complete || selected.hits.length >= upto) return;
   const last = selected.hits.at(-1) ?? null;
-  const limit = upto - selected.hits.length + (strategy === 'database' ? READ_AHEAD : limits.streamWindow ?? STREAM_WINDOW);
+  const limit = upto - selected.hits.length + (strategy === 'database' ? READ_AHEAD : (limits.streamWindow ?? STREAM_WINDOW));
   const more = await hitsAfter(store, nq, plan, limits, strategy, selected, last, limit);
   selected.hits.push(...more);
   if (more.length < limit) selected.complete = true;
@@ -176,7 +221,13 @@ async function extendPrefix(store: Store, nq: NormalizedQuery, plan: LineagePlan
 }
 
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */
-async function withPaths(store: Store, q: LineageQuery, nq: NormalizedQuery, hits: LineageHit[], limits: LineageLimits): Promise<{ hits: LineageHit[]; cut: boolean }> {
+async function withPaths(
+  store: Store,
+  q: LineageQuery,
+  nq: NormalizedQuery,
+  hits: LineageHit[],
+  limits: LineageLimits,
+): Promise<{ hits: LineageHit[]; cut: boolean }> {
   if (!q.includePaths || hits.length === 0) return { hits, cut: false };
   try {
     const paths = await lineagePaths(store, nq.urn, nq.direction, hits, { window: nq.window, timeoutMs: limits.deadlineMs });
@@ -209,10 +260,12 @@ export async function scrollLineage(
   let more: boolean;
   const firstAfter = (all: LineageHit[]) => {
     // First hit strictly after the cursor position (binary search over the ordered list).
-    let lo = 0, hi = all.length;
+    let lo = 0,
+      hi = all.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareHits(all[mid]!, after!) <= 0) lo = mid + 1; else hi = mid;
+      if (compareHits(all[mid]!, after!) <= 0) lo = mid + 1;
+      else hi = mid;
     }
     return lo;
   };
@@ -258,5 +311,13 @@ export async function searchLineage(
   await extendPrefix(store, nq, plan, selected, walkedBy, start + count, limits);
   const hits = withExplored(plan, selected.hits.slice(start, start + count));
   const withP = await withPaths(store, q, nq, hits, limits);
-  return { hits: withP.hits, total: selected.total, facets: selected.facets, nextCursor: null, isPartial: isPartial || withP.cut, strategy, plan };
+  return {
+    hits: withP.hits,
+    total: selected.total,
+    facets: selected.facets,
+    nextCursor: null,
+    isPartial: isPartial || withP.cut,
+    strategy,
+    plan,
+  };
 }

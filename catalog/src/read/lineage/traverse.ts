@@ -66,30 +66,49 @@ export interface ReachSink {
 
 /** A sink that keeps every row (tests, the bench and small reaches). */
 function collectRows(): ReachSink & { rows: ReachRow[] } {
-  const sink = { rows: [] as ReachRow[], reset: () => { sink.rows = []; }, add: (r: ReachRow) => { sink.rows.push(r); } };
+  const sink = {
+    rows: [] as ReachRow[],
+    reset: () => {
+      sink.rows = [];
+    },
+    add: (r: ReachRow) => {
+      sink.rows.push(r);
+    },
+  };
   return sink;
 }
 
 type Walk = Omit<Reach, 'rows'>;
 
 /** The fast path, streamed: rows go to the sink as Neo4j sends them, none are held here. */
-async function streamFast(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, timeoutMs: number, sink: ReachSink): Promise<Walk> {
+async function streamFast(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  timeoutMs: number,
+  sink: ReachSink,
+): Promise<Walk> {
   const isPartial = await store.read(
     async (tx) => {
       sink.reset();
       let kept = 0;
       let cut = false;
-      await tx.each<FastRow>(plan.reach, {
-        urn: nq.urn,
-        ...windowParams(nq.window),
-        maxHops: int(plan.maxDepth),
-        includeSoftDeleted: nq.includeSoftDeleted,
-        includeGhosts: nq.includeGhosts,
-        limit: int(limits.maxResults + 1),
-      }, (r) => {
-        if (kept++ < limits.maxResults) sink.add({ ...r, ignoredAsHop: false, truncatedChildren: false });
-        else cut = true;
-      });
+      await tx.each<FastRow>(
+        plan.reach,
+        {
+          urn: nq.urn,
+          ...windowParams(nq.window),
+          maxHops: int(plan.maxDepth),
+          includeSoftDeleted: nq.includeSoftDeleted,
+          includeGhosts: nq.includeGhosts,
+          limit: int(limits.maxResults + 1),
+        },
+        (r) => {
+          if (kept++ < limits.maxResults) sink.add({ ...r, ignoredAsHop: false, truncatedChildren: false });
+          else cut = true;
+        },
+      );
       return cut;
     },
     { timeoutMs: Math.max(1, Math.floor(timeoutMs)), metadata: { app: 'lineage', op: 'reach' } },
@@ -99,7 +118,7 @@ async function streamFast(store: Store, nq: NormalizedQuery, plan: LineagePlan, 
 
 export async function reachFast(store: Store, nq: NormalizedQuery, limits: LineageLimits, timeoutMs: number): Promise<Reach> {
   const sink = collectRows();
-  return { ...await streamFast(store, nq, planLineageRead(nq, limits), limits, timeoutMs, sink), rows: sink.rows };
+  return { ...(await streamFast(store, nq, planLineageRead(nq, limits), limits, timeoutMs, sink)), rows: sink.rows };
 }
 
 interface HopRow extends FastRow {
@@ -118,7 +137,14 @@ interface HopRow extends FastRow {
  * truncatedChildren. Without one, who reached a node first changes nothing: each node comes once,
  * in no order (the plan's hop statement says which).
  */
-async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
+async function streamByHops(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  deadline: number,
+  sink: ReachSink,
+): Promise<Walk> {
   const statement = plan.hop;
   const maxDepth = plan.maxDepth;
   const visited = new Set<string>([nq.urn]);
@@ -149,9 +175,19 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
           // Field by field: one object of one shape per row (a hub's walk hands on 100k of them).
           if (emitted++ < limits.maxResults) {
             sink.add({
-              urn: c.urn, degree, entityType: c.entityType, platform: c.platform, origin: c.origin, name: c.name,
-              description: c.description, removed: c.removed, ownExists: c.ownExists, parentUrn: c.parentUrn, parent: c.parent,
-              ignoredAsHop: ignored, truncatedChildren: capped,
+              urn: c.urn,
+              degree,
+              entityType: c.entityType,
+              platform: c.platform,
+              origin: c.origin,
+              name: c.name,
+              description: c.description,
+              removed: c.removed,
+              ownExists: c.ownExists,
+              parentUrn: c.parentUrn,
+              parent: c.parent,
+              ignoredAsHop: ignored,
+              truncatedChildren: capped,
             });
           } else isPartial = true;
         }
@@ -183,25 +219,36 @@ async function streamByHops(store: Store, nq: NormalizedQuery, plan: LineagePlan
           async (tx) => {
             parent = null;
             waiting = [];
-            await tx.each<HopRow>(statement, {
-              frontier: toExpand,
-              ...windowParams(nq.window),
-              includeSoftDeleted: nq.includeSoftDeleted,
-              strings: plan.strings,
-            }, onRow);
+            await tx.each<HopRow>(
+              statement,
+              {
+                frontier: toExpand,
+                ...windowParams(nq.window),
+                includeSoftDeleted: nq.includeSoftDeleted,
+                strings: plan.strings,
+              },
+              onRow,
+            );
             parentDone();
           },
           { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } },
         );
       } catch (e) {
         // Nothing at all to show: the caller gets a 504. Otherwise what we have, marked partial.
-        if (isDeadline(e) && queries === 0) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
-        if (isDeadline(e)) { isPartial = true; break hops; }
+        if (isDeadline(e) && queries === 0)
+          throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
+        if (isDeadline(e)) {
+          isPartial = true;
+          break hops;
+        }
         throw e;
       }
       queries++;
       // Beyond the cap (not at it): more was reachable than can be kept.
-      if (visited.size - 1 > limits.maxResults) { isPartial = true; break hops; }
+      if (visited.size - 1 > limits.maxResults) {
+        isPartial = true;
+        break hops;
+      }
       toExpand = sameHop;
     }
     frontier = next;
@@ -214,8 +261,10 @@ async function sourceIdOf(store: Store, urn: string, deadline: number): Promise<
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
   try {
-    const rows = await store.read((tx) => tx.run<{ id: string }>('lineage/node-id', { urn }),
-      { timeoutMs: Math.max(1, Math.floor(remaining)), metadata: { app: 'lineage', op: 'hop' } });
+    const rows = await store.read((tx) => tx.run<{ id: string }>('lineage/node-id', { urn }), {
+      timeoutMs: Math.max(1, Math.floor(remaining)),
+      metadata: { app: 'lineage', op: 'hop' },
+    });
     return rows.map((r) => r.id);
   } catch (e) {
     if (isDeadline(e)) throw deadlineExceeded('The lineage traversal exceeded its deadline before the first hop completed.');
@@ -230,7 +279,14 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
 }
 
 /** The plan's streamed walk: one statement, falling back to hop by hop when out of time; or hop by hop. */
-async function walkReach(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, deadline: number, sink: ReachSink): Promise<Walk> {
+async function walkReach(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  deadline: number,
+  sink: ReachSink,
+): Promise<Walk> {
   if (plan.streamed === 'hops') return streamByHops(store, nq, plan, limits, deadline, sink);
   const fastBudget = Math.min(plan.firstStepMs, deadline - Date.now());
   try {
@@ -255,12 +311,22 @@ interface ViaRow extends ParentFields {
  * once (its smallest such degree; then the smallest parent urn). Queries are vias too, but only
  * shown inside paths.
  */
-async function viaRowsOf(store: Store, nq: NormalizedQuery, vias: StatementName, maxDepth: number, degreeOf: ReadonlyMap<string, number>, deadline: number): Promise<ReachRow[]> {
+async function viaRowsOf(
+  store: Store,
+  nq: NormalizedQuery,
+  vias: StatementName,
+  maxDepth: number,
+  degreeOf: ReadonlyMap<string, number>,
+  deadline: number,
+): Promise<ReachRow[]> {
   const parents = [...degreeOf].filter(([, d]) => d < maxDepth).map(([urn]) => urn);
   const found = await store.read(
-    (tx) => tx.run<ViaRow>(vias, {
-      parents, ...windowParams(nq.window), includeSoftDeleted: nq.includeSoftDeleted,
-    }),
+    (tx) =>
+      tx.run<ViaRow>(vias, {
+        parents,
+        ...windowParams(nq.window),
+        includeSoftDeleted: nq.includeSoftDeleted,
+      }),
     { timeoutMs: Math.max(1, Math.floor(deadline - Date.now())), metadata: { app: 'lineage', op: 'vias' } },
   );
   const best = new Map<string, ReachRow>();
@@ -272,9 +338,20 @@ async function viaRowsOf(store: Store, nq: NormalizedQuery, vias: StatementName,
     const seen = best.get(v.urn);
     if (seen && (seen.degree < degree || (seen.degree === degree && seen.viaParent! <= v.parent))) continue;
     best.set(v.urn, {
-      urn: v.urn, degree, entityType: v.entityType, platform: v.platform, origin: v.origin, name: v.name,
-      description: v.description, removed: v.removed, ownExists: true, parentUrn: null, parent: null,
-      ignoredAsHop: false, truncatedChildren: false, viaParent: v.parent,
+      urn: v.urn,
+      degree,
+      entityType: v.entityType,
+      platform: v.platform,
+      origin: v.origin,
+      name: v.name,
+      description: v.description,
+      removed: v.removed,
+      ownExists: true,
+      parentUrn: null,
+      parent: null,
+      ignoredAsHop: false,
+      truncatedChildren: false,
+      viaParent: v.parent,
     });
   }
   return [...best.values()];
@@ -285,7 +362,14 @@ async function viaRowsOf(store: Store, nq: NormalizedQuery, vias: StatementName,
  * then the via entities of the edges it took (which needs each walked urn's degree: a map of urns,
  * not of rows). Nothing at all when the request explores nothing.
  */
-export async function reach(store: Store, nq: NormalizedQuery, plan: LineagePlan, limits: LineageLimits, startedAt: number, sink: ReachSink): Promise<Walk> {
+export async function reach(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  startedAt: number,
+  sink: ReachSink,
+): Promise<Walk> {
   const deadline = startedAt + limits.deadlineMs;
   sink.reset();
   if (plan.exploresNothing) return { isPartial: false, strategy: 'hops' };
@@ -293,8 +377,14 @@ export async function reach(store: Store, nq: NormalizedQuery, plan: LineagePlan
   if (vias === null) return walkReach(store, nq, plan, limits, deadline, sink);
   let degreeOf = new Map<string, number>();
   const walked = await walkReach(store, nq, plan, limits, deadline, {
-    reset: () => { degreeOf = new Map([[nq.urn, 0]]); sink.reset(); },
-    add: (r) => { degreeOf.set(r.urn, r.degree); sink.add(r); },
+    reset: () => {
+      degreeOf = new Map([[nq.urn, 0]]);
+      sink.reset();
+    },
+    add: (r) => {
+      degreeOf.set(r.urn, r.degree);
+      sink.add(r);
+    },
   });
   if (degreeOf.size <= 1) return walked;
   try {
