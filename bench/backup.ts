@@ -30,22 +30,9 @@
 // The export and the import run as `npm run export|import` runs them (the node flags package.json
 // gives them): their time and peak RSS (VmHWM, polled from /proc) are theirs alone.
 // Everything goes to bench/results/<date>-backup-<size>.json; exit 1 when a check fails.
-import { spawn } from 'node:child_process';
-import {
-  createReadStream,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startNeo4j, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
@@ -55,10 +42,10 @@ import { writeAspects } from '../catalog/src/write/aspect-writer.ts';
 import { restoreIndices } from '../catalog/src/operations/restore/restore-indices.ts';
 import { hasDrift } from '../catalog/src/operations/restore/restore-report.ts';
 import { searchLineage, type LineageQuery } from '../catalog/src/read/lineage/service.ts';
-import { entityProposals, generate, lineageProposals, SIZES, type Proposal } from './generate.ts';
+import { generate, SIZES } from './generate.ts';
+import { entityProposals, lineageProposals, type Proposal } from './proposals.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '10k' },
@@ -79,129 +66,7 @@ const log = (s: string) => process.stderr.write(`[backup-bench ${new Date().toIS
 const ACTOR = 'urn:li:corpuser:bench';
 const LOAD_PLATFORM = 'benchload';
 
-// ---------------------------------------------------------------------------------------------
-// Child processes, measured
-
-interface Measured {
-  ms: number;
-  peakRssMb: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The node flags package.json gives a script (`"import": "node --max-old-space-size=160 … tools/import.ts"`). */
-const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-function nodeFlagsOf(script: string): string[] {
-  const line = Object.values(scripts).find((s) => s.startsWith('node ') && s.endsWith(` ${script}`));
-  return line ? line.split(/\s+/).slice(1, -1) : [];
-}
-
-/** Runs `node <script> ...args` as `npm run` would (same node flags), sampling its VmHWM until it exits. */
-function runNode(script: string, args: string[], env: Record<string, string>): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const child = spawn(process.execPath, [...nodeFlagsOf(script), join(root, script), ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      if (stderr.length > 1e6) stderr = stderr.slice(-1e5);
-    });
-    let hwmKb = 0;
-    const sample = () => {
-      try {
-        const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) hwmKb = Math.max(hwmKb, Number(m[1]));
-      } catch {
-        /* exited */
-      }
-    };
-    const timer = setInterval(sample, 200);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      const r = { ms: Date.now() - t0, peakRssMb: Math.round(hwmKb / 1024), stdout, stderr };
-      if (code === 0) resolve(r);
-      else reject(new Error(`${script} exited ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-}
-
-function dirBytes(dir: string): number {
-  let n = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    n += e.isDirectory() ? dirBytes(p) : e.isFile() ? statSync(p).size : 0;
-  }
-  return n;
-}
-const storeBytes = (neo: RunningNeo4j) => dirBytes(join(neo.home, 'data'));
-const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-
-// ---------------------------------------------------------------------------------------------
-// Comparing exports line by line (one record per line, as the export writes them)
-
-function lines(file: string): AsyncIterator<string> {
-  const raw = createReadStream(file);
-  return createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity })[Symbol.asyncIterator]();
-}
-const ASOF = /"lineageCatalog\.asOf":"\d+"/;
-/** A record line without what a round trip may change (the moment) and without its separator. */
-const normal = (line: string) => line.replace(ASOF, '').replace(/,$/, '');
-
-async function compare(a: string, b: string, skip: (line: string) => boolean = () => false) {
-  const [x, y] = [lines(a), lines(b)];
-  const next = async (it: AsyncIterator<string>) => {
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return null;
-      if (!skip(r.value)) return r.value;
-    }
-  };
-  let compared = 0;
-  let bytes = 0;
-  for (;;) {
-    const [l, r] = await Promise.all([next(x), next(y)]);
-    if (l === null && r === null) return { identical: true, compared, uncompressedBytes: bytes };
-    if (l === null || r === null || normal(l) !== normal(r)) {
-      return {
-        identical: false,
-        compared,
-        uncompressedBytes: bytes,
-        firstDifference: { line: compared, a: l?.slice(0, 400) ?? null, b: r?.slice(0, 400) ?? null },
-      };
-    }
-    compared++;
-    bytes += Buffer.byteLength(l) + 1;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Damage for the rebuild measurement
-
-/**
- * Drops every derived relationship (all but HAS_ASPECT, which ties a row to its entity): what a
- * store whose edges were lost looks like. Bench harness damage, as the restore tests make theirs,
- * not a product statement; returns how many went.
- */
-async function dropDerivedEdges(store: Store): Promise<number> {
-  const session = store.driver.session({ database: store.database });
-  try {
-    const r = await session.run(
-      "MATCH ()-[r]->() WHERE type(r) <> 'HAS_ASPECT' CALL { WITH r DELETE r } IN TRANSACTIONS OF 10000 ROWS RETURN count(*) AS n",
-    );
-    return Number(r.records[0]!.get('n'));
-  } finally {
-    await session.close();
-  }
-}
+import { compare, dropDerivedEdges, lines, mb, nodeFlagsOf, runNode, storeBytes } from './lib/backup-steps.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The run

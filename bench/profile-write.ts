@@ -15,7 +15,8 @@ import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/sr
 import neo4j from 'neo4j-driver';
 import { parseUrn } from '../catalog/src/model/urn.ts';
 import type { StatementName } from '../catalog/src/store/cypher.ts';
-import { generate, proposalBatches, parseSize } from './generate.ts';
+import { generate, parseSize } from './generate.ts';
+import { proposalBatches } from './proposals.ts';
 import { cpuSeconds, threadCpuSeconds } from './lib/memory.ts';
 
 const { values: args } = parseArgs({

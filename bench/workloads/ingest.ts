@@ -3,7 +3,8 @@
 // Neo4j with UNWIND … MERGE under separate labels — the store's bound for this data, same run.
 import type { Driver } from 'neo4j-driver';
 import neo4j from 'neo4j-driver';
-import { proposalBatches, fieldUrn, type Graph, type Proposal } from '../generate.ts';
+import { fieldUrn, type Graph } from '../generate.ts';
+import { proposalBatches, type Proposal } from '../proposals.ts';
 import { summarize, type Summary } from '../lib/stats.ts';
 import { keyAspectNameOf } from '../../catalog/src/model/index.ts';
 import { rowKey } from '../../catalog/src/store/index.ts';

@@ -4,7 +4,6 @@
 // the same traversal in the same run: an in-process BFS over the edge list held in memory (the
 // lower bound) and the naive variable-length query that enumerates paths (the peer approach),
 // stopped at a time limit.
-import type { Driver } from 'neo4j-driver';
 import neo4j from 'neo4j-driver';
 import type { Store } from '../../catalog/src/store/store.ts';
 import { scrollLineage, type LineageQuery } from '../../catalog/src/read/lineage/service.ts';
@@ -13,12 +12,10 @@ import { graphqlToEntityType } from '../../catalog/src/model/entity-registry.ts'
 import { reachFast } from '../../catalog/src/read/lineage/traverse.ts';
 import { reachStatement } from '../../catalog/src/read/lineage/plan.ts';
 import type { LineageLimits } from '../../catalog/src/read/lineage/query.ts';
-import { adjacency, BASE_TIME, bfs, type Adjacency, type Graph } from '../generate.ts';
+import { adjacency, bfs, type Adjacency, type Graph } from '../generate.ts';
 import { summarize, timeRuns, type Summary } from '../lib/stats.ts';
-
-const DEGREES = ['1', '2', '3+'] as const;
-type Degree = (typeof DEGREES)[number];
-type Direction = 'DOWNSTREAM' | 'UPSTREAM';
+import { columnShapes, requestShapes } from './query-shapes.ts';
+import { DEGREES, runFloor, runHopFloor, runNaive, type Degree, type Direction, type NaiveRun } from './query-floors.ts';
 
 export interface QueryCase {
   source: string;
@@ -41,7 +38,7 @@ export interface QueryCase {
   httpNext: Summary | null;
   httpError?: string;
   bfs: Summary;
-  naive: { ms: number; timedOut: boolean; rows: number | null; paths: number | null; error?: string } | null;
+  naive: NaiveRun | null;
   /** What failed instead of being timed (the product's answer: `answer`; a baseline: its field name), with the error. */
   errors?: Record<string, string>;
 }
@@ -81,92 +78,6 @@ export interface ShapeCase {
   hopFloor?: Summary | null;
 }
 
-/** The shapes, as scrollAcrossLineage input beside the degree filter. The generator's edges are stamped over 10 days from BASE_TIME. */
-function requestShapes(): Array<{ shape: string; input: Partial<LineageQuery>; reads?: string }> {
-  const baseTime = BASE_TIME;
-  const degree3 = { field: 'degree', values: ['3+'] };
-  return [
-    {
-      shape: 'types DASHBOARD, CHART',
-      input: { orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }] },
-    },
-    {
-      shape: 'platform ≠ hive (negated)',
-      input: { orFilters: [{ and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:hive'], negated: true }] }] },
-    },
-    {
-      shape: 'two groups: dashboards, or snowflake',
-      input: {
-        orFilters: [
-          { and: [degree3, { field: '_entityType', values: ['DASHBOARD'] }] },
-          { and: [degree3, { field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] },
-        ],
-      },
-    },
-    {
-      shape: 'time window (5 of 10 days)',
-      input: { orFilters: [{ and: [degree3] }], startTimeMillis: baseTime, endTimeMillis: baseTime + 5 * 86_400_000 },
-    },
-    {
-      shape: 'time window + types DASHBOARD, CHART',
-      input: {
-        orFilters: [{ and: [degree3, { field: '_entityType', values: ['DASHBOARD', 'CHART'] }] }],
-        startTimeMillis: baseTime,
-        endTimeMillis: baseTime + 5 * 86_400_000,
-      },
-    },
-    {
-      shape: 'text query "dashboard"',
-      input: { orFilters: [{ and: [degree3] }], query: 'dashboard' },
-      reads: "toLower(n.urn) CONTAINS 'dashboard' OR toLower(n.name) CONTAINS 'dashboard' OR toLower(n.description) CONTAINS 'dashboard'",
-    },
-    {
-      shape: 'urn filter (one urn left out, negated)',
-      input: {
-        orFilters: [{ and: [degree3, { field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'], negated: true }] }],
-      },
-      reads: "n.urn <> 'urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)'",
-    },
-    {
-      shape: 'name contains "_t1"',
-      input: { orFilters: [{ and: [degree3, { field: 'name', values: ['_t1'], condition: 'CONTAIN' }] }] },
-      reads: "toLower(n.name) CONTAINS '_t1'",
-    },
-    {
-      shape: 'name > "d5" (a comparison)',
-      input: { orFilters: [{ and: [degree3, { field: 'name', values: ['d5'], condition: 'GREATER_THAN' }] }] },
-      reads: "n.name > 'd5'",
-    },
-    {
-      shape: 'env PROD and platform.keyword snowflake',
-      input: { orFilters: [{ and: [degree3, { field: 'env', values: ['PROD'] }, { field: 'platform.keyword', values: ['snowflake'] }] }] },
-    },
-    // Per-hop control: in Neo4j when it changes nothing, else streamed hop by hop to the service,
-    // which holds a page and a window.
-    {
-      shape: 'ignoreAsHops DATA_JOB',
-      input: { orFilters: [{ and: [degree3] }], lineageFlags: { ignoreAsHops: [{ entityType: 'DATA_JOB' }] } },
-    },
-    { shape: 'per-hop limit 1,000', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 1_000 } } },
-    { shape: 'per-hop limit 100', input: { orFilters: [{ and: [degree3] }], lineageFlags: { entitiesExploredPerHopLimit: 100 } } },
-  ];
-}
-
-/** From a column: its reach lifted onto datasets (the default), or the columns themselves. */
-function columnShapes(): Array<{ shape: string; input: Partial<LineageQuery>; domainOnly?: true }> {
-  const degree3 = { field: 'degree', values: ['3+'] };
-  return [
-    { shape: 'column start, lifted onto datasets', input: { orFilters: [{ and: [degree3] }] } },
-    // scrollAcrossLineage always lifts, as DataHub's does (searchAcrossLineage's groupingSpec can
-    // keep columns): domain only.
-    {
-      shape: 'column start, columns kept (types SCHEMA_FIELD)',
-      input: { orFilters: [{ and: [degree3] }], types: ['SCHEMA_FIELD'], liftFields: false },
-      domainOnly: true,
-    },
-  ];
-}
-
 const GQL = `query benchScroll($input: ScrollAcrossLineageInput!) {
   scrollAcrossLineage(input: $input) {
     nextScrollId count total isPartial
@@ -194,107 +105,6 @@ async function graphqlScroll(
   }
   if (!res.ok || body.errors?.length || !body.data?.scrollAcrossLineage) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
   return body.data.scrollAcrossLineage;
-}
-
-/**
- * The pruning BFS alone (no property read, one row out): what any answer from Neo4j costs at least.
- * A windowed walk tests each edge it reads (the test of cypher/lineage/reach.cypher): its floor does too.
- */
-function floorText(direction: Direction, windowed = false, reads?: string): string {
-  const arrow = direction === 'DOWNSTREAM' ? '-[rs:LINEAGE*1..1000]->' : '<-[rs:LINEAGE*1..1000]-';
-  const edgeTest = windowed
-    ? ' WHERE all(r IN rs WHERE r.manual OR (coalesce(r.createdOn, 0) = 0 AND coalesce(r.updatedOn, 0) = 0) OR (r.createdOn >= $start AND r.createdOn <= $end) OR (r.updatedOn >= $start AND r.updatedOn <= $end))'
-    : '';
-  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n)${edgeTest} WITH n, min(length(p)) AS degree${reads ? ` WHERE ${reads}` : ''} RETURN count(*) AS rows`;
-}
-
-/**
- * The floor of a walk (with the time window's edge test when one is given), or with `reads` (a
- * shape's bench-defined test of node strings) the same BFS counting what passes it.
- */
-async function runFloor(
-  driver: Driver,
-  direction: Direction,
-  urn: string,
-  o: { window?: { start: number; end: number } | null; reads?: string } = {},
-): Promise<void> {
-  const window = o.window ?? null;
-  const text = floorText(direction, window !== null, o.reads);
-  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
-  try {
-    await session.run(text, window ? { urn, start: neo4j.int(window.start), end: neo4j.int(window.end) } : { urn });
-  } finally {
-    await session.close();
-  }
-}
-
-/**
- * The lightest walk by hops (for the hopFloor of ignoreAsHops shapes): element ids of each hop's
- * frontier in, the new neighbours' ids and whether they are ignored out; ignored ones expanded
- * within the same hop. No properties but the type, no filters, no selection.
- */
-async function runHopFloor(driver: Driver, direction: Direction, urn: string, ignoredType: string): Promise<number> {
-  const arrow = direction === 'DOWNSTREAM' ? '-[:LINEAGE]->' : '<-[:LINEAGE]-';
-  const text = `UNWIND $frontier AS id MATCH (a) WHERE elementId(a) = id MATCH (a)${arrow}(n) WHERE n <> a
-WITH DISTINCT n RETURN elementId(n) AS id, n.entityType = $ignoredType AS ignored`;
-  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
-  try {
-    const start = (await session.run('MATCH (s:Entity {urn: $urn}) RETURN elementId(s) AS id', { urn })).records[0]!.get('id') as string;
-    const visited = new Set([start]);
-    let frontier = [start];
-    while (frontier.length > 0) {
-      let expand = frontier;
-      const next: string[] = [];
-      while (expand.length > 0) {
-        const sameHop: string[] = [];
-        for (const r of (await session.run(text, { frontier: expand, ignoredType })).records) {
-          const id = r.get('id') as string;
-          if (visited.has(id)) continue;
-          visited.add(id);
-          (r.get('ignored') ? sameHop : next).push(id);
-        }
-        expand = sameHop;
-      }
-      frontier = next;
-    }
-    return visited.size - 1;
-  } finally {
-    await session.close();
-  }
-}
-
-/** The naive peer query: enumerate every path (count(p) defeats the BFS pruning), aggregate after. */
-
-function naiveText(direction: Direction, maxDepth: number): string {
-  const arrow = direction === 'DOWNSTREAM' ? `-[:LINEAGE*1..${maxDepth}]->` : `<-[:LINEAGE*1..${maxDepth}]-`;
-  return `MATCH (s:Entity {urn: $urn}) MATCH p = (s)${arrow}(n:Entity) WITH n, min(length(p)) AS degree, count(p) AS paths
-RETURN count(n) AS rows, sum(paths) AS paths`;
-}
-
-async function runNaive(
-  driver: Driver,
-  direction: Direction,
-  degree: Degree,
-  urn: string,
-  timeoutMs: number,
-): Promise<NonNullable<QueryCase['naive']>> {
-  const depth = degree === '1' ? 1 : degree === '2' ? 2 : 1000;
-  const session = driver.session({ database: 'neo4j', defaultAccessMode: neo4j.session.READ });
-  const t = performance.now();
-  try {
-    const r = await session.run(naiveText(direction, depth), { urn }, { timeout: timeoutMs });
-    const rec = r.records[0]!;
-    return { ms: Math.round(performance.now() - t), timedOut: false, rows: Number(rec.get('rows')), paths: Number(rec.get('paths')) };
-  } catch (e) {
-    const code = (e as { code?: string }).code ?? '';
-    const ms = Math.round(performance.now() - t);
-    if (code.includes('TransactionTimedOut') || code.includes('Terminated')) return { ms, timedOut: true, rows: null, paths: null };
-    if (code.includes('MemoryPoolOutOfMemory') || code.includes('TransactionMemoryLimit'))
-      return { ms, timedOut: true, rows: null, paths: null, error: 'transaction memory limit' };
-    return { ms, timedOut: false, rows: null, paths: null, error: `${code} ${(e as Error).message.slice(0, 200)}` };
-  } finally {
-    await session.close();
-  }
 }
 
 /** In-process lower bound: BFS to the degree bound, degree filter, order by (degree, urn rank), first page. */

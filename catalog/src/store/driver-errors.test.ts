@@ -1,7 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import neo4j from 'neo4j-driver';
 import { isCatalogError, type CatalogError } from '../model/errors.ts';
-import { mapDriverError } from './store.ts';
+import { mapDriverError } from './driver-errors.ts';
 
 // What Neo4j answers to a presented bookmark (docs/wire-contract.md §Read-your-writes), as the
 // driver reports it: the codes were seen on 5.26 (test/scale-out reaches the first one for real;
