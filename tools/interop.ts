@@ -11,14 +11,14 @@
 // Virtual environments live in .venv/interop-<suite> and are reused while the requirements file
 // and the Python interpreter are unchanged (a stamp file records both). They are created while
 // Neo4j starts, so a warm run costs the stack start-up plus the suite.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
-import { ensureVenv, findPython, junitCounts, mintToken, runProcess, type JunitCounts, type Python } from './python-suites.ts';
+import { ensureVenv, findPython, mintToken, runPytestSuite, type JunitCounts, type Python } from './python-suites.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
@@ -121,46 +121,16 @@ async function runSuite(
   workDir: string,
   parts: ConnectorParts | undefined,
 ): Promise<SuiteResult> {
-  const t0 = Date.now();
-  const home = join(workDir, `home-${suite.id}`);
-  mkdirSync(home, { recursive: true });
-  const junit = join(workDir, `junit-${suite.id}.xml`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${join(venvPython, '..')}:${process.env.PATH ?? ''}`,
-    // A private HOME: the CLI writes ~/.datahubenv and ~/.datahub/; never touch the operator's.
-    HOME: home,
-    LANG: 'C.UTF-8',
-    // No client telemetry to the internet from CI; the suite reads the telemetry aspect itself.
-    DATAHUB_TELEMETRY_ENABLED: 'false',
+  log(`${suite.label}: running the suite …`);
+  const env = {
     INTEROP_CLIENT_VERSION: suite.id,
-    INTEROP_WORK_DIR: join(workDir, `work-${suite.id}`),
-    INTEROP_GMS_URL: stack.ingestionUrl,
-    INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
     INTEROP_MISSING_SERVICES: stack.missing.join(','),
-    INTEROP_TOKEN: token,
-    INTEROP_NEO4J_URI: stack.neo4jUri,
     INTEROP_LOG_DIR: stack.logDir ?? '',
-    PYTHONDONTWRITEBYTECODE: '1',
     ...(CONNECTOR_SUITES.has(suite.id) ? connectorEnv(parts) : {}),
   };
-  log(`${suite.label}: running the suite …`);
-  const r = await runProcess(
-    venvPython,
-    ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest],
-    {
-      env,
-      tag: 'interop',
-      timeoutMs: CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS,
-      logFile: join(workDir, `pytest-${suite.id}.log`),
-    },
-  );
-  process.stdout.write(
-    r.output
-      .split('\n')
-      .map((l) => `  ${l}`)
-      .join('\n') + '\n',
-  );
-  return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+  const timeoutMs = CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS;
+  const run = await runPytestSuite({ venvPython, suite, stack, token, workDir, env, pytestArgs: cli.pytest, tag: 'interop', timeoutMs });
+  return { suite, ...run };
 }
 
 async function main(): Promise<number> {

@@ -14,14 +14,14 @@
 // the Python interpreter are unchanged (a stamp file records both), as tools/interop.ts does. The
 // Spark listener jar is resolved from Maven Central into ~/.m2 by `mvn dependency:get` (cached there).
 // Airflow's suites get a PostgreSQL of their own from tools/postgres.ts.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
-import { ensureVenv, findPython, junitCounts, mintToken, runProcess, type JunitCounts, type Python } from './python-suites.ts';
+import { ensureVenv, findPython, mintToken, runProcess, runPytestSuite, type JunitCounts, type Python } from './python-suites.ts';
 
 const producersDir = join(repoRoot, 'test', 'producers');
 const SUITE_TIMEOUT_MS = 20 * 60_000;
@@ -113,48 +113,27 @@ async function runSuite(
   workDir: string,
   extraEnv: Record<string, string>,
 ): Promise<SuiteResult> {
-  const t0 = Date.now();
-  const home = join(workDir, `home-${suite.id}`);
-  mkdirSync(home, { recursive: true });
-  const junit = join(workDir, `junit-${suite.id}.xml`);
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${join(venvPython, '..')}:${process.env.PATH ?? ''}`,
-    // A private HOME: Airflow, Spark and the DataHub CLI write dot-files there.
-    HOME: home,
-    LANG: 'C.UTF-8',
-    DATAHUB_TELEMETRY_ENABLED: 'false',
+  log(`${suite.label}: running the suite …`);
+  process.stdout.write(`[producers] ── ${suite.label} ──\n`);
+  const env = {
     ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
-    INTEROP_WORK_DIR: join(workDir, `work-${suite.id}`),
-    INTEROP_GMS_URL: stack.ingestionUrl,
-    INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
-    INTEROP_TOKEN: token,
-    INTEROP_NEO4J_URI: stack.neo4jUri,
-    PYTHONDONTWRITEBYTECODE: '1',
     // What each producer sent and the door answered, kept after the run (git-ignored).
     PRODUCERS_ARTIFACTS: join(repoRoot, 'test-artifacts', 'producers'),
     ...extraEnv,
   };
-  log(`${suite.label}: running the suite …`);
-  const r = await runProcess(
+  const run = await runPytestSuite({
     venvPython,
-    ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...cli.pytest],
-    {
-      env,
-      cwd: suite.dir,
-      tag: 'producers',
-      timeoutMs: SUITE_TIMEOUT_MS,
-      logFile: join(workDir, `pytest-${suite.id}.log`),
-    },
-  );
-  process.stdout.write(
-    `[producers] ── ${suite.label} ──\n` +
-      r.output
-        .split('\n')
-        .map((l) => `  ${l}`)
-        .join('\n') +
-      '\n',
-  );
-  return { suite, code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+    suite,
+    stack,
+    token,
+    workDir,
+    env,
+    pytestArgs: cli.pytest,
+    tag: 'producers',
+    timeoutMs: SUITE_TIMEOUT_MS,
+    cwd: suite.dir,
+  });
+  return { suite, ...run };
 }
 
 async function main(): Promise<number> {

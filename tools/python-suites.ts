@@ -148,3 +148,56 @@ export function junitCounts(file: string): JunitCounts {
   const failed = [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>\s*<(failure|error)/g)].map((m) => m[1]!.replace(/&quot;/g, '"'));
   return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
 }
+
+/** One pytest suite's run against a stack: where it runs, what it is told, how long it may take. */
+export interface PytestRun {
+  venvPython: string;
+  suite: { id: string; label: string; dir: string };
+  stack: RunningStack;
+  token: string;
+  workDir: string;
+  /** The suite's own variables, beside the stack's every suite gets. */
+  env: NodeJS.ProcessEnv;
+  pytestArgs: readonly string[];
+  tag: string;
+  timeoutMs: number;
+  cwd?: string;
+}
+
+/**
+ * Runs a suite with pytest in a private HOME (clients write dot-files there; never the operator's),
+ * told the stack's addresses and a token as INTEROP_* variables, with no client telemetry to the
+ * internet; prints its output indented and reads its counts from the junit file.
+ */
+export async function runPytestSuite(run: PytestRun): Promise<{ code: number; seconds: number } & JunitCounts> {
+  const t0 = Date.now();
+  const { suite, stack, workDir } = run;
+  const home = join(workDir, `home-${suite.id}`);
+  mkdirSync(home, { recursive: true });
+  const junit = join(workDir, `junit-${suite.id}.xml`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${join(run.venvPython, '..')}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    DATAHUB_TELEMETRY_ENABLED: 'false',
+    INTEROP_WORK_DIR: join(workDir, `work-${suite.id}`),
+    INTEROP_GMS_URL: stack.ingestionUrl,
+    INTEROP_FRONT_DOOR_URL: stack.running.includes('gateway') ? stack.gatewayUrl : '',
+    INTEROP_TOKEN: run.token,
+    INTEROP_NEO4J_URI: stack.neo4jUri,
+    PYTHONDONTWRITEBYTECODE: '1',
+    ...run.env,
+  };
+  const r = await runProcess(
+    run.venvPython,
+    ['-m', 'pytest', suite.dir, '-p', 'no:cacheprovider', '-q', '-rfEs', '--tb=short', `--junitxml=${junit}`, ...run.pytestArgs],
+    { env, tag: run.tag, timeoutMs: run.timeoutMs, logFile: join(workDir, `pytest-${suite.id}.log`), ...(run.cwd ? { cwd: run.cwd } : {}) },
+  );
+  process.stdout.write(
+    r.output
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n') + '\n',
+  );
+  return { code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+}

@@ -4,21 +4,12 @@ import {
   filterFieldOf,
   orFiltersOf,
   toCriterion,
+  ENTITY_FILTER_FIELDS,
   type FilterField,
   type FilterSubject,
 } from './filters.ts';
 
-const ALL: ReadonlySet<FilterField> = new Set<FilterField>([
-  'entityType',
-  'platform',
-  'origin',
-  'urn',
-  'removed',
-  'parent',
-  'name',
-  'description',
-  'hasUpstreams',
-]);
+const ALL: ReadonlySet<FilterField> = new Set<FilterField>([...ENTITY_FILTER_FIELDS, 'hasUpstreams']);
 const s: FilterSubject = {
   urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t1,PROD)',
   entityType: 'dataset',

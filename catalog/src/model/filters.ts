@@ -6,7 +6,10 @@
 import { badRequest } from './errors.ts';
 
 /** What a filter can read of one entity. */
-export type FilterField = 'entityType' | 'platform' | 'origin' | 'urn' | 'removed' | 'parent' | 'name' | 'description' | 'hasUpstreams';
+/** The fields of an entity itself that a filter may judge; every search accepts these. */
+export const ENTITY_FILTER_FIELDS = ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description'] as const;
+/** hasUpstreams is known of a search's hits only (entity search asks for it). */
+export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | 'hasUpstreams';
 
 /** The filterable view of one entity. */
 export interface FilterSubject {

@@ -1,7 +1,15 @@
 // Entities as the OpenAPI v3 doors answer them: latest aspects per urn, the entity scroll (a
 // catalogue search ordered for paging) and the relationship scroll (docs/wire-contract.md §OpenAPI).
 import { badRequest } from '../model/errors.ts';
-import { clausesMatch, parseClauses, type Clauses, type FilterField, type FilterSubject, type OrFilters } from '../model/filters.ts';
+import {
+  clausesMatch,
+  ENTITY_FILTER_FIELDS,
+  parseClauses,
+  type Clauses,
+  type FilterField,
+  type FilterSubject,
+  type OrFilters,
+} from '../model/filters.ts';
 import { int, type Store } from '../store/store.ts';
 import { searchEntities } from './entity-search.ts';
 
@@ -116,16 +124,7 @@ export async function scrollEntities(
 }
 
 /** Filter fields the relationship scroll accepts on either end. */
-const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
-  'entityType',
-  'platform',
-  'origin',
-  'urn',
-  'removed',
-  'parent',
-  'name',
-  'description',
-]);
+const RELATIONSHIP_END_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(ENTITY_FILTER_FIELDS);
 
 export interface RelationshipScrollInput {
   types: readonly string[];

@@ -7,7 +7,7 @@
 // meanings as everywhere (filters.ts); facets count every match (docs/wire-contract.md §Catalogue search).
 import { defaultSearchTypes, entityTypeToGraphql, graphqlToEntityType } from '../model/entity-registry.ts';
 import { badRequest } from '../model/errors.ts';
-import { clausesParam, parseClauses, type FilterField, type RawFilter } from '../model/filters.ts';
+import { clausesParam, ENTITY_FILTER_FIELDS, parseClauses, type FilterField, type RawFilter } from '../model/filters.ts';
 import { luceneOf, searchQueryOf } from '../model/search-analyzer.ts';
 import { int, type Store } from '../store/store.ts';
 import type { Facet, FacetAggregation } from './lineage/results.ts';
@@ -34,17 +34,7 @@ export interface EntitySearchInput {
 }
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
-const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
-  'entityType',
-  'platform',
-  'origin',
-  'urn',
-  'removed',
-  'parent',
-  'name',
-  'description',
-  'hasUpstreams',
-]);
+const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([...ENTITY_FILTER_FIELDS, 'hasUpstreams']);
 
 export interface EntitySearchResult {
   start: number;

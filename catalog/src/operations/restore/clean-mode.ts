@@ -13,6 +13,9 @@ import { appendAll, emptyOutcome, timed, type BatchOutcome } from './restore-rep
 
 const CLEAN_PAGE = 200;
 
+/** One batch of a clean pass from `after` on: what it found (and, writing, repaired) and where it stopped. */
+type CleanBatch = (tx: Tx, scope: Scope, after: string, write: boolean) => Promise<{ outcome: BatchOutcome; last: string | null }>;
+
 /** One keyset page of a clean-mode scan (owners or nodes in the scope, after `after`), timed and counted. */
 async function scanCleanPage<R>(
   tx: Tx,
@@ -43,12 +46,7 @@ function validUrns(texts: readonly string[]): Urn[] {
 }
 
 /** Edges of some owners whose (owner, aspect) has no latest row any more. */
-export async function cleanOwnerBatch(
-  tx: Tx,
-  scope: Scope,
-  after: string,
-  write: boolean,
-): Promise<{ outcome: BatchOutcome; last: string | null }> {
+export const cleanOwnerBatch: CleanBatch = async (tx, scope, after, write) => {
   const o = emptyOutcome();
   const page = await scanCleanPage<{ owner: string }>(tx, o, 'restore/scan-owners', scope, after);
   if (!page.length) return { outcome: o, last: null };
@@ -62,15 +60,10 @@ export async function cleanOwnerBatch(
   // Nothing justifies these pairs: the derived set is empty, so every edge they own is extra.
   await reconcileEdges(tx, orphaned, [], write, o);
   return { outcome: o, last: page[page.length - 1]!.owner };
-}
+};
 
 /** Nodes without a key row: search fields from the urn (and any stray rows), orphans removed. */
-export async function cleanNodeBatch(
-  tx: Tx,
-  scope: Scope,
-  after: string,
-  write: boolean,
-): Promise<{ outcome: BatchOutcome; last: string | null }> {
+export const cleanNodeBatch: CleanBatch = async (tx, scope, after, write) => {
   const o = emptyOutcome();
   const page = await scanCleanPage<{ urn: string }>(tx, o, 'restore/scan-nodes', scope, after);
   if (!page.length) return { outcome: o, last: null };
@@ -99,4 +92,4 @@ export async function cleanNodeBatch(
     o.nodesRemoved += deleted.reduce((n, r) => n + r.deleted, 0);
   }
   return { outcome: o, last: page[page.length - 1]!.urn };
-}
+};

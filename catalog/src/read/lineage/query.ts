@@ -7,7 +7,7 @@ import { badRequest, validationFailed } from '../../model/errors.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import { graphqlEntityTypes, graphqlToEntityType } from '../../model/entity-registry.ts';
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
-import { parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
+import { ENTITY_FILTER_FIELDS, parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 import { int } from '../../store/store.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
@@ -68,16 +68,7 @@ function defaultResultTypes(): readonly string[] {
 }
 
 /** Filter fields a lineage search accepts besides degree. */
-const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
-  'entityType',
-  'platform',
-  'origin',
-  'urn',
-  'removed',
-  'parent',
-  'name',
-  'description',
-]);
+const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(ENTITY_FILTER_FIELDS);
 
 const DEGREE_VALUES = ['1', '2', '3+'] as const;
 

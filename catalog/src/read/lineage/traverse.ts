@@ -129,6 +129,16 @@ interface HopRow extends FastRow {
   returnable: boolean;
 }
 
+/** A walk of the plan's reach from the query's urn into `sink`, within `deadline`. */
+type ReachWalk = (
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  deadline: number,
+  sink: ReachSink,
+) => Promise<Walk>;
+
 /**
  * Level-synchronous BFS, one query per hop (and one more per chain of ignored-as-hop entities,
  * which are expanded within the hop that found them). Under a per-hop limit parents are expanded
@@ -137,14 +147,7 @@ interface HopRow extends FastRow {
  * truncatedChildren. Without one, who reached a node first changes nothing: each node comes once,
  * in no order (the plan's hop statement says which).
  */
-async function streamByHops(
-  store: Store,
-  nq: NormalizedQuery,
-  plan: LineagePlan,
-  limits: LineageLimits,
-  deadline: number,
-  sink: ReachSink,
-): Promise<Walk> {
+const streamByHops: ReachWalk = async (store, nq, plan, limits, deadline, sink) => {
   const statement = plan.hop;
   const maxDepth = plan.maxDepth;
   const visited = new Set<string>([nq.urn]);
@@ -254,7 +257,7 @@ async function streamByHops(
     frontier = next;
   }
   return { isPartial, strategy: 'hops' };
-}
+};
 
 /** The walk's source as a frontier of element ids: one, or none when it has no node. */
 async function sourceIdOf(store: Store, urn: string, deadline: number): Promise<string[]> {
@@ -279,14 +282,7 @@ export async function reachByHops(store: Store, nq: NormalizedQuery, limits: Lin
 }
 
 /** The plan's streamed walk: one statement, falling back to hop by hop when out of time; or hop by hop. */
-async function walkReach(
-  store: Store,
-  nq: NormalizedQuery,
-  plan: LineagePlan,
-  limits: LineageLimits,
-  deadline: number,
-  sink: ReachSink,
-): Promise<Walk> {
+const walkReach: ReachWalk = async (store, nq, plan, limits, deadline, sink) => {
   if (plan.streamed === 'hops') return streamByHops(store, nq, plan, limits, deadline, sink);
   const fastBudget = Math.min(plan.firstStepMs, deadline - Date.now());
   try {
@@ -296,7 +292,7 @@ async function walkReach(
     if (!isDeadline(e)) throw e;
     return streamByHops(store, nq, plan, limits, deadline, sink);
   }
-}
+};
 
 /** A via entity with the edge that named it (lineage/vias-*). */
 interface ViaRow extends ParentFields {
