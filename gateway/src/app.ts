@@ -25,6 +25,7 @@ import {
   graphqlMetricsPlugin,
   graphqlValidationRules,
   httpServerOptions,
+  isMarquezApiPath,
   isOpenLineagePath,
   operationResolutionPlugin,
   opsRouteTemplate,
@@ -50,7 +51,7 @@ const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
 export function gatewayRouteTemplate(url: string): string {
   const path = url.split('?', 1)[0]!;
   if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path)) return path;
-  if (GMS_PREFIX.test(path) || isOpenLineagePath(path)) return gmsRouteTemplate(url);
+  if (GMS_PREFIX.test(path) || isOpenLineagePath(path) || isMarquezApiPath(path)) return gmsRouteTemplate(url);
   if (path === '/' || path === '/index.html') return '/';
   if (path.startsWith('/assets/')) return '/assets/{file}';
   return opsRouteTemplate(path);
@@ -280,7 +281,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     };
     if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);
-    } else if (GMS_PREFIX.test(url) || isOpenLineagePath(path)) {
+    } else if (GMS_PREFIX.test(url) || isOpenLineagePath(path) || isMarquezApiPath(path)) {
       if (declaredOverLimit(req)) answerTooLarge(req, res);
       else proxy(req, res).catch(fail);
     } else if (HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -20,6 +20,7 @@ import { registerOpenApiEntityRoutes } from './openapi.ts';
 import { registerOpenApiRelationshipRoutes } from './openapi-entities.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
+import { registerMarquezRoutes } from './marquez.ts';
 import { registerBackupRoutes } from './backup-handler.ts';
 import { registerEventRoutes } from './events.ts';
 import { bodyAdmissionMiddleware } from './body-admission.ts';
@@ -36,6 +37,8 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   registerRelationshipRoutes(router, context);
   registerOpenApiRelationshipRoutes(router, context);
   registerOpenLineageRoutes(router, context);
+  // Marquez's read API beside its OpenLineage path (GET /api/v1/lineage, /api/v1/namespaces, /api/v1/jobs).
+  registerMarquezRoutes(router, context);
   registerBackupRoutes(router, context);
   registerEventRoutes(router, deps);
   registerRestliReads(router, context);

@@ -6,6 +6,7 @@ import {
   BOOKMARK_HEADER,
   formatBookmarkHeader,
   LINEAGE_PLAN_HEADER,
+  isMarquezRead,
   isOpenLineagePath,
   parseBookmarkHeader,
   readBodyText,
@@ -77,6 +78,13 @@ function renderOpenApiError(ctx: Context, status: number, message: string, retry
   ctx.body = { error: message };
 }
 
+/** Marquez's API answers errors as Dropwizard's ErrorMessage: `{code, message}` (docs/marquez.md §Errors). */
+function renderMarquezError(ctx: Context, status: number, message: string, retryAfter?: number): void {
+  ctx.status = status;
+  if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+  ctx.body = { code: status, message };
+}
+
 /**
  * Whether a request came through an OpenAPI door. prefixMiddleware has normally stripped /gms or
  * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
@@ -106,7 +114,11 @@ export function errorMiddleware(logger: Logger) {
     try {
       await next();
     } catch (e) {
-      const renderError = isOpenApiPath(ctx.path) ? renderOpenApiError : renderRestliError;
+      const renderError = isMarquezRead(ctx.method, withoutGmsPrefix(ctx.path).path)
+        ? renderMarquezError
+        : isOpenApiPath(ctx.path)
+          ? renderOpenApiError
+          : renderRestliError;
       if (isCatalogError(e)) {
         renderError(ctx, restStatusOf[e.kind], e.message, e.retryAfterSeconds);
         if (e.kind === 'unavailable') logger.warn({ err: e.cause, path: ctx.path }, 'store unavailable');

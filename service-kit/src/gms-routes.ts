@@ -3,6 +3,7 @@
 // {entityType}, Rest.li actions are kept (they are the operation), and anything else is
 // "unmatched", so odd URLs add no series.
 import { withoutGmsPrefix } from './gms-prefix.ts';
+import { marquezRouteTemplate } from './marquez-paths.ts';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
 import { opsRouteTemplate } from './service-runtime.ts';
 
@@ -47,7 +48,8 @@ export function gmsRouteTemplate(url: string): string {
   const [rawPath = '/', search = ''] = url.split('?', 2);
   const { path: unprefixed, prefixed } = withoutGmsPrefix(rawPath);
   const path = unprefixed.length > 1 && unprefixed.endsWith('/') ? unprefixed.slice(0, -1) : unprefixed;
-  let route = TEMPLATES.find(([re]) => re.test(path))?.[1] ?? (PATHS.has(path) ? path : opsRouteTemplate(path));
+  let route =
+    TEMPLATES.find(([re]) => re.test(path))?.[1] ?? marquezRouteTemplate(path) ?? (PATHS.has(path) ? path : opsRouteTemplate(path));
   if (route === 'unmatched') return route;
   const action = new URLSearchParams(search).get('action');
   if (action !== null) route += `?action=${RESTLI_ACTIONS.has(action) ? action : 'other'}`;

@@ -24,6 +24,8 @@ export { httpServerOptions, serviceCallAgent } from './http-options.ts';
 export { processMetrics } from './metrics.ts';
 // The OpenLineage door's paths, for the ingestion routes and the front door.
 export { isOpenLineagePath, OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from './openlineage-paths.ts';
+// Marquez's read API paths (served by the ingestion service, relayed by the front door).
+export { isMarquezApiPath, isMarquezRead } from './marquez-paths.ts';
 // Request bodies read one way by every door.
 export { declaredBodyLength, gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
 // The process runtime: a service's config or a fail-fast exit, ops endpoints, graceful shutdown.

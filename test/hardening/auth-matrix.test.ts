@@ -84,6 +84,8 @@ interface RestEndpoint {
   path: string;
   /** An OpenAPI door: errors are {"error": message} instead of a Rest.li body. */
   openapi?: true;
+  /** Marquez's read API: errors are {code, message} (docs/marquez.md §Errors). */
+  marquez?: true;
   body?: () => unknown;
   /** Roles allowed (§Auth); the others get 403 with `denied` in the message. */
   allowed: readonly Role[];
@@ -315,6 +317,31 @@ const REST: RestEndpoint[] = [
     allowed: ['Editor', 'Admin'],
     denied: /is unauthorized to modify entity/,
   },
+  // Issue 54: Marquez's read API, a Reader's like every read.
+  {
+    name: 'GET /api/v1/namespaces (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: '/api/v1/namespaces?limit=1',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/jobs (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: '/api/v1/jobs?limit=1',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/lineage (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: `/api/v1/lineage?nodeId=${enc(`dataset:${ns.platform}:a`)}`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
   {
     name: 'POST /openapi/v3/relationship/scroll',
     method: 'POST',
@@ -459,10 +486,12 @@ describe('Rest.li endpoints', () => {
     // The OpenAPI doors answer errors as DataHub's OpenAPI does: {"error": message}.
     const message = e.openapi ? r.json?.error : r.json?.message;
     if (!isRole(credential)) {
-      expect({ status: r.status, json: r.json }).toEqual({
-        status: 401,
-        json: e.openapi ? { error: expect.any(String) } : expect.objectContaining({ status: 401, stackTrace: '' }),
-      });
+      const body401 = e.openapi
+        ? { error: expect.any(String) }
+        : e.marquez
+          ? { code: 401, message: expect.any(String) }
+          : expect.objectContaining({ status: 401, stackTrace: '' });
+      expect({ status: r.status, json: r.json }).toEqual({ status: 401, json: body401 });
       expect(message).toMatch(
         credential === 'expired'
           ? /Token has expired/

@@ -26,7 +26,7 @@ const PLATFORM_OF_SCHEME: Readonly<Record<string, string>> = {
 const PATH_SCHEMES: ReadonlySet<string> = new Set(['s3', 's3a', 's3n', 'gs', 'gcs', 'abfs', 'abfss', 'wasb', 'wasbs', 'dbfs', 'file']);
 
 /** The urn grammar's characters in a name are percent-encoded, as DataHub's builders do. */
-const encodeNamePart = (s: string) => s.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
+export const encodeNamePart = (s: string) => s.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
 
 function datasetUrnOf(platform: string, name: string): string {
   return `urn:li:dataset:(urn:li:dataPlatform:${encodeNamePart(platform)},${encodeNamePart(name)},PROD)`;
@@ -98,7 +98,7 @@ export function dataJobUrnOf(flowUrn: string, jobName: string): string {
   return `urn:li:dataJob:(${flowUrn},${encodeNamePart(jobName)})`;
 }
 
-function runUrnOf(runId: string): string {
+export function runUrnOf(runId: string): string {
   return `urn:li:dataProcessInstance:${runId.toLowerCase()}`;
 }
 
