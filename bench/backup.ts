@@ -34,7 +34,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileS
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../tools/cli/command-line.ts';
 import { startNeo4j, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
 import { parseUrn } from '../catalog/src/model/urn.ts';
@@ -46,7 +46,7 @@ import { generate, SIZES } from './generate.ts';
 import { entityProposals, lineageProposals, type Proposal } from './proposals.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({
+const { values } = commandLine('npm run bench:backup -- --size 10k|100k|1M [--ports 42601,42602] [--heap 2g] [--page-cache 1g] [--keep]', {
   options: {
     size: { type: 'string', default: '10k' },
     ports: { type: 'string', default: '42601,42602' },

@@ -8,11 +8,11 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../tools/cli/command-line.ts';
 import { startStack, type RunningStack } from '../tools/stack.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
+const { values: args } = commandLine('npm run bench:events -- [--writes 300] [--ports FIRST]', {
   options: {
     writes: { type: 'string', default: '300' },
     ports: { type: 'string', description: 'FIRST: the first of three service ports (default: free ports; Neo4j always takes a free port)' },

@@ -174,8 +174,10 @@ export function shapeOf(g: Graph): Record<string, number> {
 
 // CLI: `node bench/generate-warehouse.ts --size 100k` prints the statistics and the measured shape.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { parseArgs } = await import('node:util');
-  const { values } = parseArgs({ options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } } });
+  const { commandLine } = await import('../tools/cli/command-line.ts');
+  const { values } = commandLine('node bench/generate-warehouse.ts [--size 10k] [--seed 42]', {
+    options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } },
+  });
   const g = generateWarehouse(parseSize(values.size!).edges, Number(values.seed));
   console.log(JSON.stringify({ ...g.stats, shape: shapeOf(g) }, null, 2));
 }

@@ -379,8 +379,10 @@ export function countProposals(g: Graph): { phase1: number; phase2: number } {
 
 // CLI: `node bench/generate.ts --size 10k` prints the graph's statistics.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { parseArgs } = await import('node:util');
-  const { values } = parseArgs({ options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } } });
+  const { commandLine } = await import('../tools/cli/command-line.ts');
+  const { values } = commandLine('node bench/generate.ts [--size 10k] [--seed 42]', {
+    options: { size: { type: 'string', default: '10k' }, seed: { type: 'string', default: '42' } },
+  });
   const t0 = performance.now();
   const g = generate(parseSize(values.size!).edges, Number(values.seed));
   const t1 = performance.now();

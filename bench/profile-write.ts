@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../tools/cli/command-line.ts';
 import { startNeo4j, freePort, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { createStore, DEFAULT_MAX_EDGES_PER_WRITE, type Store, type Tx, toPlain } from '../catalog/src/store/store.ts';
 import { writeAspects, writeAspectsInTx, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
@@ -19,15 +19,18 @@ import { generate, parseSize } from './generate.ts';
 import { proposalBatches } from './proposals.ts';
 import { cpuSeconds, threadCpuSeconds } from './lib/memory.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    size: { type: 'string', default: '10k' },
-    uri: { type: 'string' },
-    batch: { type: 'string', default: '500' },
-    'limit-batches': { type: 'string' },
-    trace: { type: 'string', description: 'print every call of this statement (ms, rows)' },
+const { values: args } = commandLine(
+  'node bench/profile-write.ts --size 10k [--uri bolt://…] [--batch 500] [--limit-batches N] [--trace <statement>]',
+  {
+    options: {
+      size: { type: 'string', default: '10k' },
+      uri: { type: 'string' },
+      batch: { type: 'string', default: '500' },
+      'limit-batches': { type: 'string' },
+      trace: { type: 'string', description: 'print every call of this statement (ms, rows)' },
+    },
   },
-});
+);
 
 interface Stat {
   ms: number;

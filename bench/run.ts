@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../tools/cli/command-line.ts';
 import { startNeo4j, freePort, instanceDefaults, type RunningNeo4j } from '../tools/neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from '../tools/stack.ts';
 import { createStore, type Store } from '../catalog/src/store/store.ts';
@@ -43,7 +43,7 @@ interface State {
   ingestSegments?: IngestSegment[];
 }
 
-const { values: args } = parseArgs({
+const { values: args } = commandLine('npm run bench -- --size 10k|100k|1M|10M|<n>M [options]', {
   options: {
     size: { type: 'string', default: '10k' },
     shape: { type: 'string', default: 'synthetic', description: 'synthetic (generate.ts) or warehouse (generate-warehouse.ts)' },

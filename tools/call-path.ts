@@ -24,18 +24,21 @@
 // node_modules' links, so a worktree borrowing another checkout's node_modules would read that
 // checkout's code (the tool refuses when a file it reads lies outside the current directory).
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './cli/command-line.ts';
 import ts from 'typescript';
 
-const { values: options, positionals: entries } = parseArgs({
-  allowPositionals: true,
-  options: {
-    project: { type: 'string', default: 'tsconfig.json' },
-    trace: { type: 'boolean', default: false },
-    timeline: { type: 'boolean', default: false },
-    only: { type: 'string', multiple: true, default: [] },
+const { values: options, positionals: entries } = commandLine(
+  'node tools/call-path.ts <file#function | file:line> ... [--only DIR ...] [--project tsconfig.json] [--trace] [--timeline]',
+  {
+    allowPositionals: true,
+    options: {
+      project: { type: 'string', default: 'tsconfig.json' },
+      trace: { type: 'boolean', default: false },
+      timeline: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true, default: [] },
+    },
   },
-});
+);
 if (entries.length === 0) {
   console.error('usage: node tools/call-path.ts <file#function | file:line> ... [--project tsconfig.json] [--trace]');
   process.exit(2);

@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
@@ -35,8 +35,22 @@ const CONNECTOR_SUITE_TIMEOUT_MS = 20 * 60_000;
 
 /** Our flags; every other argument goes to pytest (`npm run test:interop -- -k restore -x`). */
 function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; python?: string; pytest: string[] } {
-  const options = { version: { type: 'string', multiple: true }, 'stack-only': { type: 'boolean' }, python: { type: 'string' } } as const;
-  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const options = {
+    version: {
+      type: 'string',
+      multiple: true,
+      description: 'a suite to run (repeatable): a client version, openlineage or mcp; default all',
+    },
+    'stack-only': { type: 'boolean', description: 'start the catalog stack and wait, for running a suite by hand' },
+    python: { type: 'string', description: "the Python to build the suites' venvs with (or INTEROP_PYTHON)" },
+  } as const;
+  const { tokens } = commandLine('npm run test:interop -- [--version V ...] [--stack-only] [--python PATH] [pytest arguments]', {
+    args: argv,
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const out = { versions: [] as string[], stackOnly: false, python: undefined as string | undefined, pytest: [] as string[] };
   for (const t of tokens) {
     if (t.kind === 'option' && t.name === 'version' && t.value !== undefined) out.versions.push(t.value);

@@ -6,7 +6,7 @@
 //
 // The graph lives under its own platform name (lineageprofile<edges>) and is reused when present,
 // so the tool can run repeatedly against a shared server without rebuilding or touching others' data.
-import { parseArgs } from 'node:util';
+import { commandLine } from './cli/command-line.ts';
 import { createStore, int, type Store } from '../catalog/src/store/store.ts';
 import { writeAspects, type AspectChange } from '../catalog/src/write/aspect-writer.ts';
 import { entityExistence } from '../catalog/src/read/aspect-reader.ts';
@@ -17,7 +17,7 @@ import { reachByHops } from '../catalog/src/read/lineage/traverse.ts';
 // The bench's seeded random source (mulberry32): the same graph on every machine.
 import { rng } from '../bench/lib/rng.ts';
 
-const { values: args } = parseArgs({
+const { values: args } = commandLine('node tools/lineage-profile.ts [--uri bolt://127.0.0.1:7688] [--edges 10000] [--runs 5]', {
   options: {
     uri: { type: 'string', default: process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7688' },
     edges: { type: 'string', default: '10000' },

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import { startStack, type RunningStack } from './stack.ts';
 import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
@@ -32,12 +32,18 @@ function log(line: string): void {
 
 function parseCli(argv: string[]): { suites: string[]; prepare: boolean; keep: boolean; python?: string; pytest: string[] } {
   const options = {
-    suite: { type: 'string', multiple: true },
-    python: { type: 'string' },
-    prepare: { type: 'boolean' },
-    keep: { type: 'boolean' },
+    suite: { type: 'string', multiple: true, description: 'a suite to run (repeatable); default all' },
+    python: { type: 'string', description: 'the Python to build the venvs with (3.10+; or INTEROP_PYTHON)' },
+    prepare: { type: 'boolean', description: 'install the venvs, jars and PostgreSQL only' },
+    keep: { type: 'boolean', description: 'keep the work directory' },
   } as const;
-  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = commandLine('npm run test:producers -- [--suite S ...] [--prepare] [--keep] [--python PATH] [pytest arguments]', {
+    args: argv,
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const out = { suites: [] as string[], prepare: false, keep: false, python: undefined as string | undefined, pytest: [] as string[] };
   for (const t of tokens) {
     if (t.kind === 'option' && t.name === 'suite' && t.value !== undefined) out.suites.push(t.value);
