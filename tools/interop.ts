@@ -11,14 +11,23 @@
 // Virtual environments live in .venv/interop-<suite> and are reused while the requirements file
 // and the Python interpreter are unchanged (a stamp file records both). They are created while
 // Neo4j starts, so a warm run costs the stack start-up plus the suite.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
-import { startStack, type RunningStack } from './stack.ts';
+import type { RunningStack } from './stack.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
-import { ensureVenv, findPython, mintToken, runPytestSuite, type JunitCounts, type Python } from './python-suites.ts';
+import {
+  ensureVenvs,
+  findPython,
+  mintToken,
+  reportOutcomes,
+  runPytestSuite,
+  startHarnessStack,
+  type Python,
+  type SuiteOutcome,
+} from './python-suites.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
@@ -101,10 +110,8 @@ function findInteropPython(): Python | { problem: string } {
   return findPython(chosen ? [chosen] : ['python3', 'python'], MIN_PYTHON);
 }
 
-interface SuiteResult extends JunitCounts {
+interface SuiteResult extends SuiteOutcome {
   suite: Suite;
-  code: number;
-  seconds: number;
   note?: string;
 }
 
@@ -172,28 +179,16 @@ async function main(): Promise<number> {
   const needsConnectors = suites.some((s) => CONNECTOR_SUITES.has(s.id));
   const openlineage = all.find((s) => s.id === 'openlineage')!;
   const venvSuites = needsConnectors && !suites.includes(openlineage) ? [...suites, openlineage] : suites;
-  const venvsPromise = Promise.all(
-    venvSuites.map(
-      async (s) =>
-        [
-          s.id,
-          await ensureVenv(
-            python,
-            { name: `interop-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 10 * 60_000 },
-            log,
-          ),
-        ] as const,
-    ),
-  ).then((pairs) => new Map(pairs));
+  const venvsPromise = ensureVenvs(python, venvSuites, 'interop', 10 * 60_000, log);
   const postgresPromise = needsConnectors ? startPostgres({ database: 'interop', log }) : Promise.resolve(undefined);
   postgresPromise.catch(() => undefined);
   let postgres: RunningPostgres | undefined;
-  const control: { stop?: () => Promise<void> } = {};
   let stack: RunningStack | undefined;
-  let serviceDied: string | undefined;
+  const harness = startHarnessStack('interop launcher', log);
+  const stackPromise = harness.starting;
   const onSignal = () => {
     void Promise.all([
-      control.stop?.(),
+      harness.control.stop?.(),
       postgresPromise.then(
         (pg) => pg?.stop(),
         () => undefined,
@@ -204,18 +199,6 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
   const workDir = mkdtempSync(join(tmpdir(), 'lineage-interop-'));
   try {
-    const stackPromise = startStack({
-      ephemeral: true,
-      control,
-      log,
-      tokenName: 'interop launcher',
-      onServiceExit: (name, code) => {
-        serviceDied = `${name} exited with code ${code}`;
-        log(`${serviceDied} during the run`);
-      },
-    });
-    // Awaited only after the venvs; a start-up failure must not count as unhandled meanwhile.
-    stackPromise.catch(() => undefined);
     let venvs: Map<string, string>;
     try {
       venvs = await venvsPromise;
@@ -262,27 +245,7 @@ async function main(): Promise<number> {
       results.push(await runSuite(venvs.get(s.id)!, s, stack, token, workDir, parts));
     }
 
-    if (results.some((r) => r.code !== 0) && stack.logDir) {
-      for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
-        const lines = readFileSync(join(stack.logDir, f), 'utf8').trim().split('\n');
-        const bad = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-5);
-        if (bad.length) process.stdout.write(`[interop] ${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}\n`);
-      }
-    }
-    process.stdout.write('\n');
-    for (const r of results) {
-      const passed = r.tests - r.failures - r.errors - r.skipped;
-      const verdict = r.code === 0 ? 'PASS' : 'FAIL';
-      process.stdout.write(
-        `[interop] ${r.suite.label}: ${verdict} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
-          (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') +
-          '\n',
-      );
-      for (const name of r.failed) process.stdout.write(`[interop]     failed: ${name}\n`);
-    }
-    if (serviceDied) process.stdout.write(`[interop] ${serviceDied}\n`);
-    process.stdout.write(`[interop] total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-    return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
+    return reportOutcomes('interop', results, stack, harness.died(), started) ? 0 : 1;
   } finally {
     await stack?.stop();
     await postgres?.stop();

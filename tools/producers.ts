@@ -14,17 +14,29 @@
 // the Python interpreter are unchanged (a stamp file records both), as tools/interop.ts does. The
 // Spark listener jar is resolved from Maven Central into ~/.m2 by `mvn dependency:get` (cached there).
 // Airflow's suites get a PostgreSQL of their own from tools/postgres.ts.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
-import { startStack, type RunningStack } from './stack.ts';
+import type { RunningStack } from './stack.ts';
 import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
-import { ensureVenv, findPython, mintToken, runProcess, runPytestSuite, type JunitCounts, type Python } from './python-suites.ts';
+import {
+  ensureVenvs,
+  findPython,
+  mintToken,
+  reportOutcomes,
+  runProcess,
+  runPytestSuite,
+  startHarnessStack,
+  type Python,
+  type SuiteOutcome,
+} from './python-suites.ts';
 
 const producersDir = join(repoRoot, 'test', 'producers');
 const SUITE_TIMEOUT_MS = 20 * 60_000;
+/** pip resolving Airflow's and pyspark's trees on a slow mirror. */
+const PIP_TIMEOUT_MS = 20 * 60_000;
 
 function log(line: string): void {
   process.stdout.write(`[producers] ${line}\n`);
@@ -105,10 +117,8 @@ async function ensureSparkJar(): Promise<string> {
   return jar;
 }
 
-interface SuiteResult extends JunitCounts {
+interface SuiteResult extends SuiteOutcome {
   suite: Suite;
-  code: number;
-  seconds: number;
 }
 
 async function runSuite(
@@ -160,9 +170,7 @@ async function main(): Promise<number> {
   if (cli.prepare) {
     // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.
     await Promise.all([
-      ...chosen.map((s) =>
-        ensureVenv(python, { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 }, log),
-      ),
+      ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? Promise.resolve(ensurePostgresInstalled(log)) : Promise.resolve(''),
     ]);
@@ -171,47 +179,24 @@ async function main(): Promise<number> {
   }
 
   const workDir = mkdtempSync(join(tmpdir(), 'lineage-producers-'));
-  const control: { stop?: () => Promise<void> } = {};
   const stoppers: (() => Promise<void>)[] = [];
   let stack: RunningStack | undefined;
-  let serviceDied: string | undefined;
+  // Installs (network, unzip), the jar and the stack (JVM start-up) overlap.
+  const harness = startHarnessStack('producers launcher', log);
   const stopAll = async () => {
     for (const s of stoppers.splice(0).reverse()) await s().catch(() => undefined);
   };
   const onSignal = () => {
     void stopAll()
-      .then(() => control.stop?.() ?? Promise.resolve())
+      .then(() => harness.control.stop?.() ?? Promise.resolve())
       .then(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    // Installs (network, unzip), the jar and the stack (JVM start-up) overlap.
-    const stackPromise = startStack({
-      ephemeral: true,
-      control,
-      log,
-      tokenName: 'producers launcher',
-      onServiceExit: (name, code) => {
-        serviceDied = `${name} exited with code ${code}`;
-        log(`${serviceDied} during the run`);
-      },
-    });
-    stackPromise.catch(() => undefined);
+    const stackPromise = harness.starting;
     const prepared = Promise.all([
-      Promise.all(
-        chosen.map(
-          async (s) =>
-            [
-              s.id,
-              await ensureVenv(
-                python,
-                { name: `producers-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs: 20 * 60_000 },
-                log,
-              ),
-            ] as const,
-        ),
-      ).then((p) => new Map(p)),
+      ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? startSuitePostgres() : Promise.resolve(undefined),
     ]);
@@ -255,33 +240,12 @@ async function main(): Promise<number> {
     const st = stack;
     const results = await Promise.all(chosen.map((s) => runSuite(venvs.get(s.id)!, s, st, token, workDir, extra)));
 
-    if (results.some((r) => r.code !== 0) && stack.logDir) {
-      for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
-        const bad = readFileSync(join(stack.logDir, f), 'utf8')
-          .trim()
-          .split('\n')
-          .filter((l) => /"level":(50|60)/.test(l))
-          .slice(-5);
-        if (bad.length) process.stdout.write(`[producers] ${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}\n`);
-      }
-    }
-    process.stdout.write('\n');
-    for (const r of results) {
-      const passed = r.tests - r.failures - r.errors - r.skipped;
-      process.stdout.write(
-        `[producers] ${r.suite.label}: ${r.code === 0 ? 'PASS' : 'FAIL'} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
-          (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : '') +
-          '\n',
-      );
-      for (const name of r.failed) process.stdout.write(`[producers]     failed: ${name}\n`);
-    }
-    if (serviceDied) process.stdout.write(`[producers] ${serviceDied}\n`);
-    process.stdout.write(`[producers] total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    const passed = reportOutcomes('producers', results, stack, harness.died(), started);
     if (cli.keep) {
       log(`--keep: explorer at ${stack.gatewayUrl}/, token ${token}; Ctrl-C stops it.`);
       await new Promise(() => {});
     }
-    return results.every((r) => r.code === 0) && !serviceDied ? 0 : 1;
+    return passed ? 0 : 1;
   } finally {
     await stopAll();
     await stack?.stop();

@@ -1,13 +1,13 @@
 // What the two runners of Python suites share (tools/interop.ts for the DataHub and OpenLineage
 // clients, tools/producers.ts for Spark and Airflow): an interpreter with the venv module, one
 // cached virtualenv per suite, child processes with a time limit, a token for the stack, and the
-// counts of a pytest junit file.
+// counts of a pytest junit file; the stack they share and the summary they print.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './neo4j/neo4j-server.ts';
-import type { RunningStack } from './stack.ts';
+import { startStack, type RunningStack } from './stack.ts';
 
 const venvRoot = join(repoRoot, '.venv');
 
@@ -200,4 +200,90 @@ export async function runPytestSuite(run: PytestRun): Promise<{ code: number; se
       .join('\n') + '\n',
   );
   return { code: r.code, seconds: (Date.now() - t0) / 1000, ...junitCounts(junit) };
+}
+
+/** One virtualenv per suite (`<prefix>-<id>`), built side by side; the map gives each suite's python. */
+export async function ensureVenvs(
+  python: Python,
+  suites: readonly { id: string; label: string; requirements: string }[],
+  prefix: string,
+  pipTimeoutMs: number,
+  log: (line: string) => void,
+): Promise<Map<string, string>> {
+  const pairs = await Promise.all(
+    suites.map(
+      async (s) =>
+        [
+          s.id,
+          await ensureVenv(python, { name: `${prefix}-${s.id}`, label: s.label, requirements: s.requirements, pipTimeoutMs }, log),
+        ] as const,
+    ),
+  );
+  return new Map(pairs);
+}
+
+/** The harness's throwaway stack, starting; `died()` names a service that exited during the run. */
+export interface HarnessStack {
+  starting: Promise<RunningStack>;
+  /** Set as soon as startStack has a stop function: what a signal handler calls. */
+  control: { stop?: () => Promise<void> };
+  died(): string | undefined;
+}
+
+export function startHarnessStack(tokenName: string, log: (line: string) => void): HarnessStack {
+  const control: { stop?: () => Promise<void> } = {};
+  let serviceDied: string | undefined;
+  const starting = startStack({
+    ephemeral: true,
+    control,
+    log,
+    tokenName,
+    onServiceExit: (name, code) => {
+      serviceDied = `${name} exited with code ${code}`;
+      log(`${serviceDied} during the run`);
+    },
+  });
+  // Awaited only after the installs; a start-up failure must not count as unhandled meanwhile.
+  starting.catch(() => undefined);
+  return { starting, control, died: () => serviceDied };
+}
+
+/** A suite's outcome as the summary prints it. */
+export interface SuiteOutcome extends JunitCounts {
+  suite: { label: string };
+  code: number;
+  seconds: number;
+}
+
+/**
+ * The end of a run: when a suite failed, the last errors each service logged; then one line per
+ * suite, its failed tests, a service that died, the total. True when everything passed.
+ */
+export function reportOutcomes(
+  tag: string,
+  results: readonly SuiteOutcome[],
+  stack: RunningStack,
+  died: string | undefined,
+  started: number,
+): boolean {
+  const out = (line: string) => process.stdout.write(`[${tag}] ${line}\n`);
+  if (results.some((r) => r.code !== 0) && stack.logDir) {
+    for (const f of readdirSync(stack.logDir).filter((n) => n.endsWith('.log'))) {
+      const lines = readFileSync(join(stack.logDir, f), 'utf8').trim().split('\n');
+      const bad = lines.filter((l) => /"level":(50|60)/.test(l)).slice(-5);
+      if (bad.length) out(`${f}: last errors:\n${bad.map((l) => `  ${l.slice(0, 600)}`).join('\n')}`);
+    }
+  }
+  process.stdout.write('\n');
+  for (const r of results) {
+    const passed = r.tests - r.failures - r.errors - r.skipped;
+    out(
+      `${r.suite.label}: ${r.code === 0 ? 'PASS' : 'FAIL'} — ${passed} passed, ${r.failures + r.errors} failed, ${r.skipped} skipped in ${r.seconds.toFixed(0)} s` +
+        (r.code !== 0 && r.tests === 0 ? ` (pytest exit ${r.code}; see output above)` : ''),
+    );
+    for (const name of r.failed) out(`    failed: ${name}`);
+  }
+  if (died) out(died);
+  out(`total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return results.every((r) => r.code === 0) && !died;
 }
