@@ -71,6 +71,23 @@ export interface BulkLoadStats {
 }
 
 /** Writes the input files of one offline load into a directory. Call `close()` before importing. */
+/** One stored aspect row's properties (the store's :Aspect node), as the backup moves them. */
+export interface StoredAspectRow {
+  /** The :Aspect node's unique key. */
+  key: string;
+  urn: string;
+  name: string;
+  version: number;
+  /** Set on the latest row (version 0) only, as the write path stores it. */
+  maxVersion: number | null;
+  /** JSON text, byte for byte. */
+  value: string;
+  /** JSON text; written back as JSON.stringify of the record's object (what the write path stored). */
+  systemMetadata: string;
+  createdOn: number | null;
+  createdBy: string | null;
+}
+
 export class BulkCsvWriter {
   readonly stats: BulkLoadStats = { entities: 0, ghosts: 0, aspects: 0, edges: 0, lineage: 0, longestLine: 0, multiline: false };
   private readonly streams = new Map<FileKind, WriteStream>();
@@ -120,17 +137,7 @@ export class BulkCsvWriter {
   }
 
   /** An aspect row and its HAS_ASPECT relationship, as backup/put-rows stores them. */
-  async aspect(row: {
-    key: string;
-    urn: string;
-    name: string;
-    version: number;
-    maxVersion: number | null;
-    value: string;
-    systemMetadata: string;
-    createdOn: number | null;
-    createdBy: string | null;
-  }): Promise<void> {
+  async aspect(row: StoredAspectRow): Promise<void> {
     this.stats.aspects++;
     await this.line('aspects', [
       row.key,

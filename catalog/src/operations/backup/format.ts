@@ -9,6 +9,7 @@ import { badRequest, CatalogError } from '../../model/errors.ts';
 import { isJsonRecord } from '../../model/json.ts';
 import { parseUrn, type Urn } from '../../model/urn.ts';
 import { changeTypeOf, type AspectChange } from '../../write/changes.ts';
+import type { StoredAspectRow } from '../../store/bulk-csv.ts';
 
 /** Header names of a backup record (values are strings, as DataHub's headers map requires). */
 export const HEADERS = {
@@ -19,20 +20,9 @@ export const HEADERS = {
   asOf: 'lineageCatalog.asOf',
 } as const;
 
-/** One stored aspect row, as the export reads it and the import writes it. */
-export interface BackupRow {
-  urn: string;
+/** One stored aspect row, as the export reads it and the import writes it (the key is derived). */
+export interface BackupRow extends Omit<StoredAspectRow, 'key'> {
   entityType: string;
-  name: string;
-  version: number;
-  /** Set on the latest row (version 0) only, as the write path stores it. */
-  maxVersion: number | null;
-  /** JSON text, byte for byte. */
-  value: string;
-  /** JSON text; written back as JSON.stringify of the record's object (what the write path stored). */
-  systemMetadata: string;
-  createdOn: number | null;
-  createdBy: string | null;
 }
 
 /** The proposal of one row, in the field order DataHub's sink writes. */
