@@ -13,8 +13,8 @@
 // --offline loads an export of this catalog into the embedded Neo4j of a stopped `npm start`
 // (default home: .data/neo4j) with Neo4j's bulk importer (tools/offline-import.ts): the first load
 // of a new machine, through Neo4j's bulk importer; no checkpoint (a failed run is run again).
-import { createReadStream, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createReadStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { offlineImport, OfflineImportError } from './offline-import.ts';
 import { Option, type Command } from 'commander';
@@ -23,6 +23,8 @@ import {
   addOptions,
   batchSizeOption,
   checkpointOptions,
+  readCheckpoint,
+  saveCheckpoint,
   createProgram,
   dataDirOption,
   homeOption,
@@ -127,12 +129,7 @@ const identity = { path, size: stat.size, mtimeMs: stat.mtimeMs };
 
 let from: ImportProgress | undefined;
 if (values.resume) {
-  let cp: Checkpoint;
-  try {
-    cp = JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint;
-  } catch {
-    program.error(`--resume: no readable checkpoint at ${checkpointFile}`);
-  }
+  const cp = readCheckpoint<Checkpoint>(program, checkpointFile);
   if (JSON.stringify(cp.file) !== JSON.stringify(identity)) {
     program.error(
       `--resume: the checkpoint is for ${cp.file.path} (${cp.file.size} bytes, modified ${new Date(cp.file.mtimeMs).toISOString()}), not this file`,
@@ -146,12 +143,7 @@ if (values.resume) {
 }
 
 function writeCheckpoint(progress: ImportProgress): void {
-  mkdirSync(dirname(checkpointFile), { recursive: true });
-  writeFileSync(
-    `${checkpointFile}.tmp`,
-    JSON.stringify({ file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint, null, 2),
-  );
-  renameSync(`${checkpointFile}.tmp`, checkpointFile);
+  saveCheckpoint(checkpointFile, { file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint);
 }
 
 const store = storeOf(values);

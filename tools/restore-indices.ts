@@ -8,13 +8,15 @@
 // batch the cursor goes to a checkpoint file, so --resume continues after a crash. --dry-run writes
 // nothing, prints the drift report and exits 1 when anything differs (for monitoring). Flags and
 // exit codes: docs/operators.md (`--help`).
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
   addOptions,
   batchSizeOption,
   checkpointOptions,
+  readCheckpoint,
+  saveCheckpoint,
   createProgram,
   dataDirOption,
   neo4jOptions,
@@ -51,13 +53,6 @@ interface Checkpoint {
   cursor: RestoreCursor;
   rowsDone: number;
   updatedAt: string;
-}
-
-function writeCheckpoint(file: string, cp: Checkpoint): void {
-  mkdirSync(dirname(file), { recursive: true });
-  // Write-then-rename: a crash mid-write never leaves a torn checkpoint.
-  writeFileSync(`${file}.tmp`, JSON.stringify(cp, null, 2));
-  renameSync(`${file}.tmp`, file);
 }
 
 function printDrift(r: RestoreResult): void {
@@ -114,12 +109,7 @@ async function main(): Promise<void> {
   let after: RestoreCursor | undefined;
   let rowsDoneBefore = 0;
   if (values.resume) {
-    let cp: Checkpoint;
-    try {
-      cp = JSON.parse(readFileSync(checkpointFile, 'utf8')) as Checkpoint;
-    } catch {
-      program.error(`--resume: no readable checkpoint at ${checkpointFile}`);
-    }
+    const cp = readCheckpoint<Checkpoint>(program, checkpointFile);
     if (JSON.stringify(cp.scope) !== JSON.stringify(scope)) {
       program.error(`--resume: the checkpoint was written for another scope ${JSON.stringify(cp.scope)}`);
     }
@@ -169,7 +159,8 @@ async function main(): Promise<void> {
         // Clean passes have no cheap total: show the pass and how far it got.
         bar.update(rowsDone, { phase: `${p.phase} (${p.done} scanned, at ${p.cursor.urn.slice(0, 60)})`, ...counts });
       }
-      if (!dryRun) writeCheckpoint(checkpointFile, { scope, cursor: p.cursor, rowsDone, updatedAt: new Date().toISOString() });
+      if (!dryRun)
+        saveCheckpoint(checkpointFile, { scope, cursor: p.cursor, rowsDone, updatedAt: new Date().toISOString() } satisfies Checkpoint);
     });
     bar.stop();
   } catch (e) {

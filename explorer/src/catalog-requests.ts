@@ -67,6 +67,11 @@ function filterClause(filter: LineageFilter): Array<Record<string, unknown>> {
   return [{ and }];
 }
 
+/** The scrollAcrossLineage input of one page of a walk. */
+function scrollInput(urn: string, direction: Direction, filter: LineageFilter, scrollId: string | null, count: number) {
+  return { urn, direction, count, orFilters: filterClause(filter), ...timeWindowInput(filter), ...(scrollId ? { scrollId } : {}) };
+}
+
 /** One page of scrollAcrossLineage: the first when scrollId is null, else the page it names. */
 export async function scrollLineage(
   urn: string,
@@ -77,14 +82,7 @@ export async function scrollLineage(
 ): Promise<LineagePage> {
   const reply = await graphql<ScrollReply>(SCROLL_QUERY, {
     // Later pages need no facets: the first page's already fill the filters.
-    input: {
-      urn,
-      direction,
-      count,
-      orFilters: filterClause(filter),
-      ...timeWindowInput(filter),
-      ...(scrollId ? { scrollId, searchFlags: { skipAggregates: true } } : {}),
-    },
+    input: { ...scrollInput(urn, direction, filter, scrollId, count), ...(scrollId ? { searchFlags: { skipAggregates: true } } : {}) },
   });
   if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
   return reply.scrollAcrossLineage;
@@ -166,15 +164,7 @@ export async function exportLineagePage(
   count: number,
 ): Promise<ImpactExportPage> {
   const reply = await graphql<ImpactExportReply>(IMPACT_EXPORT_QUERY, {
-    input: {
-      urn,
-      direction,
-      count,
-      orFilters: filterClause(filter),
-      ...timeWindowInput(filter),
-      ...(scrollId ? { scrollId } : {}),
-      searchFlags: { skipAggregates: true },
-    },
+    input: { ...scrollInput(urn, direction, filter, scrollId, count), searchFlags: { skipAggregates: true } },
   });
   if (!reply.scrollAcrossLineage) throw new ApiError('server', 'scrollAcrossLineage returned nothing');
   return reply.scrollAcrossLineage;

@@ -1,6 +1,8 @@
 // The operator command line's shared part (docs/operators.md): every `npm run <tool>` builds its
 // program here, so `--help`, usage errors, exit codes and the options several tools take are
 // spelled and behave the same everywhere. commander does the parsing.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import { dataDir, defaultBoltPort } from '../embedded.ts';
 
@@ -101,6 +103,22 @@ export function checkpointOptions(fileName: string): Option[] {
     new Option('--resume', 'continue from the checkpoint after a crash').default(false),
     new Option('--checkpoint <file>', `where the position is kept after every committed batch (default: <data-dir>/${fileName})`),
   ];
+}
+
+/** The checkpoint `--resume` continues from; none to read is the command's usage error. */
+export function readCheckpoint<T>(command: Command, file: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    command.error(`--resume: no readable checkpoint at ${file}`);
+  }
+}
+
+/** Write-then-rename: a crash mid-write never leaves a torn checkpoint. */
+export function saveCheckpoint(file: string, checkpoint: object): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify(checkpoint, null, 2));
+  renameSync(`${file}.tmp`, file);
 }
 
 export function batchSizeOption(defaultSize: number, what: string): Option {
