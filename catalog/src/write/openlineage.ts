@@ -13,7 +13,8 @@ import { stateKey } from '../model/openlineage/entity-state.ts';
 import type { AspectWrite, EventPlan } from '../model/openlineage/event-plan.ts';
 import { planOpenLineageEvent } from '../model/openlineage/plan-openlineage-event.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
-import { sameJsonText, type JsonRecord } from '../model/json.ts';
+import type { JsonRecord } from '../model/json.ts';
+import { unchangedWithinGranularity } from '../model/lineage-stamps.ts';
 import { InvalidUrnError, parseUrn, parseUrnOrThrow } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
@@ -51,33 +52,45 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
       state.set(key, write.value);
     }
   }
-  const changes = await changedWrites(tx, writes, new Set([...lockedUrns, ...moreLocks]));
+  const changes = await changedWrites(tx, writes, new Set([...lockedUrns, ...moreLocks]), options.stampGranularityMs ?? 0);
   if (changes.length) await writeAspectsInTx(tx, changes, options);
 }
 
 /**
- * The writes that change something. The write path skips a value equal to the stored latest one
- * (docs/lineage-model.md §Aspect rows); the rows of the entities this door locked were read here
- * already, under those locks, so the same rule is applied here first: a re-run or a replay then
- * hands the write path only what changed, and a replay nothing at all (no second lock and read). A
- * row of a locked entity the plans write without having read it is read here to be compared; the
- * writes to entities not locked (a flow, a dataset only named, created when missing) go on as they are.
+ * The writes that change something. The write path skips a value equal to the stored latest one,
+ * or equal but for lineage stamps moved by less than the granularity (docs/lineage-model.md §Aspect
+ * rows); the rows of the entities this door locked were read here already, under those locks, so
+ * the same rule is applied here first: a re-run or a replay then hands the write path only what
+ * changed (a re-run within the granularity: its run), and a replay nothing at all (no second lock
+ * and read). A row of a locked entity the plans write without having read it is read here to be
+ * compared; the writes to entities not locked (a flow, a dataset only named, created when missing)
+ * go on as they are.
  */
 async function changedWrites(
   tx: Tx,
   writes: ReadonlyArray<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }>,
   locked: ReadonlySet<string>,
+  stampGranularityMs: number,
 ): Promise<AspectChange[]> {
   const unread = [...new Set(writes.filter((w) => !w.read && locked.has(w.write.urn)).map((w) => rowKey(w.write.urn, w.write.aspectName)))];
   const stored = new Map<string, string>();
   if (unread.length)
     for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: unread }))
       stored.set(stateKey(r.urn, r.name), r.value);
+  // What each row will hold as the writes so far leave it: a write left out leaves the row as it
+  // was, so stamps the next writes move are judged against it, never drifting past the granularity.
+  const held = new Map<string, string | undefined>();
   const changes: AspectChange[] = [];
   for (const { event, write: w, before, read } of writes) {
     if (locked.has(w.urn)) {
-      const text = read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(stateKey(w.urn, w.aspectName));
-      if (text !== undefined && sameJsonText(text, JSON.stringify(w.value))) continue;
+      const key = stateKey(w.urn, w.aspectName);
+      const text = held.has(key) ? held.get(key) : read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(key);
+      const next = JSON.stringify(w.value);
+      if (text !== undefined && unchangedWithinGranularity(w.aspectName, text, next, stampGranularityMs)) {
+        held.set(key, text);
+        continue;
+      }
+      held.set(key, next);
     }
     changes.push({
       urn: parseUrnOrThrow(w.urn),
