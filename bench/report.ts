@@ -288,6 +288,10 @@ function renderMarkdown(r: BenchResult): string {
       L.push(
         `| … the same events posted again (a replay: nothing new to write) | ${fmtInt(o.events)} events | ${(o.replay.ms / 1000).toFixed(1)} | ${fmtInt(o.replay.eventsPerSec)} events | ${trio(o.replay.batchMs)} |`,
       );
+    if (o.rerunWithinWindow)
+      L.push(
+        `| … the next run of the same jobs ten minutes later (new run ids, within the stamps' granularity) | ${fmtInt(o.events)} events | ${(o.rerunWithinWindow.ms / 1000).toFixed(1)} | ${fmtInt(o.rerunWithinWindow.eventsPerSec)} events | ${trio(o.rerunWithinWindow.batchMs)} |`,
+      );
     if (o.rerun)
       L.push(
         `| … the next run of the same jobs (new run ids, a day later) | ${fmtInt(o.events)} events | ${(o.rerun.ms / 1000).toFixed(1)} | ${fmtInt(o.rerun.eventsPerSec)} events | ${trio(o.rerun.batchMs)} |`,

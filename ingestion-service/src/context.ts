@@ -40,6 +40,7 @@ export function createIngestionContext(deps: IngestionDeps): IngestionContext {
     return {
       actor: actor.urn,
       ...existenceOptionsOf(ctx.get(EXISTENCE_MODE_HEADER) || undefined, actor, existencePolicy),
+      stampGranularityMs: config.LINEAGE_STAMP_GRANULARITY_MS,
       metadata: { requestId: (ctx.state as RestState).requestId },
     };
   };

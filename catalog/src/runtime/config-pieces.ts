@@ -57,6 +57,16 @@ export const writes = z.object({
   MAX_EDGES_PER_WRITE: positiveInt.optional(),
 });
 
+/** How often lineage stamps move when nothing else does (docs/lineage-model.md §Aspect rows). */
+export const lineageStamps = z.object({
+  /**
+   * A write whose value differs from the stored one only in lineage stamps (when lineage was last
+   * seen), each by less than this, writes nothing: re-runs of a scheduled job cost only their runs,
+   * and time windows are accurate to this. 0: every such write is written, as any change.
+   */
+  LINEAGE_STAMP_GRANULARITY_MS: z.coerce.number().int().min(0).default(3_600_000),
+});
+
 /**
  * The change log (docs/change-events.md), DataHub's variable. Off: writes record no events and the
  * poll route answers 404. Every process writing one store should agree.

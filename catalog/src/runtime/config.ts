@@ -16,6 +16,7 @@ import {
   graphqlLimits,
   ingestionLimits,
   lineageLimits,
+  lineageStamps,
   logging,
   neo4jConnection,
   neo4jUri,
@@ -41,6 +42,7 @@ const ingestionSchema = service.extend({
   ...eventsRetention.shape,
   ...ingestionLimits.shape,
   ...existence.shape,
+  ...lineageStamps.shape,
   // The deadline of the GraphQL relay to the front door is a lineage search's and a margin.
   ...lineageLimits.pick({ LINEAGE_DEADLINE_MS: true }).shape,
   ...ports.pick({ INGESTION_PORT: true, GATEWAY_PORT: true }).shape,

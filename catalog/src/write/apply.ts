@@ -7,6 +7,7 @@ import { validateAspect } from '../model/aspects/index.ts';
 import { keyAspectOf } from '../model/urn-key.ts';
 import { payloadTooLarge, preconditionFailed, validationFailed } from '../model/errors.ts';
 import { sameJsonText } from '../model/json.ts';
+import { unchangedWithinGranularity } from '../model/lineage-stamps.ts';
 import { applyPatch } from '../model/patch/index.ts';
 import { deriveRow, edgesOfRow, type DerivedEdge, type RowDerivation } from '../model/relationships.ts';
 import { parseUrn } from '../model/urn.ts';
@@ -327,12 +328,13 @@ export async function applyChanges(
     }
     exists.set(c.urn.text, true);
     const text = JSON.stringify(value);
-    // Identical, key order aside (clients and merges reorder keys): nothing to write, and the stored
-    // row keeps its system metadata, whose lastObserved its edges' stamps fall back on
-    // (docs/lineage-model.md §Aspect rows). Judged under the entity's lock, after validation and
-    // the existence rule, so the answer is the one a write gets.
+    // Identical, key order aside (clients and merges reorder keys), or but for lineage stamps moved
+    // by less than the granularity: nothing to write, and the stored row keeps its system metadata,
+    // whose lastObserved its edges' stamps fall back on (docs/lineage-model.md §Aspect rows). Judged
+    // under the entity's lock, after validation and the existence rule, so the answer is the one a
+    // write gets.
     const current = currentValue(slot);
-    if (current !== undefined && sameJsonText(current, text)) continue;
+    if (current !== undefined && unchangedWithinGranularity(c.aspectName, current, text, options.stampGranularityMs ?? 0)) continue;
     slot.next = {
       value: text,
       systemMetadata,

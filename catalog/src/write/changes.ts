@@ -45,6 +45,11 @@ export interface WriteOptions {
   existenceHint?: string | undefined;
   now?: number;
   metadata?: Record<string, string>;
+  /**
+   * LINEAGE_STAMP_GRANULARITY_MS: a value differing from the stored one only in lineage stamps,
+   * each by less than this, is not written (model/lineage-stamps.ts). Unset or 0: every change is.
+   */
+  stampGranularityMs?: number | undefined;
 }
 
 export interface WriteResult {

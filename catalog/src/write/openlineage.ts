@@ -14,6 +14,7 @@ import type { AspectWrite, EventPlan } from '../model/openlineage/event-plan.ts'
 import { planOpenLineageEvent } from '../model/openlineage/plan-openlineage-event.ts';
 import type { OpenLineageEvent } from '../model/openlineage/events.ts';
 import { sameJsonText, type JsonRecord } from '../model/json.ts';
+import { unchangedWithinGranularity } from '../model/lineage-stamps.ts';
 import { InvalidUrnError, parseUrn, parseUrnOrThrow } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 import { lockRows, rowKey } from '../store/rows.ts';
@@ -42,7 +43,7 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
       state.set(stateKey(r.urn, r.name), JSON.parse(r.value) as JsonRecord);
     }
   }
-  const writes: Array<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }> = [];
+  const writes: PlannedWrite[] = [];
   for (const [event, plan] of plans.entries()) {
     for (const write of plan.writes(state, options.actor)) {
       const key = stateKey(write.urn, write.aspectName);
@@ -51,43 +52,95 @@ async function applyPlans(tx: Tx, plans: readonly EventPlan[], options: WriteOpt
       state.set(key, write.value);
     }
   }
-  const changes = await changedWrites(tx, writes, new Set([...lockedUrns, ...moreLocks]));
-  if (changes.length) await writeAspectsInTx(tx, changes, options);
+  const changes = await changedWrites(tx, writes, new Set([...lockedUrns, ...moreLocks]), options.stampGranularityMs ?? 0);
+  // The stamps were judged above, per entity; the write path judging them again per aspect would
+  // leave out an entity's keys while writing what they order. It still skips identical values.
+  if (changes.length) await writeAspectsInTx(tx, changes, { ...options, stampGranularityMs: 0 });
 }
+
+/** A write a plan made, with the value it merged with (`read`: whether the plans read that row). */
+type PlannedWrite = { event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean };
 
 /**
  * The writes that change something. The write path skips a value equal to the stored latest one
  * (docs/lineage-model.md §Aspect rows); the rows of the entities this door locked were read here
- * already, under those locks, so the same rule is applied here first: a re-run or a replay then
- * hands the write path only what changed, and a replay nothing at all (no second lock and read). A
- * row of a locked entity the plans write without having read it is read here to be compared; the
- * writes to entities not locked (a flow, a dataset only named, created when missing) go on as they are.
+ * already, under those locks, so the rule is applied here first: a re-run or a replay then hands
+ * the write path only what changed (a re-run within the granularity: its run), and a replay nothing
+ * at all (no second lock and read). A row of a locked entity the plans write without having read it
+ * is read here to be compared; the writes to entities not locked (a flow, a dataset only named,
+ * created when missing) go on as they are.
+ *
+ * Lineage stamps moved by less than the granularity are judged per entity and event, never per
+ * aspect: an entity's openLineage aspect holds the keys that say which event its other aspects come
+ * from (a run's state is its newest event's), so an event's writes of one entity are all left out
+ * when each of them moves only such stamps, and all written when one of them changes more. Leaving
+ * out the keys alone would leave the other aspects newer than the keys say, and replaying an older
+ * event would then write its older values again.
  */
 async function changedWrites(
   tx: Tx,
-  writes: ReadonlyArray<{ event: number; write: AspectWrite; before: JsonRecord | undefined; read: boolean }>,
+  writes: readonly PlannedWrite[],
   locked: ReadonlySet<string>,
+  stampGranularityMs: number,
 ): Promise<AspectChange[]> {
   const unread = [...new Set(writes.filter((w) => !w.read && locked.has(w.write.urn)).map((w) => rowKey(w.write.urn, w.write.aspectName)))];
   const stored = new Map<string, string>();
   if (unread.length)
     for (const r of await tx.run<{ urn: string; name: string; value: string }>('aspects/fetch-latest', { keys: unread }))
       stored.set(stateKey(r.urn, r.name), r.value);
+  // What each row will hold as the writes so far leave it: writes left out leave the row as it was,
+  // so stamps the next writes move are judged against it, never drifting past the granularity.
+  const held = new Map<string, string | undefined>();
+  const heldText = ({ write: w, before, read }: PlannedWrite) => {
+    const key = stateKey(w.urn, w.aspectName);
+    if (held.has(key)) return held.get(key);
+    return read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(key);
+  };
   const changes: AspectChange[] = [];
-  for (const { event, write: w, before, read } of writes) {
-    if (locked.has(w.urn)) {
-      const text = read ? (before === undefined ? undefined : JSON.stringify(before)) : stored.get(stateKey(w.urn, w.aspectName));
-      if (text !== undefined && sameJsonText(text, JSON.stringify(w.value))) continue;
+  for (const ofEvent of byEvent(writes)) {
+    // The locked entities this event changes by more than stamps, judged on the rows as the earlier events left them.
+    const changedEntities = new Set<string>();
+    for (const p of ofEvent) {
+      if (!locked.has(p.write.urn) || changedEntities.has(p.write.urn)) continue;
+      const text = heldText(p);
+      if (text === undefined || !unchangedWithinGranularity(p.write.aspectName, text, JSON.stringify(p.write.value), stampGranularityMs))
+        changedEntities.add(p.write.urn);
     }
-    changes.push({
-      urn: parseUrnOrThrow(w.urn),
-      aspectName: w.aspectName,
-      changeType: 'UPSERT',
-      value: w.value,
-      source: `events[${event}]`,
-    });
+    for (const p of ofEvent) {
+      const { event, write: w } = p;
+      if (locked.has(w.urn)) {
+        const key = stateKey(w.urn, w.aspectName);
+        const text = heldText(p);
+        // Left out: the row stays as it was, not as this event's plan (which the next events merged with) left it.
+        if (!changedEntities.has(w.urn)) {
+          held.set(key, text);
+          continue;
+        }
+        const next = JSON.stringify(w.value);
+        if (text !== undefined && sameJsonText(text, next)) continue;
+        held.set(key, next);
+      }
+      changes.push({
+        urn: parseUrnOrThrow(w.urn),
+        aspectName: w.aspectName,
+        changeType: 'UPSERT',
+        value: w.value,
+        source: `events[${event}]`,
+      });
+    }
   }
   return changes;
+}
+
+/** The writes grouped by their event, in order. */
+function byEvent(writes: readonly PlannedWrite[]): PlannedWrite[][] {
+  const groups: PlannedWrite[][] = [];
+  for (const w of writes) {
+    const last = groups.at(-1);
+    if (last && last[0]!.event === w.event) last.push(w);
+    else groups.push([w]);
+  }
+  return groups;
 }
 
 /** A client's mistake in one event (its names, its values): reported, never retried. */

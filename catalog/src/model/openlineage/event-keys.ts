@@ -8,6 +8,11 @@ import { num, str } from './stored-values.ts';
 export const timeText = (t: number) => String(t + 1e16).padStart(17, '0');
 const timeOfKey = (key: string) => Number(key.slice(0, 17)) - 1e16;
 
+/** A key as eventKeyOf writes it, or a time alone (written before keys): the time it holds, else undefined. */
+export function timeOfEventKey(text: string): number | undefined {
+  return /^\d{17}(\.[01]\.[0-9a-f]+)?$/.test(text) ? timeOfKey(text) : undefined;
+}
+
 /**
  * An event's place among all events: its time; at the same time an end (COMPLETE, FAIL, ABORT)
  * after a start; then its digest, so two different events never tie. Compared as text.
