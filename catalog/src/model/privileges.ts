@@ -22,6 +22,9 @@ export const PRIVILEGES = [
   'MANAGE_USER_CREDENTIALS',
   'MANAGE_POLICIES',
   'MANAGE_SECRETS',
+  // Domains (createDomain): DataHub's canCreateDomains accepts either.
+  'MANAGE_DOMAINS',
+  'CREATE_DOMAINS',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];
@@ -50,6 +53,8 @@ export const ROLE_PRIVILEGES: Readonly<Record<RoleUrn, ReadonlySet<Privilege>>> 
     'EDIT_ENTITY',
     'EDIT_LINEAGE',
     'GENERATE_PERSONAL_ACCESS_TOKENS',
+    // DataHub's editor-platform-policy grants it.
+    'MANAGE_DOMAINS',
   ]),
   [ROLE_URNS.Reader]: new Set<Privilege>(['VIEW_ENTITY_PAGE', 'EXISTS_ENTITY']),
 };
@@ -94,7 +99,11 @@ export type Operation =
   | 'EDIT_LINEAGE'
   | 'GENERATE_PERSONAL_ACCESS_TOKEN'
   | 'MANAGE_ACCESS_TOKENS'
-  | 'GET_PLATFORM_EVENTS';
+  | 'GET_PLATFORM_EVENTS'
+  | 'MANAGE_USERS_AND_GROUPS'
+  | 'MANAGE_POLICIES'
+  | 'MANAGE_USER_CREDENTIALS'
+  | 'CREATE_DOMAIN';
 
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
@@ -111,6 +120,10 @@ const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
   GENERATE_PERSONAL_ACCESS_TOKEN: ['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS'],
   MANAGE_ACCESS_TOKENS: ['MANAGE_ACCESS_TOKENS'],
   GET_PLATFORM_EVENTS: ['GET_PLATFORM_EVENTS'],
+  MANAGE_USERS_AND_GROUPS: ['MANAGE_USERS_AND_GROUPS'],
+  MANAGE_POLICIES: ['MANAGE_POLICIES'],
+  MANAGE_USER_CREDENTIALS: ['MANAGE_USER_CREDENTIALS'],
+  CREATE_DOMAIN: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
 };
 
 /** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
@@ -158,6 +171,12 @@ export const editLineageDenied = (entityType: string) =>
   `Unauthorized to edit ${entityType} lineage. Please contact your DataHub administrator.`;
 /** Generic GraphQL resolver denial (createAccessToken, revokeAccessToken, …). */
 export const graphqlDenied = () => 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+/** batchAssignRole (BatchAssignRoleResolver). */
+export const assignRoleDenied = () =>
+  'Unauthorized to assign roles. Please contact your DataHub administrator if this needs corrective action.';
+/** getInviteToken / createInviteToken (GetInviteTokenResolver, CreateInviteTokenResolver). */
+export const inviteTokenDenied = (verb: 'get' | 'create') =>
+  `Unauthorized to ${verb} invite tokens. Please contact your DataHub administrator if this needs corrective action.`;
 
 // ---------------------------------------------------------------------------------------------
 // Authorization by what a write writes (docs/wire-contract.md §Auth, "System entities and aspects").
