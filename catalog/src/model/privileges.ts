@@ -25,6 +25,8 @@ export const PRIVILEGES = [
   // Domains (createDomain): DataHub's canCreateDomains accepts either.
   'MANAGE_DOMAINS',
   'CREATE_DOMAINS',
+  // GET /openapi/v1/system-info/*: the server's settings (DataHub's SystemInfoController).
+  'MANAGE_SYSTEM_OPERATIONS',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];
@@ -103,7 +105,8 @@ export type Operation =
   | 'MANAGE_USERS_AND_GROUPS'
   | 'MANAGE_POLICIES'
   | 'MANAGE_USER_CREDENTIALS'
-  | 'CREATE_DOMAIN';
+  | 'CREATE_DOMAIN'
+  | 'MANAGE_SYSTEM_OPERATIONS';
 
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
@@ -124,6 +127,7 @@ const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
   MANAGE_POLICIES: ['MANAGE_POLICIES'],
   MANAGE_USER_CREDENTIALS: ['MANAGE_USER_CREDENTIALS'],
   CREATE_DOMAIN: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
+  MANAGE_SYSTEM_OPERATIONS: ['MANAGE_SYSTEM_OPERATIONS'],
 };
 
 /** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
@@ -171,6 +175,8 @@ export const editLineageDenied = (entityType: string) =>
   `Unauthorized to edit ${entityType} lineage. Please contact your DataHub administrator.`;
 /** Generic GraphQL resolver denial (createAccessToken, revokeAccessToken, …). */
 export const graphqlDenied = () => 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+/** GET /openapi/v1/system-info/* (SystemInfoController). */
+export const systemOperationsDenied = (actorUrn: string) => `${actorUrn} is not authorized for system operations.`;
 /** batchAssignRole (BatchAssignRoleResolver). */
 export const assignRoleDenied = () =>
   'Unauthorized to assign roles. Please contact your DataHub administrator if this needs corrective action.';

@@ -23,6 +23,7 @@ import {
   serviceUrls,
   serving,
   tokenKeys,
+  viewAuthorization,
   writes,
 } from './config-pieces.ts';
 
@@ -37,6 +38,7 @@ const service = z.object({
 
 const ingestionSchema = service.extend({
   ...writes.shape,
+  ...viewAuthorization.shape,
   ...changeLog.shape,
   ...eventsRetention.shape,
   ...ingestionLimits.shape,
@@ -49,6 +51,7 @@ const ingestionSchema = service.extend({
 
 const lineageSchema = service.extend({
   ...writes.shape,
+  ...viewAuthorization.shape,
   ...changeLog.shape,
   ...lineageLimits.shape,
   ...graphqlLimits.shape,
