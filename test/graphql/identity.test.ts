@@ -317,3 +317,25 @@ describe('domains and data products', () => {
     expect(firstError(product)).toMatchObject({ message: 'The Domain provided dos not exist', extensions: { code: 400 } });
   });
 });
+
+describe('me', () => {
+  const ME =
+    '{ me { corpUser { urn } platformPrivileges { manageIdentities manageDomains createDomains manageTokens generatePersonalAccessTokens } } }';
+
+  test("answers the caller and its platform privileges: an Editor manages domains (DataHub's editor policy), not identities", async () => {
+    const r = await gql(ME, editor);
+    expect(r.body.data.me).toEqual({
+      corpUser: { urn: ns.user('editor') },
+      platformPrivileges: {
+        manageIdentities: false,
+        manageDomains: true,
+        createDomains: true,
+        manageTokens: false,
+        generatePersonalAccessTokens: true,
+      },
+    });
+    const byReader = (await gql(ME, reader)).body.data.me.platformPrivileges;
+    expect(byReader).toMatchObject({ manageDomains: false, createDomains: false, generatePersonalAccessTokens: false });
+    expect((await gql(ME, admin)).body.data.me.platformPrivileges).toMatchObject({ manageIdentities: true, manageDomains: true });
+  });
+});
