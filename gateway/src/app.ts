@@ -26,6 +26,7 @@ import {
   graphqlValidationRules,
   httpServerOptions,
   isMarquezApiPath,
+  isOpenApiPath,
   isOpenLineagePath,
   operationResolutionPlugin,
   opsRouteTemplate,
@@ -47,11 +48,17 @@ import { subgraphFailure, subgraphFetcher } from './subgraph-fetch.ts';
 const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/api/health']);
 
+/**
+ * What the front door relays unchanged to the ingestion service: GMS under its prefixes, /openapi/*
+ * (DataHub's frontend proxies it), and the OpenLineage and Marquez paths producers and clients post to.
+ */
+const relaysToGms = (path: string) => GMS_PREFIX.test(path) || isOpenApiPath(path) || isOpenLineagePath(path) || isMarquezApiPath(path);
+
 /** The front door's routes as templates, for metric labels (what it relays to GMS as GMS's own). */
 export function gatewayRouteTemplate(url: string): string {
   const path = url.split('?', 1)[0]!;
   if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path)) return path;
-  if (GMS_PREFIX.test(path) || isOpenLineagePath(path) || isMarquezApiPath(path)) return gmsRouteTemplate(url);
+  if (relaysToGms(path)) return gmsRouteTemplate(url);
   if (path === '/' || path === '/index.html') return '/';
   if (path.startsWith('/assets/')) return '/assets/{file}';
   return opsRouteTemplate(path);
@@ -281,7 +288,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     };
     if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);
-    } else if (GMS_PREFIX.test(url) || isOpenLineagePath(path) || isMarquezApiPath(path)) {
+    } else if (GMS_PREFIX.test(url) || relaysToGms(path)) {
       if (declaredOverLimit(req)) answerTooLarge(req, res);
       else proxy(req, res).catch(fail);
     } else if (HEALTH_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -7,6 +7,7 @@ import {
   formatBookmarkHeader,
   LINEAGE_PLAN_HEADER,
   isMarquezRead,
+  isOpenApiPath,
   isOpenLineagePath,
   parseBookmarkHeader,
   readBodyText,
@@ -90,9 +91,9 @@ function renderMarquezError(ctx: Context, status: number, message: string, retry
  * /api/gms by the time an error is rendered; stripping here too keeps the choice right either way.
  */
 /** OpenAPI doors and the OpenLineage routes answer errors as `{"error": message}`, as DataHub's servlet does. */
-function isOpenApiPath(path: string): boolean {
+function answersOpenApiErrors(path: string): boolean {
   const unprefixed = withoutGmsPrefix(path).path;
-  return /^\/openapi(?:\/|$)/.test(unprefixed) || isOpenLineagePath(unprefixed);
+  return isOpenApiPath(unprefixed) || isOpenLineagePath(unprefixed);
 }
 
 /** 405 with a Rest.li error body (the taxonomy has no kind for it: it is a routing answer). */
@@ -116,7 +117,7 @@ export function errorMiddleware(logger: Logger) {
     } catch (e) {
       const renderError = isMarquezRead(ctx.method, withoutGmsPrefix(ctx.path).path)
         ? renderMarquezError
-        : isOpenApiPath(ctx.path)
+        : answersOpenApiErrors(ctx.path)
           ? renderOpenApiError
           : renderRestliError;
       if (isCatalogError(e)) {

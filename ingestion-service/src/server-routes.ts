@@ -1,9 +1,21 @@
 // The routes about the server rather than the catalog: GET /config (what DataHub's clients probe
 // before they ingest), GET /health, and the GraphQL relay DataHub GMS's clients post to.
 import type Router from '@koa/router';
+import { assertCan, systemOperationsDenied } from '@lineage/catalog/model';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { IngestionContext } from './context.ts';
-import { graphqlRelay, methodNotAllowed } from './restli.ts';
+import { actorOf, graphqlRelay, methodNotAllowed } from './restli.ts';
+
+/**
+ * DataHub's system properties by their Spring names, as GET /openapi/v1/system-info/properties/simple
+ * answers them (strings, as Spring's environment holds them): the settings clients probe.
+ */
+function systemProperties(config: IngestionConfig): Record<string, string> {
+  return {
+    'authorization.view.enabled': String(config.VIEW_AUTHORIZATION_ENABLED),
+    'authentication.enabled': String(config.METADATA_SERVICE_AUTH_ENABLED),
+  };
+}
 
 /**
  * The front door's GraphQL endpoint as seen from this service: GATEWAY_URL when set (compose sets the
@@ -32,6 +44,13 @@ export function registerServerRoutes(router: Router, deps: IngestionContext): vo
       datasetUrnNameCasing: false,
       models: {},
     };
+  });
+
+  // DataHub's SystemInfoController: administrators only (MANAGE_SYSTEM_OPERATIONS).
+  router.get('/openapi/v1/system-info/properties/simple', (ctx) => {
+    const actor = actorOf(ctx);
+    assertCan(actor, 'MANAGE_SYSTEM_OPERATIONS', systemOperationsDenied(actor.urn));
+    ctx.body = systemProperties(config);
   });
 
   router.get('/health', async (ctx) => {

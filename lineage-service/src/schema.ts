@@ -21,6 +21,7 @@ const SCHEMA_FILES = [
   'documents',
   'lineage',
   'tokens',
+  'identity',
   'search',
   'details',
 ] as const;

@@ -11,3 +11,6 @@ export function withoutGmsPrefix(path: string): { path: string; prefixed: boolea
   const rest = path.slice(m[0].length);
   return { path: rest === '' || rest.startsWith('?') ? `/${rest}` : rest, prefixed: true };
 }
+
+/** GMS's OpenAPI doors, /openapi/*: DataHub's frontend relays them to GMS unchanged, and so does the front door. */
+export const isOpenApiPath = (path: string): boolean => /^\/openapi(?:\/|$)/.test(path);

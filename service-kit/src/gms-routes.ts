@@ -29,6 +29,7 @@ const PATHS = new Set([
   '/api/v2/graphql',
   '/openapi/relationships/v1',
   '/openapi/v1/events/poll',
+  '/openapi/v1/system-info/properties/simple',
   '/openapi/v3/lineage/scroll',
   '/openapi/v3/relationship/scroll',
   ...OPENLINEAGE_EVENT_PATHS,

@@ -5,7 +5,7 @@ export { BOOKMARK_HEADER, formatBookmarkHeader, mergeBookmarkHeaders, parseBookm
 // Domain errors rendered as REST status and body.
 export { restStatusOf, UNKNOWN_ERROR_MESSAGE } from './error-codes.ts';
 // GMS's optional /gms path prefix.
-export { GMS_PREFIX, withoutGmsPrefix } from './gms-prefix.ts';
+export { GMS_PREFIX, isOpenApiPath, withoutGmsPrefix } from './gms-prefix.ts';
 // GMS routes as metric labels.
 export { gmsRouteTemplate } from './gms-routes.ts';
 // DataHub's GraphQL error envelope.

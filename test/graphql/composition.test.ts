@@ -43,11 +43,28 @@ test('every operation listed in docs/wire-contract.md §GraphQL is in the superg
     'mlModel',
     'mlModelGroup',
     'schemaField',
+    'getInviteToken',
+    'listAccessTokens',
+    'getAccessTokenMetadata',
   ]) {
     expect(query[f]).toBeDefined();
   }
   const mutation = supergraph.getMutationType()!.getFields();
-  expect(Object.keys(mutation).sort()).toEqual(['createAccessToken', 'revokeAccessToken', 'updateLineage']);
+  expect(Object.keys(mutation).sort()).toEqual([
+    'addGroupMembers',
+    'batchAssignRole',
+    'createAccessToken',
+    'createDataProduct',
+    'createDomain',
+    'createGroup',
+    'createInviteToken',
+    'removeGroupMembers',
+    'removeUser',
+    'revokeAccessToken',
+    'setDomain',
+    'unsetDomain',
+    'updateLineage',
+  ]);
   expect(String(mutation.updateLineage!.type)).toBe('Boolean');
   expect(String(mutation.revokeAccessToken!.type)).toBe('Boolean!');
   expect(supergraph.getType('Long')).toBeDefined();

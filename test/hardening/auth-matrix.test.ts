@@ -212,6 +212,15 @@ const REST: RestEndpoint[] = [
     allowed: ['Reader', 'Editor', 'Admin'],
     denied: /unauthorized/,
   },
+  // Issue 53: what a client probes to learn whether view authorization is on.
+  {
+    name: 'GET /openapi/v1/system-info/properties/simple',
+    method: 'GET',
+    openapi: true,
+    path: '/openapi/v1/system-info/properties/simple',
+    allowed: ['Admin'],
+    denied: /is not authorized for system operations\./,
+  },
   {
     name: 'POST /openapi/v3/entity',
     method: 'POST',
@@ -451,6 +460,52 @@ const GRAPHQL: GraphqlOperation[] = [
     },
   },
 ];
+
+// Issue 53's identity and domain operations: each call creates something new, so every cell is a first write.
+let created = 0;
+const fresh = (what: string) => `${ns.platform}_${what}_${++created}`;
+GRAPHQL.push(
+  {
+    name: 'createGroup',
+    field: 'createGroup',
+    allowed: ['Admin'],
+    denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async () => ({
+      query: 'mutation g($id: String!) { createGroup(input: {id: $id, name: "matrix"}) }',
+      variables: { id: fresh('group') },
+    }),
+  },
+  {
+    name: 'batchAssignRole',
+    field: 'batchAssignRole',
+    allowed: ['Admin'],
+    denied: /Unauthorized to assign roles\./,
+    request: async () => ({
+      query: 'mutation a($u: String!) { batchAssignRole(input: {roleUrn: "urn:li:dataHubRole:Reader", actors: [$u]}) }',
+      variables: { u: `urn:li:corpuser:${fresh('assignee')}` },
+    }),
+  },
+  {
+    name: 'createDomain',
+    field: 'createDomain',
+    allowed: ['Editor', 'Admin'],
+    denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async () => {
+      const id = fresh('domain');
+      return { query: 'mutation d($id: String!) { createDomain(input: {id: $id, name: $id}) }', variables: { id } };
+    },
+  },
+  {
+    name: 'listAccessTokens (own)',
+    field: 'listAccessTokens',
+    allowed: ['Editor', 'Admin'],
+    denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
+    request: async (c) => ({
+      query: 'query l($u: String!) { listAccessTokens(input: {filters: [{field: "ownerUrn", values: [$u]}]}) { total } }',
+      variables: { u: ROLES.includes(c) ? users[c as Role] : users.Admin },
+    }),
+  },
+);
 
 const OPEN: Array<{ name: string; url: () => string }> = [
   { name: 'ingestion GET /config', url: () => `${h.ingestionUrl}/config` },

@@ -29,6 +29,7 @@ export class CatalogError extends Error {
 
 export const badRequest = (message: string) => new CatalogError('badRequest', message);
 export const validationFailed = (message: string) => new CatalogError('validation', message);
+export const conflict = (message: string) => new CatalogError('conflict', message);
 export const notFound = (message: string) => new CatalogError('notFound', message);
 export const preconditionFailed = (message: string) => new CatalogError('precondition', message);
 export const unauthenticated = (message = 'Unauthorized to perform this action.') => new CatalogError('unauthenticated', message);

@@ -38,6 +38,7 @@ export {
   privilegesOf,
   restoreIndicesDenied,
   ROLE_URNS,
+  systemOperationsDenied,
   updateEntitiesDenied,
   type Actor,
 } from './privileges.ts';

@@ -22,6 +22,11 @@ export const PRIVILEGES = [
   'MANAGE_USER_CREDENTIALS',
   'MANAGE_POLICIES',
   'MANAGE_SECRETS',
+  // Domains (createDomain): DataHub's canCreateDomains accepts either.
+  'MANAGE_DOMAINS',
+  'CREATE_DOMAINS',
+  // GET /openapi/v1/system-info/*: the server's settings (DataHub's SystemInfoController).
+  'MANAGE_SYSTEM_OPERATIONS',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];
@@ -50,6 +55,8 @@ export const ROLE_PRIVILEGES: Readonly<Record<RoleUrn, ReadonlySet<Privilege>>> 
     'EDIT_ENTITY',
     'EDIT_LINEAGE',
     'GENERATE_PERSONAL_ACCESS_TOKENS',
+    // DataHub's editor-platform-policy grants it.
+    'MANAGE_DOMAINS',
   ]),
   [ROLE_URNS.Reader]: new Set<Privilege>(['VIEW_ENTITY_PAGE', 'EXISTS_ENTITY']),
 };
@@ -94,7 +101,12 @@ export type Operation =
   | 'EDIT_LINEAGE'
   | 'GENERATE_PERSONAL_ACCESS_TOKEN'
   | 'MANAGE_ACCESS_TOKENS'
-  | 'GET_PLATFORM_EVENTS';
+  | 'GET_PLATFORM_EVENTS'
+  | 'MANAGE_USERS_AND_GROUPS'
+  | 'MANAGE_POLICIES'
+  | 'MANAGE_USER_CREDENTIALS'
+  | 'CREATE_DOMAIN'
+  | 'MANAGE_SYSTEM_OPERATIONS';
 
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
@@ -111,6 +123,11 @@ const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
   GENERATE_PERSONAL_ACCESS_TOKEN: ['GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_ACCESS_TOKENS'],
   MANAGE_ACCESS_TOKENS: ['MANAGE_ACCESS_TOKENS'],
   GET_PLATFORM_EVENTS: ['GET_PLATFORM_EVENTS'],
+  MANAGE_USERS_AND_GROUPS: ['MANAGE_USERS_AND_GROUPS'],
+  MANAGE_POLICIES: ['MANAGE_POLICIES'],
+  MANAGE_USER_CREDENTIALS: ['MANAGE_USER_CREDENTIALS'],
+  CREATE_DOMAIN: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
+  MANAGE_SYSTEM_OPERATIONS: ['MANAGE_SYSTEM_OPERATIONS'],
 };
 
 /** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
@@ -158,6 +175,14 @@ export const editLineageDenied = (entityType: string) =>
   `Unauthorized to edit ${entityType} lineage. Please contact your DataHub administrator.`;
 /** Generic GraphQL resolver denial (createAccessToken, revokeAccessToken, …). */
 export const graphqlDenied = () => 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+/** GET /openapi/v1/system-info/* (SystemInfoController). */
+export const systemOperationsDenied = (actorUrn: string) => `${actorUrn} is not authorized for system operations.`;
+/** batchAssignRole (BatchAssignRoleResolver). */
+export const assignRoleDenied = () =>
+  'Unauthorized to assign roles. Please contact your DataHub administrator if this needs corrective action.';
+/** getInviteToken / createInviteToken (GetInviteTokenResolver, CreateInviteTokenResolver). */
+export const inviteTokenDenied = (verb: 'get' | 'create') =>
+  `Unauthorized to ${verb} invite tokens. Please contact your DataHub administrator if this needs corrective action.`;
 
 // ---------------------------------------------------------------------------------------------
 // Authorization by what a write writes (docs/wire-contract.md §Auth, "System entities and aspects").

@@ -21,3 +21,11 @@ export type { RestoreProgress, RestoreResult } from './restore/restore-report.ts
 export { prepareExport } from './backup/index.ts';
 // Change-log retention, run in the background by the ingestion service.
 export { pruneChangeLog, startChangeLogRetention, type PruneResult } from './events/retention.ts';
+// Groups, users, roles and invite tokens: the identity mutations of GraphQL.
+export { addGroupMembers, createGroup, removeGroupMembers } from './identity/groups.ts';
+export { batchAssignRole, removeUser } from './identity/users.ts';
+export { createInviteToken, getInviteToken } from './identity/invite-tokens.ts';
+// Access tokens as GraphQL lists and describes them.
+export { accessTokenMetadata, listAccessTokens, type AccessTokenMetadata } from './auth/token-listing.ts';
+// Domains and data products.
+export { createDataProduct, createDomain, setDomain, unsetDomain } from './domains/domains.ts';

@@ -94,6 +94,15 @@ export const changeLog = z.object({
     ),
 });
 
+/**
+ * DataHub's view authorization (its VIEW_AUTHORIZATION_ENABLED, `authorization.view.enabled`): off,
+ * reads need only the privilege to read at all; on, each entity read is judged by the policies.
+ * Clients learn it from GET /openapi/v1/system-info/properties/simple.
+ */
+export const viewAuthorization = z.object({
+  VIEW_AUTHORIZATION_ENABLED: booleanString.default(false),
+});
+
 /** The ingestion service prunes expired change events in the background. */
 export const eventsRetention = z.object({
   /** Days a change event is kept. */

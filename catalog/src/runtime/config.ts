@@ -24,6 +24,7 @@ import {
   serviceUrls,
   serving,
   tokenKeys,
+  viewAuthorization,
   writes,
 } from './config-pieces.ts';
 
@@ -38,6 +39,7 @@ const service = z.object({
 
 const ingestionSchema = service.extend({
   ...writes.shape,
+  ...viewAuthorization.shape,
   ...changeLog.shape,
   ...eventsRetention.shape,
   ...ingestionLimits.shape,
@@ -51,6 +53,7 @@ const ingestionSchema = service.extend({
 
 const lineageSchema = service.extend({
   ...writes.shape,
+  ...viewAuthorization.shape,
   ...changeLog.shape,
   ...lineageLimits.shape,
   ...graphqlLimits.shape,

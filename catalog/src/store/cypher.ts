@@ -33,6 +33,7 @@ const FILE_STATEMENTS = [
   'auth/token-active',
   'causality/await-bookmarks',
   'auth/roles-of',
+  'auth/access-token-infos',
   'lineage/facet-values',
   'lineage/generation',
   'lineage/node-id',

@@ -48,14 +48,14 @@ function platformPrivileges(ctx: RequestContext) {
     generatePersonalAccessTokens: manageTokens || has('GENERATE_PERSONAL_ACCESS_TOKENS'),
     manageTokens,
     manageSecrets: has('MANAGE_SECRETS'),
+    manageDomains: has('MANAGE_DOMAINS'),
+    createDomains: has('MANAGE_DOMAINS') || has('CREATE_DOMAINS'),
   };
   const absent = [
     'viewAnalytics',
     'manageIngestion',
-    'manageDomains',
     'manageGlossaries',
     'manageTags',
-    'createDomains',
     'createTags',
     'manageGlobalViews',
     'manageOwnershipTypes',
