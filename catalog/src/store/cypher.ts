@@ -33,6 +33,8 @@ const FILE_STATEMENTS = [
   'auth/token-active',
   'causality/await-bookmarks',
   'auth/roles-of',
+  'auth/latest-values',
+  'auth/stored-policies',
   'lineage/facet-values',
   'lineage/generation',
   'lineage/node-id',
