@@ -31,6 +31,7 @@ import { loadTypeDefs, subgraphTypeDefs } from './schema.ts';
 import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
+import { policyResolvers } from './resolvers/policies.ts';
 import { scalarResolvers } from './scalars.ts';
 import { searchResolvers } from './resolvers/search.ts';
 import { detailsResolvers } from './resolvers/details.ts';
@@ -68,6 +69,7 @@ export function buildLineageSchema() {
     module('registered'),
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
+    module('policies', policyResolvers),
     module('search', searchResolvers),
     module('details', detailsResolvers),
   ]);

@@ -21,6 +21,7 @@ const SCHEMA_FILES = [
   'documents',
   'lineage',
   'tokens',
+  'policies',
   'search',
   'details',
 ] as const;

@@ -7,7 +7,7 @@ import { badRequest } from '../errors.ts';
 import { isPrivilege, type Privilege } from './privilege-names.ts';
 
 const POLICY_TYPES = ['METADATA', 'PLATFORM'] as const;
-const POLICY_STATES = ['ACTIVE', 'INACTIVE'] as const;
+const POLICY_STATES = ['ACTIVE', 'INACTIVE', 'DRAFT'] as const;
 const MATCH_CONDITIONS = ['EQUALS', 'STARTS_WITH', 'NOT_EQUALS'] as const;
 type MatchCondition = (typeof MATCH_CONDITIONS)[number];
 
