@@ -4,13 +4,13 @@
 import type { Context } from 'koa';
 import {
   writeAspects,
+  authorizeWrites,
   existenceOptionsOf,
   EXISTENCE_MODE_HEADER,
   type AspectChange,
   type ExistencePolicy,
   type WriteOptions,
 } from '@lineage/catalog/write';
-import { authorizeWrite } from '@lineage/catalog/model';
 import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, type RestState } from './restli.ts';
@@ -47,9 +47,13 @@ export function createIngestionContext(deps: IngestionDeps): IngestionContext {
   const ingest = async (ctx: Context, changes: AspectChange[]) => {
     const actor = actorOf(ctx);
     // Authorization for every change first (403 on the first failure), then one transaction:
-    // by change type and by what it writes (system entities and aspects, privileges.ts).
-    for (const c of changes)
-      authorizeWrite(actor, { urn: c.urn.text, entityType: c.urn.entityType, aspectName: c.aspectName, changeType: c.changeType });
+    // by change type, aspect and entity (policies) and by what it writes (system entities and
+    // aspects, privileges.ts).
+    await authorizeWrites(
+      store,
+      actor,
+      changes.map((c) => ({ urn: c.urn.text, entityType: c.urn.entityType, aspectName: c.aspectName, changeType: c.changeType })),
+    );
     return writeAspects(store, changes, writeOptions(ctx));
   };
   return { ...deps, writeOptions, ingest };

@@ -5,7 +5,7 @@
 // rendered as {"error": message} by errorMiddleware.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { type AspectChange, type WriteOptions, hardDeleteEntity } from '@lineage/catalog/write';
+import { type AspectChange, type WriteOptions, authorizeWrites, hardDeleteEntity } from '@lineage/catalog/write';
 import {
   keyAspectNameOf,
   badRequest,
@@ -14,7 +14,6 @@ import {
   type JsonRecord,
   type Urn,
   assertCan,
-  authorizeWrite,
   getAspectDenied,
 } from '@lineage/catalog/model';
 import { getLatestAspectsOf } from '@lineage/catalog/read';
@@ -190,7 +189,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
     if (aspects.length === 0 || aspects.includes(keyAspect)) {
-      authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
+      await authorizeWrites(store, actor, [{ urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' }]);
       await hardDeleteEntity(store, urn, deps.writeOptions(ctx));
     } else {
       await deps.ingest(

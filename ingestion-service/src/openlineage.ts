@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import {
-  assertCan,
+  forbidden,
   badRequest,
   isCatalogError,
   openLineageDenied,
@@ -15,7 +15,7 @@ import {
 } from '@lineage/catalog/model';
 import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
-import { ingestOpenLineage, type WriteOptions } from '@lineage/catalog/write';
+import { authorizeOnEach, ingestOpenLineage, mayHoldOnSome, type WriteOptions } from '@lineage/catalog/write';
 import { OPENLINEAGE_BATCH_PATHS, OPENLINEAGE_EVENT_PATHS } from '@lineage/service-kit';
 import { jsonValueBody } from './request-params.ts';
 import type { RestState } from './restli.ts';
@@ -63,16 +63,22 @@ export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps)
     if (warnings.length > 0) logger.info({ path: ctx.path, warnings: warnings.slice(0, 20) }, 'OpenLineage events accepted with warnings');
     return warnings;
   };
+  // EDIT_LINEAGE (or EDIT_ENTITY) on every entity the events write: refused before reading the body
+  // when no entity could allow it, else checked per entity once the events are planned.
   const authorize = (ctx: Context) => {
     const actor = (ctx.state as RestState).actor;
-    assertCan(actor, 'EDIT_LINEAGE', openLineageDenied(actor.urn));
+    if (!mayHoldOnSome(actor, 'EDIT_LINEAGE')) throw forbidden(openLineageDenied(actor.urn));
+  };
+  const onEachEntity = (ctx: Context) => {
+    const actor = (ctx.state as RestState).actor;
+    return (urns: readonly string[]) => authorizeOnEach(store, actor, 'EDIT_LINEAGE', urns, () => openLineageDenied(actor.urn));
   };
 
   for (const path of OPENLINEAGE_EVENT_PATHS) {
     router.post(path, async (ctx) => {
       authorize(ctx);
       const event = parseOpenLineageEvent(await jsonValueBody(ctx, limit, 'an OpenLineage event'));
-      const [outcome] = await ingestOpenLineage(store, [event], deps.writeOptions(ctx));
+      const [outcome] = await ingestOpenLineage(store, [event], deps.writeOptions(ctx), onEachEntity(ctx));
       if (outcome && !outcome.ok) throw outcome.error;
       ctx.body = summary(1, [], warningsOf(ctx, [{ index: 0, event }]));
     });
@@ -101,6 +107,7 @@ export function registerOpenLineageRoutes(router: Router, deps: OpenLineageDeps)
         store,
         valid.map((v) => v.event),
         deps.writeOptions(ctx),
+        onEachEntity(ctx),
       );
       for (const o of outcomes) if (!o.ok) fail(valid[o.index]!.index, o.error);
       failed.sort((a, b) => a.index - b.index);

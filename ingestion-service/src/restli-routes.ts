@@ -3,7 +3,7 @@
 // authorizes, calls one catalog function and renders.
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { hardDeleteEntity } from '@lineage/catalog/write';
+import { authorizeWrites, hardDeleteEntity } from '@lineage/catalog/write';
 import { getAspect, getLatestAspects, entityExistence, countLatest, syntheticKeyAspect } from '@lineage/catalog/read';
 import {
   aspectFqcn,
@@ -13,7 +13,6 @@ import {
   validationFailed,
   parseUrnOrThrow,
   assertCan,
-  authorizeWrite,
   getAspectDenied,
   getCountsDenied,
   restoreIndicesDenied,
@@ -126,7 +125,7 @@ export function registerRestliActions(router: Router, deps: IngestionContext): v
       async delete(body, ctx) {
         const actor = actorOf(ctx);
         const urn = parseUrnOrThrow(requireString(body, 'urn'));
-        authorizeWrite(actor, { urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' });
+        await authorizeWrites(store, actor, [{ urn: urn.text, entityType: urn.entityType, changeType: 'DELETE_ENTITY' }]);
         const rows = await hardDeleteEntity(store, urn, writeOptions(ctx));
         ctx.body = { value: { urn: urn.text, rows, timeseriesRows: 0 } };
       },

@@ -435,7 +435,8 @@ const GRAPHQL: GraphqlOperation[] = [
   {
     name: 'createAccessToken (for oneself)',
     field: 'createAccessToken',
-    allowed: ['Editor', 'Admin'],
+    // DataHub's default "All Users - Base Platform Privileges" policy: every user may mint its own.
+    allowed: ['Reader', 'Editor', 'Admin'],
     denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
     request: async (c) => ({
       query:

@@ -29,6 +29,9 @@ export {
   assertCan,
   authorizeWrite,
   can,
+  canView,
+  holdsOn,
+  privilegesFor,
   exportCatalogDenied,
   getAspectDenied,
   getCountsDenied,
@@ -41,6 +44,12 @@ export {
   systemOperationsDenied,
   updateEntitiesDenied,
   type Actor,
+  type ActorAccess,
 } from './privileges.ts';
+// Policies: their aspect, the defaults, the engine (model/policies/).
+export { DEFAULT_POLICIES, withDefaults } from './policies/defaults.ts';
+export { grantedPrivileges, type PolicyActor, type ResourceOwner, type ResourceSpec } from './policies/engine.ts';
+export { policyInfoSchema, toPolicy, type Policy } from './policies/policy-info.ts';
+export { isPrivilege, METADATA_PRIVILEGES, PLATFORM_PRIVILEGES, type Privilege } from './policies/privilege-names.ts';
 // Urn parsing.
 export { InvalidUrnError, parseUrn, parseUrnOrThrow, type Urn } from './urn.ts';

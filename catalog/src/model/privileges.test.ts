@@ -28,17 +28,18 @@ const editor = actorWith([ROLE_URNS.Editor]);
 const reader = actorWith([ROLE_URNS.Reader]);
 const nobody = actorWith([]);
 
-// Expected outcome per docs/wire-contract.md §Auth: [Admin, Editor, Reader, no role].
+// Expected outcome per docs/wire-contract.md §Auth: [Admin, Editor, Reader, no role]. A user with no role
+// holds what DataHub's default All Users policies grant: viewing entities and a token for itself.
 const matrix: [Operation, boolean, boolean, boolean, boolean][] = [
-  ['READ', true, true, true, false],
-  ['EXISTS', true, true, true, false],
+  ['READ', true, true, true, true],
+  ['EXISTS', true, true, true, true],
   ['INGEST', true, true, false, false],
   ['INGEST_CREATE', true, true, false, false],
   ['EDIT_LINEAGE', true, true, false, false],
   ['DELETE', true, false, false, false],
   ['GET_COUNT', true, false, false, false],
   ['RESTORE_INDICES', true, false, false, false],
-  ['GENERATE_PERSONAL_ACCESS_TOKEN', true, true, false, false],
+  ['GENERATE_PERSONAL_ACCESS_TOKEN', true, true, true, true],
   ['MANAGE_ACCESS_TOKENS', true, false, false, false],
 ];
 
@@ -83,7 +84,10 @@ test('privilegesOf unions roles and ignores unknown ones', () => {
   expect(privilegesOf([ROLE_URNS.Reader, ROLE_URNS.Editor], 'urn:li:corpuser:x')).toEqual(
     privilegesOf([ROLE_URNS.Editor], 'urn:li:corpuser:x'),
   );
-  expect(privilegesOf(['urn:li:dataHubRole:Owner', 'urn:li:dataHubRole:admin'], 'urn:li:corpuser:x').size).toBe(0);
+  expect(privilegesOf(['urn:li:dataHubRole:Owner', 'urn:li:dataHubRole:admin'], 'urn:li:corpuser:x')).toEqual(
+    privilegesOf([], 'urn:li:corpuser:x'),
+  );
+  expect(privilegesOf([], 'urn:li:corpuser:x').has('EDIT_ENTITY')).toBe(false);
   expect(privilegesOf([ROLE_URNS.Admin], 'urn:li:corpuser:x')).toEqual(new Set(PRIVILEGES));
 });
 

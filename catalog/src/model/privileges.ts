@@ -1,35 +1,16 @@
-// Role-based authorization (docs/wire-contract.md §Auth). Privilege names and the operation → privilege table
+// Authorization (docs/wire-contract.md §Auth). Privilege names and the operation → privilege table
 // follow DataHub's PoliciesConfig (metadata-utils, com.linkedin.metadata.authorization), restricted
-// to the operations this service offers. Privileges are global: DataHub evaluates policies per
-// resource, but the built-in role policies we model apply to every entity alike.
+// to the operations this service offers. Who holds a privilege is decided by policies
+// (model/policies/): an Actor carries the privileges it holds on every resource, and the policies
+// and context to decide the rest per resource (write/authorize.ts).
 import { forbidden, validationFailed } from './errors.ts';
+import { isLineageAspect } from './relationships.ts';
+import { DEFAULT_POLICIES } from './policies/defaults.ts';
+import { isGranted, mayGrantOnSomeResource, unconditionalPrivileges, type PolicyActor, type ResourceSpec } from './policies/engine.ts';
+import type { Policy } from './policies/policy-info.ts';
+import { PRIVILEGES, type Privilege } from './policies/privilege-names.ts';
 
-export const PRIVILEGES = [
-  'VIEW_ENTITY_PAGE',
-  'EXISTS_ENTITY',
-  'CREATE_ENTITY',
-  'EDIT_ENTITY',
-  'EDIT_LINEAGE',
-  'DELETE_ENTITY',
-  'GET_COUNTS_PRIVILEGE',
-  'RESTORE_INDICES_PRIVILEGE',
-  'MANAGE_ACCESS_TOKENS',
-  'GENERATE_PERSONAL_ACCESS_TOKENS',
-  // Reading the change log (GET /openapi/v1/events/poll), a platform privilege in DataHub too.
-  'GET_PLATFORM_EVENTS',
-  // Platform privileges guarding the entities and aspects that grant access (systemPrivilegeOf).
-  'MANAGE_USERS_AND_GROUPS',
-  'MANAGE_USER_CREDENTIALS',
-  'MANAGE_POLICIES',
-  'MANAGE_SECRETS',
-  // Domains (createDomain): DataHub's canCreateDomains accepts either.
-  'MANAGE_DOMAINS',
-  'CREATE_DOMAINS',
-  // GET /openapi/v1/system-info/*: the server's settings (DataHub's SystemInfoController).
-  'MANAGE_SYSTEM_OPERATIONS',
-] as const;
-
-export type Privilege = (typeof PRIVILEGES)[number];
+export { PRIVILEGES, type Privilege };
 
 export const ROLE_URNS = {
   Admin: 'urn:li:dataHubRole:Admin',
@@ -46,39 +27,35 @@ export const SYSTEM_ACTOR_URN = 'urn:li:corpuser:__datahub_system';
 
 const ALL_PRIVILEGES: ReadonlySet<Privilege> = new Set(PRIVILEGES);
 
+/** What each built-in role grants on every resource under the default policies (all users' grants included). */
+const roleGrants = (role: RoleUrn) => unconditionalPrivileges(DEFAULT_POLICIES, { urn: '', groups: [], roles: [role] });
 export const ROLE_PRIVILEGES: Readonly<Record<RoleUrn, ReadonlySet<Privilege>>> = {
-  [ROLE_URNS.Admin]: ALL_PRIVILEGES,
-  [ROLE_URNS.Editor]: new Set<Privilege>([
-    'VIEW_ENTITY_PAGE',
-    'EXISTS_ENTITY',
-    'CREATE_ENTITY',
-    'EDIT_ENTITY',
-    'EDIT_LINEAGE',
-    'GENERATE_PERSONAL_ACCESS_TOKENS',
-    // DataHub's editor-platform-policy grants it.
-    'MANAGE_DOMAINS',
-  ]),
-  [ROLE_URNS.Reader]: new Set<Privilege>(['VIEW_ENTITY_PAGE', 'EXISTS_ENTITY']),
+  [ROLE_URNS.Admin]: roleGrants(ROLE_URNS.Admin),
+  [ROLE_URNS.Editor]: roleGrants(ROLE_URNS.Editor),
+  [ROLE_URNS.Reader]: roleGrants(ROLE_URNS.Reader),
 };
 
-function isRoleUrn(urn: string): urn is RoleUrn {
-  return Object.hasOwn(ROLE_PRIVILEGES, urn);
+/** The privileges the default policies grant on every resource to a user with these roles and no group. */
+export function privilegesOf(roleUrns: readonly string[], actorUrn: string): ReadonlySet<Privilege> {
+  if (actorUrn === SYSTEM_ACTOR_URN) return ALL_PRIVILEGES;
+  return unconditionalPrivileges(DEFAULT_POLICIES, { urn: actorUrn, groups: [], roles: roleUrns });
 }
 
-/** Union of the privileges of the given roles; unknown role urns grant nothing. */
-export function privilegesOf(roleUrns: readonly string[], actorUrn: string): ReadonlySet<Privilege> {
-  if (actorUrn === SYSTEM_ACTOR_URN || actorUrn === ROOT_USER_URN) return ALL_PRIVILEGES;
-  const granted = new Set<Privilege>();
-  for (const role of roleUrns) {
-    if (!isRoleUrn(role)) continue;
-    for (const p of ROLE_PRIVILEGES[role]) granted.add(p);
-  }
-  return granted;
+/** What a per-resource decision needs: who the actor is to the policies, and the policies in force. */
+export interface ActorAccess {
+  context: PolicyActor;
+  policies: readonly Policy[];
 }
 
 export interface Actor {
   urn: string;
+  /** The privileges held on every resource (platform ones included). */
   privileges: ReadonlySet<Privilege>;
+  /**
+   * The groups, roles and policies behind `privileges`, for privileges held only on some
+   * resources. Absent (the system actor, hand-built actors): `privileges` is all there is.
+   */
+  access?: ActorAccess;
   /** Stored id (tokens.ts tokenId) of the version-2 token the request presented, if any. */
   tokenId?: string;
 }
@@ -139,6 +116,34 @@ export function ingestOperation(changeType: string): Operation {
 
 export function can(actor: Actor, op: Operation): boolean {
   return REQUIRED_PRIVILEGES[op].some((p) => actor.privileges.has(p));
+}
+
+/** The privileges an operation needs, any one of which suffices. */
+export const privilegesFor = (op: Operation): readonly Privilege[] => REQUIRED_PRIVILEGES[op];
+
+/**
+ * Whether the actor holds one of the privileges on the resource: on every resource (its
+ * unconditional privileges, no lookup), else by the policies that depend on the resource.
+ */
+export function holdsOn(actor: Actor, privileges: readonly Privilege[], resource: ResourceSpec | undefined): boolean {
+  if (privileges.some((p) => actor.privileges.has(p))) return true;
+  const access = actor.access;
+  if (!access || !resource) return false;
+  return privileges.some((p) => isGranted(access.policies, access.context, p, resource));
+}
+
+/** Whether a resource could change the answer of holdsOn for these privileges (so its fields are worth loading). */
+export function dependsOnResource(actor: Actor, privileges: readonly Privilege[]): boolean {
+  if (privileges.some((p) => actor.privileges.has(p)) || !actor.access) return false;
+  return mayGrantOnSomeResource(actor.access.policies, actor.access.context, privileges);
+}
+
+/**
+ * Whether the actor may see the entity (the read side's view authorization): one of the READ
+ * privileges on it, as DataHub's canViewEntity.
+ */
+export function canView(actor: Actor, resource: ResourceSpec): boolean {
+  return holdsOn(actor, READ_PRIVILEGES, resource);
 }
 
 export function assertCan(actor: Actor, op: Operation, message: string): void {
@@ -228,6 +233,41 @@ export interface WriteTarget {
   changeType: string;
 }
 
+/**
+ * Aspects DataHub lets a narrower privilege than EDIT_ENTITY edit (its resolvers' disjunctive
+ * groups: EDIT_ENTITY or the specific one). Lineage aspects (the descriptors' edge rules) take
+ * EDIT_LINEAGE; any editable*Properties aspect takes EDIT_ENTITY_DOCS.
+ */
+const ASPECT_EDIT_PRIVILEGES: Readonly<Record<string, readonly Privilege[]>> = {
+  ownership: ['EDIT_ENTITY_OWNERS'],
+  globalTags: ['EDIT_ENTITY_TAGS'],
+  glossaryTerms: ['EDIT_ENTITY_GLOSSARY_TERMS'],
+  institutionalMemory: ['EDIT_ENTITY_DOC_LINKS'],
+  documentation: ['EDIT_ENTITY_DOCS'],
+  status: ['EDIT_ENTITY_STATUS'],
+  domains: ['EDIT_DOMAINS_PRIVILEGE'],
+  dataProductProperties: ['MANAGE_DATA_PRODUCTS'],
+  deprecation: ['EDIT_DEPRECATION_PRIVILEGE'],
+  editableSchemaMetadata: ['EDIT_DATASET_COL_DESCRIPTION', 'EDIT_DATASET_COL_TAGS', 'EDIT_DATASET_COL_GLOSSARY_TERMS'],
+  corpUserEditableInfo: ['EDIT_USER_PROFILE', 'EDIT_CONTACT_INFO'],
+  embed: ['EDIT_ENTITY_EMBED'],
+  structuredProperties: ['EDIT_ENTITY_PROPERTIES'],
+};
+
+function aspectEditPrivileges(aspectName: string): readonly Privilege[] {
+  if (Object.hasOwn(ASPECT_EDIT_PRIVILEGES, aspectName)) return ASPECT_EDIT_PRIVILEGES[aspectName]!;
+  if (isLineageAspect(aspectName)) return ['EDIT_LINEAGE'];
+  if (/^editable[A-Z]\w*Properties$/.test(aspectName)) return ['EDIT_ENTITY_DOCS'];
+  return [];
+}
+
+/** The privileges a write needs on the entity it writes, any one of which suffices. */
+export function writePrivileges(target: WriteTarget): readonly Privilege[] {
+  const op: Operation = target.changeType === 'DELETE_ENTITY' ? 'DELETE' : ingestOperation(target.changeType);
+  if (op === 'DELETE' || target.aspectName === undefined) return REQUIRED_PRIVILEGES[op];
+  return [...REQUIRED_PRIVILEGES[op], ...aspectEditPrivileges(target.aspectName)];
+}
+
 /** The platform privilege a write needs beyond its route's, or undefined for ordinary metadata. */
 export function systemPrivilegeOf(target: WriteTarget): Privilege | undefined {
   const byType = Object.hasOwn(SYSTEM_ENTITY_PRIVILEGES, target.entityType) ? SYSTEM_ENTITY_PRIVILEGES[target.entityType] : undefined;
@@ -246,13 +286,14 @@ const ACCESS_TOKEN_WRITE_REFUSED =
 
 /**
  * The one authorization of a write, every door alike (Rest.li, OpenAPI, batches, PATCH, deletes):
- * the route's privilege for the change type, then the platform privilege of a system entity or
- * aspect. A revoked token is a deleted dataHubAccessToken entity and authentication trusts only
- * what createAccessToken stored, so no door may write one — only delete it (revocation).
+ * the privilege of the change type and aspect on the entity written (`resource`: its fields, when
+ * the actor's unconditional privileges do not decide — write/authorize.ts loads them), then the
+ * platform privilege of a system entity or aspect. A revoked token is a deleted
+ * dataHubAccessToken entity and authentication trusts only what createAccessToken stored, so no
+ * door may write one — only delete it (revocation).
  */
-export function authorizeWrite(actor: Actor, target: WriteTarget): void {
-  const op: Operation = target.changeType === 'DELETE_ENTITY' ? 'DELETE' : ingestOperation(target.changeType);
-  assertCan(actor, op, modifyEntityDenied(actor.urn, target.urn));
+export function authorizeWrite(actor: Actor, target: WriteTarget, resource?: ResourceSpec): void {
+  if (!holdsOn(actor, writePrivileges(target), resource)) throw forbidden(modifyEntityDenied(actor.urn, target.urn));
   const privilege = systemPrivilegeOf(target);
   if (privilege && !actor.privileges.has(privilege)) throw forbidden(systemWriteDenied(actor.urn, target, privilege));
   const deletes = target.changeType === 'DELETE' || target.changeType === 'DELETE_ENTITY';

@@ -11,6 +11,8 @@ export {
 } from './auth/access-tokens.ts';
 // Authentication of a request at every door.
 export { authConfigOf, authenticate, type AuthConfig, type TokenStore } from './auth/authenticate.ts';
+// Policy management (GraphQL createPolicy, updatePolicy, deletePolicy, listPolicies, getGrantedPrivileges).
+export { createPolicy, deletePolicy, grantedPrivilegesOf, listPolicies, updatePolicy, type ListPoliciesInput } from './auth/policies.ts';
 // Token durations as the GraphQL token input names them.
 export { type AccessTokenDuration } from './auth/tokens.ts';
 // Rest.li restoreIndices and its progress metrics.

@@ -34,6 +34,8 @@ const FILE_STATEMENTS = [
   'causality/await-bookmarks',
   'auth/roles-of',
   'auth/access-token-infos',
+  'auth/latest-values',
+  'auth/stored-policies',
   'lineage/facet-values',
   'lineage/generation',
   'lineage/node-id',

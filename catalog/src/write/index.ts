@@ -8,3 +8,5 @@ export { updateLineage, type LineageEdgeInput } from './update-lineage.ts';
 export { ingestOpenLineage } from './openlineage.ts';
 // The existence mode of one request (strict/relaxed, from the header).
 export { EXISTENCE_MODE_HEADER, existenceOptionsOf, type ExistencePolicy } from './existence-mode.ts';
+// Resource-aware authorization of writes (policies), the doors' one call before writing.
+export { authorizeOnEach, authorizeWrites, mayHoldOnSome } from './authorize.ts';

@@ -174,7 +174,13 @@ function preview(urn: string): string {
  * the good ones in one transaction, or, when the write path refuses one of them, each in its own
  * so the others are kept. Store failures propagate.
  */
-export async function ingestOpenLineage(store: Store, events: readonly OpenLineageEvent[], options: WriteOptions): Promise<EventOutcome[]> {
+export async function ingestOpenLineage(
+  store: Store,
+  events: readonly OpenLineageEvent[],
+  options: WriteOptions,
+  /** Throws when the actor may not write one of the entities the events write (a 403 for the request). */
+  authorize?: (urns: readonly string[]) => Promise<void>,
+): Promise<EventOutcome[]> {
   const outcomes: EventOutcome[] = [];
   const planned: Array<{ index: number; plan: EventPlan }> = [];
   for (const [index, event] of events.entries()) {
@@ -187,6 +193,7 @@ export async function ingestOpenLineage(store: Store, events: readonly OpenLinea
   }
   const done = () => outcomes.sort((a, b) => a.index - b.index);
   if (planned.length === 0) return done();
+  if (authorize) await authorize([...new Set(planned.flatMap((p) => p.plan.urns))]);
   const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
   try {
     await write((tx) =>

@@ -9,7 +9,8 @@ import { validationFailed } from '../model/errors.ts';
 import type { FieldShape } from '../model/entity-types.ts';
 import { descriptorOf } from '../model/entity-registry.ts';
 import type { JsonRecord } from '../model/json.ts';
-import { assertCan, editLineageDenied, type Actor } from '../model/privileges.ts';
+import { editLineageDenied, type Actor } from '../model/privileges.ts';
+import { authorizeOnEach } from './authorize.ts';
 import { parseUrn, tryParseUrn, type Urn } from '../model/urn.ts';
 import type { Store, Tx } from '../store/store.ts';
 
@@ -227,9 +228,15 @@ async function validate(store: Store, input: UpdateLineageInput, actor: Actor): 
     downstream: parseEdgeUrn(e.downstreamUrn),
   }));
 
-  // 2. EDIT_LINEAGE or EDIT_ENTITY on both ends, upstream first (DataHub's order). The privilege is
-  // the actor's, not per entity, so the first end checked — the first edge's upstream — is the one named.
-  if (edges.length) assertCan(actor, 'EDIT_LINEAGE', editLineageDenied(edges[0]!.upstream.entityType));
+  // 2. EDIT_LINEAGE or EDIT_ENTITY on both ends of every edge, upstream first (DataHub's order); the
+  // first end denied is the one named. Policies may grant it on some entities only (write/authorize.ts).
+  await authorizeOnEach(
+    store,
+    actor,
+    'EDIT_LINEAGE',
+    edges.flatMap((e) => [e.upstream.text, e.downstream.text]),
+    (urn) => editLineageDenied(parseUrn(urn).entityType),
+  );
 
   const existence = edges.length
     ? await store.read((tx) =>

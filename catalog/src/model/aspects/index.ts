@@ -1,6 +1,7 @@
 // Aspect validation and naming. Modelled aspects (docs/wire-contract.md §Rest.li, the lineage aspects and every
 // registered key aspect) are checked against their zod schema; other well-named aspects are stored
 // opaquely. Validation never changes the value: what was received is what gets stored and served.
+import { checkPolicyNames, policyInfoSchema } from '../policies/policy-info.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { EntityRegistry } from '../build-entity-registry.ts';
@@ -58,6 +59,7 @@ export const ASPECT_NAME = /^[a-z][A-Za-z0-9]*$/;
 
 const VALUE_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['status', statusSchema],
+  ['dataHubPolicyInfo', policyInfoSchema],
   ['subTypes', subTypesSchema],
   ['ownership', ownershipSchema],
   ['globalTags', globalTagsSchema],
@@ -236,6 +238,8 @@ export function validateAspect(aspectName: string, value: unknown, urn: Urn): un
     const result = schema.safeParse(value, { reportInput: true });
     if (!result.success) throw validationFailed(formatIssues(aspectName, result.error.issues));
   }
+  // A well-formed policy that names a privilege or filter field we do not know is a 400.
+  if (aspectName === 'dataHubPolicyInfo') checkPolicyNames(urn.text, value);
   return value;
 }
 

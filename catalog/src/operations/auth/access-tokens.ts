@@ -8,6 +8,7 @@ import { validationFailed } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';
 import type { TokenStore } from './authenticate.ts';
+import { createPolicyStore } from './policy-store.ts';
 
 export interface TokenSecrets {
   signingKey: string;
@@ -77,7 +78,9 @@ export async function revokeAccessToken(store: Store, id: string, actor: string)
 
 /** The token store of authentication, on the stored aspect rows. */
 export function createTokenStore(store: Store): TokenStore {
+  const policies = createPolicyStore(store);
   return {
+    accessOf: (actorUrn) => policies.accessOf(actorUrn),
     async isActive(id) {
       const rows = await store.read((tx) =>
         tx.run<{ active: boolean }>('auth/token-active', {

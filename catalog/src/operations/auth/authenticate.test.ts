@@ -1,6 +1,8 @@
+import { DEFAULT_POLICIES } from '../../model/policies/defaults.ts';
+import { unconditionalPrivileges } from '../../model/policies/engine.ts';
 import { isCatalogError, type CatalogError } from '../../model/errors.ts';
 import { authenticate, type AuthConfig, type TokenStore } from './authenticate.ts';
-import { can, PRIVILEGES, ROLE_URNS } from '../../model/privileges.ts';
+import { can, privilegesOf, PRIVILEGES, ROLE_URNS } from '../../model/privileges.ts';
 import { signAccessToken, tokenId, TOKEN_INVALID_MESSAGE, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -23,6 +25,10 @@ class FixedTokenStore implements TokenStore {
   async rolesOf(actorUrn: string): Promise<string[]> {
     this.rolesAsked.push(actorUrn);
     return this.roles.get(actorUrn) ?? [];
+  }
+  async accessOf(actorUrn: string) {
+    const context = { urn: actorUrn, groups: [], roles: await this.rolesOf(actorUrn) };
+    return { access: { context, policies: DEFAULT_POLICIES }, privileges: unconditionalPrivileges(DEFAULT_POLICIES, context) };
   }
 }
 
@@ -80,7 +86,9 @@ test('v1 tokens are stateless: no store lookup for activity, no tokenId', async 
   const actor = await authenticate(`Bearer ${token}`, config, store, NOW);
   expect(actor.urn).toBe('urn:li:corpuser:jdoe');
   expect(actor.tokenId).toBeUndefined();
-  expect(actor.privileges.size).toBe(0);
+  // No role: what the default All Users policies grant, nothing more.
+  expect(new Set(actor.privileges)).toEqual(privilegesOf([], 'urn:li:corpuser:jdoe'));
+  expect(actor.privileges.has('EDIT_ENTITY')).toBe(false);
 });
 
 test('root user token is Admin without roleMembership', async () => {

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated } from '../../model/errors.ts';
 import type { AuthenticationConfig } from '../../runtime/config.ts';
-import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor } from '../../model/privileges.ts';
+import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor, type ActorAccess, type Privilege } from '../../model/privileges.ts';
 import { tokenId, verifyAccessToken, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
 
 export interface TokenStore {
@@ -12,6 +12,8 @@ export interface TokenStore {
   isActive(tokenId: string): Promise<boolean>;
   /** Role urns from the actor's roleMembership aspect; [] when it has none. */
   rolesOf(actorUrn: string): Promise<string[]>;
+  /** The actor's groups, roles and the policies in force, with the privileges they grant on every resource. */
+  accessOf(actorUrn: string): Promise<{ access: ActorAccess; privileges: ReadonlySet<Privilege> }>;
 }
 
 export interface AuthConfig {
@@ -81,8 +83,8 @@ export async function authenticate(
     storedId = tokenId(bearer, config.salt);
     if (!(await store.isActive(storedId))) throw unauthenticated(TOKEN_REVOKED_MESSAGE);
   }
-  const roles = await store.rolesOf(verified.actorUrn);
-  const actor: Actor = { urn: verified.actorUrn, privileges: privilegesOf(roles, verified.actorUrn) };
+  const { access, privileges } = await store.accessOf(verified.actorUrn);
+  const actor: Actor = { urn: verified.actorUrn, privileges, access };
   if (storedId !== undefined) actor.tokenId = storedId;
   return actor;
 }
