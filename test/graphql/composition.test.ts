@@ -46,6 +46,8 @@ test('every operation listed in docs/wire-contract.md §GraphQL is in the superg
     'getInviteToken',
     'listAccessTokens',
     'getAccessTokenMetadata',
+    'listPolicies',
+    'getGrantedPrivileges',
   ]) {
     expect(query[f]).toBeDefined();
   }
@@ -58,12 +60,15 @@ test('every operation listed in docs/wire-contract.md §GraphQL is in the superg
     'createDomain',
     'createGroup',
     'createInviteToken',
+    'createPolicy',
+    'deletePolicy',
     'removeGroupMembers',
     'removeUser',
     'revokeAccessToken',
     'setDomain',
     'unsetDomain',
     'updateLineage',
+    'updatePolicy',
   ]);
   expect(String(mutation.updateLineage!.type)).toBe('Boolean');
   expect(String(mutation.revokeAccessToken!.type)).toBe('Boolean!');

@@ -228,7 +228,7 @@ test('me, globalViewsSettings, and semantic search answering as DataHub does whe
   expect(r.body.data).toEqual({
     me: {
       corpUser: { urn: ns.user('reader'), username: ns.user('reader').slice('urn:li:corpuser:'.length) },
-      platformPrivileges: { manageTokens: false, generatePersonalAccessTokens: false },
+      platformPrivileges: { manageTokens: false, generatePersonalAccessTokens: true },
     },
     globalViewsSettings: { defaultView: null },
   });

@@ -108,13 +108,14 @@ describe('roles and users', () => {
   test('batchAssignRole gives users and groups exactly that role; no role takes it away; the role takes effect', async () => {
     const [u, g] = [ns.user('promoted'), `urn:li:corpGroup:${id('readers')}`];
     const before = await tokenFor(stack.store, u);
-    const denied = await gql(`{ entityExists(urn: "${ns.dataset('x')}") }`, before);
-    expect(firstError(denied)?.extensions.code).toBe(403);
-    const r = await gql(ASSIGN, admin, { input: { roleUrn: 'urn:li:dataHubRole:Reader', actors: [u, g] } });
+    // Every user may read (DataHub's "All Users" policies); managing domains is the Editor role's.
+    const manages = async () => (await gql('{ me { platformPrivileges { manageDomains } } }', before)).body.data.me.platformPrivileges;
+    expect(await manages()).toEqual({ manageDomains: false });
+    const r = await gql(ASSIGN, admin, { input: { roleUrn: 'urn:li:dataHubRole:Editor', actors: [u, g] } });
     expect(r.body).toEqual({ data: { batchAssignRole: true }, extensions: {} });
-    expect(await stored(u, 'roleMembership')).toEqual({ roles: ['urn:li:dataHubRole:Reader'] });
-    expect(await stored(g, 'roleMembership')).toEqual({ roles: ['urn:li:dataHubRole:Reader'] });
-    expect((await gql(`{ entityExists(urn: "${ns.dataset('x')}") }`, before)).body.data).toEqual({ entityExists: false });
+    expect(await stored(u, 'roleMembership')).toEqual({ roles: ['urn:li:dataHubRole:Editor'] });
+    expect(await stored(g, 'roleMembership')).toEqual({ roles: ['urn:li:dataHubRole:Editor'] });
+    expect(await manages()).toEqual({ manageDomains: true });
     await gql(ASSIGN, admin, { input: { roleUrn: null, actors: [u] } });
     expect(await stored(u, 'roleMembership')).toEqual({ roles: [] });
   });
@@ -207,12 +208,12 @@ describe('listing access tokens', () => {
     expect(second.body.data.listAccessTokens).toMatchObject({ start: 1, count: 1, total: 4 });
   });
 
-  test("listing anyone else's, or without the owner filter, needs MANAGE_ACCESS_TOKENS; a Reader cannot list its own", async () => {
+  test("listing anyone else's, or without the owner filter, needs MANAGE_ACCESS_TOKENS; a Reader lists its own (the All Users policy)", async () => {
     const all = await gql(LIST, editor, { input: { start: 0, count: 10 } });
     expect(firstError(all)).toMatchObject({ extensions: { code: 403, type: 'UNAUTHORIZED' } });
     const others = await gql(LIST, editor, owned('urn:li:corpuser:datahub'));
     expect(firstError(others)?.extensions.code).toBe(403);
-    expect(firstError(await gql(LIST, reader, owned(ns.user('reader'))))?.extensions.code).toBe(403);
+    expect(firstError(await gql(LIST, reader, owned(ns.user('reader'))))).toBeUndefined();
     const byAdmin = await gql(LIST, admin, owned(ns.user('editor')));
     expect(byAdmin.body.data.listAccessTokens.total).toBeGreaterThanOrEqual(4);
   });
@@ -335,7 +336,7 @@ describe('me', () => {
       },
     });
     const byReader = (await gql(ME, reader)).body.data.me.platformPrivileges;
-    expect(byReader).toMatchObject({ manageDomains: false, createDomains: false, generatePersonalAccessTokens: false });
+    expect(byReader).toMatchObject({ manageDomains: false, createDomains: false, generatePersonalAccessTokens: true });
     expect((await gql(ME, admin)).body.data.me.platformPrivileges).toMatchObject({ manageIdentities: true, manageDomains: true });
   });
 });

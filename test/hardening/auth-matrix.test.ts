@@ -499,7 +499,8 @@ GRAPHQL.push(
   {
     name: 'listAccessTokens (own)',
     field: 'listAccessTokens',
-    allowed: ['Editor', 'Admin'],
+    // DataHub's default "All Users" policy 7 lets every user hold personal tokens, so list its own.
+    allowed: ['Reader', 'Editor', 'Admin'],
     denied: /Unauthorized to perform this action\. Please contact your DataHub administrator\./,
     request: async (c) => ({
       query: 'query l($u: String!) { listAccessTokens(input: {filters: [{field: "ownerUrn", values: [$u]}]}) { total } }',
