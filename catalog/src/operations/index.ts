@@ -6,6 +6,7 @@ export {
   createTokenStore,
   issueAccessToken,
   revokeAccessToken,
+  type AccessTokenMetadata,
   type IssuedToken,
   type TokenSecrets,
 } from './auth/access-tokens.ts';
@@ -28,6 +29,6 @@ export { addGroupMembers, createGroup, removeGroupMembers } from './identity/gro
 export { batchAssignRole, removeUser } from './identity/users.ts';
 export { createInviteToken, getInviteToken } from './identity/invite-tokens.ts';
 // Access tokens as GraphQL lists and describes them.
-export { accessTokenMetadata, listAccessTokens, type AccessTokenMetadata } from './auth/token-listing.ts';
+export { accessTokenMetadata, listAccessTokens } from './auth/token-listing.ts';
 // Domains and data products.
 export { createDataProduct, createDomain, setDomain, unsetDomain } from './domains/domains.ts';

@@ -15,16 +15,20 @@ export interface TokenSecrets {
   salt: string;
 }
 
-export interface IssuedToken {
-  accessToken: string;
-  id: string;
+/** A token's stored facts, as DataHub's AccessTokenMetadata answers them. */
+export interface AccessTokenMetadata {
   urn: string;
+  id: string;
   name: string;
   description: string | null;
   actorUrn: string;
   ownerUrn: string;
   createdAt: number;
   expiresAt: number | null;
+}
+
+export interface IssuedToken extends AccessTokenMetadata {
+  accessToken: string;
 }
 
 export async function issueAccessToken(

@@ -4,19 +4,8 @@
 import { badRequest, forbidden, notFound } from '../../model/errors.ts';
 import { assertCan, can, graphqlDenied, type Actor } from '../../model/privileges.ts';
 import type { Store } from '../../store/store.ts';
-import { accessTokenInfo, type TokenSecrets } from './access-tokens.ts';
+import { accessTokenInfo, type AccessTokenMetadata, type TokenSecrets } from './access-tokens.ts';
 import { accessTokenUrn, tokenId } from './tokens.ts';
-
-export interface AccessTokenMetadata {
-  urn: string;
-  id: string;
-  name: string;
-  description: string | null;
-  actorUrn: string;
-  ownerUrn: string;
-  createdAt: number;
-  expiresAt: number | null;
-}
 
 interface TokenFilter {
   field: string;
