@@ -1,12 +1,13 @@
 // The explorer's start page and details sheet reads (schema/details.graphql): parse, call the
 // catalog read, render. Entities are refs resolved like every other Entity field.
 import { columnLineageCounts, jobRuns, mostConnectedEntities, recentLineageChanges, recentlyChangedEntities } from '@lineage/catalog/read';
-import { requireRead, type RequestContext } from '../context.ts';
+import { requireRead } from '../context.ts';
 import { parseRequestUrn, storedRef } from '../entity-ref.ts';
+import type { QueryResolvers } from '../generated/schema-types.ts';
 
 export const detailsResolvers = {
   Query: {
-    mostConnectedEntities: async (_: unknown, { count }: { count?: number | null }, ctx: RequestContext) => {
+    mostConnectedEntities: async (_, { count }, ctx) => {
       requireRead(ctx);
       const rows = await mostConnectedEntities(ctx.store, count);
       return rows.flatMap((r) => {
@@ -14,7 +15,7 @@ export const detailsResolvers = {
         return entity ? [{ entity, links: r.links }] : [];
       });
     },
-    recentlyChangedEntities: async (_: unknown, { count }: { count?: number | null }, ctx: RequestContext) => {
+    recentlyChangedEntities: async (_, { count }, ctx) => {
       requireRead(ctx);
       const rows = await recentlyChangedEntities(ctx.store, count);
       return rows.flatMap((r) => {
@@ -22,23 +23,23 @@ export const detailsResolvers = {
         return entity ? [{ entity, changedAt: r.changedOn }] : [];
       });
     },
-    dataJobRuns: async (_: unknown, { urn, count }: { urn: string; count?: number | null }, ctx: RequestContext) => {
+    dataJobRuns: async (_, { urn, count }, ctx) => {
       requireRead(ctx);
       parseRequestUrn(urn);
       return jobRuns(ctx.store, urn, count);
     },
-    columnLineageCounts: async (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+    columnLineageCounts: async (_, { urn }, ctx) => {
       requireRead(ctx);
       parseRequestUrn(urn);
       const rows = await columnLineageCounts(ctx.store, urn);
       return rows.map((r) => ({ schemaFieldUrn: r.urn, fieldPath: r.fieldPath, upstream: r.upstream, downstream: r.downstream }));
     },
-    recentLineageChanges: async (_: unknown, { urn, count }: { urn: string; count?: number | null }, ctx: RequestContext) => {
+    recentLineageChanges: async (_, { urn, count }, ctx) => {
       requireRead(ctx);
       parseRequestUrn(urn);
       const r = await recentLineageChanges(ctx.store, urn, count, ctx.changeLogTopics);
       if (!r.recorded) return { recorded: false, reason: r.reason, changes: null, more: false };
       return { recorded: true, reason: null, more: r.more, changes: r.changes.map((c) => ({ ...c, otherEntity: storedRef(c.other) })) };
     },
-  },
+  } satisfies QueryResolvers,
 };

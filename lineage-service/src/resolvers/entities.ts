@@ -20,22 +20,29 @@ import { ASSET_FIELDS } from './asset-fields.ts';
 import { GOVERNANCE_FIELDS } from './governance-fields.ts';
 import { lineageField } from './lineage.ts';
 import { listQueries, relatedDocuments } from './listing.ts';
-import { relationshipsOf, type RelationshipsInput } from './relationships.ts';
+import { relationshipsOf } from './relationships.ts';
+import type {
+  AspectParams,
+  EntityRelationshipsArgs,
+  RelatedDocumentsInput,
+  QueryEntityArgs,
+  QueryResolvers,
+} from '../generated/schema-types.ts';
 
 /** Fields every entity type has (the generated common block). */
 const entityFields = {
   urn: (ref: EntityRef) => ref.urn.text,
   type: (ref: EntityRef) => entityTypeToGraphql(ref.urn.entityType),
   exists: async (ref: EntityRef, _: unknown, ctx: RequestContext) => (await ctx.existence.load(ref.urn.text)).exists,
-  relationships: (ref: EntityRef, { input }: { input: RelationshipsInput }, ctx: RequestContext) => relationshipsOf(ctx, ref.urn, input),
-  aspects: async (ref: EntityRef, { input }: { input?: { aspectNames?: string[] | null } | null }, ctx: RequestContext) => {
+  relationships: (ref: EntityRef, { input }: EntityRelationshipsArgs, ctx: RequestContext) => relationshipsOf(ctx, ref.urn, input),
+  aspects: async (ref: EntityRef, { input }: { input?: AspectParams | null }, ctx: RequestContext) => {
     const all = await ctx.aspects.load(ref.urn.text);
     const wanted = input?.aspectNames ? new Set(input.aspectNames) : undefined;
     return [...all.values()]
       .filter((a) => !wanted || wanted.has(a.name))
       .map((a) => ({ aspectName: a.name, payload: JSON.stringify(a.value) }));
   },
-  relatedDocuments: (ref: EntityRef, { input }: { input: { start?: number | null; count?: number | null } | null }, ctx: RequestContext) =>
+  relatedDocuments: (ref: EntityRef, { input }: { input: RelatedDocumentsInput | null }, ctx: RequestContext) =>
     relatedDocuments(ctx, ref, input),
   lineage: lineageField,
   __resolveReference: async (reference: { urn: string }, ctx: RequestContext) => {
@@ -117,20 +124,20 @@ export function entityResolvers(typeDefs: DocumentNode) {
   const getters = new Map([...(declared.get('Query') ?? [])].map((name) => [name.toLowerCase(), name]));
   const resolvers: Record<string, Record<string, unknown>> = {
     Query: {
-      entity: (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+      entity: (_, { urn }, ctx) => {
         requireRead(ctx);
         return requestedRef(urn);
       },
-      entities: (_: unknown, { urns }: { urns: string[] }, ctx: RequestContext) => {
+      entities: (_, { urns }, ctx) => {
         requireRead(ctx);
         return urns.map((u) => requestedRef(u));
       },
-      entityExists: async (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+      entityExists: async (_, { urn }, ctx) => {
         requireRead(ctx);
         return (await ctx.existence.load(parseRequestUrn(urn).text)).exists;
       },
-      listQueries: (_: unknown, { input }: { input: Parameters<typeof listQueries>[1] }, ctx: RequestContext) => listQueries(ctx, input),
-    },
+      listQueries: (_, { input }, ctx) => listQueries(ctx, input),
+    } satisfies QueryResolvers,
     Entity: { __resolveType: refType },
     EntityWithRelationships: { __resolveType: refType },
     OwnerType: { __resolveType: refType },
@@ -145,7 +152,7 @@ export function entityResolvers(typeDefs: DocumentNode) {
     resolvers[typename] = pick(fieldsOf(d, typename), fields);
     const getter = getters.get(d.name.toLowerCase());
     if (getter !== undefined && !(getter in resolvers.Query!)) {
-      resolvers.Query![getter] = (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => {
+      resolvers.Query![getter] = (_: unknown, { urn }: QueryEntityArgs, ctx: RequestContext) => {
         requireRead(ctx);
         return requestedRef(urn, d.name);
       };

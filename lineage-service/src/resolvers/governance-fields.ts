@@ -4,6 +4,7 @@
 import { entityTypeToGraphql, type JsonRecord } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
+import type { DataProductEntitiesArgs, DomainEntitiesArgs } from '../generated/schema-types.ts';
 import {
   aspectOf,
   auditStamp,
@@ -177,11 +178,7 @@ export const GOVERNANCE_FIELDS: Readonly<Record<string, Record<string, unknown>>
       return { count: domains.length, domains };
     },
     displayProperties,
-    entities: (
-      ref: EntityRef,
-      { input }: { input?: { query?: string | null; start?: number | null; count?: number | null } | null },
-      ctx: RequestContext,
-    ) => domainEntities(ctx, ref, input ?? {}),
+    entities: (ref: EntityRef, { input }: DomainEntitiesArgs, ctx: RequestContext) => domainEntities(ctx, ref, input ?? {}),
   },
   DataProduct: {
     properties: fromAspect('dataProductProperties', (v, ref) => ({
@@ -191,11 +188,7 @@ export const GOVERNANCE_FIELDS: Readonly<Record<string, Record<string, unknown>>
       numAssets: records(v.assets).length,
       customProperties: customProperties(ref, v.customProperties),
     })),
-    entities: async (
-      ref: EntityRef,
-      { input }: { input?: { start?: number | null; count?: number | null } | null },
-      ctx: RequestContext,
-    ) => {
+    entities: async (ref: EntityRef, { input }: DataProductEntitiesArgs, ctx: RequestContext) => {
       const assets = records((await aspectOf(ctx, ref, 'dataProductProperties'))?.assets)
         .map((a) => str(a.destinationUrn))
         .filter((u): u is string => u !== null);

@@ -5,6 +5,7 @@ import { latestRowsNaming } from '@lineage/catalog/read';
 import { badRequest, type JsonRecord } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
+import type { ListQueriesInput } from '../generated/schema-types.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 import { record, records, str, strings } from '../surface/values.ts';
 
@@ -53,15 +54,6 @@ export async function relatedDocuments(ctx: RequestContext, ref: EntityRef, inpu
     input ?? {},
   );
   return { start, count: items.length, total, documents: items };
-}
-
-interface ListQueriesInput extends PageInput {
-  datasetUrn?: string | null;
-  source?: string | null;
-  query?: string | null;
-  orFilters?: Array<{
-    and?: Array<{ field: string; values?: string[] | null; value?: string | null; negated?: boolean | null }> | null;
-  }> | null;
 }
 
 /** The datasets a listQueries names: datasetUrn, or an `entities` criterion (how DataHub's clients ask). */

@@ -1,22 +1,9 @@
 // createPolicy / updatePolicy / deletePolicy / listPolicies / getGrantedPrivileges
 // (docs/wire-contract.md §Auth, "Policies"): GraphQL's PolicyUpdateInput ↔ the stored
 // dataHubPolicyInfo (its name is displayName), the rest in the catalog's policy operations.
-import {
-  createPolicy,
-  deletePolicy,
-  grantedPrivilegesOf,
-  listPolicies,
-  updatePolicy,
-  type ListPoliciesInput,
-} from '@lineage/catalog/operations';
+import { createPolicy, deletePolicy, grantedPrivilegesOf, listPolicies, updatePolicy } from '@lineage/catalog/operations';
 import type { Policy } from '@lineage/catalog/model';
-import type { RequestContext } from '../context.ts';
-
-interface PolicyUpdateInput {
-  name: string;
-  description?: string | null;
-  [field: string]: unknown;
-}
+import type { MutationResolvers, PolicyUpdateInput, QueryResolvers } from '../generated/schema-types.ts';
 
 /** The stored value of a GraphQL policy input: DataHub's resolver maps `name` to `displayName`. */
 function infoOf(input: PolicyUpdateInput): Record<string, unknown> {
@@ -57,21 +44,17 @@ function renderPolicy(p: Policy) {
 
 export const policyResolvers = {
   Query: {
-    listPolicies: async (_: unknown, { input }: { input: ListPoliciesInput }, ctx: RequestContext) => {
+    listPolicies: async (_, { input }, ctx) => {
       const page = await listPolicies(ctx.store, ctx.actor, input);
       return { ...page, policies: page.policies.map(renderPolicy) };
     },
-    getGrantedPrivileges: async (
-      _: unknown,
-      { input }: { input: { actorUrn: string; resourceSpec?: { resourceUrn: string } | null } },
-      ctx: RequestContext,
-    ) => ({ privileges: await grantedPrivilegesOf(ctx.store, ctx.actor, input.actorUrn, input.resourceSpec?.resourceUrn) }),
-  },
+    getGrantedPrivileges: async (_, { input }, ctx) => ({
+      privileges: await grantedPrivilegesOf(ctx.store, ctx.actor, input.actorUrn, input.resourceSpec?.resourceUrn),
+    }),
+  } satisfies QueryResolvers,
   Mutation: {
-    createPolicy: (_: unknown, { input }: { input: PolicyUpdateInput }, ctx: RequestContext) =>
-      createPolicy(ctx.store, ctx.actor, infoOf(input)),
-    updatePolicy: (_: unknown, { urn, input }: { urn: string; input: PolicyUpdateInput }, ctx: RequestContext) =>
-      updatePolicy(ctx.store, ctx.actor, urn, infoOf(input)),
-    deletePolicy: (_: unknown, { urn }: { urn: string }, ctx: RequestContext) => deletePolicy(ctx.store, ctx.actor, urn),
-  },
+    createPolicy: (_, { input }, ctx) => createPolicy(ctx.store, ctx.actor, infoOf(input)),
+    updatePolicy: (_, { urn, input }, ctx) => updatePolicy(ctx.store, ctx.actor, urn, infoOf(input)),
+    deletePolicy: (_, { urn }, ctx) => deletePolicy(ctx.store, ctx.actor, urn),
+  } satisfies MutationResolvers,
 };

@@ -3,17 +3,10 @@ import type { Urn } from '@lineage/catalog/model';
 import { relatedEntities } from '@lineage/catalog/read';
 import type { RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
+import type { RelationshipsInput } from '../generated/schema-types.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 const DEFAULT_RELATIONSHIP_COUNT = 100;
-
-export interface RelationshipsInput {
-  types: string[];
-  direction: 'INCOMING' | 'OUTGOING';
-  start?: number | null;
-  count?: number | null;
-  includeSoftDelete?: boolean | null;
-}
 
 export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: RelationshipsInput) {
   const start = pageArgument('start', input.start, 0);

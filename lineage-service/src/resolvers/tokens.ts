@@ -1,22 +1,9 @@
 // createAccessToken / revokeAccessToken (docs/wire-contract.md §Auth) on the token store of the domain.
-import {
-  accessTokenInfo,
-  issueAccessToken,
-  revokeAccessToken,
-  type IssuedToken,
-  type AccessTokenDuration,
-} from '@lineage/catalog/operations';
+import { accessTokenInfo, issueAccessToken, revokeAccessToken, type IssuedToken } from '@lineage/catalog/operations';
 import { badRequest, forbidden, assertCan, can, graphqlDenied } from '@lineage/catalog/model';
 import type { RequestContext } from '../context.ts';
 import { parseRequestUrn, storedRef } from '../entity-ref.ts';
-
-interface CreateAccessTokenInput {
-  type: 'PERSONAL';
-  actorUrn: string;
-  duration: AccessTokenDuration;
-  name: string;
-  description?: string | null;
-}
+import type { MutationResolvers, QueryResolvers } from '../generated/schema-types.ts';
 
 const TOKEN_ID = /^[A-Za-z0-9+/=_-]{1,128}$/;
 
@@ -76,13 +63,13 @@ function platformPrivileges(ctx: RequestContext) {
 
 export const tokenResolvers = {
   Query: {
-    me: (_: unknown, __: unknown, ctx: RequestContext) => {
+    me: (_, __, ctx) => {
       assertCan(ctx.actor, 'READ', graphqlDenied());
       return { corpUser: storedRef(ctx.actor.urn), platformPrivileges: platformPrivileges(ctx) };
     },
-  },
+  } satisfies QueryResolvers,
   Mutation: {
-    createAccessToken: async (_: unknown, { input }: { input: CreateAccessTokenInput }, ctx: RequestContext) => {
+    createAccessToken: async (_, { input }, ctx) => {
       const actorUrn = parseRequestUrn(input.actorUrn).text;
       // DataHub: a token for oneself needs GENERATE_PERSONAL_ACCESS_TOKENS (or MANAGE); for anyone else MANAGE.
       assertCan(ctx.actor, actorUrn === ctx.actor.urn ? 'GENERATE_PERSONAL_ACCESS_TOKEN' : 'MANAGE_ACCESS_TOKENS', graphqlDenied());
@@ -95,7 +82,7 @@ export const tokenResolvers = {
       });
       return renderToken(issued);
     },
-    revokeAccessToken: async (_: unknown, { tokenId }: { tokenId: string }, ctx: RequestContext) => {
+    revokeAccessToken: async (_, { tokenId }, ctx) => {
       // Stored ids are base64 SHA-256 digests; anything else cannot name a token (and is no urn key).
       if (!TOKEN_ID.test(tokenId)) throw badRequest(`Invalid token id: ${tokenId}`);
       const info = await accessTokenInfo(ctx.store, tokenId);
@@ -105,7 +92,7 @@ export const tokenResolvers = {
       await revokeAccessToken(ctx.store, tokenId, ctx.actor.urn);
       return true;
     },
-  },
+  } satisfies MutationResolvers,
   AccessTokenMetadata: {
     relationships: () => ({ start: 0, count: 0, total: 0, relationships: [] }),
   },
