@@ -9,6 +9,7 @@ import { type AspectChange, type WriteOptions, authorizeWrites, hardDeleteEntity
 import {
   keyAspectNameOf,
   badRequest,
+  canonicalAspectName,
   validationFailed,
   isJsonRecord,
   type JsonRecord,
@@ -22,7 +23,7 @@ import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
 import { booleanParam, jsonValueBody, listParam, requestUrn } from './request-params.ts';
 import { parseSystemMetadata } from './proposals.ts';
-import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
+import { bodyEntityType, entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
 export interface OpenApiDeps {
   store: Store;
@@ -69,7 +70,7 @@ function entityElements(body: unknown[], entityType: string) {
  * here, every write being synchronous. Aspect names pass through to the write path, which validates
  * them exactly as for Rest.li proposals.
  */
-function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
+function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH'): ParsedElements {
   const changes: AspectChange[] = [];
   const echo = new Map<string, JsonRecord>();
   for (const { element, where, urn, aspectNames } of entityElements(body, entityType)) {
@@ -97,10 +98,34 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
       echoed[aspectName] = { value };
     }
   }
+  return { changes, echo };
+}
+
+function checkBatchSize(changes: readonly AspectChange[], maxChanges: number): void {
   if (changes.length > maxChanges) {
     throw validationFailed(`Too many aspects in one batch: ${changes.length} > ${maxChanges} (MAX_BATCH_PROPOSALS)`);
   }
-  return { changes, echo };
+}
+
+/**
+ * DataHub's cross-type body (POST|PATCH /openapi/v3/entity/generic): `{"<entityType>": [<the typed
+ * route's elements>], …}`. Every element of every type is parsed before anything is written, and all
+ * of them are written in one transaction (DataHub writes type by type).
+ */
+async function parseGenericBody(ctx: Context, limitBytes: number, changeType: 'UPSERT' | 'PATCH', maxChanges: number) {
+  const body = await jsonValueBody(ctx, limitBytes, 'a JSON object {"<entityType>": [entities]}');
+  if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"<entityType>": [{"urn": …, "<aspectName>": {…}}]}');
+  const changes: AspectChange[] = [];
+  const parts: Array<{ key: string; echo: Map<string, JsonRecord> }> = [];
+  for (const [key, list] of Object.entries(body)) {
+    if (!Array.isArray(list)) throw badRequest(`Value of property '${key}' must be an array of entities`);
+    const entityType = bodyEntityType(key);
+    const parsed = parseEntityElements(list, entityType, changeType);
+    changes.push(...parsed.changes);
+    parts.push({ key, echo: parsed.echo });
+  }
+  checkBatchSize(changes, maxChanges);
+  return { changes, parts };
 }
 
 const echoList = (echo: Map<string, JsonRecord>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
@@ -111,13 +136,30 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   const reads = openApiEntityReadRoutes(router, deps);
   reads.scroll();
 
+  // The cross-type doors, before POST|PATCH /openapi/v3/entity/{entityType} would read "generic" as
+  // a type. The answer is keyed as the request was, each type's entities as its typed route echoes
+  // them; async (the default) answers 202, with the same body.
+  for (const [method, changeType] of [
+    ['post', 'UPSERT'],
+    ['patch', 'PATCH'],
+  ] as const) {
+    router[method]('/openapi/v3/entity/generic', async (ctx) => {
+      const async = booleanParam(ctx, 'async', true);
+      const { changes, parts } = await parseGenericBody(ctx, limit, changeType, config.MAX_BATCH_PROPOSALS);
+      await deps.ingest(ctx, changes);
+      ctx.status = async ? 202 : 200;
+      ctx.body = Object.fromEntries(parts.map(({ key, echo }) => [key, echoList(echo)]));
+    });
+  }
+
   // DataHub defaults async to true on these two doors; the SDK always says which it wants. Writes
   // are synchronous either way (all-or-nothing, visible on return): only the status differs.
   router.post('/openapi/v3/entity/:entityType', async (ctx) => {
     const async = booleanParam(ctx, 'async', true);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, entityType, 'UPSERT', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'UPSERT');
+    checkBatchSize(changes, config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     ctx.status = async ? 202 : 200;
     ctx.body = echoList(echo);
@@ -127,7 +169,8 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const async = booleanParam(ctx, 'async', true);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, entityType, 'PATCH', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'PATCH');
+    checkBatchSize(changes, config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     if (async) {
       ctx.body = '';
@@ -182,10 +225,10 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   // path, like the Rest.li path keys, so a urn's own %2C/%28/%29 survive a single decode.
   // DELETE …/{urn}/{aspectName} deletes that aspect, as ?aspects=<aspectName> does.
   router.delete(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/, async (ctx) => {
-    const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!);
+    const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!, true);
     if (booleanParam(ctx, 'clear', false))
       throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
-    const aspects = aspect === undefined ? listParam(ctx, 'aspects') : [aspect];
+    const aspects = (aspect === undefined ? listParam(ctx, 'aspects') : [aspect]).map(canonicalAspectName);
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
     if (aspects.length === 0 || aspects.includes(keyAspect)) {

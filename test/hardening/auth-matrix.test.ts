@@ -240,6 +240,15 @@ const REST: RestEndpoint[] = [
     denied: /is unauthorized to modify entity/,
   },
   {
+    name: 'POST /openapi/v3/entity/generic',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/entity/generic?async=false',
+    body: () => ({ dataset: [{ urn: fx.a, status: { value: { removed: false } } }] }),
+    allowed: ['Editor', 'Admin'],
+    denied: /is unauthorized to modify entity/,
+  },
+  {
     name: 'POST /openapi/v3/entity/batchGet',
     method: 'POST',
     openapi: true,
