@@ -128,6 +128,54 @@ async function parseGenericBody(ctx: Context, limitBytes: number, changeType: 'U
   return { changes, parts };
 }
 
+type Wanted = Map<string, { urn: Urn; names: Set<string> | undefined }>;
+
+/**
+ * batchGet of one list per entity type, read together: per list, in request order, the urns found
+ * with the asked aspects (names resolved as the per-aspect paths resolve them), a urn with none of
+ * them left out, as DataHub does. At most `maxUrns` urns in all (422).
+ */
+async function batchGet(
+  ctx: Context,
+  store: Store,
+  maxUrns: number,
+  lists: ReadonlyArray<{ entityType: string; body: unknown[] }>,
+): Promise<JsonRecord[][]> {
+  const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
+  // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
+  const wanted: Wanted[] = lists.map(({ entityType, body }) => {
+    const byUrn: Wanted = new Map();
+    for (const { urn, aspectNames } of entityElements(body, entityType)) {
+      const names = aspectNames.map(canonicalAspectName);
+      const seen = byUrn.get(urn.text);
+      if (!seen) byUrn.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
+      else if (seen.names) {
+        if (names.length === 0) seen.names = undefined;
+        else for (const n of names) seen.names.add(n);
+      }
+    }
+    return byUrn;
+  });
+  const count = wanted.reduce((n, w) => n + w.size, 0);
+  if (count > maxUrns) throw validationFailed(`Too many urns in one batchGet: ${count} > ${maxUrns} (MAX_BATCH_PROPOSALS)`);
+  const actor = actorOf(ctx);
+  for (const w of wanted) for (const { urn } of w.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
+  const urns = [...new Set(wanted.flatMap((w) => [...w.keys()]))];
+  const stored = urns.length ? await getLatestAspectsOf(store, urns) : new Map();
+  return wanted.map((w) =>
+    [...w].flatMap(([urn, { names }]) => {
+      const aspects: JsonRecord = {};
+      for (const r of stored.get(urn)?.values() ?? []) {
+        if (names && !names.has(r.name)) continue;
+        aspects[r.name] = withSystemMetadata
+          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
+          : { value: r.value };
+      }
+      return Object.keys(aspects).length ? [{ urn, ...aspects }] : [];
+    }),
+  );
+}
+
 const echoList = (echo: Map<string, JsonRecord>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
 
 export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): void {
@@ -151,6 +199,16 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
       ctx.body = Object.fromEntries(parts.map(({ key, echo }) => [key, echoList(echo)]));
     });
   }
+  router.post('/openapi/v3/entity/generic/batchGet', async (ctx) => {
+    const body = await jsonValueBody(ctx, limit, 'a JSON object {"<entityType>": [{"urn": …}]}');
+    if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"<entityType>": [{"urn": …, "<aspectName>": {}}]}');
+    const lists = Object.entries(body).map(([key, list]) => {
+      if (!Array.isArray(list)) throw badRequest(`Value of property '${key}' must be an array of entities`);
+      return { key, entityType: bodyEntityType(key), body: list };
+    });
+    const found = await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, lists);
+    ctx.body = Object.fromEntries(lists.map(({ key }, i) => [key, found[i]]));
+  });
 
   // DataHub defaults async to true on these two doors; the SDK always says which it wants. Writes
   // are synchronous either way (all-or-nothing, visible on return): only the status differs.
@@ -182,43 +240,9 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   });
 
   router.post('/openapi/v3/entity/:entityType/batchGet', async (ctx) => {
-    const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
-    const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
-    for (const { urn, aspectNames: names } of entityElements(body, entityType)) {
-      const seen = wanted.get(urn.text);
-      if (!seen) wanted.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
-      else if (seen.names) {
-        if (names.length === 0) seen.names = undefined;
-        else for (const n of names) seen.names.add(n);
-      }
-    }
-    if (wanted.size > config.MAX_BATCH_PROPOSALS) {
-      throw validationFailed(`Too many urns in one batchGet: ${wanted.size} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
-    }
-    const actor = actorOf(ctx);
-    for (const { urn } of wanted.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
-    if (wanted.size === 0) {
-      ctx.body = [];
-      return;
-    }
-    const stored = await getLatestAspectsOf(store, [...wanted.keys()]);
-    const byUrn = new Map<string, JsonRecord>();
-    for (const [urn, rows] of stored) {
-      const names = wanted.get(urn)?.names;
-      for (const r of rows.values()) {
-        if (names && !names.has(r.name)) continue;
-        let aspects = byUrn.get(urn);
-        if (!aspects) byUrn.set(urn, (aspects = {}));
-        aspects[r.name] = withSystemMetadata
-          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
-          : { value: r.value };
-      }
-    }
-    // Request order; urns with none of the asked aspects are left out, as DataHub does.
-    ctx.body = [...wanted.keys()].filter((u) => byUrn.has(u)).map((urn) => ({ urn, ...byUrn.get(urn) }));
+    ctx.body = (await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, [{ entityType, body }]))[0];
   });
 
   // The SDK puts the urn raw into the path; a percent-encoded one works too. Matched on the raw

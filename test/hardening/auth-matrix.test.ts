@@ -249,6 +249,15 @@ const REST: RestEndpoint[] = [
     denied: /is unauthorized to modify entity/,
   },
   {
+    name: 'POST /openapi/v3/entity/generic/batchGet',
+    method: 'POST',
+    openapi: true,
+    path: '/openapi/v3/entity/generic/batchGet',
+    body: () => ({ dataset: [{ urn: fx.a, status: {} }] }),
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
     name: 'POST /openapi/v3/entity/batchGet',
     method: 'POST',
     openapi: true,

@@ -375,6 +375,22 @@ describe('the generic routes: several entity types in one call, delete by urn', 
     });
   });
 
+  test('POST /openapi/v3/entity/generic/batchGet reads several types in one call, keyed as asked', async () => {
+    const r = await call('POST', '/openapi/v3/entity/generic/batchGet', {
+      dataset: [{ urn: d1, datasetproperties: {} }, { urn: g.dataset('generic_absent') }],
+      chart: [{ urn: ch, chartInfo: {} }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      dataset: [{ urn: d1, datasetProperties: { value: { name: 'one', description: 'patched' } } }],
+      chart: [{ urn: ch, chartInfo: { value: chartInfo } }],
+    });
+    expect((await call('POST', '/openapi/v3/entity/generic/batchGet', { dataset: { urn: d1 } })).body.error).toBe(
+      "Value of property 'dataset' must be an array of entities",
+    );
+    expect((await call('POST', '/openapi/v3/entity/generic/batchGet', { dataset: [{ urn: d1 }] }, null)).status).toBe(401);
+  });
+
   test('bad input is a 400 naming it, and a failing element writes nothing of any type; writing needs the privilege', async () => {
     const notArray = await call('POST', '/openapi/v3/entity/generic', { dataset: el(d1, { status: { removed: true } }) });
     expect(notArray.status).toBe(400);
