@@ -364,7 +364,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
 export function registerOpenApiRelationshipRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   const { store, config } = deps;
   // POST /openapi/v3/relationship/scroll?relationshipTypes=&sourceTypes=&destinationTypes=&direction=
-  //   &count=&scrollId=&includeSoftDelete=  body {sourceFilter?, destinationFilter?, edgeFilter?}.
+  //   &count=&scrollId=&includeSoftDelete=&sliceId=&sliceMax=  body {sourceFilter?, destinationFilter?, edgeFilter?}.
   router.post('/openapi/v3/relationship/scroll', async (ctx) => {
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));
@@ -390,6 +390,7 @@ export function registerOpenApiRelationshipRoutes(router: Router, deps: { store:
       sourceFilter: filterBody(body.sourceFilter, 'sourceFilter'),
       destinationFilter: filterBody(body.destinationFilter, 'destinationFilter'),
       edgeFilter: filterBody(body.edgeFilter, 'edgeFilter'),
+      slice: sliceOf(ctx),
       count: Math.max(1, integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT)),
       scrollId: queryParam(ctx, 'scrollId'),
       includeRemoved: booleanParam(ctx, 'includeSoftDelete', false),

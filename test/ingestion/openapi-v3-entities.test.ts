@@ -533,6 +533,24 @@ describe('relationship scroll edgeFilter', () => {
     expect(typesOf(prefix)).toEqual([`DownstreamOf ${b}`]);
   });
 
+  test('sliceId/sliceMax split the edges into disjoint slices that cover them; bad slices are 400s', async () => {
+    const all = await call('POST', '/openapi/v3/relationship/scroll?count=100', { ...ends });
+    expect(typesOf(all)).toEqual([`Consumes ${chart}`, `DownstreamOf ${b}`]);
+    const sliced: string[] = [];
+    for (const id of [0, 1, 2]) {
+      const r = await call('POST', `/openapi/v3/relationship/scroll?count=100&sliceId=${id}&sliceMax=3`, { ...ends });
+      expect(r.status).toBe(200);
+      sliced.push(...typesOf(r));
+    }
+    expect(sliced.sort()).toEqual(typesOf(all));
+    const bad = await call('POST', '/openapi/v3/relationship/scroll?sliceId=2&sliceMax=2', { ...ends });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("Query parameter 'sliceId' must be less than 'sliceMax' (2), got 2");
+    expect((await call('POST', '/openapi/v3/relationship/scroll?sliceMax=2', { ...ends })).body.error).toBe(
+      "Query parameter 'sliceId' is required with 'sliceMax'",
+    );
+  });
+
   test('an edge field other than relationshipType is a 400 naming it', async () => {
     const r = await call('POST', '/openapi/v3/relationship/scroll', edges([{ field: 'via', values: ['x'] }]));
     expect(r.status).toBe(400);

@@ -158,6 +158,8 @@ export interface RelationshipScrollInput {
   destinationFilter: OrFilters;
   /** Criteria on the edge itself: `relationshipType` only (DataHub's edge documents hold more). */
   edgeFilter?: OrFilters | undefined;
+  /** sliceId / sliceMax: one of `max` disjoint parts of the edges, by edge (0 ≤ id < max, checked by the door). */
+  slice?: { id: number; max: number } | undefined;
   count: number;
   scrollId: string | undefined;
   includeRemoved: boolean;
@@ -197,6 +199,16 @@ function typesToRead(asked: readonly string[], edge: ReturnType<typeof edgeClaus
   const union = [...new Set(pinned.flatMap((v) => v!))];
   const types = asked.length ? union.filter((t) => asked.includes(t)) : union;
   return types.length ? types : null;
+}
+
+/** Which of `max` slices an edge falls in: a 32-bit FNV-1a hash of its (source, type, destination). */
+function edgeSliceOf(source: string, type: string, destination: string, max: number): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${source}\u0000${type}\u0000${destination}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % max;
 }
 
 /** Urns every clause pins the `urn` field to (EQUAL/IN, not negated): where the walk can start. */
@@ -287,6 +299,7 @@ export async function scrollRelationships(store: Store, input: RelationshipScrol
       if (!clausesMatch(subjectOf(r.source, r.sourceFields), start.clauses)) continue;
       if (!clausesMatch(subjectOf(r.destination, r.destinationFields), end.clauses)) continue;
       if (edge !== null && !edge.some((and) => and.every((c) => valueMatches(r.type, c)))) continue;
+      if (input.slice && edgeSliceOf(r.source, r.type, r.destination, input.slice.max) !== input.slice.id) continue;
       if (results.length === input.count) {
         more = true;
         break;
