@@ -67,8 +67,9 @@ function entityElements(body: unknown[], entityType: string) {
  * The v3 ingest envelope: `[{urn, <aspectName>: {value, systemMetadata?, headers?}, …}, …]`, one
  * change per aspect, in element order. Of `headers`, `If-Version-Match` and `If-None-Match` make the
  * change conditional (412 when they do not hold); the others (the sync-index marker) mean nothing
- * here, every write being synchronous. Aspect names pass through to the write path, which validates
- * them exactly as for Rest.li proposals.
+ * here, every write being synchronous. Aspect names resolve in any case as DataHub's registry
+ * looks them up (canonicalAspectName: `globaltags` is globalTags, in the write and in the echo), then
+ * pass to the write path, which validates them exactly as for Rest.li proposals.
  */
 function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH'): ParsedElements {
   const changes: AspectChange[] = [];
@@ -77,9 +78,10 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
     if (aspectNames.length === 0) throw badRequest(`${where} (${urn.text}) names no aspect: add "<aspectName>": {"value": …}`);
     let echoed = echo.get(urn.text);
     if (!echoed) echo.set(urn.text, (echoed = {}));
-    for (const aspectName of aspectNames) {
-      const entry = element[aspectName];
-      const at = `${where}.${aspectName}`;
+    for (const asked of aspectNames) {
+      const entry = element[asked];
+      const at = `${where}.${asked}`;
+      const aspectName = canonicalAspectName(asked);
       if (!isJsonRecord(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
       if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
       const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);

@@ -280,6 +280,10 @@ describe('aspect names, versions and If-Version-Match as DataHub answers them', 
     expect(written.body).toEqual({ urn: u, globalTags: { value: tags } });
     expect((await call('GET', `/openapi/v3/entity/dataset/${u}/globalTags`)).body).toEqual({ value: tags });
     expect(Object.keys((await call('GET', `/openapi/v3/entity/dataset/${u}`)).body).sort()).toEqual(['datasetKey', 'globalTags', 'urn']);
+    // The batch envelope resolves its aspect keys the same way, and echoes them as stored.
+    const batch = await call('POST', '/openapi/v3/entity/dataset?async=false', [el(u, { subtypes: { typeNames: ['View'] } })]);
+    expect(batch.body).toEqual([{ urn: u, subTypes: { value: { typeNames: ['View'] } } }]);
+    expect((await call('GET', `/openapi/v3/entity/dataset/${u}/subTypes`)).body).toEqual({ value: { typeNames: ['View'] } });
     expect((await call('DELETE', `/openapi/v3/entity/dataset/${u}/globaltags`)).status).toBe(200);
     expect((await call('GET', `/openapi/v3/entity/dataset/${u}/globalTags`)).status).toBe(404);
   });
