@@ -9,7 +9,10 @@
 //         $types: [entity type name],
 //         $clauses: [[{field, values: [string], condition, negated: boolean}]] | null (entityType values
 //         lower-cased without underscores), $removedFiltered: boolean, $facets: boolean, $skip: int, $limit: int,
-//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean
+//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean,
+//         $slice: null | {id: int, max: int, codes: {character: int}} (the OpenAPI scroll's sliceId/sliceMax:
+//         only entities whose urn hash is id modulo max; the hash reads the urn's last 32 characters
+//         through the codes map, so every urn falls in exactly one slice whatever else is asked)
 // Returns: total: int, page: [{urn, entityType, score}],
 //          groups: [{entityType, platform, origin, count}] | null, typeNames: [{value, count}] | null
 CALL () {
@@ -50,6 +53,10 @@ WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
         WHEN c.condition = 'LESS_THAN_OR_EQUAL_TO' THEN any(x IN c.values WHERE coalesce(toFloatOrNull(v) <= toFloatOrNull(x), v <= x))
         ELSE v IN c.values
       END <> c.negated][0])))
+WITH node, score
+WHERE CASE WHEN $slice IS NULL THEN true
+           ELSE reduce(h = 0, ch IN split(right(node.urn, 32), '') | (h * 31 + coalesce($slice.codes[ch], 1)) % 1000000007) % $slice.max = $slice.id
+      END
 WITH node, score
 // $sort 'urn' / 'name' (the OpenAPI scroll's sort criteria) come first; 'relevance' leaves them null.
 ORDER BY CASE WHEN $sort = 'urn' AND NOT $descending THEN node.urn END ASC,

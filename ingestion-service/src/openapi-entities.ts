@@ -9,6 +9,7 @@ import type { AspectChange } from '@lineage/catalog/write';
 import {
   assertCan,
   badRequest,
+  canonicalAspectName,
   getAspectDenied,
   isJsonRecord,
   keyAspectNameOf,
@@ -20,7 +21,14 @@ import {
   type RawFilter,
   type Urn,
 } from '@lineage/catalog/model';
-import { entityExistence, latestAspectDocuments, scrollEntities, scrollRelationships, type EntityDocument } from '@lineage/catalog/read';
+import {
+  aspectVersionDocument,
+  entityExistence,
+  latestAspectDocuments,
+  scrollEntities,
+  scrollRelationships,
+  type EntityDocument,
+} from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, decodePathUrn } from './restli.ts';
@@ -47,15 +55,18 @@ export function pathEntityType(raw: string): string {
   return name;
 }
 
+/** A type named in a request body, as the registry names it; an unknown one is a 400 naming it. */
+export function bodyEntityType(raw: string, where = 'the request body'): string {
+  const name = registeredEntityTypes().find((n) => n.toLowerCase() === raw.toLowerCase());
+  if (!name) throw badRequest(`Unknown entity type '${raw}' in ${where}`);
+  return name;
+}
+
 /** Types named in a request body; an unknown one is a 400 naming it. */
 function bodyEntityTypes(raw: unknown, where: string): string[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw) || raw.some((t) => typeof t !== 'string')) throw badRequest(`${where} must be an array of entity type names`);
-  return raw.map((t: string) => {
-    const name = registeredEntityTypes().find((n) => n.toLowerCase() === t.toLowerCase());
-    if (!name) throw badRequest(`Unknown entity type '${t}' in ${where}`);
-    return name;
-  });
+  return raw.map((t: string) => bodyEntityType(t, where));
 }
 
 /**
@@ -88,6 +99,24 @@ function filterBody(raw: unknown, where: string): OrFilters {
   }
   if (raw.criteria !== undefined) out.push({ and: criteria(raw.criteria, `${where}.criteria`) });
   return out;
+}
+
+/**
+ * sliceId / sliceMax: both or neither, 0 ≤ sliceId < sliceMax (DataHub passes them to Elasticsearch's
+ * sliced scroll, which refuses an id outside the slices).
+ */
+function sliceOf(ctx: Context): { id: number; max: number } | undefined {
+  const given = (name: string) => (queryParam(ctx, name) ?? '') !== '';
+  if (!given('sliceId') && !given('sliceMax')) return undefined;
+  if (!given('sliceId') || !given('sliceMax'))
+    throw badRequest(
+      `Query parameter '${given('sliceId') ? 'sliceMax' : 'sliceId'}' is required with '${given('sliceId') ? 'sliceId' : 'sliceMax'}'`,
+    );
+  const id = integerParam(ctx, 'sliceId', 0);
+  const max = integerParam(ctx, 'sliceMax', 0);
+  if (max === 0) throw badRequest("Query parameter 'sliceMax' must be at least 1");
+  if (id >= max) throw badRequest(`Query parameter 'sliceId' must be less than 'sliceMax' (${max}), got ${id}`);
+  return { id, max };
 }
 
 /** Sort criteria: body `sortCriteria` [{field, order}], or the `sortCriteria`/`sort` + `sortOrder` parameters. */
@@ -123,37 +152,57 @@ function renderEntities(urns: readonly string[], docs: Map<string, EntityDocumen
   });
 }
 
+/**
+ * The name under which an entity holds the aspect a path names: the same name, else the one that
+ * differs only in case (the generated spec's lower-cased `…/globaltags`); undefined when it holds none.
+ */
+function storedAspectName(doc: EntityDocument, asked: string): string | undefined {
+  if (asked in doc) return asked;
+  const lower = asked.toLowerCase();
+  return Object.keys(doc).find((name) => name.toLowerCase() === lower);
+}
+
 /** Aspect names asked: undefined = all. */
 function aspectSet(names: readonly string[] | undefined): Set<string> | undefined {
   return names && names.length ? new Set(names) : undefined;
 }
 
-/** `{type}/{urn}` or `{type}/{urn}/{aspect}` from a raw path under /openapi/v3/entity/. */
-export function entityPath(rawRest: string): { entityType: string; urn: Urn; aspect: string | undefined } {
+/**
+ * `{type}/{urn}` or `{type}/{urn}/{aspect}` from a raw path under /openapi/v3/entity/. With
+ * `generic`, the type may be `generic` (DataHub's cross-type routes, which read the type off the
+ * urn): any urn's type is then the path's.
+ */
+export function entityPath(rawRest: string, generic = false): { entityType: string; urn: Urn; aspect: string | undefined } {
   const slash = rawRest.indexOf('/');
-  const entityType = pathEntityType(decodePathUrn(rawRest.slice(0, slash)));
+  const rawType = decodePathUrn(rawRest.slice(0, slash));
+  const entityType = generic && rawType === 'generic' ? undefined : pathEntityType(rawType);
   const rest = rawRest.slice(slash + 1);
   const last = rest.lastIndexOf('/');
   // A trailing segment that can only be an aspect name, after something that is a urn, names an aspect.
   if (last > 0 && /^[A-Za-z][A-Za-z0-9]*$/.test(rest.slice(last + 1))) {
     try {
-      const urn = parseUrn(decodePathUrn(rest.slice(0, last)));
-      return { entityType, urn: checked(urn, entityType), aspect: rest.slice(last + 1) };
+      const urn = checked(parseUrn(decodePathUrn(rest.slice(0, last))), entityType);
+      return { entityType: urn.entityType, urn, aspect: rest.slice(last + 1) };
     } catch {
       // not a urn before the slash: the whole rest is the urn
     }
   }
-  return { entityType, urn: checked(requestUrn(decodePathUrn(rest), 'the path'), entityType), aspect: undefined };
+  const urn = checked(requestUrn(decodePathUrn(rest), 'the path'), entityType);
+  return { entityType: urn.entityType, urn, aspect: undefined };
 }
 
-function checked(urn: Urn, entityType: string): Urn {
-  if (urn.entityType.toLowerCase() !== entityType.toLowerCase()) {
+function checked(urn: Urn, entityType: string | undefined): Urn {
+  if (entityType !== undefined && urn.entityType.toLowerCase() !== entityType.toLowerCase()) {
     throw badRequest(`the path: urn ${urn.text} is of entity type '${urn.entityType}', not '${entityType}' as the path says`);
   }
   return urn;
 }
 
-/** DataHub's conditional-write headers, from an aspect's `headers` object or the HTTP request. */
+/**
+ * DataHub's conditional-write headers, from an aspect's `headers` object or the HTTP request.
+ * If-Version-Match is compared as text with the aspect's version, as DataHub compares it: any value
+ * that is not the current version (`-10000`, `abc`) fails the write with a 412.
+ */
 export function preconditionOf(headers: Record<string, unknown> | undefined, where: string): AspectChange['precondition'] {
   if (!headers) return undefined;
   const get = (name: string) => {
@@ -166,8 +215,6 @@ export function preconditionOf(headers: Record<string, unknown> | undefined, whe
   const noneMatch = get('If-None-Match');
   if (noneMatch !== undefined && noneMatch !== '*')
     throw badRequest(`${where}: If-None-Match supports only "*" (the aspect must not exist), got '${noneMatch}'`);
-  if (versionMatch !== undefined && !/^(-1|\d+)$/.test(versionMatch))
-    throw badRequest(`${where}: If-Version-Match must be an aspect version (an integer, -1 for none), got '${versionMatch}'`);
   if (versionMatch === undefined && noneMatch === undefined) return undefined;
   return { versionMatch, noneMatch: noneMatch === '*' };
 }
@@ -200,6 +247,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
       scrollId: queryParam(ctx, 'scrollId'),
       count: integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT),
       includeRemoved: booleanParam(ctx, 'includeSoftDelete', false),
+      slice: sliceOf(ctx),
     });
     const docs =
       aspects === undefined
@@ -234,7 +282,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
     });
 
     const ENTITY_PATH = /^\/openapi\/v3\/entity\/([^/]+\/.+)$/;
-    const pathOf = (ctx: Context) => entityPath(ENTITY_PATH.exec(ctx.path)![1]!);
+    const pathOf = (ctx: Context, generic = true) => entityPath(ENTITY_PATH.exec(ctx.path)![1]!, generic);
 
     // Before the GET route, which koa-router also answers HEAD with. HEAD answers 204 when the entity (or its aspect) exists, 404 when not; soft-deleted entities
     // exist unless includeSoftDelete=false says otherwise.
@@ -246,7 +294,8 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
       const e = (await entityExistence(store, [urn])).get(urn.text);
       let found = e?.exists === true && (includeRemoved || !e.removed);
       if (found && aspect !== undefined) {
-        found = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), false)).get(urn.text)?.[aspect] !== undefined;
+        const doc = (await latestAspectDocuments(store, [urn.text], undefined, false)).get(urn.text);
+        found = doc !== undefined && storedAspectName(doc, aspect) !== undefined;
       }
       // Status only: Koa turns a null body into 204, whatever the status was.
       ctx.status = found ? 204 : 404;
@@ -257,12 +306,13 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
       assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
       const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
       if (aspect !== undefined) {
-        if (integerParam(ctx, 'version', 0) !== 0)
-          throw badRequest("Query parameter 'version' other than 0 is not supported here: use GET /aspects/{urn}?aspect=&version=");
-        const doc = (await latestAspectDocuments(store, [urn.text], new Set([aspect]), withSystemMetadata)).get(urn.text)?.[aspect];
+        const version = integerParam(ctx, 'version', 0);
+        const latest = (await latestAspectDocuments(store, [urn.text], undefined, withSystemMetadata)).get(urn.text) ?? {};
+        const name = storedAspectName(latest, aspect) ?? canonicalAspectName(aspect);
+        const doc = version === 0 ? latest[name] : await aspectVersionDocument(store, urn, name, version);
         if (!doc) {
           ctx.set('Not-Found-Reason', 'ENTITY');
-          throw notFound(`No aspect ${aspect} for ${urn.text}`);
+          throw notFound(version === 0 ? `No aspect ${name} for ${urn.text}` : `No version ${version} of aspect ${name} for ${urn.text}`);
         }
         ctx.body = withSystemMetadata ? { value: doc.value, systemMetadata: doc.systemMetadata } : { value: doc.value };
         return;
@@ -279,9 +329,10 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
     });
 
     router.post(ENTITY_PATH, async (ctx) => {
-      const { urn, aspect } = pathOf(ctx);
-      if (aspect === undefined)
+      const { urn, aspect: asked } = pathOf(ctx, false);
+      if (asked === undefined)
         throw badRequest('POST to one entity needs an aspect in the path: /openapi/v3/entity/{entityType}/{urn}/{aspectName}');
+      const aspect = canonicalAspectName(asked);
       const async = booleanParam(ctx, 'async', false);
       const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
       const body = await jsonValueBody(ctx, limit, 'a JSON object {"value": {...}, "systemMetadata"?: {...}, "headers"?: {...}}');
@@ -313,7 +364,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
 export function registerOpenApiRelationshipRoutes(router: Router, deps: { store: Store; config: IngestionConfig }): void {
   const { store, config } = deps;
   // POST /openapi/v3/relationship/scroll?relationshipTypes=&sourceTypes=&destinationTypes=&direction=
-  //   &count=&scrollId=&includeSoftDelete=  body {sourceFilter?, destinationFilter?, edgeFilter?}.
+  //   &count=&scrollId=&includeSoftDelete=&sliceId=&sliceMax=  body {sourceFilter?, destinationFilter?, edgeFilter?}.
   router.post('/openapi/v3/relationship/scroll', async (ctx) => {
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));
@@ -322,10 +373,6 @@ export function registerOpenApiRelationshipRoutes(router: Router, deps: { store:
     const known = ['sourceFilter', 'destinationFilter', 'edgeFilter'];
     const unknown = Object.keys(body).find((k) => !known.includes(k));
     if (unknown) throw badRequest(`Unknown field '${unknown}' in the relationship scroll body: expected ${known.join(', ')}`);
-    const edge = filterBody(body.edgeFilter, 'edgeFilter');
-    const edgeField = edge.flatMap((c) => c.and ?? [])[0]?.field;
-    if (edgeField !== undefined)
-      throw badRequest(`Unknown filter field '${edgeField}' in edgeFilter: edges cannot be filtered by their properties here`);
     const direction = queryParam(ctx, 'direction') ?? 'OUTGOING';
     if (direction !== 'INCOMING' && direction !== 'OUTGOING')
       throw badRequest(`Query parameter 'direction' must be INCOMING or OUTGOING, got '${direction}'`);
@@ -342,6 +389,8 @@ export function registerOpenApiRelationshipRoutes(router: Router, deps: { store:
       direction,
       sourceFilter: filterBody(body.sourceFilter, 'sourceFilter'),
       destinationFilter: filterBody(body.destinationFilter, 'destinationFilter'),
+      edgeFilter: filterBody(body.edgeFilter, 'edgeFilter'),
+      slice: sliceOf(ctx),
       count: Math.max(1, integerParam(ctx, 'count', 10, MAX_SCROLL_COUNT)),
       scrollId: queryParam(ctx, 'scrollId'),
       includeRemoved: booleanParam(ctx, 'includeSoftDelete', false),

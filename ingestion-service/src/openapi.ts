@@ -9,6 +9,7 @@ import { type AspectChange, type WriteOptions, authorizeWrites, hardDeleteEntity
 import {
   keyAspectNameOf,
   badRequest,
+  canonicalAspectName,
   validationFailed,
   isJsonRecord,
   type JsonRecord,
@@ -22,7 +23,7 @@ import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
 import { booleanParam, jsonValueBody, listParam, requestUrn } from './request-params.ts';
 import { parseSystemMetadata } from './proposals.ts';
-import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
+import { bodyEntityType, entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
 export interface OpenApiDeps {
   store: Store;
@@ -66,19 +67,21 @@ function entityElements(body: unknown[], entityType: string) {
  * The v3 ingest envelope: `[{urn, <aspectName>: {value, systemMetadata?, headers?}, …}, …]`, one
  * change per aspect, in element order. Of `headers`, `If-Version-Match` and `If-None-Match` make the
  * change conditional (412 when they do not hold); the others (the sync-index marker) mean nothing
- * here, every write being synchronous. Aspect names pass through to the write path, which validates
- * them exactly as for Rest.li proposals.
+ * here, every write being synchronous. Aspect names resolve in any case as DataHub's registry
+ * looks them up (canonicalAspectName: `globaltags` is globalTags, in the write and in the echo), then
+ * pass to the write path, which validates them exactly as for Rest.li proposals.
  */
-function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH', maxChanges: number): ParsedElements {
+function parseEntityElements(body: unknown[], entityType: string, changeType: 'UPSERT' | 'PATCH'): ParsedElements {
   const changes: AspectChange[] = [];
   const echo = new Map<string, JsonRecord>();
   for (const { element, where, urn, aspectNames } of entityElements(body, entityType)) {
     if (aspectNames.length === 0) throw badRequest(`${where} (${urn.text}) names no aspect: add "<aspectName>": {"value": …}`);
     let echoed = echo.get(urn.text);
     if (!echoed) echo.set(urn.text, (echoed = {}));
-    for (const aspectName of aspectNames) {
-      const entry = element[aspectName];
-      const at = `${where}.${aspectName}`;
+    for (const asked of aspectNames) {
+      const entry = element[asked];
+      const at = `${where}.${asked}`;
+      const aspectName = canonicalAspectName(asked);
       if (!isJsonRecord(entry)) throw badRequest(`${at} must be an object {"value": …, "systemMetadata": …}`);
       if (!('value' in entry)) throw badRequest(`Missing \`value\` field in ${at}`);
       const systemMetadata = parseSystemMetadata(entry.systemMetadata, at);
@@ -97,10 +100,82 @@ function parseEntityElements(body: unknown[], entityType: string, changeType: 'U
       echoed[aspectName] = { value };
     }
   }
+  return { changes, echo };
+}
+
+function checkBatchSize(changes: readonly AspectChange[], maxChanges: number): void {
   if (changes.length > maxChanges) {
     throw validationFailed(`Too many aspects in one batch: ${changes.length} > ${maxChanges} (MAX_BATCH_PROPOSALS)`);
   }
-  return { changes, echo };
+}
+
+/**
+ * DataHub's cross-type body (POST|PATCH /openapi/v3/entity/generic): `{"<entityType>": [<the typed
+ * route's elements>], …}`. Every element of every type is parsed before anything is written, and all
+ * of them are written in one transaction (DataHub writes type by type).
+ */
+async function parseGenericBody(ctx: Context, limitBytes: number, changeType: 'UPSERT' | 'PATCH', maxChanges: number) {
+  const body = await jsonValueBody(ctx, limitBytes, 'a JSON object {"<entityType>": [entities]}');
+  if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"<entityType>": [{"urn": …, "<aspectName>": {…}}]}');
+  const changes: AspectChange[] = [];
+  const parts: Array<{ key: string; echo: Map<string, JsonRecord> }> = [];
+  for (const [key, list] of Object.entries(body)) {
+    if (!Array.isArray(list)) throw badRequest(`Value of property '${key}' must be an array of entities`);
+    const entityType = bodyEntityType(key);
+    const parsed = parseEntityElements(list, entityType, changeType);
+    changes.push(...parsed.changes);
+    parts.push({ key, echo: parsed.echo });
+  }
+  checkBatchSize(changes, maxChanges);
+  return { changes, parts };
+}
+
+type Wanted = Map<string, { urn: Urn; names: Set<string> | undefined }>;
+
+/**
+ * batchGet of one list per entity type, read together: per list, in request order, the urns found
+ * with the asked aspects (names resolved as the per-aspect paths resolve them), a urn with none of
+ * them left out, as DataHub does. At most `maxUrns` urns in all (422).
+ */
+async function batchGet(
+  ctx: Context,
+  store: Store,
+  maxUrns: number,
+  lists: ReadonlyArray<{ entityType: string; body: unknown[] }>,
+): Promise<JsonRecord[][]> {
+  const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
+  // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
+  const wanted: Wanted[] = lists.map(({ entityType, body }) => {
+    const byUrn: Wanted = new Map();
+    for (const { urn, aspectNames } of entityElements(body, entityType)) {
+      const names = aspectNames.map(canonicalAspectName);
+      const seen = byUrn.get(urn.text);
+      if (!seen) byUrn.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
+      else if (seen.names) {
+        if (names.length === 0) seen.names = undefined;
+        else for (const n of names) seen.names.add(n);
+      }
+    }
+    return byUrn;
+  });
+  const count = wanted.reduce((n, w) => n + w.size, 0);
+  if (count > maxUrns) throw validationFailed(`Too many urns in one batchGet: ${count} > ${maxUrns} (MAX_BATCH_PROPOSALS)`);
+  const actor = actorOf(ctx);
+  for (const w of wanted) for (const { urn } of w.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
+  const urns = [...new Set(wanted.flatMap((w) => [...w.keys()]))];
+  const stored = urns.length ? await getLatestAspectsOf(store, urns) : new Map();
+  return wanted.map((w) =>
+    [...w].flatMap(([urn, { names }]) => {
+      const aspects: JsonRecord = {};
+      for (const r of stored.get(urn)?.values() ?? []) {
+        if (names && !names.has(r.name)) continue;
+        aspects[r.name] = withSystemMetadata
+          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
+          : { value: r.value };
+      }
+      return Object.keys(aspects).length ? [{ urn, ...aspects }] : [];
+    }),
+  );
 }
 
 const echoList = (echo: Map<string, JsonRecord>) => [...echo].map(([urn, aspects]) => ({ urn, ...aspects }));
@@ -111,13 +186,40 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   const reads = openApiEntityReadRoutes(router, deps);
   reads.scroll();
 
+  // The cross-type doors, before POST|PATCH /openapi/v3/entity/{entityType} would read "generic" as
+  // a type. The answer is keyed as the request was, each type's entities as its typed route echoes
+  // them; async (the default) answers 202, with the same body.
+  for (const [method, changeType] of [
+    ['post', 'UPSERT'],
+    ['patch', 'PATCH'],
+  ] as const) {
+    router[method]('/openapi/v3/entity/generic', async (ctx) => {
+      const async = booleanParam(ctx, 'async', true);
+      const { changes, parts } = await parseGenericBody(ctx, limit, changeType, config.MAX_BATCH_PROPOSALS);
+      await deps.ingest(ctx, changes);
+      ctx.status = async ? 202 : 200;
+      ctx.body = Object.fromEntries(parts.map(({ key, echo }) => [key, echoList(echo)]));
+    });
+  }
+  router.post('/openapi/v3/entity/generic/batchGet', async (ctx) => {
+    const body = await jsonValueBody(ctx, limit, 'a JSON object {"<entityType>": [{"urn": …}]}');
+    if (!isJsonRecord(body)) throw badRequest('Request body must be a JSON object {"<entityType>": [{"urn": …, "<aspectName>": {}}]}');
+    const lists = Object.entries(body).map(([key, list]) => {
+      if (!Array.isArray(list)) throw badRequest(`Value of property '${key}' must be an array of entities`);
+      return { key, entityType: bodyEntityType(key), body: list };
+    });
+    const found = await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, lists);
+    ctx.body = Object.fromEntries(lists.map(({ key }, i) => [key, found[i]]));
+  });
+
   // DataHub defaults async to true on these two doors; the SDK always says which it wants. Writes
   // are synchronous either way (all-or-nothing, visible on return): only the status differs.
   router.post('/openapi/v3/entity/:entityType', async (ctx) => {
     const async = booleanParam(ctx, 'async', true);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, entityType, 'UPSERT', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'UPSERT');
+    checkBatchSize(changes, config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     ctx.status = async ? 202 : 200;
     ctx.body = echoList(echo);
@@ -127,7 +229,8 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     const async = booleanParam(ctx, 'async', true);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    const { changes, echo } = parseEntityElements(body, entityType, 'PATCH', config.MAX_BATCH_PROPOSALS);
+    const { changes, echo } = parseEntityElements(body, entityType, 'PATCH');
+    checkBatchSize(changes, config.MAX_BATCH_PROPOSALS);
     await deps.ingest(ctx, changes);
     if (async) {
       ctx.body = '';
@@ -139,53 +242,19 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   });
 
   router.post('/openapi/v3/entity/:entityType/batchGet', async (ctx) => {
-    const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
-    const wanted = new Map<string, { urn: Urn; names: Set<string> | undefined }>();
-    for (const { urn, aspectNames: names } of entityElements(body, entityType)) {
-      const seen = wanted.get(urn.text);
-      if (!seen) wanted.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
-      else if (seen.names) {
-        if (names.length === 0) seen.names = undefined;
-        else for (const n of names) seen.names.add(n);
-      }
-    }
-    if (wanted.size > config.MAX_BATCH_PROPOSALS) {
-      throw validationFailed(`Too many urns in one batchGet: ${wanted.size} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
-    }
-    const actor = actorOf(ctx);
-    for (const { urn } of wanted.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
-    if (wanted.size === 0) {
-      ctx.body = [];
-      return;
-    }
-    const stored = await getLatestAspectsOf(store, [...wanted.keys()]);
-    const byUrn = new Map<string, JsonRecord>();
-    for (const [urn, rows] of stored) {
-      const names = wanted.get(urn)?.names;
-      for (const r of rows.values()) {
-        if (names && !names.has(r.name)) continue;
-        let aspects = byUrn.get(urn);
-        if (!aspects) byUrn.set(urn, (aspects = {}));
-        aspects[r.name] = withSystemMetadata
-          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
-          : { value: r.value };
-      }
-    }
-    // Request order; urns with none of the asked aspects are left out, as DataHub does.
-    ctx.body = [...wanted.keys()].filter((u) => byUrn.has(u)).map((urn) => ({ urn, ...byUrn.get(urn) }));
+    ctx.body = (await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, [{ entityType, body }]))[0];
   });
 
   // The SDK puts the urn raw into the path; a percent-encoded one works too. Matched on the raw
   // path, like the Rest.li path keys, so a urn's own %2C/%28/%29 survive a single decode.
   // DELETE …/{urn}/{aspectName} deletes that aspect, as ?aspects=<aspectName> does.
   router.delete(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/, async (ctx) => {
-    const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!);
+    const { urn, aspect } = entityPath(/^\/openapi\/v3\/entity\/([^/]+\/.+)$/.exec(ctx.path)![1]!, true);
     if (booleanParam(ctx, 'clear', false))
       throw badRequest("Query parameter 'clear' is not supported: delete the entity, or name its aspects in 'aspects'");
-    const aspects = aspect === undefined ? listParam(ctx, 'aspects') : [aspect];
+    const aspects = (aspect === undefined ? listParam(ctx, 'aspects') : [aspect]).map(canonicalAspectName);
     const keyAspect = keyAspectNameOf(urn.entityType);
     const actor = actorOf(ctx);
     if (aspects.length === 0 || aspects.includes(keyAspect)) {

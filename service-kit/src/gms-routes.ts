@@ -39,6 +39,7 @@ const TEMPLATES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/aspects\/.+$/, '/aspects/{urn}'],
   [/^\/entitiesV2\/.+$/, '/entitiesV2/{urn}'],
   [/^\/openapi\/v3\/entity\/scroll$/, '/openapi/v3/entity/scroll'],
+  [/^\/openapi\/v3\/entity\/generic$/, '/openapi/v3/entity/generic'],
   [/^\/openapi\/v3\/entity\/[^/]+\/batchGet$/, '/openapi/v3/entity/{entityType}/batchGet'],
   [/^\/openapi\/v3\/entity\/[^/]+\/urn.+\/[A-Za-z][A-Za-z0-9]*$/, '/openapi/v3/entity/{entityType}/{urn}/{aspect}'],
   [/^\/openapi\/v3\/entity\/[^/]+\/.+$/, '/openapi/v3/entity/{entityType}/{urn}'],

@@ -173,16 +173,17 @@ function matchesCondition(actual: string, condition: string, values: readonly st
 }
 
 export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
-  let actual = fieldValue(s, c.field);
-  let values = c.values;
-  if (c.field === 'entityType' && actual !== null) {
-    actual = typeKey(actual);
-    values = values.map(typeKey);
-  }
+  const actual = fieldValue(s, c.field);
+  if (c.field === 'entityType' && actual !== null) return valueMatches(typeKey(actual), { ...c, values: c.values.map(typeKey) });
+  return valueMatches(actual, c);
+}
+
+/** Whether one value (null: none) meets a criterion's condition, values and negation. */
+export function valueMatches(actual: string | null, c: Pick<Criterion, 'values' | 'negated' | 'condition'>): boolean {
   // An empty value list restricts nothing, negated or not (DataHub drops such a criterion).
-  if (c.condition !== 'EXISTS' && values.length === 0) return true;
+  if (c.condition !== 'EXISTS' && c.values.length === 0) return true;
   const hit =
-    c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, values);
+    c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, c.values);
   return c.negated ? !hit : hit;
 }
 

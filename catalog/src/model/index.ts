@@ -1,7 +1,7 @@
 // The public face of the model layer (docs/CONTRIBUTING.md §Layers): what other layers and services
 // import, by name. A name another package needs is added here; the rest stays inside the layer.
 // Aspect names and snapshot classes, for the Rest.li wire (snapshots, restore, FQCN-keyed aspects).
-export { ASPECT_NAME, aspectFqcn, aspectNameOfFqcn, snapshotEntityType } from './aspects/index.ts';
+export { ASPECT_NAME, aspectFqcn, aspectNameOfFqcn, canonicalAspectName, snapshotEntityType } from './aspects/index.ts';
 // The entity registry: GraphQL type names (the process registry), key aspects and registered names
 // (entity type specs), names and platforms (key search fields), urn keys (the urn-key grammar).
 export { entityTypeToGraphql } from './entity-registry.ts';

@@ -5,12 +5,17 @@ import {
   clausesMatch,
   ENTITY_FILTER_FIELDS,
   parseClauses,
+  valueMatches,
+  valuesOf,
   type Clauses,
+  type Criterion,
   type FilterField,
   type FilterSubject,
   type OrFilters,
 } from '../model/filters.ts';
+import type { Urn } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
+import { getAspect } from './aspect-reader.ts';
 import { searchEntities } from './entity-search.ts';
 
 interface AspectDocument {
@@ -60,6 +65,21 @@ export async function latestAspectDocuments(
   return out;
 }
 
+/**
+ * Version `version` (≥ 1, oldest first) of one aspect, as the latest is answered: with system
+ * metadata, its `version` is the one that value had while it was the latest (version n was the
+ * n-th written). Undefined when the aspect has no such version.
+ */
+export async function aspectVersionDocument(store: Store, urn: Urn, name: string, version: number): Promise<AspectDocument | undefined> {
+  const row = await getAspect(store, urn, name, version);
+  if (!row) return undefined;
+  return {
+    value: row.value,
+    systemMetadata: { ...row.systemMetadata, version: row.systemMetadata.version ?? String(version) },
+    auditStamp: { time: row.createdOn, actor: row.createdBy },
+  };
+}
+
 /** An opaque cursor: the offset of the next page, which the client passes back unchanged. */
 export function encodeOffset(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset }), 'utf8').toString('base64url');
@@ -87,6 +107,8 @@ export interface EntityScrollInput {
   scrollId: string | undefined;
   count: number;
   includeRemoved: boolean;
+  /** sliceId / sliceMax: one of `max` disjoint parts of the set, by urn (0 ≤ id < max, checked by the door). */
+  slice?: { id: number; max: number } | undefined;
 }
 
 /**
@@ -114,6 +136,7 @@ export async function scrollEntities(
     sort: field === '_score' ? 'relevance' : (field as 'urn' | 'name'),
     descending: input.sort?.descending === true,
     includeRemoved: input.includeRemoved,
+    slice: input.slice,
   });
   const next = start + result.hits.length;
   return {
@@ -133,6 +156,10 @@ export interface RelationshipScrollInput {
   direction: 'INCOMING' | 'OUTGOING';
   sourceFilter: OrFilters;
   destinationFilter: OrFilters;
+  /** Criteria on the edge itself: `relationshipType` only (DataHub's edge documents hold more). */
+  edgeFilter?: OrFilters | undefined;
+  /** sliceId / sliceMax: one of `max` disjoint parts of the edges, by edge (0 ≤ id < max, checked by the door). */
+  slice?: { id: number; max: number } | undefined;
   count: number;
   scrollId: string | undefined;
   includeRemoved: boolean;
@@ -145,6 +172,43 @@ export interface RelationshipScrollResult {
     source: { urn: string; entityType: string };
     destination: { urn: string; entityType: string };
   }>;
+}
+
+/** The edge filter's clauses (null = every edge); a field other than relationshipType is a 400 naming it. */
+function edgeClauses(filter: OrFilters | undefined): Array<Array<Pick<Criterion, 'values' | 'negated' | 'condition'>>> | null {
+  const clauses = (filter ?? []).map((c) =>
+    (c.and ?? []).map((f) => {
+      if (f.field !== 'relationshipType')
+        throw badRequest(`Unknown filter field '${f.field}' in edgeFilter: edges are filtered on relationshipType`);
+      return { values: valuesOf(f), negated: f.negated === true, condition: (f.condition ?? 'EQUAL').toUpperCase() };
+    }),
+  );
+  return clauses.length === 0 || clauses.some((and) => and.length === 0) ? null : clauses;
+}
+
+/**
+ * The relationship types the statement need read: those the request names, narrowed to what every
+ * clause of the edge filter pins by EQUAL/IN (then no other type can pass); null when none can pass.
+ */
+function typesToRead(asked: readonly string[], edge: ReturnType<typeof edgeClauses>): string[] | null {
+  if (edge === null) return [...asked];
+  const pinned = edge.map(
+    (and) => and.find((c) => !c.negated && (c.condition === 'EQUAL' || c.condition === 'IN') && c.values.length)?.values,
+  );
+  if (pinned.some((v) => v === undefined)) return [...asked];
+  const union = [...new Set(pinned.flatMap((v) => v!))];
+  const types = asked.length ? union.filter((t) => asked.includes(t)) : union;
+  return types.length ? types : null;
+}
+
+/** Which of `max` slices an edge falls in: a 32-bit FNV-1a hash of its (source, type, destination). */
+function edgeSliceOf(source: string, type: string, destination: string, max: number): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${source}\u0000${type}\u0000${destination}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % max;
 }
 
 /** Urns every clause pins the `urn` field to (EQUAL/IN, not negated): where the walk can start. */
@@ -208,6 +272,9 @@ export async function scrollRelationships(store: Store, input: RelationshipScrol
   const start = incoming ? { clauses: dst.clauses, types: input.destinationTypes } : { clauses: src.clauses, types: input.sourceTypes };
   const end = incoming ? { clauses: src.clauses, types: input.sourceTypes } : { clauses: dst.clauses, types: input.destinationTypes };
   const removedAsked = src.onRemoved || dst.onRemoved;
+  const edge = edgeClauses(input.edgeFilter);
+  const types = typesToRead(input.types, edge);
+  if (types === null) return { scrollId: null, results: [] };
   const batch = Math.min(10_000, input.count * 4 + 100);
   const results: RelationshipScrollResult['results'] = [];
   let after = decodeKey(input.scrollId);
@@ -218,7 +285,7 @@ export async function scrollRelationships(store: Store, input: RelationshipScrol
       tx.run<Row>('relationships/scroll', {
         sourceUrns: anchorsOf(start.clauses),
         destinationUrns: anchorsOf(end.clauses),
-        types: [...input.types],
+        types,
         sourceTypes: [...start.types],
         destinationTypes: [...end.types],
         includeRemoved: input.includeRemoved || removedAsked,
@@ -231,6 +298,8 @@ export async function scrollRelationships(store: Store, input: RelationshipScrol
       after = [r.source, r.type, r.destination];
       if (!clausesMatch(subjectOf(r.source, r.sourceFields), start.clauses)) continue;
       if (!clausesMatch(subjectOf(r.destination, r.destinationFields), end.clauses)) continue;
+      if (edge !== null && !edge.some((and) => and.every((c) => valueMatches(r.type, c)))) continue;
+      if (input.slice && edgeSliceOf(r.source, r.type, r.destination, input.slice.max) !== input.slice.id) continue;
       if (results.length === input.count) {
         more = true;
         break;

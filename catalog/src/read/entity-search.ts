@@ -31,7 +31,14 @@ export interface EntitySearchInput {
   facets?: boolean | undefined;
   /** Most values per facet (DataHub's searchFlags.maxAggValues); default 20. */
   maxAggValues?: number | null | undefined;
+  /** One of `max` disjoint slices that together cover the matches (DataHub's sliceOptions); checked by the caller. */
+  slice?: { id: number; max: number } | undefined;
 }
+
+/** Printable ASCII → its code, for the slice hash of cypher/search/entities (Cypher has no char codes). */
+const URN_CHAR_CODES: Readonly<Record<string, number>> = Object.fromEntries(
+  Array.from({ length: 95 }, (_, i) => [String.fromCharCode(32 + i), 32 + i]),
+);
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
 const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([...ENTITY_FILTER_FIELDS, 'hasUpstreams']);
@@ -139,6 +146,7 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
       descending: input.descending === true,
       skip: int(start),
       limit: int(Math.min(count, MAX_SEARCH_PAGE)),
+      slice: input.slice ? { id: int(input.slice.id), max: int(input.slice.max), codes: URN_CHAR_CODES } : null,
     }),
   );
   const row = rows[0];

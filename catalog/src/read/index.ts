@@ -27,6 +27,7 @@ export { lineageLimitsFromConfig, type LineageLimits } from './lineage/query.ts'
 export { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEntities } from './entity-details.ts';
 // Entities as the OpenAPI v3 doors answer them, and the offset cursor search pages share.
 export {
+  aspectVersionDocument,
   decodeOffset,
   encodeOffset,
   latestAspectDocuments,

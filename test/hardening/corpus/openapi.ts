@@ -47,6 +47,16 @@ export function openApiCases(fx: Fixtures): OpenApiCase[] {
         status: 400,
         message: named('element \\[0\\]'),
       },
+      // The cross-type door: the bad urn under the second type, after a good element of another.
+      {
+        id: `POST v3 generic: good chart, then dataset ${u.rule}`,
+        endpoint: 'POST /openapi/v3/entity/generic',
+        method: 'POST',
+        path: '/openapi/v3/entity/generic?async=false',
+        body: { chart: [{ urn: fx.ns.chart('corpus_generic'), ...status(true) }], dataset: [{ urn: u.urn, ...status(true) }] },
+        status: 400,
+        message: named('element \\[0\\]'),
+      },
       // Mixed batch: the good element first; nothing of the batch may be written.
       {
         id: `POST v3 mixed batch: good, then ${u.rule}`,
@@ -162,6 +172,21 @@ export function openApiCases(fx: Fixtures): OpenApiCase[] {
     status: 400,
     message: /'count' must be at most 2147483647/,
   });
+  for (const [q, why] of [
+    ['sliceId=2147483648&sliceMax=2147483647', /'sliceId' must be at most 2147483647/],
+    ['sliceId=1e3&sliceMax=2000', /'sliceId' must be a non-negative integer, got '1e3'/],
+    ['sliceId=5&sliceMax=5', /'sliceId' must be less than 'sliceMax' \(5\), got 5/],
+  ] as const) {
+    cases.push({
+      id: `entity scroll: ${q}`,
+      endpoint: 'POST /openapi/v3/entity/scroll',
+      method: 'POST',
+      path: `/openapi/v3/entity/scroll?${q}`,
+      body: {},
+      status: 400,
+      message: why,
+    });
+  }
   cases.push({
     id: 'scroll: 10,001 urns',
     endpoint: 'POST /openapi/v3/lineage/scroll',
@@ -182,6 +207,7 @@ export function openApiCases(fx: Fixtures): OpenApiCase[] {
     ['POST /openapi/v3/entity', 'POST', '/openapi/v3/entity/dataset?async=false', [{ urn: fx.a, ...status(true) }]],
     ['PATCH /openapi/v3/entity', 'PATCH', '/openapi/v3/entity/dataset?async=false', [{ urn: fx.a, ...patch }]],
     ['POST /openapi/v3/entity/batchGet', 'POST', '/openapi/v3/entity/dataset/batchGet', [{ urn: fx.a }]],
+    ['POST /openapi/v3/entity/generic', 'POST', '/openapi/v3/entity/generic?async=false', { dataset: [{ urn: fx.a, ...status(true) }] }],
     ['POST /openapi/v3/lineage/scroll', 'POST', '/openapi/v3/lineage/scroll', { urns: [fx.a] }],
   ] as const) {
     cases.push({

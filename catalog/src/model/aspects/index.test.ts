@@ -6,6 +6,7 @@ import {
   aspectFqcn,
   aspectNameOfFqcn,
   aspectSchemas,
+  canonicalAspectName,
   isModelledAspect,
   snapshotEntityType,
   snapshotFqcnOf,
@@ -329,6 +330,25 @@ describe('aspect names ↔ FQCN', () => {
     expect(aspectNameOfFqcn('com.example.Nope')).toBeUndefined();
     expect(isModelledAspect('myCustomAspect')).toBe(false);
     expect(isModelledAspect('upstreamLineage')).toBe(true);
+  });
+});
+
+describe("canonicalAspectName (the OpenAPI paths DataHub's generated spec lower-cases)", () => {
+  test.each([
+    ['datasetproperties', 'datasetProperties'],
+    ['GLOBALTAGS', 'globalTags'],
+    ['globalTags', 'globalTags'],
+    ['datasetkey', 'datasetKey'],
+    ['browsepathsv2', 'browsePathsV2'],
+    ['editabledatasetproperties', 'editableDatasetProperties'],
+  ])('%s → %s', (asked, stored) => {
+    expect(canonicalAspectName(asked)).toBe(stored);
+  });
+
+  test('a name the catalog does not know is kept as sent', () => {
+    expect(canonicalAspectName('myCustomAspect')).toBe('myCustomAspect');
+    expect(canonicalAspectName('mycustomaspect')).toBe('mycustomaspect');
+    expect(canonicalAspectName('constructor')).toBe('constructor');
   });
 });
 

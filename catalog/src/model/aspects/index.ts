@@ -255,6 +255,19 @@ export function aspectFqcn(aspectName: string): string | undefined {
   return FQCN_BY_NAME.get(aspectName);
 }
 
+/**
+ * The aspect a request names, as the catalog stores it: DataHub's generated OpenAPI spec writes
+ * aspect names lower-cased in paths (`…/datasetproperties`), and its controllers look them up
+ * case-insensitively. A name the catalog knows (DataHub's aspects, the modelled ones, the key
+ * aspects of registered types) in another case is that name; any other name is kept as sent.
+ */
+export function canonicalAspectName(name: string): string {
+  if (FQCN_BY_NAME.has(name) || schemaOf(name) !== undefined) return name;
+  const lower = name.toLowerCase();
+  for (const known of [...FQCN_BY_NAME.keys(), ...aspectSchemas().keys()]) if (known.toLowerCase() === lower) return known;
+  return name;
+}
+
 /** Aspect name of an FQCN (the union key of an MCE aspect); undefined when unknown. */
 export function aspectNameOfFqcn(fqcn: string): string | undefined {
   return NAME_BY_FQCN.get(fqcn);
