@@ -4,7 +4,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { composeServices } from '@apollo/composition';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, createTokenStore, authConfigOf } from '@lineage/catalog/operations';
 import { type GatewayConfig, type Logger, currentRequestId, REQUEST_ID_HEADER } from '@lineage/catalog/runtime';
@@ -40,9 +39,9 @@ import {
   plansOfSubgraphResponse,
   type PlanCarrier,
 } from '@lineage/service-kit';
-import { subgraphTypeDefs } from '@lineage/lineage-service';
 import { explorerStaticHandler } from '@lineage/explorer/serve';
 import { subgraphFailure, subgraphFetcher } from './subgraph-fetch.ts';
+import { LINEAGE_SUBGRAPH, supergraphOf } from './supergraph.ts';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
 const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
@@ -69,7 +68,7 @@ export interface GatewayDeps {
   logger: Logger;
   /** Token store for authentication at the door. */
   store: Store;
-  /** Subgraph GraphQL endpoint; default LINEAGE_URL, else http://127.0.0.1:<LINEAGE_PORT>/graphql. */
+  /** The lineage subgraph's GraphQL endpoint; default LINEAGE_URL, else http://127.0.0.1:<LINEAGE_PORT>/graphql. */
   lineageUrl?: string;
   /** Ingestion service base URL; default INGESTION_URL, else http://127.0.0.1:8080. */
   ingestionUrl?: string;
@@ -115,16 +114,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/**
- * Composes the supergraph from the subgraphs' own SDL (the same documents they serve), at start:
- * no dependency on a subgraph being up, no polling. Throws listing every composition error.
- */
-export function composeSupergraph(lineageUrl: string): string {
-  const result = composeServices([{ name: 'lineage', url: lineageUrl, typeDefs: subgraphTypeDefs() }]);
-  if (result.errors) throw new Error(`Supergraph composition failed:\n${result.errors.map((e) => `  ${e.message}`).join('\n')}`);
-  return result.supergraphSdl;
-}
-
 export function defaultLineageUrl(config: GatewayConfig): string {
   return config.LINEAGE_URL ?? `http://127.0.0.1:${config.LINEAGE_PORT}${GRAPHQL_PATH}`;
 }
@@ -138,24 +127,35 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const lineageUrl = deps.lineageUrl ?? defaultLineageUrl(config);
   const ingestionUrl = deps.ingestionUrl ?? defaultIngestionUrl(config);
 
-  // One pool for every call to the other services (the subgraph, the ingestion relay).
+  // One pool for every call to the other services (the subgraphs, the ingestion relay).
   const agent = serviceCallAgent();
+  const fetcher = subgraphFetcher(agent);
+  // Throws (the gateway does not start) naming every subgraph it cannot read or compose.
+  const supergraphSdl = await supergraphOf(config, lineageUrl, fetcher).catch((e: unknown) => {
+    agent.destroy();
+    throw e;
+  });
   const gateway = new ApolloGateway({
-    supergraphSdl: composeSupergraph(lineageUrl),
-    buildService: ({ url }) =>
-      new RemoteGraphQLDataSource<GatewayContext>({
+    supergraphSdl,
+    buildService: ({ name, url }) => {
+      // The catalog's own headers (bookmarks, lineage plans) go to and come from the lineage
+      // subgraph only; every subgraph gets the caller's Authorization and the request id.
+      const lineage = name === LINEAGE_SUBGRAPH;
+      return new RemoteGraphQLDataSource<GatewayContext>({
         url,
-        fetcher: subgraphFetcher(agent),
+        fetcher,
         didEncounterError(error, _request, response) {
-          throw subgraphFailure(error, response);
+          throw subgraphFailure(error, response, lineage ? 'The lineage service' : `The subgraph "${name}"`);
         },
         willSendRequest({ request, context }) {
           if (context.authorization) request.http?.headers.set('authorization', context.authorization);
           if (context.requestId) request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
+          if (!lineage) return;
           if (context.bookmarks) request.http?.headers.set(BOOKMARK_HEADER, context.bookmarks);
           if (context.explainLineage) request.http?.headers.set(LINEAGE_PLAN_HEADER, 'true');
         },
         didReceiveResponse({ response, context }) {
+          if (!lineage) return response;
           const bookmarks = response.http?.headers.get(BOOKMARK_HEADER);
           // Every operation's context holds the list (built below); `?.` only keeps a request Apollo
           // might make on its own behalf from failing on a missing one.
@@ -163,7 +163,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
           context.lineagePlans?.push(...plansOfSubgraphResponse(response.extensions));
           return response;
         },
-      }),
+      });
+    },
     logger,
   });
   const apollo = new ApolloServer<GatewayContext>({

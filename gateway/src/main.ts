@@ -3,6 +3,7 @@
 import { loadGatewayConfig } from '@lineage/catalog/runtime';
 import { loadServiceConfig, runService } from '@lineage/service-kit';
 import { createGateway, defaultIngestionUrl, defaultLineageUrl, gatewayRouteTemplate } from './app.ts';
+import { SupergraphError } from './supergraph.ts';
 
 const name = 'gateway';
 const config = loadServiceConfig(name, loadGatewayConfig);
@@ -12,7 +13,13 @@ await runService({
   config,
   port: config.GATEWAY_PORT,
   async build({ store, logger }) {
-    const gateway = await createGateway({ config, logger, store });
+    const gateway = await createGateway({ config, logger, store }).catch((e: unknown) => {
+      // A subgraph that cannot be read or composed is the configuration's problem, as a bad variable is.
+      if (!(e instanceof SupergraphError)) throw e;
+      logger.fatal(e.message);
+      process.exit(2);
+    });
+    const extras = (config.GATEWAY_EXTRA_SUBGRAPHS ?? []).map((s) => `; ${s.name} ${s.url}`).join('');
     return {
       server: gateway.httpServer,
       close: () => gateway.close(),
@@ -20,7 +27,7 @@ await runService({
       readyPaths: ['/api/health'],
       routeTemplate: gatewayRouteTemplate,
       describe: (address) =>
-        `gateway listening on ${address} (GraphQL at /api/graphql; subgraph ${defaultLineageUrl(config)}; ingestion ${defaultIngestionUrl(config)})`,
+        `gateway listening on ${address} (GraphQL at /api/graphql; subgraph ${defaultLineageUrl(config)}${extras}; ingestion ${defaultIngestionUrl(config)})`,
     };
   },
 });

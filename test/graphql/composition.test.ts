@@ -2,7 +2,7 @@
 // change that breaks composition, drops an operation DataHub clients send, or lets an enum drift
 // from the domain's lists fails here.
 import { buildSchema, isEnumType, isObjectType, parse, validate, type GraphQLSchema } from 'graphql';
-import { composeSupergraph } from '../../gateway/src/app.ts';
+import { composeSupergraph } from '../../gateway/src/supergraph.ts';
 import { buildLineageSchema } from '../../lineage-service/src/app.ts';
 import { entityTypeDescriptors } from '../../catalog/src/model/entity-registry.ts';
 import { FABRIC_TYPES, GRAPHQL_ENTITY_TYPES } from '../../catalog/src/model/entity-types.ts';

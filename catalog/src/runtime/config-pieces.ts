@@ -197,3 +197,41 @@ export const serviceUrls = z.object({
   /** The catalog's public address, which GET /config reports as baseUrl. */
   PUBLIC_BASE_URL: z.string().optional(),
 });
+
+/** A subgraph's name in GATEWAY_EXTRA_SUBGRAPHS: what composition and its errors call it. */
+const SUBGRAPH_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * GATEWAY_EXTRA_SUBGRAPHS as the list it names: `name=url` entries, comma-separated. Every bad entry
+ * is its own issue, so the startup error lists them all.
+ */
+function extraSubgraphList(value: string, ctx: z.RefinementCtx): Array<{ name: string; url: string }> {
+  const entries: Array<{ name: string; url: string }> = [];
+  const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
+  for (const raw of value.split(',').map((e) => e.trim())) {
+    const eq = raw.indexOf('=');
+    const name = raw.slice(0, Math.max(eq, 0)).trim();
+    const url = raw.slice(eq + 1).trim();
+    if (eq < 0 || !name || !url) {
+      problem(`entry ${JSON.stringify(raw)} is not name=url`);
+      continue;
+    }
+    if (!SUBGRAPH_NAME.test(name))
+      problem(`subgraph name ${JSON.stringify(name)} must start with a letter and hold only letters, digits, _ and -`);
+    else if (name.toLowerCase() === 'lineage') problem('subgraph name "lineage" is the catalog\'s own subgraph; choose another');
+    else if (entries.some((e) => e.name.toLowerCase() === name.toLowerCase()))
+      problem(`subgraph name ${JSON.stringify(name)} appears twice`);
+    if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol))
+      problem(`subgraph ${JSON.stringify(name)}: ${JSON.stringify(url)} is not an http:// or https:// URL`);
+    entries.push({ name, url });
+  }
+  return entries;
+}
+
+/** The subgraphs the front door composes beside the lineage subgraph (docs/configuration.md §Extra subgraphs). */
+export const gatewaySubgraphs = z.object({
+  /** `name=url[,name=url…]`: each subgraph's GraphQL endpoint, whose SDL the gateway reads at start. */
+  GATEWAY_EXTRA_SUBGRAPHS: z.string().transform(extraSubgraphList).optional(),
+  /** How long the gateway waits at start for each extra subgraph to answer its SDL. */
+  GATEWAY_SUBGRAPH_WAIT_MS: positiveInt.default(300_000),
+});

@@ -73,6 +73,42 @@ describe('each service validates what it reads and lists every problem', () => {
   });
 });
 
+describe('GATEWAY_EXTRA_SUBGRAPHS (the subgraphs the front door composes beside the lineage subgraph)', () => {
+  test('unset: none; name=url entries, comma-separated and trimmed, in order', () => {
+    expect(loadGatewayConfig(required).GATEWAY_EXTRA_SUBGRAPHS).toBeUndefined();
+    expect(loadGatewayConfig(required).GATEWAY_SUBGRAPH_WAIT_MS).toBe(300_000);
+    expect(
+      loadGatewayConfig({ ...required, GATEWAY_EXTRA_SUBGRAPHS: 'quality=http://q:4001/graphql, cost-team = https://cost.example/graphql' })
+        .GATEWAY_EXTRA_SUBGRAPHS,
+    ).toEqual([
+      { name: 'quality', url: 'http://q:4001/graphql' },
+      { name: 'cost-team', url: 'https://cost.example/graphql' },
+    ]);
+  });
+
+  test('every malformed entry is its own problem, naming the variable', () => {
+    const message = problemsOf(() =>
+      loadGatewayConfig({
+        ...required,
+        GATEWAY_EXTRA_SUBGRAPHS: 'http://no-name,1st=http://a/graphql,lineage=http://b/graphql,q=ftp://c,q=http://d/graphql,',
+      }),
+    );
+    expect(message.split('\n').slice(1)).toEqual([
+      '  GATEWAY_EXTRA_SUBGRAPHS: entry "http://no-name" is not name=url',
+      '  GATEWAY_EXTRA_SUBGRAPHS: subgraph name "1st" must start with a letter and hold only letters, digits, _ and -',
+      '  GATEWAY_EXTRA_SUBGRAPHS: subgraph name "lineage" is the catalog\'s own subgraph; choose another',
+      '  GATEWAY_EXTRA_SUBGRAPHS: subgraph "q": "ftp://c" is not an http:// or https:// URL',
+      '  GATEWAY_EXTRA_SUBGRAPHS: subgraph name "q" appears twice',
+      '  GATEWAY_EXTRA_SUBGRAPHS: entry "" is not name=url',
+    ]);
+    expect(problemsOf(() => loadGatewayConfig({ ...required, GATEWAY_SUBGRAPH_WAIT_MS: '0' }))).toContain('  GATEWAY_SUBGRAPH_WAIT_MS: ');
+  });
+
+  test('only the gateway reads it', () => {
+    expect(loadLineageConfig({ ...required, GATEWAY_EXTRA_SUBGRAPHS: 'broken' })).not.toHaveProperty('GATEWAY_EXTRA_SUBGRAPHS');
+  });
+});
+
 describe('the operator tools and the launcher', () => {
   test('the tools need no token keys and fall back on the embedded server', () => {
     expect(loadToolsConfig({})).toMatchObject({ NEO4J_URI: 'bolt://127.0.0.1:7687', NEO4J_DATABASE: 'neo4j', EVENTS_API_ENABLED: true });

@@ -13,6 +13,7 @@ import {
   embeddedServer,
   eventsRetention,
   existence,
+  gatewaySubgraphs,
   graphqlLimits,
   ingestionLimits,
   lineageLimits,
@@ -62,6 +63,7 @@ const lineageSchema = service.extend({
 
 const gatewaySchema = service.extend({
   ...graphqlLimits.shape,
+  ...gatewaySubgraphs.shape,
   ...ports.pick({ GATEWAY_PORT: true, LINEAGE_PORT: true }).shape,
   ...serviceUrls.pick({ INGESTION_URL: true, LINEAGE_URL: true }).shape,
 });
