@@ -1,7 +1,8 @@
-// Marquez 0.51's read API (docs/marquez.md) on the ingestion service: namespaces, datasets, jobs,
-// runs and lineage, read from the graph the OpenLineage and DataHub doors write. Each route reads
-// its parameters, checks the caller may read, calls one catalog read and answers its JSON; errors
-// render as Marquez's `{code, message}` (restli.ts errorMiddleware).
+// Marquez 0.51's API (docs/marquez-compatibility.md) on the ingestion service: namespaces,
+// datasets, jobs, runs, lineage, column lineage, search, tags and sources, read from the graph the
+// OpenLineage and DataHub doors write. Each route reads its parameters, checks the caller may read,
+// calls one catalog read and answers its JSON; errors render as Marquez's `{code, message}`
+// (restli.ts errorMiddleware).
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { assertCan } from '@lineage/catalog/model';
@@ -15,11 +16,16 @@ import {
   listJobs,
   listNamespaces,
   listRuns,
+  DEFAULT_SEARCH_LIMIT,
+  marquezColumnLineage,
   marquezLineage,
+  marquezSearch,
+  marquezSources,
+  marquezTags,
   type Page,
 } from '@lineage/catalog/read';
 import type { Store } from '@lineage/catalog/store';
-import { integerParam, queryParam } from './request-params.ts';
+import { booleanParam, integerParam, queryParam } from './request-params.ts';
 import { actorOf } from './restli.ts';
 
 /** Marquez's page defaults. */
@@ -76,5 +82,32 @@ export function registerMarquezRoutes(router: Router, deps: { store: Store }): v
     const { graph, truncated } = await marquezLineage(store, queryParam(ctx, 'nodeId'), depth);
     if (truncated) ctx.set(LINEAGE_TRUNCATED_HEADER, 'true');
     ctx.body = { graph };
+  });
+  router.get('/api/v1/column-lineage', async (ctx) => {
+    read(ctx);
+    const depth = integerParam(ctx, 'depth', DEFAULT_LINEAGE_DEPTH);
+    const withDownstream = booleanParam(ctx, 'withDownstream', false);
+    const { graph, truncated } = await marquezColumnLineage(store, queryParam(ctx, 'nodeId'), depth, withDownstream);
+    if (truncated) ctx.set(LINEAGE_TRUNCATED_HEADER, 'true');
+    ctx.body = { graph };
+  });
+  router.get('/api/v1/search', async (ctx) => {
+    read(ctx);
+    const q = (name: string) => queryParam(ctx, name);
+    ctx.body = await marquezSearch(store, {
+      q: q('q'),
+      filter: q('filter'),
+      sort: q('sort'),
+      limit: integerParam(ctx, 'limit', DEFAULT_SEARCH_LIMIT),
+      namespace: q('namespace'),
+      before: q('before'),
+      after: q('after'),
+    });
+  });
+  router.get('/api/v1/tags', async (ctx) => {
+    ctx.body = await marquezTags(store, read(ctx));
+  });
+  router.get('/api/v1/sources', async (ctx) => {
+    ctx.body = await marquezSources(store, read(ctx));
   });
 }

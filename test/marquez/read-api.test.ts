@@ -1,4 +1,4 @@
-// Marquez 0.51's read API (docs/marquez.md) over a graph written through the OpenLineage door:
+// Marquez 0.51's read API (docs/marquez-compatibility.md) over a graph written through the OpenLineage door:
 // namespaces, datasets (fields from the schema facet, facets kept), jobs with their inputs, outputs,
 // latest run and type, runs with Marquez's states and durations, paging, Marquez's error body, and
 // lineage with Marquez's semantics (undirected, depth in job hops, a dataset no job touches alone).

@@ -1,4 +1,4 @@
-// GET /api/v1/lineage with Marquez's semantics (docs/marquez.md §Lineage), which are not DataHub's:
+// GET /api/v1/lineage with Marquez's semantics (docs/marquez-compatibility.md §Lineage), which are not DataHub's:
 // the walk is undirected over job ↔ dataset, `depth` counts job hops from the start job, a dataset
 // starts from one job that writes it (else one that reads it), every dataset a reached job reads or
 // writes is a node, and a dataset no job touches is answered alone.

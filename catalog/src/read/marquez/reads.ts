@@ -1,4 +1,4 @@
-// Marquez 0.51's reads of namespaces, datasets, jobs and runs (docs/marquez.md), from what the
+// Marquez 0.51's reads of namespaces, datasets, jobs and runs (docs/marquez-compatibility.md), from what the
 // OpenLineage door and the DataHub doors stored: no second store. Each returns Marquez's JSON; an
 // unknown namespace, dataset, job or run is notFound with Marquez's message.
 import { isCatalogError, notFound } from '../../model/errors.ts';
