@@ -5,13 +5,14 @@
 // (restli.ts errorMiddleware).
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { assertCan } from '@lineage/catalog/model';
+import { assertCan, badRequest } from '@lineage/catalog/model';
 import {
   DEFAULT_LINEAGE_DEPTH,
   getDataset,
   getJob,
   getNamespace,
   getRun,
+  getRunFacets,
   listDatasets,
   listJobs,
   listNamespaces,
@@ -20,6 +21,7 @@ import {
   marquezColumnLineage,
   marquezLineage,
   marquezSearch,
+  marquezSource,
   marquezSources,
   marquezTags,
   type Page,
@@ -76,6 +78,17 @@ export function registerMarquezRoutes(router: Router, deps: { store: Store }): v
     read(ctx);
     ctx.body = await getRun(store, p(ctx, 'id'));
   });
+  router.get('/api/v1/jobs/runs/:id/facets', async (ctx) => {
+    read(ctx);
+    const type = queryParam(ctx, 'type');
+    const kind = ['RUN', 'JOB', 'DATASET'].find((t) => t === type?.toUpperCase());
+    if (!kind) throw badRequest(`Query parameter 'type' must be one of RUN, JOB, DATASET, got '${type ?? ''}'`);
+    // Marquez answers DATASET for a known run with no body (it serves no dataset facets here).
+    if (kind === 'DATASET') {
+      await getRun(store, p(ctx, 'id'));
+      ctx.status = 204;
+    } else ctx.body = await getRunFacets(store, p(ctx, 'id'), kind as 'RUN' | 'JOB');
+  });
   router.get('/api/v1/lineage', async (ctx) => {
     read(ctx);
     const depth = integerParam(ctx, 'depth', DEFAULT_LINEAGE_DEPTH);
@@ -109,5 +122,9 @@ export function registerMarquezRoutes(router: Router, deps: { store: Store }): v
   });
   router.get('/api/v1/sources', async (ctx) => {
     ctx.body = await marquezSources(store, read(ctx));
+  });
+  router.get('/api/v1/sources/:source', async (ctx) => {
+    read(ctx);
+    ctx.body = await marquezSource(store, p(ctx, 'source'));
   });
 }

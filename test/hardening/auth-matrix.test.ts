@@ -399,6 +399,15 @@ const REST: RestEndpoint[] = [
     allowed: ['Reader', 'Editor', 'Admin'],
     denied: /unauthorized/,
   },
+  // Marquez's tag write goes through the write path: an Editor's, as any tag edit.
+  {
+    name: 'POST /api/v1/namespaces/{ns}/datasets/{name}/tags/{tag} (Marquez)',
+    method: 'POST',
+    marquez: true,
+    path: `/api/v1/namespaces/${ns.platform}/datasets/a/tags/matrix`,
+    allowed: ['Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
   {
     name: 'POST /openapi/v3/relationship/scroll',
     method: 'POST',

@@ -271,6 +271,35 @@ describe('jobs and runs', () => {
     });
     expect(await get(`/api/v1/jobs/runs/${randomUUID()}`)).toMatchObject({ status: 404, body: { code: 404 } });
   });
+
+  test("a run's facets, or its job's, as {runId, facets}; the type is required", async () => {
+    const run = await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`);
+    expect(run.status).toBe(200);
+    expect(Object.keys(run.body)).toEqual(['runId', 'facets']);
+    expect(run.body.runId).toBe(runs.mart2);
+    expect(run.body.facets.errorMessage).toEqual({
+      _producer: producer,
+      _schemaURL: 'https://x/Err.json',
+      message: 'boom',
+      programmingLanguage: 'python',
+    });
+    expect(run.body.facets).toEqual((await get(`/api/v1/jobs/runs/${runs.mart2}`)).body.facets);
+    const job = await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=JOB`);
+    expect(job.body).toEqual({ runId: runs.mart2, facets: (await get(`/api/v1/namespaces/${jobNs}/jobs/etl.mart`)).body.facets });
+    const dataset = await fetch(`${stack.ingestion.baseUrl}/api/v1/jobs/runs/${runs.mart2}/facets?type=dataset`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect([dataset.status, await dataset.text()]).toEqual([204, '']);
+    for (const bad of ['', '?type=', '?type=column'])
+      expect(await get(`/api/v1/jobs/runs/${runs.mart2}/facets${bad}`)).toMatchObject({
+        status: 400,
+        body: { code: 400, message: expect.stringContaining("'type'") },
+      });
+    for (const type of ['run', 'dataset'])
+      expect(await get(`/api/v1/jobs/runs/${randomUUID()}/facets?type=${type}`)).toMatchObject({ status: 404, body: { code: 404 } });
+    expect((await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`, null)).status).toBe(401);
+    expect((await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`, reader)).status).toBe(200);
+  });
 });
 
 describe('lineage', () => {

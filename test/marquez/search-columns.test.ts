@@ -295,12 +295,23 @@ describe('tags and sources', () => {
       connectionUrl: 'postgres://wh:5432/db',
       description: null,
     });
+    expect(await get(`/api/v1/sources/${u}_wh`)).toMatchObject({ status: 200, body: ours });
+    expect(await get(`/api/v1/sources/${u}_nope`)).toMatchObject({
+      status: 404,
+      body: { code: 404, message: `Source '${u}_nope' not found.` },
+    });
     // The datasets that name no source are Marquez's 'default' source's.
     expect(body.sources.find((s: Json) => s.name === 'default')).toMatchObject({ connectionUrl: '' });
   });
 
   test('every new route needs a token', async () => {
-    for (const path of ['/api/v1/search?q=x', `/api/v1/column-lineage?nodeId=dataset:${dsNs}:x`, '/api/v1/tags', '/api/v1/sources'])
+    for (const path of [
+      '/api/v1/search?q=x',
+      `/api/v1/column-lineage?nodeId=dataset:${dsNs}:x`,
+      '/api/v1/tags',
+      '/api/v1/sources',
+      '/api/v1/sources/default',
+    ])
       expect((await get(path, null)).status).toBe(401);
   });
 });

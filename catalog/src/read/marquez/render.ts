@@ -34,7 +34,7 @@ function tagNames(globalTags: unknown): string[] {
 }
 
 /** The facets the OpenLineage door kept verbatim for an entity. */
-const keptFacets = (aspects: Aspects): JsonRecord => asRecord(valueOf(aspects, 'openLineage')?.facets) ?? {};
+export const keptFacets = (aspects: Aspects): JsonRecord => asRecord(valueOf(aspects, 'openLineage')?.facets) ?? {};
 
 export function namespaceJson(name: string, createdOn: number, updatedOn: number): JsonRecord {
   return { name, createdAt: iso(createdOn), updatedAt: iso(updatedOn), ownerName: 'anonymous', description: null, isHidden: false };

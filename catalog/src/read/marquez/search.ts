@@ -1,7 +1,7 @@
 // Marquez's GET /search, GET /tags and GET /sources (docs/marquez-compatibility.md), from the graph
 // the OpenLineage and DataHub doors write: datasets and OpenLineage jobs matched by name, the tag
 // entities, and the data sources the datasets' dataSource facets name.
-import { badRequest } from '../../model/errors.ts';
+import { badRequest, notFound } from '../../model/errors.ts';
 import { asRecord, type JsonRecord } from '../../model/json.ts';
 import { datasetIdOfUrn, nodeIdOf } from '../../model/marquez/ids.ts';
 import { UNIT_SEPARATOR } from '../../model/urn.ts';
@@ -102,36 +102,49 @@ export async function marquezTags(store: Store, page: Page): Promise<JsonRecord>
 const DEFAULT_SOURCE = 'default';
 const SOURCE_TYPE = 'POSTGRESQL';
 
-/** GET /sources: `{sources: [{type, name, createdAt, updatedAt, connectionUrl, description}]}` in name order. */
-export async function marquezSources(store: Store, page: Page): Promise<JsonRecord> {
+type Source = { name: string; url: string; createdOn: number; updatedOn: number };
+
+/** Every source, by name: one per dataSource facet name, and `default` for datasets that name none. */
+async function sources(store: Store): Promise<Source[]> {
   const rows = await store.read((tx) =>
     tx.run<{ value: string; createdOn: number }>('marquez/dataset-sources', {
       suffix: `${UNIT_SEPARATOR}openLineage${UNIT_SEPARATOR}0`,
     }),
   );
-  const sources = new Map<string, { name: string; url: string; createdOn: number; updatedOn: number }>();
+  const byName = new Map<string, Source>();
   for (const r of rows) {
     const dataSource = asRecord(asRecord(asRecord(JSON.parse(r.value))?.facets)?.dataSource);
     const named = typeof dataSource?.name === 'string' && dataSource.name !== '';
     const name = named ? (dataSource.name as string) : DEFAULT_SOURCE;
     const url = named && typeof dataSource.uri === 'string' ? dataSource.uri : '';
-    const seen = sources.get(name);
-    sources.set(name, {
+    const seen = byName.get(name);
+    byName.set(name, {
       name,
       url: seen?.url || url,
       createdOn: Math.min(seen?.createdOn ?? r.createdOn, r.createdOn),
       updatedOn: Math.max(seen?.updatedOn ?? r.createdOn, r.createdOn),
     });
   }
-  const sorted = [...sources.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return {
-    sources: sorted.slice(page.offset, page.offset + page.limit).map((s) => ({
-      type: SOURCE_TYPE,
-      name: s.name,
-      createdAt: iso(s.createdOn),
-      updatedAt: iso(s.updatedOn),
-      connectionUrl: s.url,
-      description: null,
-    })),
-  };
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+const sourceJson = (s: Source) => ({
+  type: SOURCE_TYPE,
+  name: s.name,
+  createdAt: iso(s.createdOn),
+  updatedAt: iso(s.updatedOn),
+  connectionUrl: s.url,
+  description: null,
+});
+
+/** GET /sources: `{sources: [{type, name, createdAt, updatedAt, connectionUrl, description}]}` in name order. */
+export async function marquezSources(store: Store, page: Page): Promise<JsonRecord> {
+  return { sources: (await sources(store)).slice(page.offset, page.offset + page.limit).map(sourceJson) };
+}
+
+/** GET /sources/{source}. */
+export async function marquezSource(store: Store, name: string): Promise<JsonRecord> {
+  const found = (await sources(store)).find((s) => s.name === name);
+  if (!found) throw notFound(`Source '${name}' not found.`);
+  return sourceJson(found);
 }
