@@ -117,6 +117,12 @@ describe('soft delete', () => {
     expect(await call('GET', dataset(`${u}_dst`))).toMatchObject({ status: 404, body: { message: `Dataset '${u}_dst' not found.` } });
     expect((await call('GET', `/api/v1/namespaces/${dsNs}/datasets`)).body.datasets.map((d: Json) => d.name)).toEqual([`${u}_src`]);
     expect((await call('GET', `/api/v1/search?q=${u}_dst`)).body).toEqual({ totalCount: 0, results: [] });
+    // Marquez's lineage shows no deleted dataset: no node, no edge.
+    const graph = (await call('GET', `/api/v1/lineage?nodeId=${enc(`job:${jobNs}:${u}_load`)}`)).body.graph;
+    expect(graph.map((n: Json) => [n.id, n.inEdges.length, n.outEdges.length])).toEqual([
+      [`dataset:${dsNs}:${u}_src`, 0, 1],
+      [`job:${jobNs}:${u}_load`, 1, 0],
+    ]);
     expect(await call('DELETE', dataset(`${u}_dst`))).toMatchObject({ status: 404, body: { code: 404 } });
   });
 
