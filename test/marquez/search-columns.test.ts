@@ -304,6 +304,15 @@ describe('tags and sources', () => {
     expect(body.sources.find((s: Json) => s.name === 'default')).toMatchObject({ connectionUrl: '' });
   });
 
+  test('the front door relays them', async () => {
+    const direct = await get(`/api/v1/search?q=${u}`);
+    const res = await fetch(`${stack.gatewayUrl}/api/v1/search?q=${u}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect([res.status, await res.json()]).toEqual([200, direct.body]);
+    const cl = `/api/v1/column-lineage?nodeId=${enc(`dataset:${dsNs}:${u}_out`)}`;
+    const viaFront = await fetch(`${stack.gatewayUrl}${cl}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(await viaFront.json()).toEqual((await get(cl)).body);
+  });
+
   test('every new route needs a token', async () => {
     for (const path of [
       '/api/v1/search?q=x',
