@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { badRequest, parseUrn } from '@lineage/catalog/model';
-import { datasetRows, getDataset, getJob, jobOrThrow, namespaceContents } from '@lineage/catalog/read';
+import { datasetRows, fieldTagChange, getDataset, getJob, jobOrThrow, namespaceContents } from '@lineage/catalog/read';
 import type { AspectChange } from '@lineage/catalog/write';
 import type { IngestionContext } from './context.ts';
 
@@ -67,6 +67,20 @@ export function registerMarquezWrites(router: Router, deps: Pick<IngestionContex
   };
   router.post('/api/v1/namespaces/:namespace/datasets/:dataset/tags/:tag', tagDataset('add'));
   router.delete('/api/v1/namespaces/:namespace/datasets/:dataset/tags/:tag', tagDataset('remove'));
+
+  // A column's tag: Marquez upper-cases it; kept in editableSchemaMetadata, written only if it changes.
+  const tagField = (op: 'add' | 'remove') => async (ctx: Context) => {
+    const tag = tagUrnOf(p(ctx, 'tag').toUpperCase());
+    await getDataset(store, datasetId(ctx));
+    const change = await fieldTagChange(store, datasetId(ctx), p(ctx, 'field'), tag, op);
+    if (change.value) {
+      const { urn, value, precondition } = change;
+      await deps.ingest(ctx, [{ urn: parseUrn(urn), aspectName: 'editableSchemaMetadata', changeType: 'UPSERT', value, precondition }]);
+    }
+    ctx.body = await getDataset(store, datasetId(ctx));
+  };
+  router.post('/api/v1/namespaces/:namespace/datasets/:dataset/fields/:field/tags/:tag', tagField('add'));
+  router.delete('/api/v1/namespaces/:namespace/datasets/:dataset/fields/:field/tags/:tag', tagField('remove'));
 
   const tagJob = (op: 'add' | 'remove') => async (ctx: Context) => {
     const tag = tagUrnOf(p(ctx, 'tag'));

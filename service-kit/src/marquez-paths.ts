@@ -19,6 +19,10 @@ const TEMPLATES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/jobs\/runs\/[^/]+\/facets$/, '/api/v1/jobs/runs/{id}/facets'],
   [/^\/api\/v1\/namespaces\/[^/]+\/datasets\/[^/]+\/tags\/[^/]+$/, '/api/v1/namespaces/{namespace}/datasets/{dataset}/tags/{tag}'],
   [/^\/api\/v1\/namespaces\/[^/]+\/jobs\/[^/]+\/tags\/[^/]+$/, '/api/v1/namespaces/{namespace}/jobs/{job}/tags/{tag}'],
+  [
+    /^\/api\/v1\/namespaces\/[^/]+\/datasets\/[^/]+\/fields\/[^/]+\/tags\/[^/]+$/,
+    '/api/v1/namespaces/{namespace}/datasets/{dataset}/fields/{field}/tags/{tag}',
+  ],
 ];
 
 /** Whether a path (no query string) is under Marquez's namespaces, jobs, column-lineage, search, tags or sources resources. */

@@ -22,6 +22,14 @@ const dsNs = `${u}db`;
 const goneDsNs = `${u}gonedb`;
 const producer = 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/airflow';
 const enc = encodeURIComponent;
+const schema = {
+  _producer: producer,
+  _schemaURL: 'https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json',
+  fields: [
+    { name: 'a', type: 'INTEGER' },
+    { name: 'b', type: 'TEXT' },
+  ],
+};
 
 const complete = (jobNamespace: string, job: string, inputs: Json[], outputs: Json[]): Json => ({
   eventType: 'COMPLETE',
@@ -45,7 +53,7 @@ beforeAll(async () => {
   editor = await tokenFor(stack.store, `urn:li:corpuser:${u}_editor`, 'Editor');
   reader = await tokenFor(stack.store, `urn:li:corpuser:${u}_reader`, 'Reader');
   const events = [
-    complete(jobNs, `${u}_load`, [{ namespace: dsNs, name: `${u}_src` }], [{ namespace: dsNs, name: `${u}_dst` }]),
+    complete(jobNs, `${u}_load`, [{ namespace: dsNs, name: `${u}_src`, facets: { schema } }], [{ namespace: dsNs, name: `${u}_dst` }]),
     complete(goneNs, `${u}_drop`, [{ namespace: goneDsNs, name: `${u}_gone` }], []),
   ];
   const res = await fetch(`${stack.ingestion.baseUrl}/api/v1/lineage/batch`, {
@@ -74,6 +82,28 @@ describe('tags', () => {
     expect(tags.filter((t: string) => t.startsWith(`${u}_`))).toEqual([`${u}_PII`, `${u}_SENSITIVE`]);
     const removed = await call('DELETE', `${dataset(`${u}_src`)}/tags/${u}_PII`);
     expect(removed).toMatchObject({ status: 200, body: { tags: [`${u}_SENSITIVE`] } });
+  });
+
+  test("a column's tags: upper-cased as Marquez does, added once, removed; the answer is the dataset", async () => {
+    const field = `${dataset(`${u}_src`)}/fields/a/tags`;
+    const added = await call('POST', `${field}/${u}_pii`);
+    expect(added.status).toBe(200);
+    const fieldTags = (body: Json) => body.fields.map((f: Json) => [f.name, f.tags]);
+    expect(fieldTags(added.body)).toEqual([
+      ['a', [`${u}_PII`.toUpperCase()]],
+      ['b', []],
+    ]);
+    expect(fieldTags((await call('POST', `${field}/${u}_pii`)).body)[0]).toEqual(['a', [`${u}_PII`.toUpperCase()]]);
+    expect(await call('POST', `${dataset(`${u}_src`)}/fields/zz/tags/x`)).toMatchObject({
+      status: 404,
+      body: { code: 404, message: `Field 'zz' not found for dataset '${u}_src'.` },
+    });
+    expect(await call('POST', `${field}/other`, reader)).toMatchObject({ status: 403, body: { code: 403 } });
+    expect(fieldTags((await call('DELETE', `${field}/${u}_pii`)).body)[0]).toEqual(['a', []]);
+    expect(fieldTags((await call('GET', dataset(`${u}_src`))).body)).toEqual([
+      ['a', []],
+      ['b', []],
+    ]);
   });
 
   test("a job's tags likewise", async () => {

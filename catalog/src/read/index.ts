@@ -67,4 +67,5 @@ export {
 } from './marquez/reads.ts';
 export { DEFAULT_LINEAGE_DEPTH, marquezLineage, MAX_LINEAGE_DEPTH, type MarquezLineage } from './marquez/lineage.ts';
 export { marquezColumnLineage } from './marquez/column-lineage.ts';
+export { fieldTagChange } from './marquez/field-tags.ts';
 export { DEFAULT_SEARCH_LIMIT, marquezSearch, marquezSource, marquezSources, marquezTags } from './marquez/search.ts';

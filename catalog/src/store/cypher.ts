@@ -54,6 +54,7 @@ const FILE_STATEMENTS = [
   'marquez/search-datasets',
   'marquez/tags',
   'marquez/dataset-sources',
+  'marquez/aspect-version',
   'restore/scan-rows',
   'restore/count-rows',
   'restore/node-fields',
