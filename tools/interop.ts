@@ -1,7 +1,8 @@
 // `npm run test:interop`: real Python clients against the whole stack on a throwaway Neo4j — the
 // DataHub client (acryl-datahub, pinned versions from test/interop/requirements-<version>.txt) and
 // the OpenLineage producers (openlineage-python and dbt-ol, test/openlineage/requirements.txt), and
-// DataHub's MCP server for AI agents (mcp-server-datahub, test/mcp/requirements.txt).
+// DataHub's MCP server for AI agents (mcp-server-datahub, test/mcp/requirements.txt), and Marquez's
+// Python client against the Marquez API (marquez-python, test/marquez-python/requirements.txt).
 //
 //   npm run test:interop                          # every suite, sequentially, one stack
 //   npm run test:interop -- --version 1.7.0.17    # one suite (an acryl-datahub version, or openlineage)
@@ -32,6 +33,7 @@ import {
 const interopDir = join(repoRoot, 'test', 'interop');
 const openLineageDir = join(repoRoot, 'test', 'openlineage');
 const mcpDir = join(repoRoot, 'test', 'mcp');
+const marquezDir = join(repoRoot, 'test', 'marquez-python');
 const MIN_PYTHON: [number, number] = [3, 9];
 const SUITE_TIMEOUT_MS = 6 * 60_000;
 /**
@@ -48,7 +50,7 @@ function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; pyt
     version: {
       type: 'string',
       multiple: true,
-      description: 'a suite to run (repeatable): a client version, openlineage or mcp; default all',
+      description: 'a suite to run (repeatable): a client version, openlineage, mcp or marquez; default all',
     },
     'stack-only': { type: 'boolean', description: 'start the catalog stack and wait, for running a suite by hand' },
     python: { type: 'string', description: "the Python to build the suites' venvs with (or INTEROP_PYTHON)" },
@@ -101,6 +103,7 @@ function pinnedSuites(): Suite[] {
       requirements: join(openLineageDir, 'requirements.txt'),
     },
     { id: 'mcp', label: 'mcp-server-datahub (AI agents)', dir: mcpDir, requirements: join(mcpDir, 'requirements.txt') },
+    { id: 'marquez', label: 'marquez-python (Marquez API)', dir: marquezDir, requirements: join(marquezDir, 'requirements.txt') },
   ];
 }
 

@@ -1,5 +1,5 @@
 // Purpose: the jobs that write or read a dataset, writers first, most recently reported first: where
-// Marquez's lineage of a dataset starts (docs/marquez.md §Lineage).
+// Marquez's lineage of a dataset starts (docs/marquez-compatibility.md §Lineage).
 // Params: $urn: string (the dataset)
 // Returns: urn: string (a dataJob), updatedOn: int|null
 MATCH (:Entity {urn: $urn})<-[r:Consumes|Produces]-(j:Entity)

@@ -1,4 +1,4 @@
-// Purpose: the dataset namespaces Marquez's API lists (docs/marquez.md §Namespaces): existing PROD
+// Purpose: the dataset namespaces Marquez's API lists (docs/marquez-compatibility.md §Namespaces): existing PROD
 // datasets grouped by platform and, for the object stores of $bucketPlatforms, by the bucket that
 // starts their name; with when each group was first and last written.
 // Params: $bucketPlatforms: [string] (platform names, e.g. 's3')

@@ -1,4 +1,4 @@
-// Purpose: one page of the datasets of a Marquez namespace (docs/marquez.md §Datasets): existing
+// Purpose: one page of the datasets of a Marquez namespace (docs/marquez-compatibility.md §Datasets): existing
 // PROD datasets of the platform, for an object store's namespace those whose name starts with its
 // bucket, for the bare platform of an object store those with no bucket; in name order, with the total.
 // Params: $platform: string (platform urn), $bucket: string|null, $bucketed: boolean (the platform

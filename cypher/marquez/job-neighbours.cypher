@@ -1,4 +1,4 @@
-// Purpose: one hop of Marquez's lineage walk (docs/marquez.md §Lineage): the jobs that read or write
+// Purpose: one hop of Marquez's lineage walk (docs/marquez-compatibility.md §Lineage): the jobs that read or write
 // a dataset some job of the frontier reads or writes, in either direction, not seen yet.
 // Params: $frontier: [string] (dataJob urns), $seen: [string] (dataJob urns already reached)
 // Returns: urn: string (a dataJob)

@@ -1,6 +1,6 @@
 // Purpose: the jobs the OpenLineage door wrote (their dataJobInfo names an OpenLineage namespace),
 // all of them or those whose name search field is $name, with that info and when the job was first
-// and last written (docs/marquez.md §Jobs). The namespace is read from the info by the caller.
+// and last written (docs/marquez-compatibility.md §Jobs). The namespace is read from the info by the caller.
 // Params: $name: string|null (the job name as the urn spells it), $infoSuffix: string (the row key
 //         suffix "␟dataJobInfo␟0")
 // Returns: urn: string, info: string (JSON), createdOn: int, updatedOn: int — by urn

@@ -21,6 +21,7 @@ import { registerOpenApiRelationshipRoutes } from './openapi-entities.ts';
 import { registerRelationshipRoutes } from './relationships.ts';
 import { registerOpenLineageRoutes } from './openlineage.ts';
 import { registerMarquezRoutes } from './marquez.ts';
+import { registerMarquezWrites } from './marquez-writes.ts';
 import { registerBackupRoutes } from './backup-handler.ts';
 import { registerEventRoutes } from './events.ts';
 import { bodyAdmissionMiddleware } from './body-admission.ts';
@@ -39,6 +40,8 @@ export function createIngestionApp(deps: IngestionDeps): Koa {
   registerOpenLineageRoutes(router, context);
   // Marquez's read API beside its OpenLineage path (GET /api/v1/lineage, /api/v1/namespaces, /api/v1/jobs).
   registerMarquezRoutes(router, context);
+  // Marquez's soft deletes and tag writes, through the one write path and its authorization.
+  registerMarquezWrites(router, context);
   registerBackupRoutes(router, context);
   registerEventRoutes(router, deps);
   registerRestliReads(router, context);

@@ -79,7 +79,7 @@ function renderOpenApiError(ctx: Context, status: number, message: string, retry
   ctx.body = { error: message };
 }
 
-/** Marquez's API answers errors as Dropwizard's ErrorMessage: `{code, message}` (docs/marquez.md §Errors). */
+/** Marquez's API answers errors as Dropwizard's ErrorMessage: `{code, message}` (docs/marquez-compatibility.md §Errors). */
 function renderMarquezError(ctx: Context, status: number, message: string, retryAfter?: number): void {
   ctx.status = status;
   if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));

@@ -32,6 +32,8 @@ const responses: Array<{ id: string; reply: Reply }> = [];
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
+const columnsDataset = `urn:li:dataset:(urn:li:dataPlatform:${ns.platform},cols,PROD)`;
+
 beforeAll(async () => {
   h = await startHarness();
   await writeAspects(
@@ -39,6 +41,20 @@ beforeAll(async () => {
     [
       { urn: parseUrn(fx.a), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
       { urn: parseUrn(fx.b), aspectName: 'status', changeType: 'UPSERT', value: { removed: false } },
+      // A dataset with a column: Marquez's column lineage starts from a dataset's columns.
+      {
+        urn: parseUrn(columnsDataset),
+        aspectName: 'schemaMetadata',
+        changeType: 'UPSERT',
+        value: {
+          schemaName: 'cols',
+          platform: `urn:li:dataPlatform:${ns.platform}`,
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields: [{ fieldPath: 'c', nativeDataType: 'INTEGER', type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+        },
+      },
     ],
     { actor: 'urn:li:corpuser:__datahub_system', existenceMode: 'strict' },
   );
@@ -84,7 +100,7 @@ interface RestEndpoint {
   path: string;
   /** An OpenAPI door: errors are {"error": message} instead of a Rest.li body. */
   openapi?: true;
-  /** Marquez's read API: errors are {code, message} (docs/marquez.md §Errors). */
+  /** Marquez's read API: errors are {code, message} (docs/marquez-compatibility.md §Errors). */
   marquez?: true;
   body?: () => unknown;
   /** Roles allowed (§Auth); the others get 403 with `denied` in the message. */
@@ -367,6 +383,47 @@ const REST: RestEndpoint[] = [
     marquez: true,
     path: `/api/v1/lineage?nodeId=${enc(`dataset:${ns.platform}:a`)}`,
     allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/column-lineage (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: `/api/v1/column-lineage?nodeId=${enc(`dataset:${ns.platform}:cols`)}`,
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/search (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: '/api/v1/search?q=a',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/tags (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: '/api/v1/tags?limit=1',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  {
+    name: 'GET /api/v1/sources (Marquez)',
+    method: 'GET',
+    marquez: true,
+    path: '/api/v1/sources?limit=1',
+    allowed: ['Reader', 'Editor', 'Admin'],
+    denied: /unauthorized/,
+  },
+  // Marquez's tag write goes through the write path: an Editor's, as any tag edit.
+  {
+    name: 'POST /api/v1/namespaces/{ns}/datasets/{name}/tags/{tag} (Marquez)',
+    method: 'POST',
+    marquez: true,
+    path: `/api/v1/namespaces/${ns.platform}/datasets/a/tags/matrix`,
+    allowed: ['Editor', 'Admin'],
     denied: /unauthorized/,
   },
   {

@@ -1,4 +1,4 @@
-// Marquez 0.51's read API (docs/marquez.md) over a graph written through the OpenLineage door:
+// Marquez 0.51's read API (docs/marquez-compatibility.md) over a graph written through the OpenLineage door:
 // namespaces, datasets (fields from the schema facet, facets kept), jobs with their inputs, outputs,
 // latest run and type, runs with Marquez's states and durations, paging, Marquez's error body, and
 // lineage with Marquez's semantics (undirected, depth in job hops, a dataset no job touches alone).
@@ -270,6 +270,35 @@ describe('jobs and runs', () => {
       outputDatasetVersions: [],
     });
     expect(await get(`/api/v1/jobs/runs/${randomUUID()}`)).toMatchObject({ status: 404, body: { code: 404 } });
+  });
+
+  test("a run's facets, or its job's, as {runId, facets}; the type is required", async () => {
+    const run = await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`);
+    expect(run.status).toBe(200);
+    expect(Object.keys(run.body)).toEqual(['runId', 'facets']);
+    expect(run.body.runId).toBe(runs.mart2);
+    expect(run.body.facets.errorMessage).toEqual({
+      _producer: producer,
+      _schemaURL: 'https://x/Err.json',
+      message: 'boom',
+      programmingLanguage: 'python',
+    });
+    expect(run.body.facets).toEqual((await get(`/api/v1/jobs/runs/${runs.mart2}`)).body.facets);
+    const job = await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=JOB`);
+    expect(job.body).toEqual({ runId: runs.mart2, facets: (await get(`/api/v1/namespaces/${jobNs}/jobs/etl.mart`)).body.facets });
+    const dataset = await fetch(`${stack.ingestion.baseUrl}/api/v1/jobs/runs/${runs.mart2}/facets?type=dataset`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect([dataset.status, await dataset.text()]).toEqual([204, '']);
+    for (const bad of ['', '?type=', '?type=column'])
+      expect(await get(`/api/v1/jobs/runs/${runs.mart2}/facets${bad}`)).toMatchObject({
+        status: 400,
+        body: { code: 400, message: expect.stringContaining("'type'") },
+      });
+    for (const type of ['run', 'dataset'])
+      expect(await get(`/api/v1/jobs/runs/${randomUUID()}/facets?type=${type}`)).toMatchObject({ status: 404, body: { code: 404 } });
+    expect((await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`, null)).status).toBe(401);
+    expect((await get(`/api/v1/jobs/runs/${runs.mart2}/facets?type=run`, reader)).status).toBe(200);
   });
 });
 

@@ -50,6 +50,23 @@ export {
 export { parsePollRequest, pollChanges, type PollAnswer, type PollRequest } from './change-events.ts';
 // An entity's recent lineage changes from the change log (the explorer's details sheet).
 export { recentLineageChanges, type RecentLineageChange, type RecentLineageChanges } from './recent-lineage-changes.ts';
-// Marquez 0.51's read API (docs/marquez.md): namespaces, datasets, jobs, runs and lineage.
-export { getDataset, getJob, getNamespace, getRun, listDatasets, listJobs, listNamespaces, listRuns, type Page } from './marquez/reads.ts';
+// Marquez 0.51's read API (docs/marquez-compatibility.md): namespaces, datasets, jobs, runs and lineage.
+export {
+  datasetRows,
+  getDataset,
+  getJob,
+  getNamespace,
+  getRun,
+  getRunFacets,
+  jobOrThrow,
+  listDatasets,
+  namespaceContents,
+  listJobs,
+  listNamespaces,
+  listRuns,
+  type Page,
+} from './marquez/reads.ts';
 export { DEFAULT_LINEAGE_DEPTH, marquezLineage, MAX_LINEAGE_DEPTH, type MarquezLineage } from './marquez/lineage.ts';
+export { marquezColumnLineage } from './marquez/column-lineage.ts';
+export { fieldTagChange } from './marquez/field-tags.ts';
+export { DEFAULT_SEARCH_LIMIT, marquezSearch, marquezSource, marquezSources, marquezTags } from './marquez/search.ts';

@@ -1,4 +1,4 @@
-// Marquez's names for what the catalog stores (docs/marquez.md §Namespaces): a dataset urn ↔
+// Marquez's names for what the catalog stores (docs/marquez-compatibility.md §Namespaces): a dataset urn ↔
 // Marquez's (namespace, name), a run's state, a job's type, and the lineage node ids
 // (`dataset:<ns>:<name>`, `job:<ns>:<name>`). Pure: the read layer applies them to stored aspects.
 import { badRequest } from '../errors.ts';

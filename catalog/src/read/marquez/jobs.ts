@@ -1,4 +1,4 @@
-// The jobs Marquez's API serves (docs/marquez.md §Jobs): the dataJobs the OpenLineage door wrote,
+// The jobs Marquez's API serves (docs/marquez-compatibility.md §Jobs): the dataJobs the OpenLineage door wrote,
 // named by the OpenLineage namespace and name their dataJobInfo keeps; their runs are the
 // dataProcessInstances the door keeps.
 import { asRecord, type JsonRecord } from '../../model/json.ts';

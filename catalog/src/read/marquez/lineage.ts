@@ -1,4 +1,4 @@
-// GET /api/v1/lineage with Marquez's semantics (docs/marquez.md §Lineage), which are not DataHub's:
+// GET /api/v1/lineage with Marquez's semantics (docs/marquez-compatibility.md §Lineage), which are not DataHub's:
 // the walk is undirected over job ↔ dataset, `depth` counts job hops from the start job, a dataset
 // starts from one job that writes it (else one that reads it), every dataset a reached job reads or
 // writes is a node, and a dataset no job touches is answered alone.
@@ -94,6 +94,11 @@ export async function marquezLineage(store: Store, nodeIdText: string | undefine
 
   async function graphOf(s: Store, reachedJobs: readonly OlJob[]): Promise<JsonRecord[]> {
     const contexts = await jobContexts(s, reachedJobs);
+    // A soft-deleted dataset is no node and no edge, as Marquez hides it.
+    const touched = [...new Set(contexts.flatMap(({ aspects }) => Object.values(jobDatasetUrns(aspects)).flat()))];
+    const removed = new Set(
+      [...(await getLatestAspectsOf(s, touched))].flatMap(([u, a]) => (a.get('status')?.value.removed === true ? [u] : [])),
+    );
     const datasetEdges = new Map<string, { inEdges: Edge[]; outEdges: Edge[] }>();
     const edgesOfDataset = (u: string) => {
       let e = datasetEdges.get(u);
@@ -105,7 +110,7 @@ export async function marquezLineage(store: Store, nodeIdText: string | undefine
       const { inputs, outputs } = jobDatasetUrns(aspects);
       const named = (urns: string[]) =>
         urns.flatMap((u) => {
-          const id = datasetIdOfUrn(u);
+          const id = removed.has(u) ? undefined : datasetIdOfUrn(u);
           return id ? [{ urn: u, node: nodeIdOf('DATASET', id) }] : [];
         });
       const inEdges = named(inputs).map((d) => {

@@ -1,7 +1,7 @@
-// Marquez 0.51's reads of namespaces, datasets, jobs and runs (docs/marquez.md), from what the
+// Marquez 0.51's reads of namespaces, datasets, jobs and runs (docs/marquez-compatibility.md), from what the
 // OpenLineage door and the DataHub doors stored: no second store. Each returns Marquez's JSON; an
 // unknown namespace, dataset, job or run is notFound with Marquez's message.
-import { isCatalogError, notFound } from '../../model/errors.ts';
+import { badRequest, isCatalogError, notFound } from '../../model/errors.ts';
 import type { JsonRecord } from '../../model/json.ts';
 import {
   BUCKET_PLATFORMS,
@@ -15,13 +15,16 @@ import { runUrnOf } from '../../model/openlineage/naming.ts';
 import { int, type Store } from '../../store/store.ts';
 import { getLatestAspectsOf } from '../aspect-reader.ts';
 import { findOlJob, jobsJson, olJobs, runsJson, runUrnsOf, type OlJob } from './jobs.ts';
-import { datasetJson, namespaceJson } from './render.ts';
+import { datasetJson, keptFacets, namespaceJson } from './render.ts';
 
 /** Marquez's paging: `limit` (default 100) and `offset` (default 0), both checked by the door. */
 export interface Page {
   limit: number;
   offset: number;
 }
+
+/** Entities one namespace DELETE removes at most, in one transaction. */
+const MAX_NAMESPACE_DELETE = 10_000;
 
 const slice = <T>(xs: readonly T[], p: Page) => xs.slice(p.offset, p.offset + p.limit);
 
@@ -72,8 +75,8 @@ export async function getNamespace(store: Store, name: string): Promise<JsonReco
   return namespaceJson(n.name, n.createdOn, n.updatedOn);
 }
 
-/** GET /namespaces/{ns}/datasets: `{totalCount, datasets}`, in name order. */
-export async function listDatasets(store: Store, namespace: string, page: Page): Promise<JsonRecord> {
+/** One page of a namespace's dataset urns, in name order, and how many it has. */
+async function datasetUrnsPage(store: Store, namespace: string, page: Page): Promise<{ total: number; urns: string[] }> {
   const { platformUrn, bucket } = namespaceScope(namespace);
   const bucketed = BUCKET_PLATFORMS.some((p) => platformUrn === `urn:li:dataPlatform:${p}`);
   type Row = { total: number; page: string[] };
@@ -86,14 +89,29 @@ export async function listDatasets(store: Store, namespace: string, page: Page):
       limit: int(page.limit),
     }),
   );
-  const urns = row?.page ?? [];
+  return { total: row?.total ?? 0, urns: row?.page ?? [] };
+}
+
+/** GET /namespaces/{ns}/datasets: `{totalCount, datasets}`, in name order. */
+export async function listDatasets(store: Store, namespace: string, page: Page): Promise<JsonRecord> {
+  const { total, urns } = await datasetUrnsPage(store, namespace, page);
   const aspects = await getLatestAspectsOf(store, urns);
   const datasets = urns.flatMap((u) => {
     const id = datasetIdOfUrn(u);
     return id ? [datasetJson(id, aspects.get(u) ?? new Map())] : [];
   });
-  if (!row?.total) await namespaceOrThrow(store, namespace);
-  return { totalCount: row?.total ?? 0, datasets };
+  if (!total) await namespaceOrThrow(store, namespace);
+  return { totalCount: total, datasets };
+}
+
+/** A namespace's JSON and the urns of everything in it (its datasets and OpenLineage jobs), for its soft delete. */
+export async function namespaceContents(store: Store, namespace: string): Promise<{ json: JsonRecord; urns: string[] }> {
+  const json = await getNamespace(store, namespace);
+  const { total, urns } = await datasetUrnsPage(store, namespace, { offset: 0, limit: MAX_NAMESPACE_DELETE });
+  const jobs = (await olJobs(store)).filter((j) => j.id.namespace === namespace).map((j) => j.urn);
+  if (total + jobs.length > MAX_NAMESPACE_DELETE)
+    throw badRequest(`Namespace '${namespace}' holds more than ${MAX_NAMESPACE_DELETE} datasets and jobs: delete them one by one`);
+  return { json, urns: [...urns, ...jobs] };
 }
 
 /** The stored dataset of Marquez's id, with its latest rows; notFound when it names none. */
@@ -150,12 +168,31 @@ export async function listRuns(store: Store, id: MarquezId, page: Page): Promise
   return { totalCount: urns.length, runs: await runsJson(store, slice(urns, page)) };
 }
 
-/** GET /jobs/runs/{id}. */
-export async function getRun(store: Store, runId: string): Promise<JsonRecord> {
+/** A run's urn and latest rows; notFound when it names none. */
+async function runRows(store: Store, runId: string) {
   const urn = runUrnOf(runId);
   const aspects = (await getLatestAspectsOf(store, [urn])).get(urn);
   if (!aspects || aspects.get('status')?.value.removed === true || !aspects.has('dataProcessInstanceProperties'))
     throw notFound(`Run '${runId}' not found.`);
+  return { urn, aspects };
+}
+
+/** GET /jobs/runs/{id}. */
+export async function getRun(store: Store, runId: string): Promise<JsonRecord> {
+  const { urn } = await runRows(store, runId);
   const [json] = await runsJson(store, [urn]);
   return json!;
+}
+
+/**
+ * GET /jobs/runs/{id}/facets?type=run|job: `{runId, facets}` — the run's kept facets, or its job's
+ * (the job's latest: the catalog keeps a job's facets, not each run's).
+ */
+export async function getRunFacets(store: Store, runId: string, type: 'RUN' | 'JOB'): Promise<JsonRecord> {
+  const { urn, aspects } = await runRows(store, runId);
+  const id = urn.slice(urn.lastIndexOf(':') + 1);
+  if (type === 'RUN') return { runId: id, facets: keptFacets(aspects) };
+  const job = aspects.get('dataProcessInstanceRelationships')?.value.parentTemplate;
+  const jobAspects = typeof job === 'string' ? (await getLatestAspectsOf(store, [job])).get(job) : undefined;
+  return { runId: id, facets: jobAspects ? keptFacets(jobAspects) : {} };
 }

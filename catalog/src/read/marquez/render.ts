@@ -1,4 +1,4 @@
-// Marquez 0.51's JSON for what the catalog stores (docs/marquez.md): a namespace, a dataset, a job
+// Marquez 0.51's JSON for what the catalog stores (docs/marquez-compatibility.md): a namespace, a dataset, a job
 // and a run, built from their latest aspect rows. Keys, nulls and defaults as Marquez's models
 // serialize them; what the catalog does not keep (versions, owners, lifecycle) is null or empty.
 import { asRecord, type JsonRecord } from '../../model/json.ts';
@@ -34,7 +34,7 @@ function tagNames(globalTags: unknown): string[] {
 }
 
 /** The facets the OpenLineage door kept verbatim for an entity. */
-const keptFacets = (aspects: Aspects): JsonRecord => asRecord(valueOf(aspects, 'openLineage')?.facets) ?? {};
+export const keptFacets = (aspects: Aspects): JsonRecord => asRecord(valueOf(aspects, 'openLineage')?.facets) ?? {};
 
 export function namespaceJson(name: string, createdOn: number, updatedOn: number): JsonRecord {
   return { name, createdAt: iso(createdOn), updatedAt: iso(updatedOn), ownerName: 'anonymous', description: null, isHidden: false };
