@@ -9,7 +9,8 @@
 //         $types: [entity type name],
 //         $clauses: [[{field, values: [string], condition, negated: boolean}]] | null (entityType values
 //         lower-cased without underscores), $removedFiltered: boolean, $facets: boolean, $skip: int, $limit: int,
-//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean
+//         $sort: 'relevance' | 'urn' | 'name', $descending: boolean,
+//         $visible: [urn] | null (view authorization: only these, before anything is counted; null = all)
 // Returns: total: int, page: [{urn, entityType, score}],
 //          groups: [{entityType, platform, origin, count}] | null, typeNames: [{value, count}] | null
 CALL () {
@@ -24,6 +25,7 @@ CALL () {
 }
 WITH node, score
 WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
+  AND ($visible IS NULL OR node.urn IN $visible)
   AND ($clauses IS NULL OR any(clause IN $clauses WHERE all(c IN clause WHERE
     [v IN [CASE c.field
         WHEN 'entityType' THEN toLower(node.entityType)

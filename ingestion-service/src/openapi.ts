@@ -13,18 +13,18 @@ import {
   isJsonRecord,
   type JsonRecord,
   type Urn,
-  assertCan,
   getAspectDenied,
 } from '@lineage/catalog/model';
 import { getLatestAspectsOf } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
+import type { IngestionContext } from './context.ts';
 import { booleanParam, jsonValueBody, listParam, requestUrn } from './request-params.ts';
 import { parseSystemMetadata } from './proposals.ts';
 import { entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
-export interface OpenApiDeps {
+export interface OpenApiDeps extends Pick<IngestionContext, 'viewer' | 'authorizeView'> {
   store: Store;
   config: IngestionConfig;
   /** Authorizes every change (403 on the first denial), then writes them in one transaction. */
@@ -155,8 +155,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
     if (wanted.size > config.MAX_BATCH_PROPOSALS) {
       throw validationFailed(`Too many urns in one batchGet: ${wanted.size} > ${config.MAX_BATCH_PROPOSALS} (MAX_BATCH_PROPOSALS)`);
     }
-    const actor = actorOf(ctx);
-    for (const { urn } of wanted.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
+    await deps.authorizeView(ctx, [...wanted.keys()], getAspectDenied);
     if (wanted.size === 0) {
       ctx.body = [];
       return;

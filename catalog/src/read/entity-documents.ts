@@ -12,6 +12,7 @@ import {
 } from '../model/filters.ts';
 import { int, type Store } from '../store/store.ts';
 import { searchEntities } from './entity-search.ts';
+import type { Viewer } from './view-authorization.ts';
 
 interface AspectDocument {
   value: unknown;
@@ -87,6 +88,8 @@ export interface EntityScrollInput {
   scrollId: string | undefined;
   count: number;
   includeRemoved: boolean;
+  /** Who asks: entities it may not view are in no page and no total (view authorization on). */
+  viewer?: Viewer | undefined;
 }
 
 /**
@@ -114,6 +117,7 @@ export async function scrollEntities(
     sort: field === '_score' ? 'relevance' : (field as 'urn' | 'name'),
     descending: input.sort?.descending === true,
     includeRemoved: input.includeRemoved,
+    viewer: input.viewer,
   });
   const next = start + result.hits.length;
   return {

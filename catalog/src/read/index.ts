@@ -52,3 +52,15 @@ export { recentLineageChanges, type RecentLineageChange, type RecentLineageChang
 // Marquez 0.51's read API (docs/marquez.md): namespaces, datasets, jobs, runs and lineage.
 export { getDataset, getJob, getNamespace, getRun, listDatasets, listJobs, listNamespaces, listRuns, type Page } from './marquez/reads.ts';
 export { DEFAULT_LINEAGE_DEPTH, marquezLineage, MAX_LINEAGE_DEPTH, type MarquezLineage } from './marquez/lineage.ts';
+// View authorization on reads: who may see which entities, and restricted lineage nodes.
+export {
+  assertViewable,
+  maskUrns,
+  mayRead,
+  RESTRICTED_ENTITY_TYPE,
+  viewerOf,
+  viewSettingsFromConfig,
+  type Viewer,
+  type ViewSettings,
+} from './view-authorization.ts';
+export { restrictHits } from './lineage/restricted.ts';
