@@ -76,6 +76,15 @@ export function requireRead(ctx: RequestContext): void {
   if (!mayRead(ctx.actor)) throw forbidden(graphqlDenied());
 }
 
+/**
+ * Reads not yet judged per entity (the explorer's start page and details, listings): with view
+ * authorization on, only for a caller who views everything, so they never name a hidden entity.
+ */
+export function requireUnrestrictedRead(ctx: RequestContext): void {
+  requireRead(ctx);
+  if (ctx.viewer.restricts) throw forbidden(graphqlDenied());
+}
+
 /** An entity read by urn: 403 unless the caller may view it (view authorization on). */
 export async function requireView(ctx: RequestContext, urn: string): Promise<void> {
   requireRead(ctx);
