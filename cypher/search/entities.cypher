@@ -13,6 +13,7 @@
 //         $slice: null | {id: int, max: int, codes: {character: int}} (the OpenAPI scroll's sliceId/sliceMax:
 //         only entities whose urn hash is id modulo max; the hash reads the urn's last 32 characters
 //         through the codes map, so every urn falls in exactly one slice whatever else is asked)
+//         $visible: [urn] | null (view authorization: only these, before anything is counted; null = all)
 // Returns: total: int, page: [{urn, entityType, score}],
 //          groups: [{entityType, platform, origin, count}] | null, typeNames: [{value, count}] | null
 CALL () {
@@ -27,6 +28,7 @@ CALL () {
 }
 WITH node, score
 WHERE node.exists AND ($removedFiltered OR NOT coalesce(node.removed, false))
+  AND ($visible IS NULL OR node.urn IN $visible)
   AND ($clauses IS NULL OR any(clause IN $clauses WHERE all(c IN clause WHERE
     [v IN [CASE c.field
         WHEN 'entityType' THEN toLower(node.entityType)

@@ -11,6 +11,8 @@ import {
   type ExistencePolicy,
   type WriteOptions,
 } from '@lineage/catalog/write';
+import { assertViewable, mayRead, viewerOf, viewSettingsFromConfig, type Viewer } from '@lineage/catalog/read';
+import { forbidden } from '@lineage/catalog/model';
 import type { IngestionConfig, Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, type RestState } from './restli.ts';
@@ -30,6 +32,13 @@ export interface IngestionContext extends IngestionDeps {
   writeOptions(ctx: Context): WriteOptions;
   /** Authorizes every change (403 on the first denial), then writes them in one transaction. */
   ingest(ctx: Context, changes: AspectChange[]): ReturnType<typeof writeAspects>;
+  /** What the caller may view (catalog/src/read/view-authorization.ts), once per request. */
+  viewer(ctx: Context): Viewer;
+  /**
+   * An entity read: 403 with the door's message unless the caller may read, and — view
+   * authorization on — may view every urn.
+   */
+  authorizeView(ctx: Context, urns: readonly string[], denied: (urn: string) => string): Promise<void>;
 }
 
 export function createIngestionContext(deps: IngestionDeps): IngestionContext {
@@ -56,5 +65,15 @@ export function createIngestionContext(deps: IngestionDeps): IngestionContext {
     );
     return writeAspects(store, changes, writeOptions(ctx));
   };
-  return { ...deps, writeOptions, ingest };
+  const view = viewSettingsFromConfig(config);
+  const viewer = (ctx: Context): Viewer => {
+    const state = ctx.state as RestState & { viewer?: Viewer };
+    state.viewer ??= viewerOf(store, actorOf(ctx), view);
+    return state.viewer;
+  };
+  const authorizeView = async (ctx: Context, urns: readonly string[], denied: (urn: string) => string) => {
+    if (!mayRead(actorOf(ctx))) throw forbidden(denied(urns[0] ?? ''));
+    await assertViewable(viewer(ctx), urns, denied);
+  };
+  return { ...deps, writeOptions, ingest, viewer, authorizeView };
 }

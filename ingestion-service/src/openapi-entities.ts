@@ -34,8 +34,9 @@ import type { Store } from '@lineage/catalog/store';
 import { actorOf, decodePathUrn } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
 import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
+import type { IngestionContext } from './context.ts';
 
-export interface OpenApiEntityDeps {
+export interface OpenApiEntityDeps extends Pick<IngestionContext, 'viewer' | 'authorizeView'> {
   store: Store;
   config: IngestionConfig;
   ingest(ctx: Context, changes: AspectChange[]): Promise<unknown>;
@@ -237,9 +238,10 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
     body: JsonRecord | undefined,
   ) {
     const actor = actorOf(ctx);
-    assertCan(actor, 'READ', readEntitiesDenied(actor.urn));
+    await deps.authorizeView(ctx, [], () => readEntitiesDenied(actor.urn));
     const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
     const page = await scrollEntities(store, {
+      viewer: deps.viewer(ctx),
       entityTypes,
       query: queryParam(ctx, 'query') ?? '*',
       orFilters,
@@ -303,7 +305,7 @@ export function openApiEntityReadRoutes(router: Router, deps: OpenApiEntityDeps)
 
     router.get(ENTITY_PATH, async (ctx) => {
       const { urn, aspect } = pathOf(ctx);
-      assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+      await deps.authorizeView(ctx, [urn.text], getAspectDenied);
       const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
       if (aspect !== undefined) {
         const version = integerParam(ctx, 'version', 0);

@@ -14,18 +14,18 @@ import {
   isJsonRecord,
   type JsonRecord,
   type Urn,
-  assertCan,
   getAspectDenied,
 } from '@lineage/catalog/model';
 import { getLatestAspectsOf } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
+import type { IngestionContext } from './context.ts';
 import { booleanParam, jsonValueBody, listParam, requestUrn } from './request-params.ts';
 import { parseSystemMetadata } from './proposals.ts';
 import { bodyEntityType, entityPath, openApiEntityReadRoutes, pathEntityType, preconditionOf } from './openapi-entities.ts';
 
-export interface OpenApiDeps {
+export interface OpenApiDeps extends Pick<IngestionContext, 'viewer' | 'authorizeView'> {
   store: Store;
   config: IngestionConfig;
   /** Authorizes every change (403 on the first denial), then writes them in one transaction. */
@@ -139,7 +139,7 @@ type Wanted = Map<string, { urn: Urn; names: Set<string> | undefined }>;
  */
 async function batchGet(
   ctx: Context,
-  store: Store,
+  deps: Pick<OpenApiDeps, 'store' | 'authorizeView'>,
   maxUrns: number,
   lists: ReadonlyArray<{ entityType: string; body: unknown[] }>,
 ): Promise<JsonRecord[][]> {
@@ -160,10 +160,9 @@ async function batchGet(
   });
   const count = wanted.reduce((n, w) => n + w.size, 0);
   if (count > maxUrns) throw validationFailed(`Too many urns in one batchGet: ${count} > ${maxUrns} (MAX_BATCH_PROPOSALS)`);
-  const actor = actorOf(ctx);
-  for (const w of wanted) for (const { urn } of w.values()) assertCan(actor, 'READ', getAspectDenied(urn.text));
   const urns = [...new Set(wanted.flatMap((w) => [...w.keys()]))];
-  const stored = urns.length ? await getLatestAspectsOf(store, urns) : new Map();
+  await deps.authorizeView(ctx, urns, getAspectDenied);
+  const stored = urns.length ? await getLatestAspectsOf(deps.store, urns) : new Map();
   return wanted.map((w) =>
     [...w].flatMap(([urn, { names }]) => {
       const aspects: JsonRecord = {};
@@ -208,7 +207,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
       if (!Array.isArray(list)) throw badRequest(`Value of property '${key}' must be an array of entities`);
       return { key, entityType: bodyEntityType(key), body: list };
     });
-    const found = await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, lists);
+    const found = await batchGet(ctx, deps, config.MAX_BATCH_PROPOSALS, lists);
     ctx.body = Object.fromEntries(lists.map(({ key }, i) => [key, found[i]]));
   });
 
@@ -244,7 +243,7 @@ export function registerOpenApiEntityRoutes(router: Router, deps: OpenApiDeps): 
   router.post('/openapi/v3/entity/:entityType/batchGet', async (ctx) => {
     const entityType = pathEntityType(ctx.params.entityType!);
     const body = await entityListBody(ctx, limit);
-    ctx.body = (await batchGet(ctx, store, config.MAX_BATCH_PROPOSALS, [{ entityType, body }]))[0];
+    ctx.body = (await batchGet(ctx, deps, config.MAX_BATCH_PROPOSALS, [{ entityType, body }]))[0];
   });
 
   // The SDK puts the urn raw into the path; a percent-encoded one works too. Matched on the raw

@@ -148,7 +148,7 @@ export function registerRestliReads(router: Router, deps: IngestionContext): voi
   // Path keys are matched on the raw path so a urn's own %2C/%28/%29 survive a single decode.
   router.get(/^\/aspects\/(.+)$/, async (ctx) => {
     const urn = parseUrnOrThrow(decodePathUrn(ctx.path.slice('/aspects/'.length)));
-    assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+    await deps.authorizeView(ctx, [urn.text], getAspectDenied);
     const aspect = typeof ctx.query.aspect === 'string' ? ctx.query.aspect : undefined;
     if (!aspect) throw badRequest("Query parameter 'aspect' is required");
     const versionText = typeof ctx.query.version === 'string' ? ctx.query.version : '0';
@@ -161,7 +161,7 @@ export function registerRestliReads(router: Router, deps: IngestionContext): voi
 
   router.get(/^\/entitiesV2\/(.+)$/, async (ctx) => {
     const urn = parseUrnOrThrow(decodePathUrn(ctx.path.slice('/entitiesV2/'.length)));
-    assertCan(actorOf(ctx), 'READ', getAspectDenied(urn.text));
+    await deps.authorizeView(ctx, [urn.text], getAspectDenied);
     const names = parseRestliList(typeof ctx.query.aspects === 'string' ? ctx.query.aspects : undefined);
     const rows = await getLatestAspects(store, urn, names);
     const aspects: Record<string, unknown> = {};

@@ -7,7 +7,7 @@ import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/dis
 import { buildSubgraphSchema, type GraphQLResolverMap } from '@apollo/subgraph';
 
 import { authenticate, authConfigOf, createTokenStore } from '@lineage/catalog/operations';
-import { lineageLimitsFromConfig } from '@lineage/catalog/read';
+import { lineageLimitsFromConfig, viewSettingsFromConfig } from '@lineage/catalog/read';
 import { changeLogTopicsOf, type LineageConfig, type Logger } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { createRequestContext, type RequestContext, type ResolverServices } from './context.ts';
@@ -105,6 +105,7 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
     limits: lineageLimitsFromConfig(config),
     tokenSecrets: { signingKey: config.DATAHUB_TOKEN_SERVICE_SIGNING_KEY, salt: config.DATAHUB_TOKEN_SERVICE_SALT },
     changeLogTopics: changeLogTopicsOf(config),
+    view: viewSettingsFromConfig(config),
   };
   const graphql = graphqlHandler({
     server: apollo,

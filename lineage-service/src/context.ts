@@ -2,9 +2,18 @@
 // batch the reads many entity fields share (latest aspects, existence), so a page of results costs
 // one query per kind of data, not one per entity.
 import DataLoader from 'dataloader';
-import { entityExistence, getLatestAspectsOf, type LineageLimits } from '@lineage/catalog/read';
+import {
+  entityExistence,
+  getLatestAspectsOf,
+  assertViewable,
+  mayRead,
+  viewerOf,
+  type LineageLimits,
+  type Viewer,
+  type ViewSettings,
+} from '@lineage/catalog/read';
 import { type TokenSecrets } from '@lineage/catalog/operations';
-import { parseUrn, assertCan, graphqlDenied, type Actor } from '@lineage/catalog/model';
+import { parseUrn, forbidden, graphqlDenied, type Actor } from '@lineage/catalog/model';
 import type { Existence, Store } from '@lineage/catalog/store';
 import type { PlanCarrier } from '@lineage/service-kit';
 import type { EventTopicName } from '@lineage/catalog/runtime';
@@ -21,10 +30,14 @@ export interface ResolverServices {
   tokenSecrets: TokenSecrets;
   /** The change log's topics this catalog records (EVENTS_API_ENABLED, EVENTS_TOPICS). */
   changeLogTopics: EventTopicName[];
+  /** VIEW_AUTHORIZATION_ENABLED and the opaque-urn key. */
+  view: ViewSettings;
 }
 
 export interface RequestContext extends ResolverServices, PlanCarrier {
   actor: Actor;
+  /** What the caller may view (catalog/src/read/view-authorization.ts). */
+  viewer: Viewer;
   /** Latest aspects of an entity by name; empty map when nothing is stored. */
   aspects: DataLoader<string, Map<string, LatestAspect>>;
   existence: DataLoader<string, Existence>;
@@ -35,6 +48,7 @@ export function createRequestContext(services: ResolverServices, actor: Actor, e
   return {
     ...services,
     actor,
+    viewer: viewerOf(store, actor, services.view),
     explainLineage,
     lineagePlans: [],
     aspects: new DataLoader(async (urns) => {
@@ -53,7 +67,26 @@ export function createRequestContext(services: ResolverServices, actor: Actor, e
   };
 }
 
-/** GraphQL reads need DataHub's READ operation (VIEW_ENTITY_PAGE, EDIT_ENTITY or DELETE_ENTITY). */
+/**
+ * GraphQL reads need DataHub's READ operation (VIEW_ENTITY_PAGE, EDIT_ENTITY or DELETE_ENTITY),
+ * on every entity or, by a policy's filter, on some: which ones the caller then sees is the
+ * viewer's to say when view authorization is on.
+ */
 export function requireRead(ctx: RequestContext): void {
-  assertCan(ctx.actor, 'READ', graphqlDenied());
+  if (!mayRead(ctx.actor)) throw forbidden(graphqlDenied());
+}
+
+/**
+ * Reads not yet judged per entity (the explorer's start page and details, listings): with view
+ * authorization on, only for a caller who views everything, so they never name a hidden entity.
+ */
+export function requireUnrestrictedRead(ctx: RequestContext): void {
+  requireRead(ctx);
+  if (ctx.viewer.restricts) throw forbidden(graphqlDenied());
+}
+
+/** An entity read by urn: 403 unless the caller may view it (view authorization on). */
+export async function requireView(ctx: RequestContext, urn: string): Promise<void> {
+  requireRead(ctx);
+  await assertViewable(ctx.viewer, [urn], () => graphqlDenied());
 }

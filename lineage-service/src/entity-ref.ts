@@ -1,14 +1,19 @@
 // What an Entity field resolves to before its fields are read: the parsed urn. Which GraphQL object
 // type renders which entity type is the descriptor's graphqlTypename (docs/CONTRIBUTING.md §Add an
 // entity type); urns of types without one resolve to null.
+import { RESTRICTED_ENTITY_TYPE } from '@lineage/catalog/read';
 import { badRequest, descriptorOf, isCatalogError, validateUrnKey, InvalidUrnError, parseUrn, type Urn } from '@lineage/catalog/model';
 
 export interface EntityRef {
   urn: Urn;
 }
 
+/** DataHub's GraphQL type of an entity the caller may not view, under its opaque urn (docs/wire-contract.md §Lineage search). */
+const RESTRICTED_TYPENAME = 'Restricted';
+
 /** The GraphQL object type rendering an entity type (its descriptor's); undefined = resolves to null. */
 function typenameOfType(entityType: string): string | undefined {
+  if (entityType === RESTRICTED_ENTITY_TYPE) return RESTRICTED_TYPENAME;
   return descriptorOf(entityType)?.graphqlTypename;
 }
 

@@ -17,6 +17,7 @@ import type { Urn } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
 import { getAspect } from './aspect-reader.ts';
 import { searchEntities } from './entity-search.ts';
+import type { Viewer } from './view-authorization.ts';
 
 interface AspectDocument {
   value: unknown;
@@ -109,6 +110,8 @@ export interface EntityScrollInput {
   includeRemoved: boolean;
   /** sliceId / sliceMax: one of `max` disjoint parts of the set, by urn (0 ≤ id < max, checked by the door). */
   slice?: { id: number; max: number } | undefined;
+  /** Who asks: entities it may not view are in no page and no total (view authorization on). */
+  viewer?: Viewer | undefined;
 }
 
 /**
@@ -137,6 +140,7 @@ export async function scrollEntities(
     descending: input.sort?.descending === true,
     includeRemoved: input.includeRemoved,
     slice: input.slice,
+    viewer: input.viewer,
   });
   const next = start + result.hits.length;
   return {

@@ -11,6 +11,7 @@ import { clausesParam, ENTITY_FILTER_FIELDS, parseClauses, type FilterField, typ
 import { luceneOf, searchQueryOf } from '../model/search-analyzer.ts';
 import { int, type Store } from '../store/store.ts';
 import type { Facet, FacetAggregation } from './lineage/results.ts';
+import type { Viewer } from './view-authorization.ts';
 
 export interface EntitySearchInput {
   query: string;
@@ -33,6 +34,8 @@ export interface EntitySearchInput {
   maxAggValues?: number | null | undefined;
   /** One of `max` disjoint slices that together cover the matches (DataHub's sliceOptions); checked by the caller. */
   slice?: { id: number; max: number } | undefined;
+  /** Who asks, when view authorization may hide entities: hidden ones are in no page, total or facet. */
+  viewer?: Viewer | undefined;
 }
 
 /** Printable ASCII → its code, for the slice hash of cypher/search/entities (Cypher has no char codes). */
@@ -109,6 +112,21 @@ function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: numb
   ];
 }
 
+/**
+ * The matches the viewer may see, filtered before anything is counted (docs/wire-contract.md §Auth,
+ * "View authorization"): every match's urn, then one batch decision over them. The search runs
+ * again restricted to these, so its page, total and facets are the visible entities' only.
+ */
+async function visibleMatches(
+  viewer: Viewer,
+  run: (extra: { facets: boolean; skip: number; limit: number; visible: null }) => Promise<Array<{ page: Array<{ urn: string }> }>>,
+): Promise<string[]> {
+  const all = (await run({ facets: false, skip: 0, limit: 2 ** 31 - 1, visible: null }))[0]?.page ?? [];
+  const urns = all.map((h) => h.urn);
+  const visible = await viewer.visible(urns);
+  return urns.filter((u) => visible.has(u));
+}
+
 export async function searchEntities(store: Store, input: EntitySearchInput): Promise<EntitySearchResult> {
   const start = input.start ?? 0;
   const count = input.count ?? 10;
@@ -134,21 +152,20 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
     groups: Group[];
     typeNames: Array<{ value: string; count: number }>;
   };
-  const rows = await store.read((tx) =>
-    tx.run<Row>('search/entities', {
-      lucene,
-      text: input.query.trim(),
-      types,
-      clauses: clausesParam(clauses),
-      removedFiltered: onRemoved || input.includeRemoved === true,
-      facets,
-      sort: input.sort ?? 'relevance',
-      descending: input.descending === true,
-      skip: int(start),
-      limit: int(Math.min(count, MAX_SEARCH_PAGE)),
-      slice: input.slice ? { id: int(input.slice.id), max: int(input.slice.max), codes: URN_CHAR_CODES } : null,
-    }),
-  );
+  const params = {
+    lucene,
+    text: input.query.trim(),
+    types,
+    clauses: clausesParam(clauses),
+    removedFiltered: onRemoved || input.includeRemoved === true,
+    sort: input.sort ?? 'relevance',
+    descending: input.descending === true,
+    slice: input.slice ? { id: int(input.slice.id), max: int(input.slice.max), codes: URN_CHAR_CODES } : null,
+  };
+  const run = (extra: { facets: boolean; skip: number; limit: number; visible: string[] | null }) =>
+    store.read((tx) => tx.run<Row>('search/entities', { ...params, ...extra, skip: int(extra.skip), limit: int(extra.limit) }));
+  const visible = input.viewer?.restricts ? await visibleMatches(input.viewer, run) : null;
+  const rows = await run({ facets, skip: start, limit: Math.min(count, MAX_SEARCH_PAGE), visible });
   const row = rows[0];
   return {
     start,

@@ -70,3 +70,15 @@ export { DEFAULT_LINEAGE_DEPTH, marquezLineage, MAX_LINEAGE_DEPTH, type MarquezL
 export { marquezColumnLineage } from './marquez/column-lineage.ts';
 export { fieldTagChange } from './marquez/field-tags.ts';
 export { DEFAULT_SEARCH_LIMIT, marquezSearch, marquezSource, marquezSources, marquezTags } from './marquez/search.ts';
+// View authorization on reads: who may see which entities, and restricted lineage nodes.
+export {
+  assertViewable,
+  maskUrns,
+  mayRead,
+  RESTRICTED_ENTITY_TYPE,
+  viewerOf,
+  viewSettingsFromConfig,
+  type Viewer,
+  type ViewSettings,
+} from './view-authorization.ts';
+export { restrictHits } from './lineage/restricted.ts';

@@ -1,14 +1,14 @@
 // The explorer's start page and details sheet reads (schema/details.graphql): parse, call the
 // catalog read, render. Entities are refs resolved like every other Entity field.
 import { columnLineageCounts, jobRuns, mostConnectedEntities, recentLineageChanges, recentlyChangedEntities } from '@lineage/catalog/read';
-import { requireRead } from '../context.ts';
+import { requireUnrestrictedRead } from '../context.ts';
 import { parseRequestUrn, storedRef } from '../entity-ref.ts';
 import type { QueryResolvers } from '../generated/schema-types.ts';
 
 export const detailsResolvers = {
   Query: {
     mostConnectedEntities: async (_, { count }, ctx) => {
-      requireRead(ctx);
+      requireUnrestrictedRead(ctx);
       const rows = await mostConnectedEntities(ctx.store, count);
       return rows.flatMap((r) => {
         const entity = storedRef(r.urn);
@@ -16,7 +16,7 @@ export const detailsResolvers = {
       });
     },
     recentlyChangedEntities: async (_, { count }, ctx) => {
-      requireRead(ctx);
+      requireUnrestrictedRead(ctx);
       const rows = await recentlyChangedEntities(ctx.store, count);
       return rows.flatMap((r) => {
         const entity = storedRef(r.urn);
@@ -24,18 +24,18 @@ export const detailsResolvers = {
       });
     },
     dataJobRuns: async (_, { urn, count }, ctx) => {
-      requireRead(ctx);
+      requireUnrestrictedRead(ctx);
       parseRequestUrn(urn);
       return jobRuns(ctx.store, urn, count);
     },
     columnLineageCounts: async (_, { urn }, ctx) => {
-      requireRead(ctx);
+      requireUnrestrictedRead(ctx);
       parseRequestUrn(urn);
       const rows = await columnLineageCounts(ctx.store, urn);
       return rows.map((r) => ({ schemaFieldUrn: r.urn, fieldPath: r.fieldPath, upstream: r.upstream, downstream: r.downstream }));
     },
     recentLineageChanges: async (_, { urn, count }, ctx) => {
-      requireRead(ctx);
+      requireUnrestrictedRead(ctx);
       parseRequestUrn(urn);
       const r = await recentLineageChanges(ctx.store, urn, count, ctx.changeLogTopics);
       if (!r.recorded) return { recorded: false, reason: r.reason, changes: null, more: false };

@@ -12,7 +12,8 @@ import {
   type EntityTypeDescriptor,
   type JsonRecord,
 } from '@lineage/catalog/model';
-import { requireRead, type RequestContext } from '../context.ts';
+import { maskUrns } from '@lineage/catalog/read';
+import { requireRead, requireView, type RequestContext } from '../context.ts';
 import { parseRequestUrn, requestedRef, storedRef, typenameOf, type EntityRef } from '../entity-ref.ts';
 import { aspectFieldResolvers } from '../surface/aspect-fields.ts';
 import { aspectOf, customProperties, part, str } from '../surface/values.ts';
@@ -111,6 +112,17 @@ function pick(fields: Record<string, unknown>, names: ReadonlySet<string>): Reco
   return Object.fromEntries(Object.entries(fields).filter(([name]) => names.has(name) || name.startsWith('__')));
 }
 
+/** Requested urns as the caller may see them: the entity, or a Restricted one under its opaque urn. */
+async function viewedRefs(ctx: RequestContext, urns: readonly string[]): Promise<Array<EntityRef | null>> {
+  requireRead(ctx);
+  const refs = urns.map((u) => requestedRef(u));
+  const as = await maskUrns(
+    ctx.viewer,
+    refs.flatMap((r) => (r ? [r.urn.text] : [])),
+  );
+  return refs.map((r) => (r && as(r.urn.text) !== r.urn.text ? storedRef(as(r.urn.text)) : r));
+}
+
 const byTypename = (value: { __typename?: string }) => value.__typename ?? null;
 const refType = (ref: EntityRef) => typenameOf(ref) ?? null;
 
@@ -124,14 +136,9 @@ export function entityResolvers(typeDefs: DocumentNode) {
   const getters = new Map([...(declared.get('Query') ?? [])].map((name) => [name.toLowerCase(), name]));
   const resolvers: Record<string, Record<string, unknown>> = {
     Query: {
-      entity: (_, { urn }, ctx) => {
-        requireRead(ctx);
-        return requestedRef(urn);
-      },
-      entities: (_, { urns }, ctx) => {
-        requireRead(ctx);
-        return urns.map((u) => requestedRef(u));
-      },
+      // An entity the caller may not view comes back as a Restricted one (DataHub's batch loads).
+      entity: async (_, { urn }, ctx) => (await viewedRefs(ctx, [urn]))[0],
+      entities: (_, { urns }, ctx) => viewedRefs(ctx, urns),
       entityExists: async (_, { urn }, ctx) => {
         requireRead(ctx);
         return (await ctx.existence.load(parseRequestUrn(urn).text)).exists;
@@ -152,9 +159,11 @@ export function entityResolvers(typeDefs: DocumentNode) {
     resolvers[typename] = pick(fieldsOf(d, typename), fields);
     const getter = getters.get(d.name.toLowerCase());
     if (getter !== undefined && !(getter in resolvers.Query!)) {
-      resolvers.Query![getter] = (_: unknown, { urn }: QueryEntityArgs, ctx: RequestContext) => {
-        requireRead(ctx);
-        return requestedRef(urn, d.name);
+      resolvers.Query![getter] = async (_: unknown, { urn }: QueryEntityArgs, ctx: RequestContext) => {
+        const ref = requestedRef(urn, d.name);
+        if (ref) await requireView(ctx, ref.urn.text);
+        else requireRead(ctx);
+        return ref;
       };
     }
   }

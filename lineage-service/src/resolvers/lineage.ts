@@ -16,7 +16,10 @@ import {
   type FacetFilter,
   type LineageFlags,
   countLineage,
+  maskUrns,
+  restrictHits,
   type LineageCountQuery,
+  type Viewer,
 } from '@lineage/catalog/read';
 import { orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
@@ -119,12 +122,15 @@ function renderHit(h: LineageHit) {
   };
 }
 
-/** DataHub's results mappers answer the requested page size as `count`, not the hits returned. */
-function renderPage(page: LineagePage, pageSize: number) {
+/**
+ * DataHub's results mappers answer the requested page size as `count`, not the hits returned.
+ * Hits the caller may not view are Restricted entities; the total and facets still count them.
+ */
+async function renderPage(page: LineagePage, pageSize: number, viewer: Viewer) {
   return {
     count: pageSize,
     total: page.total,
-    searchResults: page.hits.map(renderHit),
+    searchResults: (await restrictHits(viewer, page.hits)).map(renderHit),
     facets: page.facets.map(renderFacet),
     freshness: null,
     isPartial: page.isPartial,
@@ -147,6 +153,10 @@ export async function lineageField(ref: EntityRef, { input }: { input: LineageFi
     start: pageArgument('start', input.start, 0),
     count: pageArgument('count', input.count, 100, MAX_PAGE_SIZE),
   });
+  const as = await maskUrns(
+    ctx.viewer,
+    page.relationships.map((r) => r.urn),
+  );
   return {
     start: page.start,
     count: page.count,
@@ -154,19 +164,26 @@ export async function lineageField(ref: EntityRef, { input }: { input: LineageFi
     filtered: page.filtered,
     relationships: page.relationships.map((r) => ({
       type: r.type,
-      entity: storedRef(r.urn),
+      entity: storedRef(as(r.urn)),
       degree: r.degree,
       createdOn: r.createdOn,
       createdActor: storedRef(r.createdActor),
       updatedOn: r.updatedOn,
       updatedActor: storedRef(r.updatedActor),
       isManual: r.isManual,
-      paths: [{ path: [ref, storedRef(r.urn)] }],
+      paths: [{ path: [ref, storedRef(as(r.urn))] }],
     })),
   };
 }
 
 export const lineageResolvers = {
+  // What an entity the caller may not view shows: its opaque urn and type, nothing it relates to.
+  Restricted: {
+    urn: (ref: EntityRef) => ref.urn.text,
+    type: () => 'RESTRICTED',
+    relationships: () => null,
+    lineage: () => null,
+  },
   Mutation: {
     updateLineage: async (
       _: unknown,
@@ -183,7 +200,7 @@ export const lineageResolvers = {
       const count = pageSize(input.count);
       const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
-      return { nextScrollId: page.nextCursor, ...renderPage(page, count) };
+      return { nextScrollId: page.nextCursor, ...(await renderPage(page, count, ctx.viewer)) };
     },
     searchAcrossLineageCounts: async (_: unknown, { input }: { input: LineageCountQuery }, ctx: RequestContext) => {
       requireRead(ctx);
@@ -195,7 +212,7 @@ export const lineageResolvers = {
       const count = pageSize(input.count);
       const page = await searchLineage(ctx.store, lineageQuery(input, info, liftsFields(input.searchFlags)), { start, count }, ctx.limits);
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
-      return { start, ...renderPage(page, count), lineageSearchPath: null };
+      return { start, ...(await renderPage(page, count, ctx.viewer)), lineageSearchPath: null };
     },
   },
 };

@@ -3,7 +3,7 @@
 // naming aspect (store: aspects/latest-naming), confirmed on the parsed value, paged like a search.
 import { latestRowsNaming } from '@lineage/catalog/read';
 import { badRequest, type JsonRecord } from '@lineage/catalog/model';
-import { requireRead, type RequestContext } from '../context.ts';
+import { requireUnrestrictedRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import type { ListQueriesInput } from '../generated/schema-types.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
@@ -25,7 +25,7 @@ function page<T>(items: T[], input: PageInput, defaultCount = 10) {
 
 /** Urns of entities whose latest `aspect` names `urn` where `names` says, newest first. */
 async function entitiesNaming(ctx: RequestContext, aspect: string, urn: string, names: (v: JsonRecord) => boolean): Promise<string[]> {
-  requireRead(ctx);
+  requireUnrestrictedRead(ctx);
   const rows = await latestRowsNaming(ctx.store, aspect, urn === '' ? '' : JSON.stringify(urn), MAX_LISTED);
   return rows.filter((r) => names(r.value)).map((r) => r.urn);
 }

@@ -1,6 +1,6 @@
 // Entity.relationships (and DataFlow.childJobs): one page of an entity's typed relationship edges.
 import type { Urn } from '@lineage/catalog/model';
-import { relatedEntities } from '@lineage/catalog/read';
+import { maskUrns, relatedEntities } from '@lineage/catalog/read';
 import type { RequestContext } from '../context.ts';
 import { storedRef } from '../entity-ref.ts';
 import type { RelationshipsInput } from '../generated/schema-types.ts';
@@ -18,6 +18,11 @@ export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: Rela
     start,
     count,
   });
+  // A related entity the caller may not view is a Restricted one (view authorization on).
+  const as = await maskUrns(
+    ctx.viewer,
+    rows.map((r) => r.urn),
+  );
   return {
     start,
     count: rows.length,
@@ -25,7 +30,7 @@ export async function relationshipsOf(ctx: RequestContext, urn: Urn, input: Rela
     relationships: rows.map((r) => ({
       type: r.type,
       direction: input.direction,
-      entity: storedRef(r.urn),
+      entity: storedRef(as(r.urn)),
       created: r.createdOn ? { time: r.createdOn, actor: r.createdActor } : null,
     })),
   };

@@ -30,7 +30,7 @@ function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'
 
 async function render(ctx: RequestContext, query: EntitySearchInput) {
   requireRead(ctx);
-  const result = await searchEntities(ctx.store, query);
+  const result = await searchEntities(ctx.store, { ...query, viewer: ctx.viewer });
   const searchResults = result.hits.flatMap((h) => {
     const entity = storedRef(h.urn);
     return entity ? [{ entity, score: h.score, insights: [], matchedFields: [], extraProperties: [] }] : [];
