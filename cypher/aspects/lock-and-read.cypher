@@ -6,7 +6,7 @@
 // lock-entities + fetch-latest.
 // Params: $rows: [{urn: string, entityType: string, label: string, keys: [string]}]
 //         keys: row keys "<urn>\u241f<aspect>\u241f0" of the aspects to read
-// Returns: urn, fields {exists, removed, platform, origin, name, description, parentUrn, searchText, typeNames,
+// Returns: urn, fields {exists, removed, platform, origin, name, qualifiedName, description, parentUrn, searchText, typeNames,
 //          facetKey}, rows [{name, value, systemMetadata, maxVersion, createdBy}]
 UNWIND $rows AS row
 MERGE (n:Entity {urn: row.urn})
@@ -20,4 +20,4 @@ CALL (row) {
   RETURN collect(a {.name, .value, .systemMetadata, .maxVersion, .createdBy}) AS rows
 }
 RETURN row.urn AS urn, rows,
-       n {.exists, .removed, .platform, .origin, .name, .description, .parentUrn, .searchText, .typeNames, .facetKey} AS fields
+       n {.exists, .removed, .platform, .origin, .name, .qualifiedName, .description, .parentUrn, .searchText, .typeNames, .facetKey} AS fields

@@ -1,7 +1,10 @@
 // DataHub's FacetMetadata from a domain facet: the same rendering for catalogue search and lineage
-// search (a platform's value resolves to its dataPlatform entity, as DataHub's does).
+// search (a value that is a urn — a platform, tag, term, owner, domain — resolves to its entity, as
+// DataHub's does).
 import type { Facet } from '@lineage/catalog/read';
 import { storedRef } from './entity-ref.ts';
+
+const URN_FACETS: ReadonlySet<string> = new Set(['platform', 'tags', 'glossaryTerms', 'owners', 'domains']);
 
 export function renderFacet(f: Facet) {
   return {
@@ -11,7 +14,7 @@ export function renderFacet(f: Facet) {
     aggregations: f.aggregations.map((a) => ({
       value: a.value,
       count: a.count,
-      entity: f.field === 'platform' ? storedRef(a.value) : null,
+      entity: URN_FACETS.has(f.field) ? storedRef(a.value) : null,
       displayName: null,
     })),
   };

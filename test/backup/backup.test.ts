@@ -659,7 +659,7 @@ describe('schema versions', () => {
 
       const result = await migrateStore(target, { by: 'test' });
       expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-      expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6, 7]);
+      expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6, 7, 8]);
       expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
       const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
       expect(indexes).toEqual(
@@ -747,6 +747,7 @@ describe('schema versions', () => {
       expect(result.steps.map((s) => [s.to, s.notes])).toEqual([
         [6, [`${before.mcl.length + before.pe.length} change event(s) moved into batches`]],
         [7, []],
+        [8, []],
       ]);
       expect(await cypher(target, 'MATCH (e:ChangeEvent) RETURN e')).toEqual([]);
       expect(await poll()).toEqual(before);

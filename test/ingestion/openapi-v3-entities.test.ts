@@ -132,10 +132,10 @@ describe('entity scroll', () => {
 
   test('bad input: unknown filter field, unknown sort field, unknown entity type, bad scrollId are 400s naming them', async () => {
     const field = await call('POST', '/openapi/v3/entity/scroll', {
-      filter: { and: [{ criteria: [{ field: 'owners', values: ['x'] }] }] },
+      filter: { and: [{ criteria: [{ field: 'colour', values: ['x'] }] }] },
     });
     expect(field.status).toBe(400);
-    expect(field.body.error).toMatch(/Unknown filter field 'owners'/);
+    expect(field.body.error).toMatch(/Unknown filter field 'colour'/);
     const sort = await call('POST', '/openapi/v3/entity/scroll', { sortCriteria: [{ field: 'lastModified', order: 'ASCENDING' }] });
     expect(sort.status).toBe(400);
     expect(sort.body.error).toMatch(/Unknown sort field 'lastModified'/);

@@ -8,8 +8,10 @@ import { badRequest } from './errors.ts';
 /** What a filter can read of one entity. */
 /** The fields of an entity itself that a filter may judge; every search accepts these. */
 export const ENTITY_FILTER_FIELDS = ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description'] as const;
+/** What an entity holds through its tags, terms, owners and domains: judged by catalogue search only. */
+export const LISTED_FILTER_FIELDS = ['tags', 'glossaryTerms', 'owners', 'domains'] as const;
 /** hasUpstreams is known of a search's hits only (entity search asks for it). */
-export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | 'hasUpstreams';
+export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | (typeof LISTED_FILTER_FIELDS)[number] | 'hasUpstreams';
 
 /** The filterable view of one entity. */
 export interface FilterSubject {
@@ -57,6 +59,10 @@ const FIELD_NAMES: ReadonlyMap<string, FilterField> = new Map<string, FilterFiel
   ['name', 'name'],
   ['description', 'description'],
   ['hasUpstreams', 'hasUpstreams'],
+  ['tags', 'tags'],
+  ['glossaryTerms', 'glossaryTerms'],
+  ['owners', 'owners'],
+  ['domains', 'domains'],
 ]);
 
 /** The FilterField a request field name stands for; undefined when the catalog has no such field. */
@@ -113,6 +119,8 @@ function fieldValue(s: FilterSubject, field: FilterField): string | null {
       return s.description ?? null;
     case 'hasUpstreams':
       return s.hasUpstreams === undefined ? null : String(s.hasUpstreams);
+    default: // the listed fields: only catalogue search accepts them, and judges them in Neo4j
+      return null;
   }
 }
 

@@ -1,4 +1,5 @@
-// Search fields on entity nodes (name, platform, origin, description, removed, exists, parentUrn):
+// Search fields on entity nodes (name, qualifiedName, platform, origin, description, removed, exists,
+// parentUrn):
 // derived from the urn, the entity's status aspect and its one descriptive aspect. Together with
 // the derived edges they are the "indices" restoreIndices rebuilds.
 import { createHash } from 'node:crypto';
@@ -25,6 +26,8 @@ export interface SearchFields {
   platform: string | null;
   origin: string | null;
   name: string | null;
+  /** The descriptive aspect's qualifiedName (structured queries' `qualifiedName:`); null without one. */
+  qualifiedName: string | null;
   description: string | null;
   parentUrn: string | null;
   /**
@@ -68,7 +71,7 @@ function firstString(value: unknown, fields: readonly string[]): string | undefi
 }
 
 /** Fields that follow from the urn alone (what a ghost node carries). */
-export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | 'description' | 'typeNames'> {
+export function urnFields(urn: Urn): Omit<SearchFields, 'exists' | 'removed' | 'description' | 'qualifiedName' | 'typeNames'> {
   const key = keySearchFieldsOf(urn);
   const platform = key.platform ?? null;
   const origin = key.origin ?? null;
@@ -99,6 +102,7 @@ export function searchFieldsOf(urn: Urn, state: { exists: boolean; aspects: Read
     removed,
     facetKey: base.facetKey + (state.exists ? 2 : 0) + (removed ? 1 : 0),
     name,
+    qualifiedName: qualifiedName ?? null,
     description,
     searchText: searchTextOf([name, qualifiedName, base.name, urn.text, description]),
     typeNames: typeNamesOf(state.aspects.get('subTypes')),
@@ -118,6 +122,7 @@ const SEARCH_FIELD_NAMES = [
   'platform',
   'origin',
   'name',
+  'qualifiedName',
   'description',
   'parentUrn',
   'searchText',

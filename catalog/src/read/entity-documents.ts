@@ -131,6 +131,8 @@ export async function scrollEntities(
   const query = input.query === '' ? '*' : input.query;
   const result = await searchEntities(store, {
     query,
+    // DataHub's v3 scroll searches without full text: its query is always query_string syntax.
+    structured: true,
     entityTypes: input.entityTypes,
     orFilters: input.orFilters,
     start,

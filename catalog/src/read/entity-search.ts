@@ -2,19 +2,32 @@
 // entity nodes through Neo4j's full-text index over their searchText words, split as DataHub's
 // analyzer splits (model/search-analyzer.ts). Every query word must match a word of the entity as a
 // prefix, so "orders" finds fct_orders and "fct_users" finds fct_users_created; an exact urn comes
-// first, then an exact name. Ghosts are never returned; soft-deleted entities only when a filter on
+// first, then an exact name. A query starting with `/q ` is DataHub's structured syntax instead
+// (model/structured-query.ts), run in Neo4j as a parameter program (docs/wire-contract.md §Structured
+// queries). Ghosts are never returned; soft-deleted entities only when a filter on
 // `removed` asks for them. orFilters are evaluated in Neo4j, on the same fields and with the same
 // meanings as everywhere (filters.ts); facets count every match (docs/wire-contract.md §Catalogue search).
 import { defaultSearchTypes, entityTypeToGraphql, graphqlToEntityType } from '../model/entity-registry.ts';
 import { badRequest } from '../model/errors.ts';
-import { clausesParam, ENTITY_FILTER_FIELDS, parseClauses, type FilterField, type RawFilter } from '../model/filters.ts';
+import {
+  clausesParam,
+  ENTITY_FILTER_FIELDS,
+  LISTED_FILTER_FIELDS,
+  parseClauses,
+  type Clauses,
+  type FilterField,
+  type RawFilter,
+} from '../model/filters.ts';
 import { luceneOf, searchQueryOf } from '../model/search-analyzer.ts';
+import { structuredProgramOf, type StructuredProgram } from '../model/structured-query-program.ts';
 import { int, type Store } from '../store/store.ts';
 import type { Facet, FacetAggregation } from './lineage/results.ts';
 import type { Viewer } from './view-authorization.ts';
 
 export interface EntitySearchInput {
   query: string;
+  /** Read the query as structured syntax even without `/q ` (the OpenAPI v3 scroll, as DataHub's). */
+  structured?: boolean | undefined;
   /** GraphQL EntityType names; empty = the lineage-capable types. */
   types?: readonly string[] | null | undefined;
   /** Entity type names (dataset, …) instead of `types` (the OpenAPI doors); checked by the caller. */
@@ -44,13 +57,20 @@ const URN_CHAR_CODES: Readonly<Record<string, number>> = Object.fromEntries(
 );
 
 /** Filter fields an entity search accepts (docs/wire-contract.md §Filters). */
-const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([...ENTITY_FILTER_FIELDS, 'hasUpstreams']);
+const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
+  ...ENTITY_FILTER_FIELDS,
+  ...LISTED_FILTER_FIELDS,
+  'hasUpstreams',
+]);
 
 export interface EntitySearchResult {
   start: number;
   total: number;
   hits: Array<{ urn: string; entityType: string; score: number }>;
-  /** `_entityType`, `platform`, `origin`, `typeNames`, each over every match; empty when not asked. */
+  /**
+   * `_entityType`, `platform`, `origin`, `typeNames`, `domains`, `tags`, `glossaryTerms`, `owners`,
+   * each over every match; empty when not asked.
+   */
   facets: Facet[];
 }
 
@@ -63,6 +83,16 @@ export function luceneQueryOf(text: string): string | undefined {
 }
 
 type Group = { entityType: string; platform: string | null; origin: string | null; count: number };
+type Listed = { field: ListedField; value: string; count: number };
+type ListedField = (typeof LISTED_FILTER_FIELDS)[number];
+
+/** DataHub's facets of what an entity holds, with its display names, in the order it lists them. */
+const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: string }> = [
+  { field: 'domains', displayName: 'Domain' },
+  { field: 'tags', displayName: 'Tag' },
+  { field: 'glossaryTerms', displayName: 'Glossary Term' },
+  { field: 'owners', displayName: 'Owned By' },
+];
 
 /** Value counts → aggregations: most frequent first, then by value, at most `max`. */
 function aggregations(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {
@@ -75,7 +105,7 @@ function aggregations(entries: Iterable<[string | null, number]>, max: number): 
 }
 
 /** DataHub's four default search facets, with its field names and display names. */
-function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: number }>, max: number): Facet[] {
+function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: number }>, listed: Listed[], max: number): Facet[] {
   return [
     {
       field: '_entityType',
@@ -109,6 +139,14 @@ function facetsOf(groups: Group[], typeNames: Array<{ value: string; count: numb
         max,
       ),
     },
+    ...LISTED_FACETS.map(({ field, displayName }) => ({
+      field,
+      displayName,
+      aggregations: aggregations(
+        listed.filter((l) => l.field === field).map((l) => [l.value, l.count]),
+        max,
+      ),
+    })),
   ];
 }
 
@@ -127,6 +165,12 @@ async function visibleMatches(
   return urns.filter((u) => visible.has(u));
 }
 
+/** Which list-valued fields the statement reads: for facets, the filters and the program. */
+function listsOf(facets: boolean, clauses: Clauses, program: StructuredProgram | null): Record<ListedField, boolean> {
+  const named = new Set<string>([...(clauses ?? []).flat().map((c) => c.field), ...(program?.fields ?? [])]);
+  return Object.fromEntries(LISTED_FILTER_FIELDS.map((f) => [f, facets || named.has(f)])) as Record<ListedField, boolean>;
+}
+
 export async function searchEntities(store: Store, input: EntitySearchInput): Promise<EntitySearchResult> {
   const start = input.start ?? 0;
   const count = input.count ?? 10;
@@ -143,21 +187,28 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
       if (!name) throw badRequest(`Unknown entity type ${t}`);
       return name;
     });
-  const lucene = luceneQueryOf(input.query) ?? null;
+  const program = structuredProgramOf(input.query, input.structured === true);
+  const lucene = program ? null : (luceneQueryOf(input.query) ?? null);
   const { clauses, onRemoved } = parseClauses(input.orFilters, SEARCH_FILTER_FIELDS);
   const facets = input.facets !== false;
+  // A structured query naming `removed` decides soft deletion itself, as a filter on it does.
+  const programOnRemoved = program?.fields.includes('removed') === true;
   type Row = {
     total: number;
     page: Array<{ urn: string; entityType: string; score: number }>;
     groups: Group[];
     typeNames: Array<{ value: string; count: number }>;
+    listed: Listed[];
   };
   const params = {
     lucene,
-    text: input.query.trim(),
+    text: program ? '' : input.query.trim(),
     types,
     clauses: clausesParam(clauses),
-    removedFiltered: onRemoved || input.includeRemoved === true,
+    program: program?.steps ?? null,
+    urns: null,
+    lists: listsOf(facets, clauses, program),
+    removedFiltered: onRemoved || programOnRemoved || input.includeRemoved === true,
     sort: input.sort ?? 'relevance',
     descending: input.descending === true,
     slice: input.slice ? { id: int(input.slice.id), max: int(input.slice.max), codes: URN_CHAR_CODES } : null,
@@ -171,6 +222,36 @@ export async function searchEntities(store: Store, input: EntitySearchInput): Pr
     start,
     total: row?.total ?? 0,
     hits: row?.page ?? [],
-    facets: facets && row ? facetsOf(row.groups, row.typeNames, maxAgg) : [],
+    facets: facets && row ? facetsOf(row.groups, row.typeNames, row.listed, maxAgg) : [],
   };
+}
+
+/**
+ * Which of some entities a structured query keeps (a lineage search's candidates): judged by the
+ * search statement on those entities alone, ghosts and soft-deleted ones included — the caller's own
+ * rules decide on those.
+ */
+export async function structuredMatches(store: Store, program: StructuredProgram, urns: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(urns)];
+  if (unique.length === 0) return new Set();
+  const rows = await store.read((tx) =>
+    tx.run<{ page: Array<{ urn: string }> }>('search/entities', {
+      lucene: null,
+      text: '',
+      types: [],
+      clauses: null,
+      program: program.steps,
+      urns: unique,
+      lists: listsOf(false, null, program),
+      removedFiltered: true,
+      facets: false,
+      sort: 'urn',
+      descending: false,
+      skip: int(0),
+      limit: int(unique.length),
+      slice: null,
+      visible: null,
+    }),
+  );
+  return new Set((rows[0]?.page ?? []).map((h) => h.urn));
 }

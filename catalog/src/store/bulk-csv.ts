@@ -17,7 +17,7 @@ import type { SearchFields } from '../model/search-fields.ts';
 const ARRAY_DELIMITER = '\u001f';
 
 const ENTITY_HEADER =
-  'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
+  'urn:ID(Entity),entityType,exists:boolean,removed:boolean,platform,origin,name,qualifiedName,description,parentUrn,searchText,typeNames:string[],facetKey:long,:LABEL';
 
 /** One input file per kind, each with its header line; `group` is neo4j-admin's --nodes/--relationships. */
 const FILES = {
@@ -127,6 +127,7 @@ export class BulkCsvWriter {
       fields.platform,
       fields.origin,
       fields.name,
+      fields.qualifiedName,
       fields.description,
       fields.parentUrn,
       fields.searchText,

@@ -76,6 +76,11 @@ const MIGRATIONS: readonly MigrationStep[] = [
     what: 'apply the constraint and index with which an export holds rows deleted while it runs (nothing stored changes)',
     run: applySchemaOnly,
   },
+  {
+    to: 8,
+    what: 'rebuild the search fields from the rows: qualifiedName joins them (structured search)',
+    run: applySchemaAndRebuild,
+  },
 ];
 
 export interface MigrationResult {

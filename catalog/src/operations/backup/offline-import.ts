@@ -130,7 +130,7 @@ export async function writeGhostNodes(lines: AsyncIterable<string>, writer: Bulk
     if (!line) continue;
     const u = parseUrn(JSON.parse(line) as string);
     await writer.entity(
-      { ...urnFields(u), exists: false, removed: false, description: null, typeNames: null },
+      { ...urnFields(u), exists: false, removed: false, description: null, qualifiedName: null, typeNames: null },
       u.entityType,
       entityTypeSpec(u.entityType).label,
       true,

@@ -73,7 +73,7 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   if (fromGraph) {
     const fields = new Set((nq.clauses ?? []).flat().map((c) => c.field));
     const unservable = [...fields].filter((f) => !GRAPH_FILTER_FIELDS.has(f)).sort();
-    if (unservable.length || nq.queryTokens.length) {
+    if (unservable.length || nq.queryTokens.length || nq.program) {
       throw badRequest(
         `A count with includeGhostEntities reads the lineage graph alone, which can filter on platform, origin, parent and degree only; got ${
           unservable.length ? `filters on ${unservable.join(', ')}` : `the text query '${q.query}'`
@@ -87,7 +87,7 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   // A materialized count is what a search would total, without its text query: counted in Neo4j
   // when the search's selection could be (a reach without columns), else from streamed rows.
   const walked = { ...nq, urn: source.text };
-  const counting = { ...walked, queryTokens: [] };
+  const counting = { ...walked, queryTokens: [], program: null };
   const counted = fromGraph ? null : await countInDatabase(store, counting, planLineageRead(counting, limits), limits, startedAt);
   if (counted !== null) return counted;
   // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.

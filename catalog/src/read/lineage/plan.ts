@@ -98,6 +98,7 @@ export function maxDepthOf(depth: DepthBound, limits: LineageLimits): number {
 /** Why the in-database step cannot answer this request; null = it may. */
 function databaseDeclines(nq: NormalizedQuery, limits: LineageLimits): string | null {
   if (limits.selectInDatabase === false) return 'in-database selection turned off (limits.selectInDatabase)';
+  if (nq.program) return 'a structured query (/q) is judged on the walked candidates by the search statement';
   const criteria = nodeCriteriaOf(nq);
   if (criteria.length > MAX_NODE_CRITERIA) return `${criteria.length} node criteria, more than the ${MAX_NODE_CRITERIA} a mask holds`;
   const unjudged = criteria.find((c) => NODE_PROPERTY[c.field] === undefined);

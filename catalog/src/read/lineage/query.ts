@@ -9,6 +9,7 @@ import { graphqlEntityTypes, graphqlToEntityType } from '../../model/entity-regi
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
 import { ENTITY_FILTER_FIELDS, parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
 import { int } from '../../store/store.ts';
+import { structuredProgramOf, type StructuredProgram } from '../../model/structured-query-program.ts';
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
 
@@ -95,6 +96,8 @@ export interface NormalizedQuery {
   /** A field walk returns the fields themselves instead of lifting them onto their parents. */
   keepFields: boolean;
   queryTokens: string[];
+  /** A structured query (`/q …`): judged on the walked candidates by the search statement; null = free text. */
+  program: StructuredProgram | null;
   depth: DepthBound;
   /** null = every degree passes. */
   degreePredicate: ((degree: number) => boolean) | null;
@@ -216,7 +219,8 @@ export function fingerprintOf(q: LineageQuery): string {
 export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
   const { depth, predicate } = degreeFilterOf(q.orFilters);
   const { clauses, onRemoved } = parseClauses(q.orFilters, LINEAGE_FILTER_FIELDS, isDegree);
-  const text = q.query?.trim() ?? '';
+  const program = structuredProgramOf(q.query);
+  const text = program ? '' : (q.query?.trim() ?? '');
   const flags = q.lineageFlags ?? {};
   const perHop = flags.entitiesExploredPerHopLimit;
   const ignoreAsHops = (flags.ignoreAsHops ?? []).flatMap((h) => {
@@ -229,6 +233,7 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
     walkDirection: walkDirectionOf(q.direction),
     resultTypes: resultTypesOf(q.types),
     keepFields: q.liftFields === false,
+    program,
     queryTokens:
       text === '' || text === '*'
         ? []

@@ -53,6 +53,11 @@ interface CandidateState {
   truncatedChildren: boolean;
 }
 
+/** The urn of the entity a row stands for (candidateOf). */
+export function candidateUrnOf(r: ReachRow, keepFields: boolean): string {
+  return r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent.urn : r.urn;
+}
+
 /** A row as the entity it stands for: a schemaField becomes its parent unless fields are kept. */
 function candidateOf(r: ReachRow, keepFields: boolean) {
   const lifted = r.entityType === 'schemaField' && !keepFields && r.parent ? r.parent : null;

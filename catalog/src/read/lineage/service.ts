@@ -16,8 +16,9 @@ import {
   type LineageQuery,
   type NormalizedQuery,
 } from './query.ts';
-import { selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
-import { reach } from './traverse.ts';
+import { candidateUrnOf, selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
+import { reach, type ReachRow } from './traverse.ts';
+import { structuredMatches } from '../entity-search.ts';
 import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
 import { planLineageRead, type LineagePlan } from './plan.ts';
 import { lineagePaths } from './paths.ts';
@@ -111,6 +112,33 @@ function generationBy(store: Store, deadline: number): Promise<string> {
 }
 
 /**
+ * The reach into a selection; with a structured query, its rows are first held, their candidates
+ * judged by the search statement in one batch (docs/wire-contract.md §Structured queries), and only
+ * the rows of candidates it keeps go on — as if the others had not matched.
+ */
+async function reachSelected(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  limits: LineageLimits,
+  startedAt: number,
+  builder: SelectionBuilder,
+) {
+  const program = nq.program;
+  if (!program) return reach(store, nq, plan, limits, startedAt, builder);
+  let rows: ReachRow[] = [];
+  const walked = await reach(store, nq, plan, limits, startedAt, { reset: () => (rows = []), add: (r) => rows.push(r) });
+  const kept = await structuredMatches(
+    store,
+    program,
+    rows.map((r) => candidateUrnOf(r, nq.keepFields)),
+  );
+  builder.reset();
+  for (const r of rows) if (kept.has(candidateUrnOf(r, nq.keepFields))) builder.add(r);
+  return walked;
+}
+
+/**
  * The walk, as the plan says: in Neo4j first when it may (select.ts), else — or when that declines
  * or runs out of time — the reach shipped here and selected by results.ts. `want` = hits the caller
  * needs from the first one on.
@@ -142,7 +170,7 @@ async function walk(
     }
   }
   const builder = new SelectionBuilder(nq, { hold: want + (limits.streamWindow ?? STREAM_WINDOW) });
-  const walked = await reach(store, nq, plan, limits, startedAt, builder);
+  const walked = await reachSelected(store, nq, plan, limits, startedAt, builder);
   return { selected: builder.finish(), isPartial: walked.isPartial, strategy: walked.strategy };
 }
 
@@ -163,7 +191,7 @@ async function hitsAfter(
   if (strategy === 'database' && plan.database)
     return selectPage(store, nq, plan.database, after, limit, limits.deadlineMs, selected.matching!, selected.cut ?? null);
   const builder = new SelectionBuilder(nq, { hold: limit, after });
-  await reach(store, nq, plan, limits, Date.now(), builder);
+  await reachSelected(store, nq, plan, limits, Date.now(), builder);
   return builder.finish().hits;
 }
 
