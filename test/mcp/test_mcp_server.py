@@ -157,3 +157,13 @@ def test_read_tools_answer_from_the_graph():
     assert QUERY in urns_in(queries)
     (no_queries,) = call_tools([("get_dataset_queries", {"urn": REPORT})])
     assert QUERY not in urns_in(no_queries)
+
+
+def test_structured_search_after_q():
+    """DataHub's /q syntax, as the search tool's own docs tell agents to write it: fielded words, NOT."""
+    (both, exact) = call_tools([
+        ("search", {"query": f"/q description:{NS} AND NOT name:raw_orders", "num_results": 10}),
+        ("search", {"query": f"/q description:{NS} AND (name:clean_orders OR name:\"order_report\")", "num_results": 10}),
+    ])
+    assert {CLEAN, REPORT} <= urns_in(both) and RAW not in urns_in(both)
+    assert {CLEAN, REPORT} <= urns_in(exact) and RAW not in urns_in(exact) and CHART not in urns_in(exact)
