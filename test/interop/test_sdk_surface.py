@@ -93,9 +93,9 @@ def test_scroll_entities_with_filter_query_and_aspects(seeded: Dict[str, str], g
     assert set(found.entities) == {seeded["fct"], seeded["stg"]}
     # scroll_entities raises the HTTPError of requests; the body names the field.
     with pytest.raises(requests.HTTPError) as bad:
-        graph.scroll_entities(filter=[{"and": [{"field": "owners", "values": ["x"], "condition": "EQUAL"}]}])
+        graph.scroll_entities(filter=[{"and": [{"field": "colour", "values": ["x"], "condition": "EQUAL"}]}])
     assert bad.value.response.status_code == 400
-    assert "Unknown filter field 'owners'" in bad.value.response.json()["error"]
+    assert "Unknown filter field 'colour'" in bad.value.response.json()["error"]
 
 
 @pytest.mark.skipif(not client_at_least(1, 0), reason="DataHubClient (SDK v2) arrived in acryl-datahub 1.0")
