@@ -266,3 +266,13 @@ describe('entity and aspect reads', () => {
       expect([url, (await send(url.replace(on.ingestionUrl, off.ingestionUrl), { token: token.outsider })).status]).toEqual([url, 200]);
   });
 });
+
+describe('me', () => {
+  // DataHub's `me` resolver checks no privilege: a user who may view only some entities (here the
+  // outsider, whose view policy is scoped) still learns who they are and what they may do.
+  test('answers a user without an unconditional view privilege', async () => {
+    const r = await gql(on, 'outsider', '{ me { corpUser { urn } platformPrivileges { generatePersonalAccessTokens } } }');
+    expect(r.errors).toBeUndefined();
+    expect(r.data.me).toEqual({ corpUser: { urn: ns.user('outsider') }, platformPrivileges: { generatePersonalAccessTokens: true } });
+  });
+});

@@ -63,8 +63,8 @@ function platformPrivileges(ctx: RequestContext) {
 
 export const tokenResolvers = {
   Query: {
+    // DataHub's `me` checks no privilege: any signed-in actor learns who they are and what they may do.
     me: (_, __, ctx) => {
-      assertCan(ctx.actor, 'READ', graphqlDenied());
       return { corpUser: storedRef(ctx.actor.urn), platformPrivileges: platformPrivileges(ctx) };
     },
   } satisfies QueryResolvers,
