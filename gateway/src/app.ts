@@ -1,6 +1,7 @@
-// The front door (DataHub's frontend port): runs the federated supergraph on DataHub's GraphQL paths
-// and relays every other /api/gms/* and /gms/* request unchanged to the ingestion service. It does
-// routing, authentication and error masking, nothing else: every resolver lives in a subgraph.
+// The front door (DataHub's frontend port): runs the federated supergraph on DataHub's GraphQL paths,
+// signs users in (sessions.ts) and relays every other /api/gms/* and /gms/* request unchanged to the
+// ingestion service. It does routing, authentication and error masking, nothing else: every
+// resolver lives in a subgraph.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
@@ -42,6 +43,7 @@ import {
 import { explorerStaticHandler } from '@lineage/explorer/serve';
 import { subgraphFailure, subgraphFetcher } from './subgraph-fetch.ts';
 import { LINEAGE_SUBGRAPH, supergraphOf } from './supergraph.ts';
+import { adoptSessionCookie, sessionHandler, SESSION_PATHS } from './sessions.ts';
 
 /** Where DataHub clients post GraphQL: the frontend's paths and GMS's own under both proxy prefixes. */
 const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/api/graphql', '/api/v2/graphql', '/api/gms/api/graphql', '/gms/api/graphql']);
@@ -56,7 +58,7 @@ const relaysToGms = (path: string) => GMS_PREFIX.test(path) || isOpenApiPath(pat
 /** The front door's routes as templates, for metric labels (what it relays to GMS as GMS's own). */
 export function gatewayRouteTemplate(url: string): string {
   const path = url.split('?', 1)[0]!;
-  if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path)) return path;
+  if (GRAPHQL_PATHS.has(path) || HEALTH_PATHS.has(path) || SESSION_PATHS.has(path)) return path;
   if (relaysToGms(path)) return gmsRouteTemplate(url);
   if (path === '/' || path === '/index.html') return '/';
   if (path.startsWith('/assets/')) return '/assets/{file}';
@@ -279,6 +281,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     },
   });
 
+  const sessions = sessionHandler({
+    store,
+    secrets: { signingKey: authConfig.signingKey, salt: authConfig.salt, rootPassword: config.DATAHUB_ROOT_PASSWORD },
+    maxBodyBytes: config.MAX_BODY_BYTES,
+  });
   const explorer = explorerStaticHandler();
   const httpServer = createServer(httpServerOptions(config), (req, res) => {
     const url = req.url ?? '/';
@@ -287,7 +294,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       logger.error({ err: e, url }, 'front door request failed');
       sendPlain(res, 500, UNKNOWN_ERROR_MESSAGE);
     };
-    if (GRAPHQL_PATHS.has(path)) {
+    adoptSessionCookie(req);
+    if (SESSION_PATHS.has(path)) {
+      sessions(req, res, path).catch(fail);
+    } else if (GRAPHQL_PATHS.has(path)) {
       graphql(req, res).catch(fail);
     } else if (GMS_PREFIX.test(url) || relaysToGms(path)) {
       if (declaredOverLimit(req)) answerTooLarge(req, res);

@@ -1,5 +1,6 @@
 // The routes about the server rather than the catalog: GET /config (what DataHub's clients probe
-// before they ingest), GET /health, and the GraphQL relay DataHub GMS's clients post to.
+// before they ingest), the system properties, who the caller is, GET /health, and the GraphQL relay
+// DataHub GMS's clients post to.
 import type Router from '@koa/router';
 import { assertCan, systemOperationsDenied } from '@lineage/catalog/model';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
@@ -51,6 +52,12 @@ export function registerServerRoutes(router: Router, deps: IngestionContext): vo
     const actor = actorOf(ctx);
     assertCan(actor, 'MANAGE_SYSTEM_OPERATIONS', systemOperationsDenied(actor.urn));
     ctx.body = systemProperties(config);
+  });
+
+  // DataHub's identity operation: whom the request authenticates as (skipCache changes nothing
+  // here: authentication reads the user's status on every request).
+  router.get('/openapi/operations/identity/user/urn', (ctx) => {
+    ctx.body = { urn: actorOf(ctx).urn };
   });
 
   router.get('/health', async (ctx) => {

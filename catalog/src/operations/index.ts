@@ -28,6 +28,7 @@ export { pruneChangeLog, startChangeLogRetention, type PruneResult } from './eve
 export { addGroupMembers, createGroup, removeGroupMembers } from './identity/groups.ts';
 export { batchAssignRole, removeUser } from './identity/users.ts';
 export { createInviteToken, getInviteToken } from './identity/invite-tokens.ts';
+export { logIn, signUp, SESSION_TTL_MS, type Session } from './identity/credentials.ts';
 // Access tokens as GraphQL lists and describes them.
 export { accessTokenMetadata, listAccessTokens } from './auth/token-listing.ts';
 // Domains and data products.

@@ -38,6 +38,11 @@ export const authentication = tokenKeys.extend({
   DATAHUB_SYSTEM_CLIENT_SECRET: z.string().optional(),
 });
 
+/** The root user's password at the front door's /logIn (DataHub keeps it in the frontend's user.props); unset: root signs in with tokens only. */
+export const rootLogin = z.object({
+  DATAHUB_ROOT_PASSWORD: z.string().min(1).optional(),
+});
+
 export const logging = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

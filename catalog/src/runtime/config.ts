@@ -22,6 +22,7 @@ import {
   neo4jConnection,
   neo4jUri,
   ports,
+  rootLogin,
   serviceUrls,
   serving,
   tokenKeys,
@@ -63,6 +64,7 @@ const lineageSchema = service.extend({
 
 const gatewaySchema = service.extend({
   ...graphqlLimits.shape,
+  ...rootLogin.shape,
   ...gatewaySubgraphs.shape,
   ...ports.pick({ GATEWAY_PORT: true, LINEAGE_PORT: true }).shape,
   ...serviceUrls.pick({ INGESTION_URL: true, LINEAGE_URL: true }).shape,

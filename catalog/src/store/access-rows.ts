@@ -1,7 +1,16 @@
 // What authorization reads from the graph (docs/wire-contract.md §Auth, "Policies"): the stored
 // policies, an actor's groups and roles, and the fields of resources a policy filter tests. Each is
 // one statement over the latest aspect rows; a batch of resources is one query.
-import { groupsOf, MEMBERSHIP_ASPECTS, RESOURCE_ASPECTS, resourceSpecOf, rolesOf } from '../model/policies/resource-spec.ts';
+import {
+  ACTIVITY_ASPECTS,
+  groupsOf,
+  isActiveUser,
+  MEMBERSHIP_ASPECTS,
+  RESOURCE_ASPECTS,
+  resourceSpecOf,
+  rolesOf,
+} from '../model/policies/resource-spec.ts';
+import { ROOT_USER_URN, SYSTEM_ACTOR_URN } from '../model/privileges.ts';
 import type { PolicyActor, ResourceSpec } from '../model/policies/engine.ts';
 import { policyInfoSchema, toPolicy, type Policy } from '../model/policies/policy-info.ts';
 import { isCatalogError } from '../model/errors.ts';
@@ -24,13 +33,19 @@ async function latestValues(
   return byUrn;
 }
 
-/** The actor's groups (groupMembership, nativeGroupMembership) and roles (its own and its groups'). */
-export async function loadPolicyActor(store: Store, actorUrn: string): Promise<PolicyActor> {
-  const own = (await latestValues(store, [actorUrn], MEMBERSHIP_ASPECTS)).get(actorUrn)!;
+/** An actor as authentication finds it: whom policies see, and whether it may act at all. */
+export interface StoredActor extends PolicyActor {
+  active: boolean;
+}
+
+/** The actor's groups (groupMembership, nativeGroupMembership), roles (its own and its groups') and status. */
+export async function loadPolicyActor(store: Store, actorUrn: string): Promise<StoredActor> {
+  const own = (await latestValues(store, [actorUrn], [...MEMBERSHIP_ASPECTS, ...ACTIVITY_ASPECTS])).get(actorUrn)!;
   const groups = groupsOf(own);
   const roles = new Set(rolesOf(own));
   for (const values of (await latestValues(store, groups, ['roleMembership'])).values()) for (const r of rolesOf(values)) roles.add(r);
-  return { urn: actorUrn, groups, roles: [...roles] };
+  const active = actorUrn === SYSTEM_ACTOR_URN || isActiveUser(own, actorUrn === ROOT_USER_URN);
+  return { urn: actorUrn, groups, roles: [...roles], active };
 }
 
 /** The fields policy filters test, for each urn (an entity with no such aspects has only its type and urn). */
@@ -45,9 +60,7 @@ export async function loadResourceSpecs(store: Store, urns: readonly string[]): 
  * was dropped) grants nothing rather than failing every request.
  */
 export async function loadStoredPolicies(store: Store): Promise<Policy[]> {
-  const rows = await store.read((tx) => tx.run<Omit<Row, 'name'>>('auth/stored-policies'), {
-    metadata: { app: 'auth', op: 'stored-policies' },
-  });
+  const rows = await loadLatestOfAspect(store, 'dataHubPolicyInfo');
   return rows.flatMap((r) => {
     const value = JSON.parse(r.value) as unknown;
     if (!policyInfoSchema.safeParse(value).success) return [];
@@ -57,5 +70,12 @@ export async function loadStoredPolicies(store: Store): Promise<Policy[]> {
       if (isCatalogError(e)) return [];
       throw e;
     }
+  });
+}
+
+/** The latest row of `aspectName` on every entity holding it (kinds of which there are few: policies, invite tokens). */
+export async function loadLatestOfAspect(store: Store, aspectName: string): Promise<Array<{ urn: string; value: string }>> {
+  return store.read((tx) => tx.run<Omit<Row, 'name'>>('auth/latest-of-aspect', { name: aspectName }), {
+    metadata: { app: 'auth', op: `latest-${aspectName}` },
   });
 }

@@ -16,13 +16,31 @@ import {
   unsetDomain,
   type AccessTokenMetadata,
 } from '@lineage/catalog/operations';
-import { storedRef } from '../entity-ref.ts';
+import { searchEntities } from '@lineage/catalog/read';
+import { requireRead } from '../context.ts';
+import { storedRef, type EntityRef } from '../entity-ref.ts';
 import type { MutationResolvers, QueryResolvers } from '../generated/schema-types.ts';
 
 const rendered = (t: AccessTokenMetadata) => ({ ...t, type: 'ACCESS_TOKEN' });
 
 export const identityResolvers = {
   Query: {
+    // A search of users, as DataHub's resolver runs it: every signed-in reader may list, and view
+    // authorization hides whom the reader may not see.
+    listUsers: async (_, { input }, ctx) => {
+      requireRead(ctx);
+      const found = await searchEntities(ctx.store, {
+        query: input.query ?? '*',
+        types: ['CORP_USER'],
+        sort: 'urn',
+        start: input.start ?? 0,
+        count: input.count ?? 20,
+        facets: false,
+        viewer: ctx.viewer,
+      });
+      const users = found.hits.map((h) => storedRef(h.urn)).filter((r): r is EntityRef => r !== null);
+      return { start: found.start, count: users.length, total: found.total, users };
+    },
     getInviteToken: async (_, { input }, ctx) => ({
       inviteToken: await getInviteToken(ctx.store, ctx.actor, ctx.tokenSecrets, input),
     }),

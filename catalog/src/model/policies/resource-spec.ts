@@ -18,8 +18,20 @@ export const RESOURCE_ASPECTS = [
 ] as const;
 /** The aspects of a user that make it a member of groups and roles. */
 export const MEMBERSHIP_ASPECTS = ['groupMembership', 'nativeGroupMembership', 'roleMembership'] as const;
+/** The aspects of a user that say whether it may act at all (DataHub's ActorContext.isActive). */
+export const ACTIVITY_ASPECTS = ['corpUserKey', 'status', 'corpUserStatus'] as const;
 
 type Values = Readonly<Record<string, unknown>>;
+
+/**
+ * Whether a user may act, as DataHub's token validation decides it: it exists (a hard-deleted user
+ * has no key row), is not soft-deleted, and is not SUSPENDED. `bootstrapped` users exist without a
+ * stored row (the root user, as DataHub bootstraps it).
+ */
+export function isActiveUser(values: Values, bootstrapped: boolean): boolean {
+  if (!bootstrapped && values.corpUserKey === undefined) return false;
+  return field(values, 'status', 'removed') !== true && field(values, 'corpUserStatus', 'status') !== 'SUSPENDED';
+}
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 const field = (values: Values, aspect: string, name: string): unknown => asRecord(values[aspect])?.[name];

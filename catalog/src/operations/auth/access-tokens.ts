@@ -4,6 +4,7 @@ import { signAccessToken, tokenId, accessTokenUrn, accessTokenDurationMs, type A
 import { writeAspects, hardDeleteEntity } from '../../write/aspect-writer.ts';
 import { getAspect } from '../../read/aspect-reader.ts';
 import { parseUrn } from '../../model/urn.ts';
+import { keyAspectNameOf } from '../../model/entity-type-spec.ts';
 import { validationFailed } from '../../model/errors.ts';
 import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';
@@ -52,7 +53,10 @@ export async function issueAccessToken(
   const info: Record<string, unknown> = { name: input.name, actorUrn: input.actorUrn, ownerUrn: input.ownerUrn, createdAt: now };
   if (input.description) info.description = input.description;
   if (signed.expiresAt !== null) info.expiresAt = signed.expiresAt;
-  await writeAspects(store, [{ urn, aspectName: 'dataHubAccessTokenInfo', changeType: 'UPSERT', value: info }], {
+  // Authentication refuses a user that does not exist (as DataHub does), so the user a token is for
+  // exists from then on: its key row, written with the token (an existing user is left as it is).
+  const user = { urn: actor, aspectName: keyAspectNameOf(actor.entityType), changeType: 'UPSERT' as const, value: {} };
+  await writeAspects(store, [{ urn, aspectName: 'dataHubAccessTokenInfo', changeType: 'UPSERT', value: info }, user], {
     actor: input.ownerUrn,
     existenceMode: 'relaxed',
     now,

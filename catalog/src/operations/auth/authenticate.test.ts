@@ -19,6 +19,7 @@ class FixedTokenStore implements TokenStore {
   readonly active = new Set<string>();
   readonly roles = new Map<string, string[]>();
   readonly rolesAsked: string[] = [];
+  readonly inactive = new Set<string>();
   async isActive(id: string): Promise<boolean> {
     return this.active.has(id);
   }
@@ -28,7 +29,11 @@ class FixedTokenStore implements TokenStore {
   }
   async accessOf(actorUrn: string) {
     const context = { urn: actorUrn, groups: [], roles: await this.rolesOf(actorUrn) };
-    return { access: { context, policies: DEFAULT_POLICIES }, privileges: unconditionalPrivileges(DEFAULT_POLICIES, context) };
+    return {
+      access: { context, policies: DEFAULT_POLICIES },
+      privileges: unconditionalPrivileges(DEFAULT_POLICIES, context),
+      active: !this.inactive.has(actorUrn),
+    };
   }
 }
 
@@ -170,4 +175,15 @@ test('store failures propagate instead of authenticating', async () => {
     throw new Error('store down');
   };
   await expect(authenticate(`Bearer ${token}`, config, store, NOW)).rejects.toThrow('store down');
+});
+
+test('a valid token of a deleted or suspended user is refused with 401, and works again once the user is restored', async () => {
+  const store = new FixedTokenStore();
+  const { token } = await storedToken(store, 'carol');
+  store.inactive.add('urn:li:corpuser:carol');
+  const refused = await rejection(authenticate(`Bearer ${token}`, config, store, NOW));
+  expect(refused.kind).toBe('unauthenticated');
+  expect(refused.message).toMatch(/not active/);
+  store.inactive.clear();
+  await expect(authenticate(`Bearer ${token}`, config, store, NOW)).resolves.toMatchObject({ urn: 'urn:li:corpuser:carol' });
 });

@@ -12,8 +12,11 @@ export interface TokenStore {
   isActive(tokenId: string): Promise<boolean>;
   /** Role urns from the actor's roleMembership aspect; [] when it has none. */
   rolesOf(actorUrn: string): Promise<string[]>;
-  /** The actor's groups, roles and the policies in force, with the privileges they grant on every resource. */
-  accessOf(actorUrn: string): Promise<{ access: ActorAccess; privileges: ReadonlySet<Privilege> }>;
+  /**
+   * The actor's groups, roles and the policies in force, with the privileges they grant on every
+   * resource; `active` false for a user who is hard- or soft-deleted or suspended.
+   */
+  accessOf(actorUrn: string): Promise<{ access: ActorAccess; privileges: ReadonlySet<Privilege>; active: boolean }>;
 }
 
 export interface AuthConfig {
@@ -25,6 +28,7 @@ export interface AuthConfig {
 }
 
 const MISSING_CREDENTIALS_MESSAGE = 'Unauthorized to perform this action.';
+const INACTIVE_ACTOR_MESSAGE = 'Failed to validate DataHub token: Actor is not active';
 
 /** The authentication settings of a process's validated configuration. */
 export function authConfigOf(config: AuthenticationConfig): AuthConfig {
@@ -83,7 +87,10 @@ export async function authenticate(
     storedId = tokenId(bearer, config.salt);
     if (!(await store.isActive(storedId))) throw unauthenticated(TOKEN_REVOKED_MESSAGE);
   }
-  const { access, privileges } = await store.accessOf(verified.actorUrn);
+  // As DataHub's token validation: a deleted or suspended user's tokens, sessions included, stop
+  // working at once; restoring the user restores them.
+  const { access, privileges, active } = await store.accessOf(verified.actorUrn);
+  if (!active) throw unauthenticated(INACTIVE_ACTOR_MESSAGE);
   const actor: Actor = { urn: verified.actorUrn, privileges, access };
   if (storedId !== undefined) actor.tokenId = storedId;
   return actor;

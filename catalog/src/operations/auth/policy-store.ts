@@ -8,10 +8,10 @@
 // Resource fields (ownership, domains, tags) are not cached: they are read per write, in one query
 // per batch, only when the actor's unconditional privileges do not decide (write/authorize.ts).
 import { withDefaults } from '../../model/policies/defaults.ts';
-import { unconditionalPrivileges, type PolicyActor } from '../../model/policies/engine.ts';
+import { unconditionalPrivileges } from '../../model/policies/engine.ts';
 import type { Policy } from '../../model/policies/policy-info.ts';
 import type { ActorAccess, Privilege } from '../../model/privileges.ts';
-import { loadPolicyActor, loadStoredPolicies } from '../../store/access-rows.ts';
+import { loadPolicyActor, loadStoredPolicies, type StoredActor } from '../../store/access-rows.ts';
 import { currentGeneration } from '../../store/write-generation.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -19,8 +19,8 @@ import type { Store } from '../../store/store.ts';
 const MAX_CACHED_ACTORS = 10_000;
 
 export interface PolicyStore {
-  /** The actor's access and its privileges on every resource. */
-  accessOf(actorUrn: string): Promise<{ access: ActorAccess; privileges: Set<Privilege> }>;
+  /** The actor's access, its privileges on every resource, and whether it may act at all (loadPolicyActor). */
+  accessOf(actorUrn: string): Promise<{ access: ActorAccess; privileges: Set<Privilege>; active: boolean }>;
   /** The policies in force: the defaults, replaced or joined by the stored ones. */
   activePolicies(): Promise<readonly Policy[]>;
 }
@@ -28,7 +28,7 @@ export interface PolicyStore {
 export function createPolicyStore(store: Store): PolicyStore {
   let generation: string | undefined;
   let policies: Promise<readonly Policy[]> | undefined;
-  let actors = new Map<string, Promise<PolicyActor>>();
+  let actors = new Map<string, Promise<StoredActor>>();
 
   async function fresh(): Promise<void> {
     const now = await currentGeneration(store);
@@ -59,7 +59,7 @@ export function createPolicyStore(store: Store): PolicyStore {
         context.catch(() => actors.delete(actorUrn));
       }
       const resolved = await context;
-      return { access: { context: resolved, policies: all }, privileges: unconditionalPrivileges(all, resolved) };
+      return { access: { context: resolved, policies: all }, privileges: unconditionalPrivileges(all, resolved), active: resolved.active };
     },
   };
 }
