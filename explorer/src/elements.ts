@@ -7,68 +7,8 @@ function byId<T extends HTMLElement>(id: string): T {
   return el as T;
 }
 
-export interface Elements {
-  signin: HTMLElement;
-  signinForm: HTMLFormElement;
-  token: HTMLTextAreaElement;
-  signinError: HTMLElement;
-  signinSubmit: HTMLButtonElement;
-  sessionState: HTMLElement;
-  signOut: HTMLButtonElement;
-  searchForm: HTMLFormElement;
-  search: HTMLInputElement;
-  searchResults: HTMLElement;
-  status: HTMLElement;
-  message: HTMLElement;
-  canvas: HTMLElement;
-  empty: HTMLElement;
-  host: HTMLElement;
-  dirUp: HTMLInputElement;
-  dirDown: HTMLInputElement;
-  columnsToggle: HTMLInputElement;
-  pageSize: HTMLSelectElement;
-  timeFrom: HTMLInputElement;
-  timeTo: HTMLInputElement;
-  degreeInputs: HTMLInputElement[];
-  typeFilter: HTMLElement;
-  platformFilter: HTMLElement;
-  degreeCounts: HTMLElement;
-  legendTypes: HTMLElement;
-  zoomIn: HTMLElement;
-  zoomOut: HTMLElement;
-  zoomFit: HTMLElement;
-  /** The impact list (impact-list.ts). */
-  impact: HTMLElement;
-  impactDirectionInputs: HTMLInputElement[];
-  impactSubject: HTMLElement;
-  impactSummary: HTMLElement;
-  impactFacets: HTMLElement;
-  impactExport: HTMLButtonElement;
-  impactProgressBox: HTMLElement;
-  impactProgress: HTMLProgressElement;
-  impactProgressText: HTMLElement;
-  impactCancel: HTMLButtonElement;
-  impactExportStatus: HTMLElement;
-  impactCaption: HTMLElement;
-  impactHead: HTMLElement;
-  impactRows: HTMLElement;
-  impactMore: HTMLButtonElement;
-  partialNote: HTMLElement;
-  minimap: HTMLElement;
-  /** The details sheet (details.ts). */
-  details: HTMLElement;
-  detailsTitle: HTMLElement;
-  detailsBody: HTMLElement;
-  detailsClose: HTMLButtonElement;
-  /** The side panels and their toggles (panels.ts). */
-  controls: HTMLElement;
-  controlsToggle: HTMLButtonElement;
-  controlsClose: HTMLButtonElement;
-  impactToggle: HTMLButtonElement;
-  startLists: HTMLElement;
-}
-
-export function findElements(): Elements {
+/** Every handle, typed by what it is; `Elements` is its type, so the list is written once. */
+export function findElements() {
   return {
     signin: byId('signin'),
     signinForm: byId<HTMLFormElement>('signin-form'),
@@ -99,6 +39,7 @@ export function findElements(): Elements {
     zoomIn: byId('zoom-in'),
     zoomOut: byId('zoom-out'),
     zoomFit: byId('zoom-fit'),
+    // The impact list (impact-list.ts).
     impact: byId('impact'),
     impactDirectionInputs: [...document.querySelectorAll<HTMLInputElement>('input[name="impact-direction"]')],
     impactSubject: byId('impact-subject'),
@@ -116,10 +57,12 @@ export function findElements(): Elements {
     impactMore: byId<HTMLButtonElement>('impact-more'),
     partialNote: byId('partial-note'),
     minimap: byId('minimap'),
+    // The details sheet (details.ts).
     details: byId('details'),
     detailsTitle: byId('details-title'),
     detailsBody: byId('details-body'),
     detailsClose: byId<HTMLButtonElement>('details-close'),
+    // The side panels and their toggles (panels.ts).
     controls: byId('controls'),
     controlsToggle: byId<HTMLButtonElement>('controls-toggle'),
     controlsClose: byId<HTMLButtonElement>('controls-close'),
@@ -127,3 +70,5 @@ export function findElements(): Elements {
     startLists: byId('start-lists'),
   };
 }
+
+export type Elements = ReturnType<typeof findElements>;

@@ -3,7 +3,7 @@
 // itself a result is drawn from its urn.
 // Only operations of the public API (lineage-service SDL):
 // entity, entities, scrollAcrossLineage, searchAcrossEntities.
-import { describedTypenames, describingAspectsOf, pageEntityFragment } from '@lineage/catalog/browser';
+import { describedTypenames, describingAspectsOf, pageEntityFragment, type JobRun } from '@lineage/catalog/browser';
 import type { RawEntity, RawResult } from './model.ts';
 import type { FineGrainedLineage } from './columns.ts';
 
@@ -197,15 +197,7 @@ export const JOB_RUNS_QUERY = `query explorerJobRuns($urn: String!, $count: Int)
 export interface JobRunsReply {
   dataJobRuns: {
     total: number;
-    runs: Array<{
-      urn: string;
-      name: string | null;
-      status: string | null;
-      result: string | null;
-      startTimeMillis: number | null;
-      durationMillis: number | null;
-      errorMessage: string | null;
-    }>;
+    runs: JobRun[];
   };
 }
 

@@ -65,7 +65,8 @@ test('sign-up stores the user with its info and status, answers its session; the
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }),
   });
-  expect((await me.json()).data.me.corpUser.urn).toBe(urn.text);
+  const answered = (await me.json()) as { data: { me: { corpUser: { urn: string } } } };
+  expect(answered.data.me.corpUser.urn).toBe(urn.text);
   // Signing up the same user again is refused, and nothing changes.
   const again = await signUp(email, 'pw-2');
   expect(again.status).toBe(409);

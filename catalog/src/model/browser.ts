@@ -8,6 +8,7 @@ import { tryParseUrn } from './urn.ts';
 
 export { colouredTypes, displayColourOf, displayLabelOf } from './entity-registry.ts';
 export { UNIT_SEPARATOR } from './urn.ts';
+export type { JobRun } from './job-run.ts';
 
 /**
  * The name a urn's key gives its entity (a dataset's name, a job's id, a column's fieldPath, a

@@ -5,6 +5,7 @@ import { defaultSearchTypes, graphqlToEntityType } from '../model/entity-registr
 import { badRequest } from '../model/errors.ts';
 import { UNIT_SEPARATOR } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
+import type { JobRun } from '../model/job-run.ts';
 
 /** More than a start page or a run table shows; a request asking for more is a client mistake. */
 const MAX_DETAILS_COUNT = 100;
@@ -49,19 +50,6 @@ export async function recentlyChangedEntities(store: Store, count?: number | nul
       limit: int(limit),
     }),
   );
-}
-
-export interface JobRun {
-  urn: string;
-  name: string | null;
-  /** DataHub's run status: STARTED or COMPLETE (null when no run event is stored). */
-  status: string | null;
-  /** SUCCESS, FAILURE, SKIPPED or UP_FOR_RETRY once complete. */
-  result: string | null;
-  startTimeMillis: number | null;
-  /** Start to the completing event; null while running or when unknown. */
-  durationMillis: number | null;
-  errorMessage: string | null;
 }
 
 type JsonObject = Record<string, unknown>;

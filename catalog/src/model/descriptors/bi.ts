@@ -25,18 +25,32 @@ const INPUT_FIELDS: OwnedAspect = {
 /**
  * Charts and dashboards have the same shape: a (dashboardTool, <name>Id) key, a `<name>Info` aspect
  * that titles and describes them and names their inputs, and inputFields for their columns. PATCH
- * keys the info's input arrays (`keyed`); an absent info starts titled '' with `arrays` empty.
+ * keys the info's input arrays (`keyed`); an absent info starts titled '' with `arrays` empty. Their
+ * names in GraphQL, MCEs and the explorer are the type's name capitalised, as DataHub's are.
  */
 function visualisation(
-  names: Names,
-  look: Look,
+  name: 'chart' | 'dashboard',
+  colour: string,
   inputs: readonly EdgeRule[],
   keyed: Readonly<Record<string, KeyedKind>>,
   arrays: readonly string[],
 ): EntityTypeDescriptor {
-  const id = `${names.name}Id`;
-  const info = `${names.name}Info`;
-  const editable = `editable${names.name[0]!.toUpperCase()}${names.name.slice(1)}Properties`;
+  const title = `${name[0]!.toUpperCase()}${name.slice(1)}`;
+  const names: Names = {
+    name,
+    graphqlType: name === 'chart' ? 'CHART' : 'DASHBOARD',
+    graphqlTypename: title,
+    snapshot: `${title}Snapshot`,
+  };
+  const look: Look = {
+    label: title,
+    displayLabel: title,
+    colour,
+    updateLineageRejection: `Tried to add an upstream to a ${name} that isn't a chart or dataset. Upstream urn: {urn}`,
+  };
+  const id = `${name}Id`;
+  const info = `${name}Info`;
+  const editable = `editable${title}Properties`;
   const defaultValue = (stamp: () => PatchStamp) => ({
     title: '',
     description: '',
@@ -60,13 +74,8 @@ function visualisation(
 }
 
 export const CHART: EntityTypeDescriptor = visualisation(
-  { name: 'chart', graphqlType: 'CHART', graphqlTypename: 'Chart', snapshot: 'ChartSnapshot' },
-  {
-    label: 'Chart',
-    displayLabel: 'Chart',
-    colour: '#15803d',
-    updateLineageRejection: "Tried to add an upstream to a chart that isn't a chart or dataset. Upstream urn: {urn}",
-  },
+  'chart',
+  '#15803d',
   [
     edge('inputs', 'unionList', 'Consumes', ['dataset'], up),
     editable(edge('inputEdges', 'edges', 'Consumes', ['dataset', 'chart'], up), 'inputs'),
@@ -76,13 +85,8 @@ export const CHART: EntityTypeDescriptor = visualisation(
 );
 
 export const DASHBOARD: EntityTypeDescriptor = visualisation(
-  { name: 'dashboard', graphqlType: 'DASHBOARD', graphqlTypename: 'Dashboard', snapshot: 'DashboardSnapshot' },
-  {
-    label: 'Dashboard',
-    displayLabel: 'Dashboard',
-    colour: '#0f766e',
-    updateLineageRejection: "Tried to add an upstream to a dashboard that isn't a chart or dataset. Upstream urn: {urn}",
-  },
+  'dashboard',
+  '#0f766e',
   [
     edge('charts', 'urnList', 'Contains', ['chart'], up),
     editable(edge('chartEdges', 'edges', 'Contains', ['chart'], up), 'charts'),

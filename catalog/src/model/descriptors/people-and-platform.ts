@@ -1,5 +1,20 @@
 // DataHub's own modelled types: users and groups, platforms, queries, access tokens, roles, telemetry.
-import { type EntityTypeDescriptor, OWN, str } from '../entity-types.ts';
+import { type EntityTypeDescriptor, type GraphqlEntityType, OWN, str } from '../entity-types.ts';
+
+/** A type keyed by one string field that also names it in the graph, its key aspect `<name>Key`. */
+const keyedBy = (
+  name: string,
+  field: string,
+  graphqlType: GraphqlEntityType,
+  label: string,
+  displayLabel: string,
+): EntityTypeDescriptor => ({
+  name,
+  keyAspect: `${name}Key`,
+  graphqlType,
+  key: [str(field)],
+  modelled: { label, displayLabel, namePart: field },
+});
 
 export const CORP_USER: EntityTypeDescriptor = {
   name: 'corpuser',
@@ -18,13 +33,9 @@ export const CORP_USER: EntityTypeDescriptor = {
 };
 
 export const CORP_GROUP: EntityTypeDescriptor = {
-  name: 'corpGroup',
-  keyAspect: 'corpGroupKey',
-  graphqlType: 'CORP_GROUP',
+  ...keyedBy('corpGroup', 'name', 'CORP_GROUP', 'CorpGroup', 'Group'),
   graphqlTypename: 'CorpGroup',
   snapshot: 'CorpGroupSnapshot',
-  key: [str('name')],
-  modelled: { label: 'CorpGroup', displayLabel: 'Group', namePart: 'name' },
 };
 
 export const DATA_PLATFORM: EntityTypeDescriptor = {
@@ -43,36 +54,13 @@ export const DATA_PLATFORM: EntityTypeDescriptor = {
   aspects: { dataPlatformInfo: OWN },
 };
 
-export const QUERY: EntityTypeDescriptor = {
-  name: 'query',
-  keyAspect: 'queryKey',
-  graphqlType: 'QUERY',
-  graphqlTypename: 'QueryEntity',
-  key: [str('id')],
-  modelled: { label: 'Query', displayLabel: 'Query', namePart: 'id' },
-};
+export const QUERY: EntityTypeDescriptor = { ...keyedBy('query', 'id', 'QUERY', 'Query', 'Query'), graphqlTypename: 'QueryEntity' };
 
-export const ACCESS_TOKEN: EntityTypeDescriptor = {
-  name: 'dataHubAccessToken',
-  keyAspect: 'dataHubAccessTokenKey',
-  graphqlType: 'ACCESS_TOKEN',
-  key: [str('id')],
-  modelled: { label: 'DataHubAccessToken', displayLabel: 'Access token', namePart: 'id' },
-};
+export const ACCESS_TOKEN = keyedBy('dataHubAccessToken', 'id', 'ACCESS_TOKEN', 'DataHubAccessToken', 'Access token');
 
-export const ROLE: EntityTypeDescriptor = {
-  name: 'dataHubRole',
-  keyAspect: 'dataHubRoleKey',
-  graphqlType: 'DATAHUB_ROLE',
-  key: [str('id')],
-  modelled: { label: 'DataHubRole', displayLabel: 'Role', namePart: 'id' },
-};
+export const ROLE = keyedBy('dataHubRole', 'id', 'DATAHUB_ROLE', 'DataHubRole', 'Role');
 
 export const TELEMETRY: EntityTypeDescriptor = {
-  name: 'telemetry',
-  keyAspect: 'telemetryKey',
-  graphqlType: 'OTHER',
-  key: [str('name')],
-  modelled: { label: 'Telemetry', displayLabel: 'Telemetry', namePart: 'name' },
+  ...keyedBy('telemetry', 'name', 'OTHER', 'Telemetry', 'Telemetry'),
   aspects: { telemetryClientId: OWN },
 };
