@@ -32,6 +32,7 @@ import { entityResolvers } from './resolvers/entities.ts';
 import { lineageResolvers } from './resolvers/lineage.ts';
 import { tokenResolvers } from './resolvers/tokens.ts';
 import { identityResolvers } from './resolvers/identity.ts';
+import { ingestionResolvers } from './resolvers/ingestion.ts';
 import { policyResolvers } from './resolvers/policies.ts';
 import { scalarResolvers } from './scalars.ts';
 import { searchResolvers } from './resolvers/search.ts';
@@ -71,6 +72,7 @@ export function buildLineageSchema() {
     module('lineage', lineageResolvers),
     module('tokens', tokenResolvers),
     module('identity', identityResolvers),
+    module('ingestion', ingestionResolvers),
     module('policies', policyResolvers),
     module('search', searchResolvers),
     module('details', detailsResolvers),

@@ -22,6 +22,7 @@ const SCHEMA_FILES = [
   'lineage',
   'tokens',
   'identity',
+  'ingestion',
   'policies',
   'search',
   'details',

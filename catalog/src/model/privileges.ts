@@ -83,7 +83,9 @@ export type Operation =
   | 'MANAGE_POLICIES'
   | 'MANAGE_USER_CREDENTIALS'
   | 'CREATE_DOMAIN'
-  | 'MANAGE_SYSTEM_OPERATIONS';
+  | 'MANAGE_SYSTEM_OPERATIONS'
+  | 'MANAGE_SECRETS'
+  | 'MANAGE_INGESTION';
 
 const READ_PRIVILEGES = ['VIEW_ENTITY_PAGE', 'EDIT_ENTITY', 'DELETE_ENTITY'] as const satisfies readonly Privilege[];
 
@@ -105,6 +107,8 @@ const REQUIRED_PRIVILEGES: Readonly<Record<Operation, readonly Privilege[]>> = {
   MANAGE_USER_CREDENTIALS: ['MANAGE_USER_CREDENTIALS'],
   CREATE_DOMAIN: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
   MANAGE_SYSTEM_OPERATIONS: ['MANAGE_SYSTEM_OPERATIONS'],
+  MANAGE_SECRETS: ['MANAGE_SECRETS'],
+  MANAGE_INGESTION: ['MANAGE_INGESTION'],
 };
 
 /** The operation a Rest.li proposal with this changeType needs (UPSERT, PATCH, RESTATE, … → INGEST). */
@@ -206,6 +210,8 @@ export const SYSTEM_ENTITY_PRIVILEGES: Readonly<Record<string, Privilege>> = {
   // A role is the set of policies its members get.
   dataHubRole: 'MANAGE_POLICIES',
   dataHubSecret: 'MANAGE_SECRETS',
+  // A source's recipe says what is read, from where, with which secrets.
+  dataHubIngestionSource: 'MANAGE_INGESTION',
   // An invite token lets whoever holds it sign up.
   inviteToken: 'MANAGE_USER_CREDENTIALS',
 };
