@@ -12,7 +12,6 @@ import type { Store } from '@lineage/catalog/store';
 import {
   BOOKMARK_HEADER,
   closeApolloHttp,
-  createFormatError,
   mergeBookmarkHeaders,
   dataHubEnvelopePlugin,
   GMS_PREFIX,
@@ -23,7 +22,7 @@ import {
   declaredBodyLength,
   gmsBodyTooLargeAnswer,
   graphqlMetricsPlugin,
-  graphqlValidationRules,
+  sharedApolloOptions,
   httpServerOptions,
   isMarquezApiPath,
   isOpenApiPath,
@@ -171,12 +170,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
-    formatError: createFormatError(logger),
-    includeStacktraceInErrorResponses: false,
-    // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
-    stopOnTerminationSignals: false,
-    introspection: true,
-    validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
+    ...sharedApolloOptions(config, logger),
     plugins: [
       dataHubEnvelopePlugin<GatewayContext>(),
       graphqlMetricsPlugin<GatewayContext>('gateway'),

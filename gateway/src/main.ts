@@ -1,18 +1,15 @@
 // Gateway process: the front door on GATEWAY_PORT. It reads its own config (loadGatewayConfig); the
 // shared runtime (service-kit/src/service-runtime.ts) owns health, metrics, request ids, signals and the driver.
 import { loadGatewayConfig } from '@lineage/catalog/runtime';
-import { loadServiceConfig, runService } from '@lineage/service-kit';
+import { runService } from '@lineage/service-kit';
 import { createGateway, defaultIngestionUrl, defaultLineageUrl, gatewayRouteTemplate } from './app.ts';
 import { SupergraphError } from './supergraph.ts';
 
-const name = 'gateway';
-const config = loadServiceConfig(name, loadGatewayConfig);
-
 await runService({
-  name,
-  config,
-  port: config.GATEWAY_PORT,
-  async build({ store, logger }) {
+  name: 'gateway',
+  loadConfig: loadGatewayConfig,
+  port: (config) => config.GATEWAY_PORT,
+  async build({ config, store, logger }) {
     const gateway = await createGateway({ config, logger, store }).catch((e: unknown) => {
       // A subgraph that cannot be read or composed is the configuration's problem, as a bad variable is.
       if (!(e instanceof SupergraphError)) throw e;

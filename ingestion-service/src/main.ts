@@ -3,18 +3,16 @@
 import { createServer } from 'node:http';
 import { startChangeLogRetention } from '@lineage/catalog/operations';
 import { loadIngestionConfig } from '@lineage/catalog/runtime';
-import { gmsRouteTemplate, httpServerOptions, loadServiceConfig, runService } from '@lineage/service-kit';
+import { gmsRouteTemplate, httpServerOptions, runService } from '@lineage/service-kit';
 import { createIngestionApp } from './app.ts';
 
-const name = 'ingestion-service';
-const config = loadServiceConfig(name, loadIngestionConfig);
-
 await runService({
-  name,
-  config,
-  port: config.INGESTION_PORT,
+  name: 'ingestion-service',
+  loadConfig: loadIngestionConfig,
+  port: (config) => config.INGESTION_PORT,
+  // The ingestion service writes first, so it applies the Neo4j constraints and indexes.
   applySchema: true,
-  async build({ store, logger }) {
+  async build({ config, store, logger }) {
     const app = createIngestionApp({ store, config, logger });
     // Every replica prunes; passes are idempotent and take no lock writers take.
     if (config.EVENTS_API_ENABLED) {

@@ -14,14 +14,13 @@ import { createRequestContext, type RequestContext, type ResolverServices } from
 import {
   asksForLineagePlans,
   lineagePlanPlugin,
-  createFormatError,
   dataHubEnvelopePlugin,
   graphqlMetricsPlugin,
   closeApolloHttp,
   graphqlHandler,
   sendPlain,
   graphqlLimitsFromConfig,
-  graphqlValidationRules,
+  sharedApolloOptions,
   operationResolutionPlugin,
   httpServerOptions,
   GRAPHQL_PATH,
@@ -83,12 +82,7 @@ export async function createLineageSubgraph(deps: LineageSubgraphDeps): Promise<
   const { store, config, logger } = deps;
   const apollo = new ApolloServer<RequestContext>({
     schema: buildLineageSchema(),
-    formatError: createFormatError(logger),
-    includeStacktraceInErrorResponses: false,
-    // main.ts owns the signals (it also closes the store); Apollo's own handlers would race it.
-    stopOnTerminationSignals: false,
-    introspection: true,
-    validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
+    ...sharedApolloOptions(config, logger),
     // No federated tracing: nothing reports usage, and ftv1 would ride along in every response.
     plugins: [
       dataHubEnvelopePlugin<RequestContext>(),

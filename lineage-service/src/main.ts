@@ -2,17 +2,14 @@
 // (loadLineageConfig); the shared runtime (service-kit/src/service-runtime.ts) owns health, metrics,
 // request ids, signals and the driver.
 import { loadLineageConfig } from '@lineage/catalog/runtime';
-import { GRAPHQL_PATH, loadServiceConfig, opsRouteTemplate, runService } from '@lineage/service-kit';
+import { GRAPHQL_PATH, opsRouteTemplate, runService } from '@lineage/service-kit';
 import { createLineageSubgraph } from './app.ts';
 
-const name = 'lineage-service';
-const config = loadServiceConfig(name, loadLineageConfig);
-
 await runService({
-  name,
-  config,
-  port: config.LINEAGE_PORT,
-  async build({ store, logger }) {
+  name: 'lineage-service',
+  loadConfig: loadLineageConfig,
+  port: (config) => config.LINEAGE_PORT,
+  async build({ config, store, logger }) {
     const subgraph = await createLineageSubgraph({ store, config, logger });
     return {
       server: subgraph.httpServer,

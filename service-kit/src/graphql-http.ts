@@ -11,9 +11,31 @@ import { isCatalogError, jsonDepthProblem } from '@lineage/catalog/model';
 import { runCausally, type Logger } from '@lineage/catalog/runtime';
 import { BOOKMARK_HEADER, formatBookmarkHeader, mergeBookmarkHeaders, parseBookmarkHeader } from './bookmarks.ts';
 import { restStatusOf, UNKNOWN_ERROR_MESSAGE } from './error-codes.ts';
-import { restliErrorBody } from './graphql-envelope.ts';
+import { createFormatError, restliErrorBody } from './graphql-envelope.ts';
 import { readBodyText } from './request-body.ts';
-import { documentProblem, validationErrorEnvelope, type GraphqlLimits } from './graphql-limits.ts';
+import {
+  documentProblem,
+  graphqlLimitsFromConfig,
+  graphqlValidationRules,
+  validationErrorEnvelope,
+  type GraphqlLimits,
+} from './graphql-limits.ts';
+
+/**
+ * The ApolloServer options the subgraph and the gateway share; each adds its schema or gateway and
+ * its own plugins. Errors leave as DataHub's envelope without stack traces, documents meet the
+ * GRAPHQL_MAX_* limits, and introspection stays on (DataHub's clients read the schema).
+ */
+export function sharedApolloOptions(config: Parameters<typeof graphqlLimitsFromConfig>[0], logger: Logger) {
+  return {
+    formatError: createFormatError(logger),
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns the signals (runService also closes the store); Apollo's own handlers would race it.
+    stopOnTerminationSignals: false,
+    introspection: true,
+    validationRules: graphqlValidationRules(graphqlLimitsFromConfig(config)),
+  };
+}
 
 /** Where a subgraph serves GraphQL. */
 export const GRAPHQL_PATH = '/graphql';

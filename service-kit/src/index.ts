@@ -10,8 +10,8 @@ export { GMS_PREFIX, isOpenApiPath, withoutGmsPrefix } from './gms-prefix.ts';
 export { gmsRouteTemplate } from './gms-routes.ts';
 // DataHub's GraphQL error envelope.
 export { createFormatError, dataHubEnvelopePlugin } from './graphql-envelope.ts';
-// Apollo over plain node:http, for the subgraph and the gateway.
-export { closeApolloHttp, GRAPHQL_PATH, graphqlHandler, sendPlain } from './graphql-http.ts';
+// Apollo over plain node:http and the ApolloServer options, for the subgraph and the gateway.
+export { closeApolloHttp, GRAPHQL_PATH, graphqlHandler, sendPlain, sharedApolloOptions } from './graphql-http.ts';
 // GraphQL depth/cost limits and the operation-resolution plugin.
 export { graphqlLimitsFromConfig, graphqlValidationRules, operationResolutionPlugin } from './graphql-limits.ts';
 // Lineage plans shown on request (X-Lineage-Plan) and logged at debug.
@@ -29,4 +29,4 @@ export { isMarquezApiPath, isMarquezRead } from './marquez-paths.ts';
 // Request bodies read one way by every door.
 export { declaredBodyLength, gmsBodyTooLargeAnswer, readBodyText } from './request-body.ts';
 // The process runtime: a service's config or a fail-fast exit, ops endpoints, graceful shutdown.
-export { loadServiceConfig, opsRouteTemplate, runService } from './service-runtime.ts';
+export { opsRouteTemplate, runService } from './service-runtime.ts';

@@ -1,6 +1,6 @@
 // What every service process does the same way, in one place: failing fast on a bad configuration,
-// logger, store, the operational endpoints and the process lifecycle. main.ts of each service loads
-// its own config (its schema in catalog/src/runtime/config.ts) and says how to build its HTTP server.
+// logger, store, the operational endpoints and the process lifecycle. main.ts of each service names
+// its own config loader (its schema in catalog/src/runtime/config.ts), its port and how to build its HTTP server.
 //
 // Around every request (whatever framework serves it: Koa, Apollo on plain Node HTTP, the proxy):
 // - a request id: the caller's `x-request-id` when it is a plain short id, else a fresh UUID; set on
@@ -227,9 +227,10 @@ interface BuiltService {
 
 export interface ServiceSpec<C extends ServiceConfig> {
   name: string;
-  /** The service's own config, from {@link loadServiceConfig}. */
-  config: C;
-  port: number;
+  /** The service's own config loader (one schema per process: loadGatewayConfig, …). */
+  loadConfig: () => C;
+  /** Which of its variables is its port (GATEWAY_PORT, LINEAGE_PORT, INGESTION_PORT). */
+  port: (config: C) => number;
   /** Apply the Neo4j schema (constraints, indexes) before serving. */
   applySchema?: boolean;
   build(context: ServiceContext<C>): Promise<BuiltService>;
@@ -239,7 +240,7 @@ export interface ServiceSpec<C extends ServiceConfig> {
  * A service's config, read by its own loader (main.ts chooses it): on an invalid environment,
  * every problem is logged and the process exits with status 2 before anything starts.
  */
-export function loadServiceConfig<C extends ServiceConfig>(name: string, load: () => C): C {
+function loadServiceConfig<C extends ServiceConfig>(name: string, load: () => C): C {
   try {
     return load();
   } catch (e) {
@@ -253,7 +254,7 @@ export function loadServiceConfig<C extends ServiceConfig>(name: string, load: (
 
 /** The process entry point of a service: never returns until the process exits. */
 export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>): Promise<void> {
-  const { config } = spec;
+  const config = loadServiceConfig(spec.name, spec.loadConfig);
   const logger = createLogger(spec.name, config.LOG_LEVEL);
   process.on('uncaughtException', (e) => {
     logger.fatal({ err: e }, 'uncaught exception');
@@ -284,7 +285,7 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>):
     readyPaths: ['/health', READY_PATH, ...(built.readyPaths ?? [])],
     ...(built.routeTemplate ? { routeTemplate: built.routeTemplate } : {}),
   });
-  const { port } = spec;
+  const port = spec.port(config);
   await new Promise<void>((resolve, reject) => {
     built.server.once('error', reject);
     built.server.listen(port, config.HOST, () => {
