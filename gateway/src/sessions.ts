@@ -31,7 +31,9 @@ export function adoptSessionCookie(req: IncomingMessage): void {
 /** The cookies of a session; without one, the cookies that clear them. */
 function cookies(session: Session | undefined): string[] {
   const maxAge = session ? Math.floor(SESSION_TTL_MS / 1000) : 0;
-  const value = (v: string) => encodeURIComponent(session ? v : '');
+  // Written as is (a urn's colons are cookie-safe, and DataHub's clients read the actor cookie raw);
+  // only what RFC 6265 forbids in a cookie value is percent-encoded.
+  const value = (v: string) => (session ? v : '').replace(/[^\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]|%/g, encodeURIComponent);
   return [
     `${SESSION_COOKIE}=${value(session?.token ?? '')}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax`,
     `${ACTOR_COOKIE}=${value(session?.userUrn ?? '')}; Max-Age=${maxAge}; Path=/; SameSite=Lax`,
