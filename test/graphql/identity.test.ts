@@ -147,6 +147,23 @@ describe('roles and users', () => {
     const notUser = await gql(`mutation { removeUser(urn: "${ns.dataset('t')}") }`, admin);
     expect(firstError(notUser)?.extensions.code).toBe(400);
   });
+
+  test("removeGroup deletes the group, and its members lose the group's role at once; an Editor may not", async () => {
+    const group = (await gql(CREATE_GROUP, admin, { input: { id: id('admins'), name: 'Admins' } })).body.data.createGroup as string;
+    const member = ns.user('member');
+    await gql(ADD_MEMBERS, admin, { g: group, u: [member] });
+    await gql('mutation($r: String, $a: [String!]!) { batchAssignRole(input: {roleUrn: $r, actors: $a}) }', admin, {
+      r: 'urn:li:dataHubRole:Admin',
+      a: [group],
+    });
+    const memberToken = await tokenFor(stack.store, member);
+    const asMember = () => gql(CREATE_GROUP, memberToken, { input: { name: 'made by a member' } });
+    expect(firstError(await asMember())).toBeUndefined();
+    expect(firstError(await gql('mutation($u: String!) { removeGroup(urn: $u) }', editor, { u: group }))?.extensions.code).toBe(403);
+    expect((await gql('mutation($u: String!) { removeGroup(urn: $u) }', admin, { u: group })).body.data).toEqual({ removeGroup: true });
+    expect(await stored(group, 'corpGroupInfo')).toBeUndefined();
+    expect(firstError(await asMember())?.extensions.code).toBe(403);
+  });
 });
 
 describe('invite tokens', () => {

@@ -26,7 +26,7 @@ export { prepareExport } from './backup/index.ts';
 export { pruneChangeLog, startChangeLogRetention, type PruneResult } from './events/retention.ts';
 // Groups, users, roles and invite tokens: the identity mutations of GraphQL.
 export { addGroupMembers, createGroup, removeGroupMembers } from './identity/groups.ts';
-export { batchAssignRole, removeUser } from './identity/users.ts';
+export { batchAssignRole, removeGroup, removeUser } from './identity/users.ts';
 export { createInviteToken, getInviteToken } from './identity/invite-tokens.ts';
 export { logIn, signUp, SESSION_TTL_MS, type Session } from './identity/credentials.ts';
 // Access tokens as GraphQL lists and describes them.

@@ -11,6 +11,7 @@ import {
   getInviteToken,
   listAccessTokens,
   removeGroupMembers,
+  removeGroup,
   removeUser,
   setDomain,
   unsetDomain,
@@ -56,6 +57,7 @@ export const identityResolvers = {
     removeGroupMembers: (_, { input }, ctx) => removeGroupMembers(ctx.store, ctx.actor, input),
     batchAssignRole: (_, { input }, ctx) => batchAssignRole(ctx.store, ctx.actor, input),
     removeUser: (_, { urn }, ctx) => removeUser(ctx.store, ctx.actor, urn),
+    removeGroup: (_, { urn }, ctx) => removeGroup(ctx.store, ctx.actor, urn),
     createInviteToken: async (_, { input }, ctx) => ({
       inviteToken: await createInviteToken(ctx.store, ctx.actor, ctx.tokenSecrets, input),
     }),

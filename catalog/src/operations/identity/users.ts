@@ -1,5 +1,5 @@
-// Users and roles as DataHub's RemoveUserResolver and BatchAssignRoleResolver (with its RoleService)
-// change them: removing a user deletes the corpuser entity; a role is assigned by writing the
+// Users, groups and roles as DataHub's RemoveUserResolver, RemoveGroupResolver and
+// BatchAssignRoleResolver (with its RoleService) change them: removing a user or group deletes its entity; a role is assigned by writing the
 // actor's roleMembership, for users and groups alike.
 import { notFound } from '../../model/errors.ts';
 import { assertCan, assignRoleDenied, graphqlDenied, ROLE_URNS, type Actor } from '../../model/privileges.ts';
@@ -11,6 +11,17 @@ import { exists, requestUrn, upsert, writeAs } from './principal-writes.ts';
 export async function removeUser(store: Store, actor: Actor, userUrn: string): Promise<true> {
   assertCan(actor, 'MANAGE_USERS_AND_GROUPS', graphqlDenied());
   const urn = requestUrn(userUrn, 'corpuser', 'urn');
+  await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
+  return true;
+}
+
+/**
+ * removeGroup: the group and all its aspects are gone. Its members' membership rows still name it,
+ * and grant nothing: a deleted group has no role and matches no policy that names it.
+ */
+export async function removeGroup(store: Store, actor: Actor, groupUrn: string): Promise<true> {
+  assertCan(actor, 'MANAGE_USERS_AND_GROUPS', graphqlDenied());
+  const urn = requestUrn(groupUrn, 'corpGroup', 'urn');
   await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
   return true;
 }
