@@ -28,6 +28,7 @@ import {
   startHarnessStack,
   type Python,
   type SuiteOutcome,
+  selectSuites,
 } from './python-suites.ts';
 
 const interopDir = join(repoRoot, 'test', 'interop');
@@ -169,12 +170,8 @@ async function main(): Promise<number> {
     return 3;
   }
   const all = pinnedSuites();
-  const unknown = cli.versions.filter((v) => !all.some((s) => s.id === v));
-  if (unknown.length) {
-    process.stderr.write(`[interop] No suite ${unknown.join(', ')} (pinned: ${all.map((s) => s.id).join(', ')})\n`);
-    return 2;
-  }
-  const suites = cli.versions.length ? all.filter((s) => cli.versions.includes(s.id)) : all;
+  const suites = selectSuites(all, cli.versions, 'interop', 'pinned');
+  if (!suites) return 2;
   log(`Python ${python.version} (${python.exe}); suites: ${suites.map((s) => s.label).join(', ')}`);
 
   // Venvs (network + unzip) and the stack (mostly JVM start-up) do not compete much: overlap them.

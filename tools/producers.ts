@@ -31,6 +31,7 @@ import {
   startHarnessStack,
   type Python,
   type SuiteOutcome,
+  selectSuites,
 } from './python-suites.ts';
 
 const producersDir = join(repoRoot, 'test', 'producers');
@@ -160,12 +161,8 @@ async function main(): Promise<number> {
     return 3;
   }
   const all = suites();
-  const unknown = cli.suites.filter((v) => !all.some((s) => s.id === v));
-  if (unknown.length) {
-    process.stderr.write(`[producers] No suite ${unknown.join(', ')} (known: ${all.map((s) => s.id).join(', ')})\n`);
-    return 2;
-  }
-  const chosen = cli.suites.length ? all.filter((s) => cli.suites.includes(s.id)) : all;
+  const chosen = selectSuites(all, cli.suites, 'producers', 'known');
+  if (!chosen) return 2;
   log(`Python ${python.version}; suites: ${chosen.map((s) => s.label).join(', ')}`);
   if (cli.prepare) {
     // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.

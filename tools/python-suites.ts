@@ -287,3 +287,21 @@ export function reportOutcomes(
   out(`total ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return results.every((r) => r.code === 0) && !died;
 }
+
+/**
+ * The suites named on the command line (all when none is named), or undefined after telling stderr
+ * which names are unknown: both harnesses then exit 2. `known` is the word before the list of ids.
+ */
+export function selectSuites<S extends { id: string }>(
+  all: readonly S[],
+  ids: readonly string[],
+  tag: string,
+  known: string,
+): S[] | undefined {
+  const unknown = ids.filter((v) => !all.some((s) => s.id === v));
+  if (unknown.length) {
+    process.stderr.write(`[${tag}] No suite ${unknown.join(', ')} (${known}: ${all.map((s) => s.id).join(', ')})\n`);
+    return undefined;
+  }
+  return ids.length ? all.filter((s) => ids.includes(s.id)) : [...all];
+}
