@@ -120,6 +120,12 @@ const ENTITY_TARGETS: Target[] = [
     value: { name: 's', value: 'v' },
   },
   { name: 'inviteToken', urn: `urn:li:inviteToken:${id('invite')}`, aspectName: 'inviteToken', value: { token: 't' } },
+  {
+    name: 'dataHubIngestionSource info',
+    urn: `urn:li:dataHubIngestionSource:${id('source')}`,
+    aspectName: 'dataHubIngestionSourceInfo',
+    value: { name: 'n', type: 'snowflake', config: { recipe: '{}', executorId: 'default' } },
+  },
 ];
 const TARGETS = [...ASPECT_TARGETS, ...ENTITY_TARGETS];
 
