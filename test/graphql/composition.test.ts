@@ -48,6 +48,11 @@ test('every operation listed in docs/wire-contract.md §GraphQL is in the superg
     'getAccessTokenMetadata',
     'listPolicies',
     'getGrantedPrivileges',
+    'listUsers',
+    'listSecrets',
+    'getSecretValues',
+    'listIngestionSources',
+    'ingestionSource',
   ]) {
     expect(query[f]).toBeDefined();
   }
@@ -59,16 +64,23 @@ test('every operation listed in docs/wire-contract.md §GraphQL is in the superg
     'createDataProduct',
     'createDomain',
     'createGroup',
+    'createIngestionSource',
     'createInviteToken',
     'createPolicy',
+    'createSecret',
+    'deleteIngestionSource',
     'deletePolicy',
+    'deleteSecret',
+    'removeGroup',
     'removeGroupMembers',
     'removeUser',
     'revokeAccessToken',
     'setDomain',
     'unsetDomain',
+    'updateIngestionSource',
     'updateLineage',
     'updatePolicy',
+    'updateSecret',
   ]);
   expect(String(mutation.updateLineage!.type)).toBe('Boolean');
   expect(String(mutation.revokeAccessToken!.type)).toBe('Boolean!');

@@ -33,5 +33,15 @@ export { logIn, signUp, SESSION_TTL_MS, type Session } from './identity/credenti
 export { accessTokenMetadata, listAccessTokens } from './auth/token-listing.ts';
 // Domains and data products.
 export { createDataProduct, createDomain, setDomain, unsetDomain } from './domains/domains.ts';
-// Managed ingestion (secrets, ingestion sources): the module is the GraphQL door's API, whole.
-export * from './ingest/managed.ts';
+export {
+  createIngestionSource,
+  createSecret,
+  deleteIngestionSource,
+  deleteSecret,
+  getSecretValues,
+  ingestionSource,
+  listIngestionSources,
+  listSecrets,
+  updateIngestionSource,
+  updateSecret,
+} from './ingest/managed.ts';

@@ -35,8 +35,17 @@ export {
   scrollRelationships,
   type EntityDocument,
 } from './entity-documents.ts';
-// Typed relationship edges, for every door that asks about them: the module is that door's API, whole.
-export * from './relationships.ts';
+// Typed relationship edges, for every door that asks about them.
+export {
+  lineageEdgePage,
+  relatedEntities,
+  relationshipTypesOf,
+  type LineageEdge,
+  type LineageEdgeKey,
+  type LineageEdgeQuery,
+  type LineageScrollDirection,
+  type RelationshipDirection,
+} from './relationships.ts';
 // The Events API's poll (GET /openapi/v1/events/poll): its parameters, checked, and the long poll.
 export { parsePollRequest, pollChanges, type PollAnswer, type PollRequest } from './change-events.ts';
 // An entity's recent lineage changes from the change log (the explorer's details sheet).
