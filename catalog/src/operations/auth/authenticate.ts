@@ -1,11 +1,11 @@
 // Request authentication shared by the Rest.li service and the GraphQL gateway (docs/wire-contract.md §Auth).
 // Mirrors DataHub's authenticator chain: DataHubSystemAuthenticator (Basic) then
 // DataHubTokenAuthenticator (Bearer), both accepting the lowercase scheme too.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { unauthenticated } from '../../model/errors.ts';
 import type { AuthenticationConfig } from '../../runtime/config.ts';
 import { privilegesOf, ROOT_USER_URN, SYSTEM_ACTOR_URN, type Actor, type ActorAccess, type Privilege } from '../../model/privileges.ts';
 import { tokenId, verifyAccessToken, TOKEN_REVOKED_MESSAGE } from './tokens.ts';
+import { sameSecret } from './secret-box.ts';
 
 export interface TokenStore {
   /** Whether a dataHubAccessToken entity with this stored id exists (revocation deletes it). */
@@ -41,14 +41,6 @@ export function authConfigOf(config: AuthenticationConfig): AuthConfig {
   };
 }
 
-// Hashing first gives equal-length buffers, so neither the content nor the length of the
-// configured secret leaks through timing.
-function constantTimeEquals(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a, 'utf8').digest();
-  const db = createHash('sha256').update(b, 'utf8').digest();
-  return timingSafeEqual(da, db);
-}
-
 function schemeCredentials(header: string, scheme: 'Bearer' | 'Basic'): string | undefined {
   const prefix = `${scheme} `;
   const lower = prefix.toLowerCase();
@@ -71,7 +63,7 @@ export async function authenticate(
   if (basic !== undefined) {
     const { systemClientId, systemClientSecret } = config;
     // DataHub sends the credentials literally (`Basic id:secret`), not base64 as RFC 7617 would.
-    if (systemClientId && systemClientSecret && constantTimeEquals(basic, `${systemClientId}:${systemClientSecret}`)) {
+    if (systemClientId && systemClientSecret && sameSecret(basic, `${systemClientId}:${systemClientSecret}`)) {
       return { urn: SYSTEM_ACTOR_URN, privileges: privilegesOf([], SYSTEM_ACTOR_URN) };
     }
     throw unauthenticated(MISSING_CREDENTIALS_MESSAGE);

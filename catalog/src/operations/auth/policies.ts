@@ -12,6 +12,7 @@ import { graphqlDenied, privilegesOf, SYSTEM_ACTOR_URN, type Actor, type Privile
 import { parseUrn } from '../../model/urn.ts';
 import { loadPolicyActor, loadResourceSpecs, loadStoredPolicies } from '../../store/access-rows.ts';
 import type { Store } from '../../store/store.ts';
+import { listWindow } from '../identity/principal-writes.ts';
 import { hardDeleteEntity, writeAspects } from '../../write/aspect-writer.ts';
 
 const POLICY_URN_PREFIX = 'urn:li:dataHubPolicy:';
@@ -104,10 +105,7 @@ export async function listPolicies(
   input: ListPoliciesInput,
 ): Promise<{ start: number; count: number; total: number; policies: Policy[] }> {
   requireManagePolicies(actor);
-  const start = input.start ?? 0;
-  const count = input.count ?? 20;
-  if (!Number.isInteger(start) || start < 0) throw badRequest('start must be a non-negative integer');
-  if (!Number.isInteger(count) || count < 0 || count > 1000) throw badRequest('count must be an integer from 0 to 1000');
+  const { start, count } = listWindow(input);
   const query = input.query?.trim().toLowerCase() ?? '';
   const all = withDefaults(await loadStoredPolicies(store))
     .filter(

@@ -1,7 +1,8 @@
-// Values the catalog stores but only it may read (invite tokens, password salts): sealed with
+// Secrets compared without leaking them through timing, and values the catalog stores but only it
+// may read (invite tokens, password salts, secrets): sealed with
 // AES-256-GCM under a key derived from the token signing key — the one secret every replica shares —
 // and the value's purpose, so a value sealed for one purpose never opens as another.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 function keyOf(signingKey: string, purpose: string): Buffer {
   return createHash('sha256').update(`${purpose}\u0000${signingKey}`).digest();
@@ -24,4 +25,9 @@ export function unseal(stored: string, signingKey: string, purpose: string): str
   } catch {
     return undefined;
   }
+}
+
+/** Equal texts, compared by their hashes: neither the content nor the length of either leaks through timing. */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a, 'utf8').digest(), createHash('sha256').update(b, 'utf8').digest());
 }

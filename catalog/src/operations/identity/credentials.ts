@@ -5,7 +5,7 @@
 // its secret service), so a reader of the aspect has nothing to test passwords against offline.
 // The root user has no stored credentials: its password is configured (DATAHUB_ROOT_PASSWORD), as
 // DataHub's is in the frontend's user.props.
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { badRequest, conflict } from '../../model/errors.ts';
 import { ROOT_USER_URN, SYSTEM_ACTOR_URN } from '../../model/privileges.ts';
@@ -14,7 +14,7 @@ import type { Store } from '../../store/store.ts';
 import { loadPolicyActor } from '../../store/access-rows.ts';
 import { writeAspects } from '../../write/aspect-writer.ts';
 import type { TokenSecrets } from '../auth/access-tokens.ts';
-import { seal, unseal } from '../auth/secret-box.ts';
+import { sameSecret, seal, unseal } from '../auth/secret-box.ts';
 import { signAccessToken } from '../auth/tokens.ts';
 import { inviteTokenRole } from './invite-tokens.ts';
 import { exists, latestValue, requestUrn, upsert } from './principal-writes.ts';
@@ -69,10 +69,6 @@ async function passwordMatches(stored: Record<string, unknown> | undefined, secr
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-// Hashing first gives equal-length buffers, so the configured password's length does not leak either.
-const sameText = (a: string, b: string) =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
-
 export interface SignUpInput {
   fullName?: unknown;
   email?: unknown;
@@ -119,7 +115,7 @@ export async function logIn(
   }
   const matches =
     user.text === ROOT_USER_URN
-      ? secrets.rootPassword !== undefined && sameText(password, secrets.rootPassword)
+      ? secrets.rootPassword !== undefined && sameSecret(password, secrets.rootPassword)
       : await passwordMatches(await latestValue(store, user, CREDENTIALS), secrets, password);
   // A deleted or suspended user could not use the session: it is not given one.
   if (!matches || !(await loadPolicyActor(store, user.text)).active) throw badRequest(INVALID_CREDENTIALS);

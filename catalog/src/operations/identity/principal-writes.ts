@@ -1,12 +1,12 @@
-// What the identity, role and domain mutations share: writing through the one write path (validated,
+// What the identity, role, domain and managed-ingestion operations share: writing through the one write path (validated,
 // one transaction, in the change log) as the caller, and reading what they build on.
 import { randomUUID } from 'node:crypto';
 import { getAspect, entityExistence } from '../../read/aspect-reader.ts';
-import { writeAspects, type AspectChange } from '../../write/aspect-writer.ts';
-import { validationFailed } from '../../model/errors.ts';
+import { hardDeleteEntity, writeAspects, type AspectChange } from '../../write/aspect-writer.ts';
+import { badRequest, validationFailed } from '../../model/errors.ts';
 import { parseUrn, InvalidUrnError, type Urn } from '../../model/urn.ts';
 import { validateUrnKey } from '../../model/urn-key.ts';
-import type { Actor } from '../../model/privileges.ts';
+import { assertCan, graphqlDenied, type Actor, type Operation } from '../../model/privileges.ts';
 import type { Store } from '../../store/store.ts';
 
 export type Value = Record<string, unknown>;
@@ -68,4 +68,21 @@ export const stamp = (actor: Actor, now: number) => ({ time: now, actor: actor.u
 export function urnList(value: Value | undefined, field: string): string[] {
   const list = value?.[field];
   return Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string') : [];
+}
+
+/** A whole entity of the type, deleted as the caller if it holds the privilege (deleting one that does not exist succeeds too). */
+export async function deleteAs(store: Store, actor: Actor, op: Operation, urnText: string, entityType: string): Promise<Urn> {
+  assertCan(actor, op, graphqlDenied());
+  const urn = requestUrn(urnText, entityType, 'urn');
+  await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
+  return urn;
+}
+
+/** The window a list answers: start (default 0) and count (default 20, at most 1000); 400 naming a bad one. */
+export function listWindow(input: { start?: number | null; count?: number | null }): { start: number; count: number } {
+  const start = input.start ?? 0;
+  const count = input.count ?? 20;
+  if (!Number.isInteger(start) || start < 0) throw badRequest('start must be a non-negative integer');
+  if (!Number.isInteger(count) || count < 0 || count > 1000) throw badRequest('count must be an integer from 0 to 1000');
+  return { start, count };
 }

@@ -1,17 +1,14 @@
 // Users, groups and roles as DataHub's RemoveUserResolver, RemoveGroupResolver and
-// BatchAssignRoleResolver (with its RoleService) change them: removing a user or group deletes its entity; a role is assigned by writing the
-// actor's roleMembership, for users and groups alike.
+// BatchAssignRoleResolver (with its RoleService) change them: removing a user or group deletes its
+// entity; a role is assigned by writing the actor's roleMembership, for users and groups alike.
 import { notFound } from '../../model/errors.ts';
-import { assertCan, assignRoleDenied, graphqlDenied, ROLE_URNS, type Actor } from '../../model/privileges.ts';
+import { assertCan, assignRoleDenied, ROLE_URNS, type Actor } from '../../model/privileges.ts';
 import type { Store } from '../../store/store.ts';
-import { hardDeleteEntity } from '../../write/aspect-writer.ts';
-import { exists, requestUrn, upsert, writeAs } from './principal-writes.ts';
+import { deleteAs, exists, requestUrn, upsert, writeAs } from './principal-writes.ts';
 
 /** removeUser: the user and all its aspects are gone (removing a user that does not exist succeeds too). */
 export async function removeUser(store: Store, actor: Actor, userUrn: string): Promise<true> {
-  assertCan(actor, 'MANAGE_USERS_AND_GROUPS', graphqlDenied());
-  const urn = requestUrn(userUrn, 'corpuser', 'urn');
-  await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
+  await deleteAs(store, actor, 'MANAGE_USERS_AND_GROUPS', userUrn, 'corpuser');
   return true;
 }
 
@@ -20,9 +17,7 @@ export async function removeUser(store: Store, actor: Actor, userUrn: string): P
  * and grant nothing: a deleted group has no role and matches no policy that names it.
  */
 export async function removeGroup(store: Store, actor: Actor, groupUrn: string): Promise<true> {
-  assertCan(actor, 'MANAGE_USERS_AND_GROUPS', graphqlDenied());
-  const urn = requestUrn(groupUrn, 'corpGroup', 'urn');
-  await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
+  await deleteAs(store, actor, 'MANAGE_USERS_AND_GROUPS', groupUrn, 'corpGroup');
   return true;
 }
 

@@ -6,14 +6,24 @@
 // pointed at the catalog (docs/wire-contract.md §Managed ingestion).
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../model/errors.ts';
-import { assertCan, graphqlDenied, type Actor, type Operation } from '../../model/privileges.ts';
+import { assertCan, graphqlDenied, type Actor } from '../../model/privileges.ts';
 import type { Urn } from '../../model/urn.ts';
 import { loadLatestOfAspect } from '../../store/access-rows.ts';
 import type { Store } from '../../store/store.ts';
-import { hardDeleteEntity } from '../../write/aspect-writer.ts';
 import type { TokenSecrets } from '../auth/access-tokens.ts';
 import { seal, unseal } from '../auth/secret-box.ts';
-import { exists, latestValue, requestUrn, requiredName, stamp, upsert, writeAs, type Value } from '../identity/principal-writes.ts';
+import {
+  deleteAs,
+  exists,
+  latestValue,
+  listWindow,
+  requestUrn,
+  requiredName,
+  stamp,
+  upsert,
+  writeAs,
+  type Value,
+} from '../identity/principal-writes.ts';
 
 const SECRET = 'dataHubSecretValue';
 const SOURCE = 'dataHubIngestionSourceInfo';
@@ -30,10 +40,7 @@ async function listed(
   aspect: string,
   input: ListInput,
 ): Promise<{ start: number; total: number; items: Array<{ urn: string; value: Value }> }> {
-  const start = input.start ?? 0;
-  const count = input.count ?? 20;
-  if (!Number.isInteger(start) || start < 0) throw badRequest('start must be a non-negative integer');
-  if (!Number.isInteger(count) || count < 0 || count > 1000) throw badRequest('count must be an integer from 0 to 1000');
+  const { start, count } = listWindow(input);
   const query = (input.query ?? '').trim().toLowerCase();
   const all = (await loadLatestOfAspect(store, aspect))
     .map((r) => ({ urn: r.urn, value: JSON.parse(r.value) as Value }))
@@ -51,13 +58,6 @@ async function listed(
 
 async function existing(store: Store, urn: Urn, what: string): Promise<void> {
   if (!(await exists(store, urn))) throw notFound(`${what} ${urn.text} doesn't exist!`);
-}
-
-async function remove(store: Store, actor: Actor, privilege: Operation, urnText: string, entityType: string): Promise<string> {
-  assertCan(actor, privilege, graphqlDenied());
-  const urn = requestUrn(urnText, entityType, 'urn');
-  await hardDeleteEntity(store, urn, { actor: actor.urn, existenceMode: 'relaxed' });
-  return urn.text;
 }
 
 // ------------------------------------------------------------------------------------ secrets
@@ -115,7 +115,8 @@ export async function updateSecret(
   return urn.text;
 }
 
-export const deleteSecret = (store: Store, actor: Actor, urn: string) => remove(store, actor, 'MANAGE_SECRETS', urn, 'dataHubSecret');
+export const deleteSecret = (store: Store, actor: Actor, urn: string) =>
+  deleteAs(store, actor, 'MANAGE_SECRETS', urn, 'dataHubSecret').then((u) => u.text);
 
 /** listSecrets: names and descriptions, never values. */
 export async function listSecrets(store: Store, actor: Actor, input: ListInput) {
@@ -213,7 +214,7 @@ export async function updateIngestionSource(store: Store, actor: Actor, urnText:
 }
 
 export const deleteIngestionSource = (store: Store, actor: Actor, urn: string) =>
-  remove(store, actor, 'MANAGE_INGESTION', urn, 'dataHubIngestionSource');
+  deleteAs(store, actor, 'MANAGE_INGESTION', urn, 'dataHubIngestionSource').then((u) => u.text);
 
 /** An ingestion source as DataHub's GraphQL renders it (extraArgs as key/value entries). */
 function renderedSource(urn: string, v: Value) {
