@@ -4,12 +4,12 @@
 // longer) while a writer commits lineage changes one at a time through Rest.li at random gaps. For
 // each LINEAGE event the latency is the time from the write's answer (its commit happened just
 // before) to the poll answer that carried the event. Writes bench/results/<date>-events-latency.json.
-import { cpus, loadavg, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandLine } from '../tools/cli/command-line.ts';
 import { startStack, type RunningStack } from '../tools/stack.ts';
+import { machineFacts } from './lib/machine.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = commandLine('npm run bench:events -- [--writes 300] [--ports FIRST]', {
@@ -101,13 +101,7 @@ try {
       min: Math.round(latencies[0]!),
       max: Math.round(latencies[latencies.length - 1]!),
     },
-    machine: {
-      cores: cpus().length,
-      cpuModel: cpus()[0]?.model ?? '?',
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-      loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
-      node: process.version,
-    },
+    machine: machineFacts(),
   };
   writeFileSync(join(here, 'results', result.file), JSON.stringify(result, null, 2) + '\n');
   log(`latency ms ${JSON.stringify(result.latencyMs)} → bench/results/${result.file}`);

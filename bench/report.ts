@@ -8,6 +8,22 @@ import type { BenchResult, TargetCheck } from './result.ts';
 const ms = (s: Summary | null | undefined) => (s ? fmtMs(s.p50) : '–');
 const trio = (s: Summary | null | undefined) => (s ? `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / ${fmtMs(s.max)}` : '–');
 
+/** One row of a throughput table: what ran, how many, in how long, how many a second, the latency. */
+interface ThroughputRow {
+  what: string;
+  count: string;
+  ms?: number;
+  perSecond: string;
+  latency: Summary | null | undefined;
+}
+
+/** A workload's throughput table, absent rows left out. */
+function throughputTable(head: string, rows: readonly (ThroughputRow | false | null | undefined)[]): string[] {
+  const line = (t: ThroughputRow) =>
+    `| ${t.what} | ${t.count} | ${t.ms === undefined ? '–' : (t.ms / 1000).toFixed(1)} | ${t.perSecond} | ${trio(t.latency)} |`;
+  return [head, '|---|---:|---:|---:|---|', ...rows.flatMap((t) => (t ? [line(t)] : []))];
+}
+
 export function checkTargets(r: BenchResult): TargetCheck[] {
   const out: TargetCheck[] = [];
   const hub = r.query?.cases.find((c) => c.source === 'hub' && c.direction === 'DOWNSTREAM' && c.degree === '3+');
@@ -199,21 +215,21 @@ function renderMarkdown(r: BenchResult): string {
   for (const t of checkTargets(r)) L.push(`| ${t.target} | ${t.measured} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`);
   L.push('');
   if (r.ingest) {
-    L.push('| W-ingest | MCPs | time (s) | MCP/s | batch p50 / p95 / max (ms) |');
-    L.push('|---|---:|---:|---:|---|');
-    if (r.ingest.raw)
-      L.push(
-        `| raw UNWIND…MERGE (bound) | ${fmtInt(r.ingest.raw.mcps)} | ${(r.ingest.raw.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.raw.mcpPerSec)} | ${trio(r.ingest.raw.batchMs)} |`,
-      );
-    if (r.ingest.api) {
-      L.push(
-        `| ingestProposalBatch over HTTP (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(r.ingest.api.mcps)} | ${(r.ingest.api.ms / 1000).toFixed(1)} | ${fmtInt(r.ingest.api.mcpPerSec)} | ${trio(r.ingest.api.batchMs)} |`,
-      );
-      for (const p of r.ingest.api.phases)
-        L.push(
-          `| … phase ${p.phase} (${p.phase === 1 ? 'entities' : 'lineage aspects'}) | ${fmtInt(p.mcps)} | ${(p.ms / 1000).toFixed(1)} | ${fmtInt(p.mcpPerSec)} | ${trio(p.batchMs)} |`,
-        );
-    }
+    const { raw: rawRun, api: apiRun } = r.ingest;
+    const mcpRow = (what: string, w: { mcps: number; ms: number; mcpPerSec: number; batchMs: Summary }): ThroughputRow => ({
+      what,
+      count: fmtInt(w.mcps),
+      ms: w.ms,
+      perSecond: fmtInt(w.mcpPerSec),
+      latency: w.batchMs,
+    });
+    L.push(
+      ...throughputTable('| W-ingest | MCPs | time (s) | MCP/s | batch p50 / p95 / max (ms) |', [
+        rawRun && mcpRow('raw UNWIND…MERGE (bound)', rawRun),
+        apiRun && mcpRow(`ingestProposalBatch over HTTP (batch ${r.config.batch}, ${r.config.concurrency} in flight)`, apiRun),
+        ...(apiRun?.phases ?? []).map((p) => mcpRow(`… phase ${p.phase} (${p.phase === 1 ? 'entities' : 'lineage aspects'})`, p)),
+      ]),
+    );
     const api = r.memory['W-ingest API']?.cpuSec;
     const raw = r.memory['W-ingest raw']?.cpuSec;
     if (api && r.ingest.api) {
@@ -265,39 +281,44 @@ function renderMarkdown(r: BenchResult): string {
     L.push('');
   }
   if (r.restore) {
-    L.push('| W-restore | rows | time (s) | rows/s | latency p50 / p95 / max (ms) |');
-    L.push('|---|---:|---:|---:|---|');
-    if (r.restore.full)
-      L.push(
-        `| full restoreIndices (batch ${r.restore.full.batchSize}, per batch) | ${fmtInt(r.restore.full.rows)} | ${(r.restore.full.ms / 1000).toFixed(1)} | ${fmtInt(r.restore.full.rowsPerSec)} | ${trio(r.restore.full.batchMs)} |`,
-      );
-    if (r.restore.windows)
-      L.push(
-        `| API windows (${r.restore.windows.windows} × ${r.restore.windows.windowRows} rows at spread offsets) | ${fmtInt(r.restore.windows.windows * r.restore.windows.windowRows)} | – | ${fmtInt(r.restore.windows.rowsPerSec)} | ${trio(r.restore.windows.windowMs)} |`,
-      );
+    const { full, windows } = r.restore;
+    L.push(
+      ...throughputTable('| W-restore | rows | time (s) | rows/s | latency p50 / p95 / max (ms) |', [
+        full && {
+          what: `full restoreIndices (batch ${full.batchSize}, per batch)`,
+          count: fmtInt(full.rows),
+          ms: full.ms,
+          perSecond: fmtInt(full.rowsPerSec),
+          latency: full.batchMs,
+        },
+        windows && {
+          what: `API windows (${windows.windows} × ${windows.windowRows} rows at spread offsets)`,
+          count: fmtInt(windows.windows * windows.windowRows),
+          perSecond: fmtInt(windows.rowsPerSec),
+          latency: windows.windowMs,
+        },
+      ]),
+    );
     L.push('');
   }
   if (r.openlineage) {
     const o = r.openlineage;
-    L.push('| W-openlineage | items | time (s) | per second | batch p50 / p95 / max (ms) |');
-    L.push('|---|---:|---:|---:|---|');
+    const events = (what: string, w: { ms: number; eventsPerSec: number; batchMs: Summary } | undefined): ThroughputRow | undefined =>
+      w && { what, count: `${fmtInt(o.events)} events`, ms: w.ms, perSecond: `${fmtInt(w.eventsPerSec)} events`, latency: w.batchMs };
     L.push(
-      `| RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight) | ${fmtInt(o.events)} events | ${(o.ms / 1000).toFixed(1)} | ${fmtInt(o.eventsPerSec)} events | ${trio(o.batchMs)} |`,
-    );
-    if (o.replay)
-      L.push(
-        `| … the same events posted again (a replay: nothing new to write) | ${fmtInt(o.events)} events | ${(o.replay.ms / 1000).toFixed(1)} | ${fmtInt(o.replay.eventsPerSec)} events | ${trio(o.replay.batchMs)} |`,
-      );
-    if (o.rerunWithinWindow)
-      L.push(
-        `| … the next run of the same jobs ten minutes later (new run ids, within the stamps' granularity) | ${fmtInt(o.events)} events | ${(o.rerunWithinWindow.ms / 1000).toFixed(1)} | ${fmtInt(o.rerunWithinWindow.eventsPerSec)} events | ${trio(o.rerunWithinWindow.batchMs)} |`,
-      );
-    if (o.rerun)
-      L.push(
-        `| … the next run of the same jobs (new run ids, a day later) | ${fmtInt(o.events)} events | ${(o.rerun.ms / 1000).toFixed(1)} | ${fmtInt(o.rerun.eventsPerSec)} events | ${trio(o.rerun.batchMs)} |`,
-      );
-    L.push(
-      `| the same writes as MCPs through ingestProposalBatch | ${fmtInt(o.mcpPath.mcps)} MCPs | ${(o.mcpPath.ms / 1000).toFixed(1)} | ${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events) | ${trio(o.mcpPath.batchMs)} |`,
+      ...throughputTable('| W-openlineage | items | time (s) | per second | batch p50 / p95 / max (ms) |', [
+        events(`RunEvents through POST /api/v1/lineage/batch (batch ${r.config.batch}, ${r.config.concurrency} in flight)`, o),
+        events('… the same events posted again (a replay: nothing new to write)', o.replay),
+        events("… the next run of the same jobs ten minutes later (new run ids, within the stamps' granularity)", o.rerunWithinWindow),
+        events('… the next run of the same jobs (new run ids, a day later)', o.rerun),
+        {
+          what: 'the same writes as MCPs through ingestProposalBatch',
+          count: `${fmtInt(o.mcpPath.mcps)} MCPs`,
+          ms: o.mcpPath.ms,
+          perSecond: `${fmtInt(o.mcpPath.mcpPerSec)} MCPs (${fmtInt(o.mcpPath.eventsPerSec)} events)`,
+          latency: o.mcpPath.batchMs,
+        },
+      ]),
     );
     L.push('');
     L.push(

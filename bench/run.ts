@@ -8,7 +8,7 @@
 // Resumable: the Neo4j store and a state file live in --workdir (default $TMPDIR/lineage-bench-<size>);
 // after a crash, Ctrl-C or SIGTERM, `--resume` restarts Neo4j on the same store, keeps finished workloads'
 // results and continues the API load after the last committed batch.
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ import { restoreFull, restoreWindows } from './workloads/restore.ts';
 import { ingestOpenLineageWorkload } from './workloads/openlineage.ts';
 import { updateReadme, checkTargets } from './report.ts';
 import type { BenchResult, IngestSegment } from './result.ts';
+import { machineFacts } from './lib/machine.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -256,14 +257,7 @@ async function main(): Promise<void> {
         events: eventMode,
         ...(args['service-node-options'] ? { serviceNodeOptions: args['service-node-options'] } : {}),
       },
-      machine: {
-        cores: cpus().length,
-        cpuModel: cpus()[0]?.model ?? '?',
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        loadAvg: loadavg().map((x) => Math.round(x * 100) / 100),
-        node: process.version,
-        neo4j: neo4jVersion,
-      },
+      machine: { ...machineFacts(), neo4j: neo4jVersion },
       graph: { ...g.stats, mcps: totalMcps, ...(warehouse ? shapeOf(g) : {}) },
       hubReach,
       memory: {},

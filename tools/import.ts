@@ -22,9 +22,7 @@ import {
   actorOption,
   addOptions,
   batchSizeOption,
-  checkpointOptions,
-  readCheckpoint,
-  saveCheckpoint,
+  checkpoint,
   createProgram,
   dataDirOption,
   homeOption,
@@ -69,7 +67,7 @@ const program: Command = addOptions(
     batchSizeOption(DEFAULT_IMPORT_BATCH, 'records'),
     new Option('--strict', 'write proposals in strict existence mode (default relaxed: files come in any order)').default(false),
     actorOption('who the proposals are stamped with'),
-    ...checkpointOptions('import-checkpoint.json'),
+    ...checkpoint.options('import-checkpoint.json'),
     new Option('--offline', 'load into the stopped embedded Neo4j with neo4j-admin (the first load of a new catalog)').default(false),
     homeOption('with --offline: the Neo4j home (default: <data-dir>/neo4j)'),
     new Option('--overwrite', 'with --offline: replace the database the home holds').default(false),
@@ -129,7 +127,7 @@ const identity = { path, size: stat.size, mtimeMs: stat.mtimeMs };
 
 let from: ImportProgress | undefined;
 if (values.resume) {
-  const cp = readCheckpoint<Checkpoint>(program, checkpointFile);
+  const cp = checkpoint.read<Checkpoint>(program, checkpointFile);
   if (JSON.stringify(cp.file) !== JSON.stringify(identity)) {
     program.error(
       `--resume: the checkpoint is for ${cp.file.path} (${cp.file.size} bytes, modified ${new Date(cp.file.mtimeMs).toISOString()}), not this file`,
@@ -143,7 +141,7 @@ if (values.resume) {
 }
 
 function writeCheckpoint(progress: ImportProgress): void {
-  saveCheckpoint(checkpointFile, { file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint);
+  checkpoint.save(checkpointFile, { file: identity, progress, updatedAt: new Date().toISOString() } satisfies Checkpoint);
 }
 
 const store = storeOf(values);

@@ -15,7 +15,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandLine } from './cli/command-line.ts';
+import { ownFlagsAndRest } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import type { RunningStack } from './stack.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
@@ -28,6 +28,7 @@ import {
   startHarnessStack,
   type Python,
   type SuiteOutcome,
+  type SuiteTarget,
   selectSuites,
 } from './python-suites.ts';
 
@@ -47,31 +48,20 @@ const CONNECTOR_SUITE_TIMEOUT_MS = 20 * 60_000;
 
 /** Our flags; every other argument goes to pytest (`npm run test:interop -- -k restore -x`). */
 function parseCli(argv: string[]): { versions: string[]; stackOnly: boolean; python?: string; pytest: string[] } {
-  const options = {
-    version: {
-      type: 'string',
-      multiple: true,
-      description: 'a suite to run (repeatable): a client version, openlineage, mcp or marquez; default all',
+  const { values, rest } = ownFlagsAndRest(
+    'npm run test:interop -- [--version V ...] [--stack-only] [--python PATH] [pytest arguments]',
+    {
+      version: {
+        type: 'string',
+        multiple: true,
+        description: 'a suite to run (repeatable): a client version, openlineage, mcp or marquez; default all',
+      },
+      'stack-only': { type: 'boolean', description: 'start the catalog stack and wait, for running a suite by hand' },
+      python: { type: 'string', description: "the Python to build the suites' venvs with (or INTEROP_PYTHON)" },
     },
-    'stack-only': { type: 'boolean', description: 'start the catalog stack and wait, for running a suite by hand' },
-    python: { type: 'string', description: "the Python to build the suites' venvs with (or INTEROP_PYTHON)" },
-  } as const;
-  const { tokens } = commandLine('npm run test:interop -- [--version V ...] [--stack-only] [--python PATH] [pytest arguments]', {
-    args: argv,
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const out = { versions: [] as string[], stackOnly: false, python: undefined as string | undefined, pytest: [] as string[] };
-  for (const t of tokens) {
-    if (t.kind === 'option' && t.name === 'version' && t.value !== undefined) out.versions.push(t.value);
-    else if (t.kind === 'option' && t.name === 'stack-only') out.stackOnly = true;
-    else if (t.kind === 'option' && t.name === 'python' && t.value !== undefined) out.python = t.value;
-    // Anything else, as it was written, in order.
-    else out.pytest.push(argv[t.index]!);
-  }
-  return out;
+    argv,
+  );
+  return { versions: values.version ?? [], stackOnly: values['stack-only'] === true, python: values.python, pytest: rest };
 }
 const cli = parseCli(process.argv.slice(2));
 
@@ -138,14 +128,8 @@ function connectorEnv(parts: ConnectorParts | undefined): NodeJS.ProcessEnv {
   };
 }
 
-async function runSuite(
-  venvPython: string,
-  suite: Suite,
-  stack: RunningStack,
-  token: string,
-  workDir: string,
-  parts: ConnectorParts | undefined,
-): Promise<SuiteResult> {
+async function runSuite(venvPython: string, suite: Suite, target: SuiteTarget, parts: ConnectorParts | undefined): Promise<SuiteResult> {
+  const { stack } = target;
   log(`${suite.label}: running the suite …`);
   const env = {
     INTEROP_CLIENT_VERSION: suite.id,
@@ -154,7 +138,7 @@ async function runSuite(
     ...(CONNECTOR_SUITES.has(suite.id) ? connectorEnv(parts) : {}),
   };
   const timeoutMs = CONNECTOR_SUITES.has(suite.id) ? CONNECTOR_SUITE_TIMEOUT_MS : SUITE_TIMEOUT_MS;
-  const run = await runPytestSuite({ venvPython, suite, stack, token, workDir, env, pytestArgs: cli.pytest, tag: 'interop', timeoutMs });
+  const run = await runPytestSuite({ venvPython, suite, ...target, env, pytestArgs: cli.pytest, tag: 'interop', timeoutMs });
   return { suite, ...run };
 }
 
@@ -242,7 +226,7 @@ async function main(): Promise<number> {
 
     const results: SuiteResult[] = [];
     for (const s of suites) {
-      results.push(await runSuite(venvs.get(s.id)!, s, stack, token, workDir, parts));
+      results.push(await runSuite(venvs.get(s.id)!, s, { stack, token, workDir }, parts));
     }
 
     return reportOutcomes('interop', results, stack, harness.died(), started) ? 0 : 1;

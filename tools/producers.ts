@@ -17,22 +17,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandLine } from './cli/command-line.ts';
+import { ownFlagsAndRest } from './cli/command-line.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
 import type { RunningStack } from './stack.ts';
 import { ensurePostgresInstalled, startPostgres, type RunningPostgres } from './postgres.ts';
-import {
-  ensureVenvs,
-  findPython,
-  mintToken,
-  reportOutcomes,
-  runProcess,
-  runPytestSuite,
-  startHarnessStack,
-  type Python,
-  type SuiteOutcome,
-  selectSuites,
-} from './python-suites.ts';
+// The harness every Python suite runner shares (tools/interop.ts is the other).
+import * as kit from './python-suites.ts';
 
 const producersDir = join(repoRoot, 'test', 'producers');
 const SUITE_TIMEOUT_MS = 20 * 60_000;
@@ -44,28 +34,17 @@ function log(line: string): void {
 }
 
 function parseCli(argv: string[]): { suites: string[]; prepare: boolean; keep: boolean; python?: string; pytest: string[] } {
-  const options = {
-    suite: { type: 'string', multiple: true, description: 'a suite to run (repeatable); default all' },
-    python: { type: 'string', description: 'the Python to build the venvs with (3.10+; or INTEROP_PYTHON)' },
-    prepare: { type: 'boolean', description: 'install the venvs, jars and PostgreSQL only' },
-    keep: { type: 'boolean', description: 'keep the work directory' },
-  } as const;
-  const { tokens } = commandLine('npm run test:producers -- [--suite S ...] [--prepare] [--keep] [--python PATH] [pytest arguments]', {
-    args: argv,
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const out = { suites: [] as string[], prepare: false, keep: false, python: undefined as string | undefined, pytest: [] as string[] };
-  for (const t of tokens) {
-    if (t.kind === 'option' && t.name === 'suite' && t.value !== undefined) out.suites.push(t.value);
-    else if (t.kind === 'option' && t.name === 'prepare') out.prepare = true;
-    else if (t.kind === 'option' && t.name === 'keep') out.keep = true;
-    else if (t.kind === 'option' && t.name === 'python' && t.value !== undefined) out.python = t.value;
-    else out.pytest.push(argv[t.index]!);
-  }
-  return out;
+  const { values, rest } = ownFlagsAndRest(
+    'npm run test:producers -- [--suite S ...] [--prepare] [--keep] [--python PATH] [pytest arguments]',
+    {
+      suite: { type: 'string', multiple: true, description: 'a suite to run (repeatable); default all' },
+      python: { type: 'string', description: 'the Python to build the venvs with (3.10+; or INTEROP_PYTHON)' },
+      prepare: { type: 'boolean', description: 'install the venvs, jars and PostgreSQL only' },
+      keep: { type: 'boolean', description: 'keep the work directory' },
+    },
+    argv,
+  );
+  return { suites: values.suite ?? [], prepare: values.prepare === true, keep: values.keep === true, python: values.python, pytest: rest };
 }
 const cli = parseCli(process.argv.slice(2));
 
@@ -98,8 +77,8 @@ function suites(): Suite[] {
 }
 
 /** Airflow 3 needs Python ≥ 3.10: --python / INTEROP_PYTHON, else python3. */
-function findProducersPython(): Python | { problem: string } {
-  return findPython([cli.python ?? process.env.INTEROP_PYTHON ?? 'python3'], [3, 10], ' (Airflow 3 needs 3.10+)');
+function findProducersPython(): kit.Python | { problem: string } {
+  return kit.findPython([cli.python ?? process.env.INTEROP_PYTHON ?? 'python3'], [3, 10], ' (Airflow 3 needs 3.10+)');
 }
 
 /** The listener jar (group:artifact:version in test/producers/spark/listener.txt) in ~/.m2, fetched once. */
@@ -109,7 +88,7 @@ async function ensureSparkJar(): Promise<string> {
   const jar = join(homedir(), '.m2', 'repository', ...group.split('.'), artifact, version, `${artifact}-${version}.jar`);
   if (existsSync(jar)) return jar;
   log(`resolving ${coords} from Maven Central …`);
-  const r = await runProcess('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], {
+  const r = await kit.runProcess('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${coords}`, '-Dtransitive=false'], {
     cwd: tmpdir(),
     timeoutMs: 10 * 60_000,
   });
@@ -118,18 +97,11 @@ async function ensureSparkJar(): Promise<string> {
   return jar;
 }
 
-interface SuiteResult extends SuiteOutcome {
+interface SuiteResult extends kit.SuiteOutcome {
   suite: Suite;
 }
 
-async function runSuite(
-  venvPython: string,
-  suite: Suite,
-  stack: RunningStack,
-  token: string,
-  workDir: string,
-  extraEnv: Record<string, string>,
-): Promise<SuiteResult> {
+async function runSuite(venvPython: string, suite: Suite, target: kit.SuiteTarget, extraEnv: Record<string, string>): Promise<SuiteResult> {
   log(`${suite.label}: running the suite …`);
   process.stdout.write(`[producers] ── ${suite.label} ──\n`);
   const env = {
@@ -138,12 +110,10 @@ async function runSuite(
     PRODUCERS_ARTIFACTS: join(repoRoot, 'test-artifacts', 'producers'),
     ...extraEnv,
   };
-  const run = await runPytestSuite({
+  const run = await kit.runPytestSuite({
     venvPython,
     suite,
-    stack,
-    token,
-    workDir,
+    ...target,
     env,
     pytestArgs: cli.pytest,
     tag: 'producers',
@@ -161,13 +131,13 @@ async function main(): Promise<number> {
     return 3;
   }
   const all = suites();
-  const chosen = selectSuites(all, cli.suites, 'producers', 'known');
+  const chosen = kit.selectSuites(all, cli.suites, 'producers', 'known');
   if (!chosen) return 2;
   log(`Python ${python.version}; suites: ${chosen.map((s) => s.label).join(', ')}`);
   if (cli.prepare) {
     // .ci/run starts this while npm test runs: downloads and unpacking overlap with the CPU-bound tests.
     await Promise.all([
-      ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
+      kit.ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? Promise.resolve(ensurePostgresInstalled(log)) : Promise.resolve(''),
     ]);
@@ -179,7 +149,7 @@ async function main(): Promise<number> {
   const stoppers: (() => Promise<void>)[] = [];
   let stack: RunningStack | undefined;
   // Installs (network, unzip), the jar and the stack (JVM start-up) overlap.
-  const harness = startHarnessStack('producers launcher', log);
+  const harness = kit.startHarnessStack('producers launcher', log);
   const stopAll = async () => {
     for (const s of stoppers.splice(0).reverse()) await s().catch(() => undefined);
   };
@@ -193,7 +163,7 @@ async function main(): Promise<number> {
   try {
     const stackPromise = harness.starting;
     const prepared = Promise.all([
-      ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
+      kit.ensureVenvs(python, chosen, 'producers', PIP_TIMEOUT_MS, log),
       chosen.some((s) => s.sparkJar) ? ensureSparkJar() : Promise.resolve(''),
       chosen.some((s) => s.postgres) ? startSuitePostgres() : Promise.resolve(undefined),
     ]);
@@ -210,7 +180,7 @@ async function main(): Promise<number> {
     if (pg) stoppers.push(pg.stop);
     stack = await stackPromise;
     log(`stack up: ingestion ${stack.ingestionUrl}, front door ${stack.gatewayUrl} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-    const token = await mintToken(stack, 'producers');
+    const token = await kit.mintToken(stack, 'producers');
     const extra: Record<string, string> = {
       ...(sparkJar ? { PRODUCERS_SPARK_JAR: sparkJar } : {}),
       ...(pg
@@ -235,9 +205,9 @@ async function main(): Promise<number> {
       await new Promise(() => {});
     }
     const st = stack;
-    const results = await Promise.all(chosen.map((s) => runSuite(venvs.get(s.id)!, s, st, token, workDir, extra)));
+    const results = await Promise.all(chosen.map((s) => runSuite(venvs.get(s.id)!, s, { stack: st, token, workDir }, extra)));
 
-    const passed = reportOutcomes('producers', results, stack, harness.died(), started);
+    const passed = kit.reportOutcomes('producers', results, stack, harness.died(), started);
     if (cli.keep) {
       log(`--keep: explorer at ${stack.gatewayUrl}/, token ${token}; Ctrl-C stops it.`);
       await new Promise(() => {});

@@ -149,13 +149,17 @@ export function junitCounts(file: string): JunitCounts {
   return { tests: attr('tests'), failures: attr('failures'), errors: attr('errors'), skipped: attr('skipped'), failed };
 }
 
-/** One pytest suite's run against a stack: where it runs, what it is told, how long it may take. */
-export interface PytestRun {
-  venvPython: string;
-  suite: { id: string; label: string; dir: string };
+/** What every suite of a run is pointed at: the stack, a token for it, the run's work directory. */
+export interface SuiteTarget {
   stack: RunningStack;
   token: string;
   workDir: string;
+}
+
+/** One pytest suite's run against a stack: where it runs, what it is told, how long it may take. */
+export interface PytestRun extends SuiteTarget {
+  venvPython: string;
+  suite: { id: string; label: string; dir: string };
   /** The suite's own variables, beside the stack's every suite gets. */
   env: NodeJS.ProcessEnv;
   pytestArgs: readonly string[];

@@ -14,9 +14,7 @@ import { Option, type Command } from 'commander';
 import {
   addOptions,
   batchSizeOption,
-  checkpointOptions,
-  readCheckpoint,
-  saveCheckpoint,
+  checkpoint,
   createProgram,
   dataDirOption,
   neo4jOptions,
@@ -81,7 +79,7 @@ async function main(): Promise<void> {
       batchSizeOption(DEFAULT_BATCH_SIZE, 'rows'),
       new Option('--dry-run', 'write nothing: print the drift report, exit 1 when anything differs').default(false),
       new Option('--clean', 'also remove derived edges, fields and nodes no stored row justifies').default(false),
-      ...checkpointOptions('restore-checkpoint.json'),
+      ...checkpoint.options('restore-checkpoint.json'),
       dataDirOption(),
       quietOption(),
       ...neo4jOptions(),
@@ -109,7 +107,7 @@ async function main(): Promise<void> {
   let after: RestoreCursor | undefined;
   let rowsDoneBefore = 0;
   if (values.resume) {
-    const cp = readCheckpoint<Checkpoint>(program, checkpointFile);
+    const cp = checkpoint.read<Checkpoint>(program, checkpointFile);
     if (JSON.stringify(cp.scope) !== JSON.stringify(scope)) {
       program.error(`--resume: the checkpoint was written for another scope ${JSON.stringify(cp.scope)}`);
     }
@@ -160,7 +158,7 @@ async function main(): Promise<void> {
         bar.update(rowsDone, { phase: `${p.phase} (${p.done} scanned, at ${p.cursor.urn.slice(0, 60)})`, ...counts });
       }
       if (!dryRun)
-        saveCheckpoint(checkpointFile, { scope, cursor: p.cursor, rowsDone, updatedAt: new Date().toISOString() } satisfies Checkpoint);
+        checkpoint.save(checkpointFile, { scope, cursor: p.cursor, rowsDone, updatedAt: new Date().toISOString() } satisfies Checkpoint);
     });
     bar.stop();
   } catch (e) {

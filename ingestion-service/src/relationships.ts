@@ -6,16 +6,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { badRequest, parseUrnOrThrow, type Urn, assertCan } from '@lineage/catalog/model';
-import {
-  lineageEdgePage,
-  relatedEntities,
-  relationshipTypesOf,
-  type LineageEdge,
-  type LineageEdgeKey,
-  type LineageEdgeQuery,
-  type LineageScrollDirection,
-  type RelationshipDirection,
-} from '@lineage/catalog/read';
+import * as read from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
@@ -24,7 +15,7 @@ import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, reque
 /** Page sizes above this are clamped: the client pages on, by the count it got. */
 const MAX_COUNT = 10_000;
 
-function relationshipDirection(raw: string | undefined): RelationshipDirection {
+function relationshipDirection(raw: string | undefined): read.RelationshipDirection {
   if (raw === undefined || raw === '') throw badRequest("Query parameter 'direction' is required: INCOMING or OUTGOING");
   if (raw !== 'INCOMING' && raw !== 'OUTGOING') throw badRequest(`Query parameter 'direction' must be INCOMING or OUTGOING, got '${raw}'`);
   return raw;
@@ -56,11 +47,11 @@ function urnParam(ctx: Context): string | undefined {
 
 const SCROLL_ID_VERSION = 1;
 
-function encodeScrollId(after: LineageEdgeKey): string {
+function encodeScrollId(after: read.LineageEdgeKey): string {
   return Buffer.from(JSON.stringify({ v: SCROLL_ID_VERSION, after }), 'utf8').toString('base64url');
 }
 
-function decodeScrollId(scrollId: string): LineageEdgeKey {
+function decodeScrollId(scrollId: string): read.LineageEdgeKey {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
@@ -76,12 +67,15 @@ function decodeScrollId(scrollId: string): LineageEdgeKey {
   ) {
     throw badRequest('Invalid scrollId: pass back the scrollId of a previous answer unchanged');
   }
-  return after as LineageEdgeKey;
+  return after as read.LineageEdgeKey;
 }
 
 /** One page of the v3 lineage scroll, its position as an opaque scrollId. */
-async function lineageScrollPage(store: Store, q: LineageEdgeQuery): Promise<{ scrollId: string | null; results: LineageEdge[] }> {
-  const { next, results } = await lineageEdgePage(store, q);
+async function lineageScrollPage(
+  store: Store,
+  q: read.LineageEdgeQuery,
+): Promise<{ scrollId: string | null; results: read.LineageEdge[] }> {
+  const { next, results } = await read.lineageEdgePage(store, q);
   return { scrollId: next ? encodeScrollId(next) : null, results };
 }
 
@@ -108,7 +102,7 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     const count = integerParam(ctx, 'count', door.defaultCount, MAX_COUNT);
     const actor = actorOf(ctx);
     assertCan(actor, 'READ', relationshipsDenied(actor.urn));
-    const { total, rows } = await relatedEntities(store, urn, { direction, types: door.types, includeRemoved: false, start, count });
+    const { total, rows } = await read.relatedEntities(store, urn, { direction, types: door.types, includeRemoved: false, start, count });
     return { start, count: rows.length, total, entities: rows.map((r) => ({ relationshipType: r.type, urn: r.urn, via: r.via })) };
   };
 
@@ -147,14 +141,14 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     if (rawDirection !== undefined && rawDirection !== '' && rawDirection !== 'UPSTREAM' && rawDirection !== 'DOWNSTREAM') {
       throw badRequest(`Query parameter 'direction' must be UPSTREAM or DOWNSTREAM, got '${rawDirection}'`);
     }
-    const direction = rawDirection ? (rawDirection as LineageScrollDirection) : undefined;
+    const direction = rawDirection ? (rawDirection as read.LineageScrollDirection) : undefined;
     const count = integerParam(ctx, 'count', 10, MAX_COUNT);
     if (count === 0) throw badRequest("Query parameter 'count' must be at least 1");
     const scrollId = queryParam(ctx, 'scrollId');
     const after = scrollId ? decodeScrollId(scrollId) : null;
     const includeSoftDelete = booleanParam(ctx, 'includeSoftDelete', false);
     const askedTypes = listParam(ctx, 'relationshipTypes');
-    const types = relationshipTypesOf(askedTypes);
+    const types = read.relationshipTypesOf(askedTypes);
     // The SDK always sends a body ({} without urns); no body at all means the same.
     const body = await jsonValueBody(ctx, config.MAX_BODY_BYTES, 'a JSON object {"urns": [...]}', { emptyAs: {} });
     if (typeof body !== 'object' || body === null || Array.isArray(body))

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Kind, parse, type DocumentNode } from 'graphql';
 import { entityTypeDescriptors } from '@lineage/catalog/model';
 import { entityTypeDefs } from './surface/entity-sdl.ts';
+import { twinDefinitions } from './surface/twin-types.ts';
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), 'schema');
 
@@ -35,8 +36,12 @@ function registeredTypeDefs(): DocumentNode {
   return { kind: Kind.DOCUMENT, definitions: docs.flatMap((d) => d.definitions) };
 }
 
+function withTwins(doc: DocumentNode): DocumentNode {
+  return { ...doc, definitions: [...doc.definitions, ...twinDefinitions(doc.definitions)] };
+}
+
 export function loadTypeDefs(): Record<SchemaModule, DocumentNode> {
-  const files = Object.fromEntries(SCHEMA_FILES.map((f) => [f, parse(readFileSync(join(schemaDir, `${f}.graphql`), 'utf8'))]));
+  const files = Object.fromEntries(SCHEMA_FILES.map((f) => [f, withTwins(parse(readFileSync(join(schemaDir, `${f}.graphql`), 'utf8')))]));
   return { ...files, generated: entityTypeDefs(), registered: registeredTypeDefs() } as Record<SchemaModule, DocumentNode>;
 }
 

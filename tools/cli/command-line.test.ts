@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../neo4j/neo4j-server.ts';
-import { helpText } from './command-line.ts';
+import { helpText, ownFlagsAndRest } from './command-line.ts';
 
 const TOOLS = [
   'tools/call-path.ts',
@@ -50,4 +50,12 @@ test('helpText lists each option with its description and default', () => {
       `  --keep\n` +
       `  ${'--help'.padEnd(28)} this text\n`,
   );
+});
+
+test('a harness keeps its own flags and hands everything else, in order, to the program it runs', () => {
+  const options = { suite: { type: 'string', multiple: true }, keep: { type: 'boolean' } } as const;
+  const argv = ['--suite', 'spark', '-k', 'restore', '--keep', '--suite=airflow', '-x', '--', '--suite', 'z'];
+  const { values, rest } = ownFlagsAndRest('t', options, argv);
+  expect(values).toEqual({ suite: ['spark', 'airflow'], keep: true });
+  expect(rest).toEqual(['-k', 'restore', '-x', '--', '--suite', 'z']);
 });

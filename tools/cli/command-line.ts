@@ -48,3 +48,19 @@ export function commandLine<T extends ParseArgsConfig & { options?: DescribedOpt
     process.exit(2);
   }
 }
+
+/**
+ * A harness's own flags, and every other argument as it was written and in order, for the program
+ * it runs: `npm run test:interop -- --version mcp -k restore -x` hands `-k restore -x` to pytest.
+ */
+export function ownFlagsAndRest<const O extends DescribedOptions>(usage: string, options: O, argv: string[]) {
+  const { tokens } = commandLine(usage, { args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  const own: string[] = [];
+  const rest: string[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !Object.hasOwn(options, t.name)) rest.push(argv[t.index]!);
+    else own.push(...argv.slice(t.index, t.value === undefined || t.inlineValue ? t.index + 1 : t.index + 2));
+  }
+  // Parsed again, strictly, so that the values are typed by the options.
+  return { values: parseArgs({ args: own, options, strict: true }).values, rest };
+}

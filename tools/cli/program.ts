@@ -98,7 +98,7 @@ export function homeOption(description: string): Option {
 }
 
 /** `--resume` and `--checkpoint FILE`, as import and restore-indices keep their position. */
-export function checkpointOptions(fileName: string): Option[] {
+function checkpointOptions(fileName: string): Option[] {
   return [
     new Option('--resume', 'continue from the checkpoint after a crash').default(false),
     new Option('--checkpoint <file>', `where the position is kept after every committed batch (default: <data-dir>/${fileName})`),
@@ -106,7 +106,7 @@ export function checkpointOptions(fileName: string): Option[] {
 }
 
 /** The checkpoint `--resume` continues from; none to read is the command's usage error. */
-export function readCheckpoint<T>(command: Command, file: string): T {
+function readCheckpoint<T>(command: Command, file: string): T {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch {
@@ -115,11 +115,14 @@ export function readCheckpoint<T>(command: Command, file: string): T {
 }
 
 /** Write-then-rename: a crash mid-write never leaves a torn checkpoint. */
-export function saveCheckpoint(file: string, checkpoint: object): void {
+function saveCheckpoint(file: string, checkpoint: object): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(`${file}.tmp`, JSON.stringify(checkpoint, null, 2));
   renameSync(`${file}.tmp`, file);
 }
+
+/** How a long command keeps its position after every committed batch: its options, the read on --resume, the save. */
+export const checkpoint = { options: checkpointOptions, read: readCheckpoint, save: saveCheckpoint };
 
 export function batchSizeOption(defaultSize: number, what: string): Option {
   return new Option('--batch-size <n>', `${what} per transaction`).argParser(integerAtLeast(1)).default(defaultSize);

@@ -151,14 +151,9 @@ function stampActor(stamp: JsonRecord | null, ctx: WriteContext): string | null 
  * whenever the created actor is missing; for the SDK's default auditStamp both give the writer.
  */
 function resolveStamps(created: unknown, updated: unknown, ctx: WriteContext): Stamps {
-  const c = asRecord(created);
-  const u = asRecord(updated);
-  return {
-    createdOn: stampTime(c, ctx),
-    createdActor: stampActor(c, ctx),
-    updatedOn: stampTime(u, ctx),
-    updatedActor: stampActor(u, ctx),
-  };
+  const resolve = (raw: unknown) => ({ on: stampTime(asRecord(raw), ctx), actor: stampActor(asRecord(raw), ctx) });
+  const [c, u] = [resolve(created), resolve(updated)];
+  return { createdOn: c.on, createdActor: c.actor, updatedOn: u.on, updatedActor: u.actor };
 }
 
 const NO_STAMPS: Stamps = { createdOn: null, createdActor: null, updatedOn: null, updatedActor: null };

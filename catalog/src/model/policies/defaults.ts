@@ -23,26 +23,28 @@ const VIEW_PRIVILEGES: readonly Privilege[] = [
   'GET_TIMELINE_PRIVILEGE',
 ];
 
-const EDIT_PRIVILEGES: readonly Privilege[] = [
-  'EDIT_ENTITY_TAGS',
-  'EDIT_ENTITY_GLOSSARY_TERMS',
-  'EDIT_ENTITY_DOCS',
-  'EDIT_ENTITY_DOC_LINKS',
-  'EDIT_ENTITY_STATUS',
-  'EDIT_DOMAINS_PRIVILEGE',
-  'EDIT_ENTITY_DATA_PRODUCTS',
-  'EDIT_DEPRECATION_PRIVILEGE',
-  'EDIT_ENTITY_ASSERTIONS',
-  'EDIT_DATASET_COL_TAGS',
-  'EDIT_DATASET_COL_GLOSSARY_TERMS',
-  'EDIT_DATASET_COL_DESCRIPTION',
-  'VIEW_DATASET_USAGE',
-  'VIEW_DATASET_PROFILE',
-  'EDIT_TAG_COLOR',
-  'EDIT_LINEAGE',
-  'EDIT_ENTITY_QUERIES',
-  'MANAGE_DATA_PRODUCTS',
-  'EDIT_ENTITY',
+/** What owners may do to the assets they own and Editors may not do to every asset. */
+const FOR_OWNERS_NOT_EDITORS: readonly Privilege[] = [
+  'EDIT_ENTITY_OWNERS',
+  'EDIT_GROUP_MEMBERS',
+  'EDIT_USER_PROFILE',
+  'EDIT_CONTACT_INFO',
+  'GET_COUNTS_PRIVILEGE',
+];
+/** The metadata privileges DataHub's Editors policy keeps back ("all metadata privileges but deleting"). */
+const KEPT_FROM_EDITORS: ReadonlySet<Privilege> = new Set<Privilege>([
+  ...FOR_OWNERS_NOT_EDITORS,
+  'DELETE_ENTITY',
+  'EDIT_ENTITY_INCIDENTS',
+  'EDIT_ENTITY_EMBED',
+  'EDIT_ENTITY_PROPERTIES',
+  'PRODUCE_PLATFORM_EVENT_PRIVILEGE',
+]);
+const EDITOR_PRIVILEGES = METADATA_PRIVILEGES.filter((p) => !KEPT_FROM_EDITORS.has(p));
+/** Existence and creation are not about one asset, so owners are not granted them. */
+const OWNER_PRIVILEGES: readonly Privilege[] = [
+  ...EDITOR_PRIVILEGES.filter((p) => p !== 'EXISTS_ENTITY' && p !== 'CREATE_ENTITY'),
+  ...FOR_OWNERS_NOT_EDITORS,
 ];
 
 type Actors = { users?: string[]; roles?: string[]; allUsers?: boolean; resourceOwners?: boolean };
@@ -147,7 +149,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
     'Editors - Metadata Policy',
     'Editors have all metadata privileges but deleting.',
     { roles: [ROLE.Editor] },
-    [...VIEW_PRIVILEGES, 'EXISTS_ENTITY', 'CREATE_ENTITY', ...EDIT_PRIVILEGES],
+    EDITOR_PRIVILEGES,
     false,
   ),
   policy(
@@ -174,15 +176,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
     'Asset Owners - Metadata Policy',
     'Asset Owners have all metadata privileges ONLY for assets they own.',
     { resourceOwners: true },
-    [
-      ...VIEW_PRIVILEGES,
-      'EDIT_ENTITY_OWNERS',
-      'EDIT_GROUP_MEMBERS',
-      'EDIT_USER_PROFILE',
-      'EDIT_CONTACT_INFO',
-      'GET_COUNTS_PRIVILEGE',
-      ...EDIT_PRIVILEGES,
-    ],
+    OWNER_PRIVILEGES,
     true,
   ),
 ];
