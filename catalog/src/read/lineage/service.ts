@@ -45,7 +45,10 @@ export interface LineagePage {
   hits: LineageHit[];
   /** Matching entities after every filter (degree included). */
   total: number;
-  /** [] when skipAggregates; else degree, _entityType, platform, origin. */
+  /**
+   * [] when skipAggregates; else degree, _entityType, platform, origin, and — when asked for and
+   * counted (addListedFacets) — domains, tags, glossaryTerms, owners.
+   */
   facets: Facet[];
   /** Scroll only: cursor after the last hit, null when exhausted. */
   nextCursor: string | null;
