@@ -127,6 +127,15 @@ test('negation, conditions, OR of clauses and AND within one, on every listed fi
   expect(await countLineage(store, { ...down(src), orFilters: or([where('owners', [jdoe])]) }, limits)).toBe(2);
 });
 
+test('a column walk judges the dataset a column is lifted onto; kept columns hold their own', async () => {
+  const q = down(ns.field(src, 'x'), { orFilters: or([where('tags', [tag('pii')])]), listedFacets: true });
+  const page = await searchLineage(store, q, { start: 0, count: 10 }, limits);
+  expect(page.hits.map((h) => [h.urn, h.degree])).toEqual([[lifted, 1]]);
+  expect(facet(page.facets, 'tags')).toEqual([{ value: tag('pii'), count: 1 }]);
+  const kept = await searchLineage(store, { ...q, liftFields: false }, { start: 0, count: 10 }, limits);
+  expect(kept.total).toBe(0);
+});
+
 test('pages of a filtered scroll and search add up to the total', async () => {
   const q = down(src, { orFilters: or([where('tags', [tag('pii')])], [where('owners', [jdoe])]) });
   const all = await scrollAll(store, q, 1);

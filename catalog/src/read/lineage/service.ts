@@ -27,6 +27,7 @@ import {
   type Selection,
 } from './results.ts';
 import { ALL_LISTED, LISTED_FACETS_MAX_RESULTS, readListedValues } from './listed.ts';
+import type { ListedValues } from '../../model/filters.ts';
 import { reach, type ReachRow } from './traverse.ts';
 import { structuredMatches } from '../entity-search.ts';
 import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
@@ -295,14 +296,21 @@ async function addListedFacets(
 ): Promise<void> {
   const max = limits.listedFacetsMax ?? LISTED_FACETS_MAX_RESULTS;
   if (!nq.listedFacets || nq.skipAggregates || countsListed(nq) || selected.total > max) return;
-  await extendPrefix(store, nq, plan, selected, strategy, selected.total, limits);
-  if (!selected.complete && selected.hits.length < selected.total) return;
-  const lists = await readListedValues(
-    store,
-    selected.hits.map((h) => h.urn),
-    ALL_LISTED,
-    startedAt + limits.deadlineMs - Date.now(),
-  );
+  let lists: Map<string, ListedValues>;
+  try {
+    await extendPrefix(store, nq, plan, selected, strategy, selected.total, limits);
+    if (!selected.complete && selected.hits.length < selected.total) return;
+    lists = await readListedValues(
+      store,
+      selected.hits.map((h) => h.urn),
+      ALL_LISTED,
+      startedAt + limits.deadlineMs - Date.now(),
+    );
+  } catch (e) {
+    // Out of time: the answer goes without these facets rather than fail.
+    if (isCatalogError(e) && e.kind === 'deadline') return;
+    throw e;
+  }
   const counts = new ListedCounts();
   for (const h of selected.hits) counts.add(lists.get(h.urn));
   selected.facets = [...selected.facets, ...counts.facets(nq.maxAggValues)];
