@@ -5,6 +5,7 @@ import {
   orFiltersOf,
   toCriterion,
   ENTITY_FILTER_FIELDS,
+  LISTED_FILTER_FIELDS,
   type FilterField,
   type FilterSubject,
 } from './filters.ts';
@@ -74,4 +75,26 @@ test('the deprecated `filters` counts only when there are no orFilters (as DataH
   expect(orFiltersOf({ filters: f })).toEqual([{ and: f }]);
   expect(orFiltersOf({ filters: f, orFilters: or })).toEqual(or);
   expect(orFiltersOf({})).toEqual([]);
+});
+
+test('listed fields: any urn held meets the criterion; negated, none does; nothing held meets only negations', () => {
+  const listed = (field: string, condition: string, values: string[], negated = false) =>
+    toCriterion({ field, condition, values, negated }, new Set<FilterField>(LISTED_FILTER_FIELDS));
+  const tagged: FilterSubject = { ...s, lists: { tags: ['urn:li:tag:pii', 'urn:li:tag:gold'], owners: ['urn:li:corpuser:jdoe'] } };
+  expect(criterionMatches(tagged, listed('tags', 'EQUAL', ['urn:li:tag:gold']))).toBe(true);
+  expect(criterionMatches(tagged, listed('tags.keyword', 'IN', ['urn:li:tag:x', 'urn:li:tag:pii']))).toBe(true);
+  expect(criterionMatches(tagged, listed('tags', 'EQUAL', ['urn:li:tag:gold'], true))).toBe(false);
+  expect(criterionMatches(tagged, listed('tags', 'EQUAL', ['urn:li:tag:x'], true))).toBe(true);
+  expect(criterionMatches(tagged, listed('tags', 'CONTAIN', ['PII']))).toBe(true);
+  expect(criterionMatches(tagged, listed('owners', 'START_WITH', ['urn:li:corpuser:']))).toBe(true);
+  expect(criterionMatches(tagged, listed('owners', 'EXISTS', []))).toBe(true);
+  expect(criterionMatches(tagged, listed('domains', 'EXISTS', []))).toBe(false);
+  expect(criterionMatches(tagged, listed('domains', 'EXISTS', [], true))).toBe(true);
+  // An entity whose lists were not read (or hold nothing) holds no urn.
+  expect(criterionMatches(s, listed('glossaryTerms', 'EQUAL', ['urn:li:glossaryTerm:revenue']))).toBe(false);
+  expect(criterionMatches(s, listed('glossaryTerms', 'EQUAL', ['urn:li:glossaryTerm:revenue'], true))).toBe(true);
+  expect(criterionMatches(s, listed('glossaryTerms', 'EQUAL', []))).toBe(true);
+  expect(clausesMatch(tagged, [[listed('tags', 'EQUAL', ['urn:li:tag:pii']), listed('owners', 'EQUAL', ['urn:li:corpuser:x'])]])).toBe(
+    false,
+  );
 });

@@ -2,16 +2,22 @@
 // field names mean what, how a criterion is normalised, and how it is evaluated on one entity.
 // DataHub evaluates these against its Elasticsearch documents, where an unknown field silently
 // matches nothing; here an unknown field is a 400 naming it and the fields that exist
-// (docs/wire-contract.md §Filters).
+// (docs/wire-contract.md §Filters). Most fields hold one value of the entity (its type, platform,
+// urn…); the listed fields — tags, glossaryTerms, owners, domains — hold the urns it is associated
+// with, and a criterion on one holds when any of those urns meets it (negated: when none does).
+// Catalogue search judges them in Neo4j (cypher/search/entities); a lineage search reads them for
+// the entities its walk reached and judges them here (FilterSubject.lists).
 import { badRequest } from './errors.ts';
 
-/** What a filter can read of one entity. */
 /** The fields of an entity itself that a filter may judge; every search accepts these. */
 export const ENTITY_FILTER_FIELDS = ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description'] as const;
-/** What an entity holds through its tags, terms, owners and domains: judged by catalogue search only. */
+/** What an entity holds through its tags, terms, owners and domains: catalogue and lineage searches judge these. */
 export const LISTED_FILTER_FIELDS = ['tags', 'glossaryTerms', 'owners', 'domains'] as const;
+export type ListedField = (typeof LISTED_FILTER_FIELDS)[number];
+/** The urns an entity holds under each listed field (a field not read: none). */
+export type ListedValues = Partial<Record<ListedField, readonly string[]>>;
 /** hasUpstreams is known of a search's hits only (entity search asks for it). */
-export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | (typeof LISTED_FILTER_FIELDS)[number] | 'hasUpstreams';
+export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | ListedField | 'hasUpstreams';
 
 /** The filterable view of one entity. */
 export interface FilterSubject {
@@ -26,6 +32,8 @@ export interface FilterSubject {
   name?: string | null;
   description?: string | null;
   hasUpstreams?: boolean;
+  /** Its tags, terms, owners and domains, when the caller read them (a lineage search with a filter on one). */
+  lists?: ListedValues | null;
 }
 
 export interface RawFilter {
@@ -119,9 +127,16 @@ function fieldValue(s: FilterSubject, field: FilterField): string | null {
       return s.description ?? null;
     case 'hasUpstreams':
       return s.hasUpstreams === undefined ? null : String(s.hasUpstreams);
-    default: // the listed fields: only catalogue search accepts them, and judges them in Neo4j
+    default: // the listed fields hold several values: criterionMatches reads them from `lists`
       return null;
   }
+}
+
+const LISTED: ReadonlySet<FilterField> = new Set<FilterField>(LISTED_FILTER_FIELDS);
+
+/** Whether a field holds a list of urns (tags, glossaryTerms, owners, domains) rather than one value. */
+export function isListedField(field: FilterField): field is ListedField {
+  return LISTED.has(field);
 }
 
 /** DATA_JOB, dataJob and datajob all name the dataJob type (DataHub drops the underscores). */
@@ -181,6 +196,7 @@ function matchesCondition(actual: string, condition: string, values: readonly st
 }
 
 export function criterionMatches(s: FilterSubject, c: Criterion): boolean {
+  if (isListedField(c.field)) return listMatches(s.lists?.[c.field] ?? [], c);
   const actual = fieldValue(s, c.field);
   if (c.field === 'entityType' && actual !== null) return valueMatches(typeKey(actual), { ...c, values: c.values.map(typeKey) });
   return valueMatches(actual, c);
@@ -192,6 +208,16 @@ export function valueMatches(actual: string | null, c: Pick<Criterion, 'values' 
   if (c.condition !== 'EXISTS' && c.values.length === 0) return true;
   const hit =
     c.condition === 'EXISTS' ? actual !== null && actual !== '' : actual !== null && matchesCondition(actual, c.condition, c.values);
+  return c.negated ? !hit : hit;
+}
+
+/**
+ * Whether a list of values (the urns an entity holds) meets a criterion: any value meeting it is a
+ * hit, so an empty list meets no positive criterion and every negated one (as cypher/search/entities).
+ */
+function listMatches(actual: readonly string[], c: Pick<Criterion, 'values' | 'negated' | 'condition'>): boolean {
+  if (c.condition !== 'EXISTS' && c.values.length === 0) return true;
+  const hit = c.condition === 'EXISTS' ? actual.some((v) => v !== '') : actual.some((v) => matchesCondition(v, c.condition, c.values));
   return c.negated ? !hit : hit;
 }
 

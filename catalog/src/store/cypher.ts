@@ -38,6 +38,7 @@ const FILE_STATEMENTS = [
   'auth/latest-values',
   'lineage/facet-values',
   'lineage/generation',
+  'lineage/listed-values',
   'lineage/node-id',
   'lineage/node-ids',
   'details/most-connected',

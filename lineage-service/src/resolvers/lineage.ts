@@ -102,6 +102,8 @@ function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftF
     skipAggregates: input.searchFlags?.skipAggregates,
     maxAggValues: input.searchFlags?.maxAggValues,
     includePaths: selects(info, ['searchResults', 'paths']),
+    // The tags, terms, owners and domains facets are read only for an operation that selects facets.
+    listedFacets: selects(info, ['facets']),
     liftFields,
   };
 }

@@ -6,9 +6,12 @@
 // - the graph (includeGhostEntities true): every node the walk reaches, ghosts and soft-deleted
 //   ones too, filtered only by what a urn and its parent tell (platform, origin, parent) — anything
 //   else is a 400 — and, unless validation is off, columns confirmed by their parent's schema.
+// A filter on a listed field (tags, glossaryTerms, owners, domains) holds the rows that pass
+// everything else and reads those fields for them afterwards, as a search does (listed.ts).
 import { badRequest } from '../../model/errors.ts';
 import { fieldPathAliases, originOf, parentOf, platformOf } from '../../model/key-search-fields.ts';
-import { clausesMatch, type FilterField } from '../../model/filters.ts';
+import { clausesMatch, type FilterField, type FilterSubject } from '../../model/filters.ts';
+import { readListedValues } from './listed.ts';
 import type { Store } from '../../store/store.ts';
 import { rowKey } from '../../store/rows.ts';
 import { hasLineage } from '../../model/relationships.ts';
@@ -90,25 +93,39 @@ export async function countLineage(store: Store, q: LineageCountQuery, limits: L
   const counting = { ...walked, queryTokens: [], program: null };
   const counted = fromGraph ? null : await countInDatabase(store, counting, planLineageRead(counting, limits), limits, startedAt);
   if (counted !== null) return counted;
-  // Rows are counted as they pass; only columns are held (urn and parent), for the schema check.
+  // Rows are counted as they pass; only columns are held (urn and parent), for the schema check,
+  // and — under a filter on a listed field — the subjects still to be judged on it.
   let count = 0;
   let columns: ReachRow[] = [];
+  let pending: FilterSubject[] = [];
+  const listed = nq.listedFields.size > 0;
   const kept = (r: ReachRow) =>
     nq.resultTypes.has(r.entityType) &&
     (nq.degreePredicate === null || nq.degreePredicate(r.degree)) &&
-    (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed))) &&
-    clausesMatch(subjectOf(r), nq.clauses);
+    (fromGraph || (r.ownExists && (nq.includeSoftDeleted || !r.removed)));
   await reach(store, walked, planLineageRead(walked, limits), limits, startedAt, {
     reset: () => {
       count = 0;
       columns = [];
+      pending = [];
     },
     add: (r) => {
       if (!kept(r)) return;
+      if (listed) return void pending.push(subjectOf(r));
+      if (!clausesMatch(subjectOf(r), nq.clauses)) return;
       if (fromGraph && r.entityType === 'schemaField') columns.push({ ...r, name: null, description: null, parent: null });
       else count++;
     },
   });
+  if (listed) {
+    const lists = await readListedValues(
+      store,
+      pending.map((s) => s.urn),
+      nq.listedFields,
+      startedAt + limits.deadlineMs - Date.now(),
+    );
+    for (const s of pending) if (clausesMatch({ ...s, lists: lists.get(s.urn) ?? null }, nq.clauses)) count++;
+  }
   if (fromGraph) {
     const validation = q.validateSchemaFields ?? 'AUTO';
     const parents = new Set(columns.flatMap((r) => (r.parentUrn ? [r.parentUrn] : [])));

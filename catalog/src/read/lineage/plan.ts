@@ -16,6 +16,9 @@
 //    (fast) unless the request needs per-hop control, which only the hop-by-hop walk gives; a fast
 //    walk out of time falls back to hop by hop.
 // 3. vias — a column walk then fetches the dataJobs whose column lineage made the edges it took.
+// 4. listed — a filter on tags, glossaryTerms, owners or domains (streamed: step 1 declines it)
+//    reads those fields for the walked candidates (listed.ts); their facets, asked for without
+//    such a filter, are read for the results when they are few.
 import { MAX_DEPTH_LITERAL, boundedStatement, directedStatement, type StatementName, type WalkDirection } from '../../store/cypher.ts';
 import type { Criterion, FilterField } from '../../model/filters.ts';
 import { tryParseUrn } from '../../model/urn.ts';
@@ -171,5 +174,11 @@ export function planLineageRead(nq: NormalizedQuery, limits: LineageLimits): Lin
       : 'streamed in one statement, hop by hop if that runs out of its share of the deadline',
   );
   if (columnWalk) reasons.push('column walk: then the dataJobs whose column lineage made the edges taken (vias)');
+  if (nq.listedFields.size > 0)
+    reasons.push(
+      `${[...nq.listedFields].join(', ')}: read for the walked candidates in batches (lineage/listed-values), then judged before counting`,
+    );
+  else if (nq.listedFacets && !nq.skipAggregates)
+    reasons.push('facets on tags, terms, owners and domains: read for the results in one batch when they number at most 1,000');
   return { ...base, exploresNothing: false, database, streamed, reasons };
 }

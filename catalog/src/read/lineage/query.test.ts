@@ -45,12 +45,22 @@ test('free text: every token must occur in urn, name or description', () => {
 });
 
 test("filters: unknown fields are a 400 naming them; the SDK's default `removed != true` is the default itself", () => {
-  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'owners', values: ['x'] }] }] }, 0)).toThrow(
+  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'colour', values: ['x'] }] }] }, 0)).toThrow(
     expect.objectContaining({
       kind: 'badRequest',
-      message: expect.stringMatching(/^Unknown filter field 'owners': filter on _entityType, .*platform/),
+      message: expect.stringMatching(
+        /^Unknown filter field 'colour': filter on _entityType, .*platform.*tags, glossaryTerms, owners, domains$/,
+      ),
     }),
   );
+  // hasUpstreams is catalogue search's alone.
+  expect(() => normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'hasUpstreams', values: ['true'] }] }] }, 0)).toThrow(
+    "Unknown filter field 'hasUpstreams'",
+  );
+  // The listed fields are lineage filter fields: the clauses name them, and they are read after the walk.
+  const tagged = normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'tags.keyword', values: ['urn:li:tag:pii'] }] }] }, 0);
+  expect([...tagged.listedFields]).toEqual(['tags']);
+  expect(tagged.listedFacets).toBe(false);
   const sdk = normalizeQuery(
     {
       ...base,

@@ -7,7 +7,17 @@ import { badRequest, validationFailed } from '../../model/errors.ts';
 import { tryParseUrn, type Urn } from '../../model/urn.ts';
 import { graphqlEntityTypes, graphqlToEntityType } from '../../model/entity-registry.ts';
 import type { DepthBound, WalkDirection } from '../../store/cypher.ts';
-import { ENTITY_FILTER_FIELDS, parseClauses, valuesOf, type Clauses, type FilterField, type RawFilter } from '../../model/filters.ts';
+import {
+  ENTITY_FILTER_FIELDS,
+  isListedField,
+  LISTED_FILTER_FIELDS,
+  parseClauses,
+  valuesOf,
+  type Clauses,
+  type FilterField,
+  type ListedField,
+  type RawFilter,
+} from '../../model/filters.ts';
 import { int } from '../../store/store.ts';
 import { structuredProgramOf, type StructuredProgram } from '../../model/structured-query-program.ts';
 
@@ -48,6 +58,12 @@ export interface LineageQuery {
   skipAggregates?: boolean | null | undefined;
   /** Largest number of values per non-degree facet (most frequent first); default 20. */
   maxAggValues?: number | null | undefined;
+  /**
+   * Count the facets of tags, glossaryTerms, owners and domains too (the operation selects facets):
+   * always with a filter on one of them, else when the results are few (listed.ts). Not part of the
+   * fingerprint: it shapes the facets only.
+   */
+  listedFacets?: boolean | null | undefined;
   /** Compute one shortest path per returned hit (only for the page). Not part of the fingerprint. */
   includePaths?: boolean | null | undefined;
   /**
@@ -68,8 +84,8 @@ function defaultResultTypes(): readonly string[] {
   return graphqlEntityTypes().filter((t) => t !== 'QUERY');
 }
 
-/** Filter fields a lineage search accepts besides degree. */
-const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(ENTITY_FILTER_FIELDS);
+/** Filter fields a lineage search accepts besides degree: the listed ones are read after the walk (listed.ts). */
+const LINEAGE_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([...ENTITY_FILTER_FIELDS, ...LISTED_FILTER_FIELDS]);
 
 const DEGREE_VALUES = ['1', '2', '3+'] as const;
 
@@ -103,6 +119,10 @@ export interface NormalizedQuery {
   degreePredicate: ((degree: number) => boolean) | null;
   /** Disjunction of conjunctions without the degree criteria; null = no entity filter. */
   clauses: Clauses;
+  /** The listed fields (tags, glossaryTerms, owners, domains) the clauses name: read for the candidates after the walk. */
+  listedFields: ReadonlySet<ListedField>;
+  /** Whether the listed fields' facets are asked for (LineageQuery.listedFacets). */
+  listedFacets: boolean;
   window: TimeWindow | null;
   perHopLimit: number | null;
   /**
@@ -244,6 +264,8 @@ export function normalizeQuery(q: LineageQuery, now: number): NormalizedQuery {
     depth,
     degreePredicate: predicate,
     clauses,
+    listedFields: new Set((clauses ?? []).flat().flatMap((c) => (isListedField(c.field) ? [c.field] : []))),
+    listedFacets: q.listedFacets === true,
     window: resolveWindow(q, now),
     perHopLimit: isPresent(perHop) && perHop > 0 ? Math.floor(perHop) : null,
     exploresNothing: perHop === 0,
@@ -327,6 +349,8 @@ export interface LineageLimits {
   streamWindow?: number;
   /** Hits a scroll's snapshot grows to (service.ts MAX_HELD_HITS); tests make it small. */
   maxHeldHits?: number;
+  /** Results up to which the listed facets are counted without a filter on them (listed.ts LISTED_FACETS_MAX_RESULTS); tests make it small. */
+  listedFacetsMax?: number;
 }
 
 export function lineageLimitsFromConfig(config: {

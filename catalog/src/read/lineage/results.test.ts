@@ -96,3 +96,51 @@ test('a reset forgets what came before (a retried transaction streams its rows a
   expect(again.total).toBe(whole.total);
   expect(again.facets).toEqual(whole.facets);
 });
+
+test('a filter on a listed field judges the lists on the rows before counting; their facets count the selected hits', () => {
+  const row = (name: string, degree: number, lists: ReachRow['lists']): ReachRow => ({
+    urn: `urn:li:dataset:(urn:li:dataPlatform:p,${name},PROD)`,
+    degree,
+    entityType: 'dataset',
+    platform: 'urn:li:dataPlatform:p',
+    origin: 'PROD',
+    name,
+    description: null,
+    removed: false,
+    ownExists: true,
+    parentUrn: null,
+    parent: null,
+    ignoredAsHop: false,
+    truncatedChildren: false,
+    lists,
+  });
+  const rows = [
+    row('a', 1, { tags: ['urn:li:tag:pii'], owners: ['urn:li:corpuser:x'] }),
+    row('b', 1, { tags: ['urn:li:tag:gold'] }),
+    row('c', 2, { tags: ['urn:li:tag:pii', 'urn:li:tag:gold'], domains: ['urn:li:domain:sales'] }),
+    row('d', 3, null),
+  ];
+  const pii = { orFilters: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'] }] }], listedFacets: true };
+  const selection = selectResults(rows, normalizeQuery({ ...base, ...pii }, 0));
+  expect(selection.hits.map((h) => h.urn.split(',')[1])).toEqual(['a', 'c']);
+  expect(selection.total).toBe(2);
+  const facet = (field: string) => selection.facets.find((f) => f.field === field)?.aggregations;
+  expect(facet('degree')).toEqual([
+    { value: '1', count: 1 },
+    { value: '2', count: 1 },
+    { value: '3+', count: 0 },
+  ]);
+  expect(facet('tags')).toEqual([
+    { value: 'urn:li:tag:pii', count: 2 },
+    { value: 'urn:li:tag:gold', count: 1 },
+  ]);
+  expect(facet('domains')).toEqual([{ value: 'urn:li:domain:sales', count: 1 }]);
+  expect(facet('owners')).toEqual([{ value: 'urn:li:corpuser:x', count: 1 }]);
+  expect(facet('glossaryTerms')).toEqual([]);
+  // Negated: the entities holding no such tag, d (which holds nothing) among them.
+  const notPii = normalizeQuery({ ...base, orFilters: [{ and: [{ field: 'tags', values: ['urn:li:tag:pii'], negated: true }] }] }, 0);
+  const rest = selectResults(rows, notPii);
+  expect(rest.hits.map((h) => h.urn.split(',')[1])).toEqual(['b', 'd']);
+  // Without listedFacets the facets stay the four of the walk.
+  expect(rest.facets.map((f) => f.field)).toEqual(['degree', '_entityType', 'platform', 'origin']);
+});

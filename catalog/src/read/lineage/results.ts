@@ -3,7 +3,7 @@
 // the degree predicate, order by (degree, urn). total, facets and every page come from this one
 // list, so the numbers always agree with each other.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
-import { clausesMatch } from '../../model/filters.ts';
+import { clausesMatch, LISTED_FILTER_FIELDS, type ListedField, type ListedValues } from '../../model/filters.ts';
 import { compareHits, textMatches, type CursorPosition, type NormalizedQuery } from './query.ts';
 import type { ReachRow } from './traverse.ts';
 
@@ -42,6 +42,36 @@ export interface Facet {
   aggregations: FacetAggregation[];
 }
 
+/** DataHub's facets of the listed fields, with its display names, in the order catalogue search lists them. */
+const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: string }> = [
+  { field: 'domains', displayName: 'Domain' },
+  { field: 'tags', displayName: 'Tag' },
+  { field: 'glossaryTerms', displayName: 'Glossary Term' },
+  { field: 'owners', displayName: 'Owned By' },
+];
+
+/** Per listed field, how many results hold each value (an entity counted once under each value it holds). */
+export class ListedCounts {
+  private readonly counts = new Map<ListedField, Map<string, number>>(LISTED_FILTER_FIELDS.map((f) => [f, new Map()]));
+
+  add(values: ListedValues | null | undefined): void {
+    if (!values) return;
+    for (const f of LISTED_FILTER_FIELDS) {
+      const byValue = this.counts.get(f)!;
+      for (const v of new Set(values[f] ?? [])) byValue.set(v, (byValue.get(v) ?? 0) + 1);
+    }
+  }
+
+  /** The four facets (domains, tags, glossaryTerms, owners): most frequent first, at most `max` values each. */
+  facets(max: number): Facet[] {
+    return LISTED_FACETS.map(({ field, displayName }) => ({
+      field,
+      displayName,
+      aggregations: countedWeighted(this.counts.get(field)!, max),
+    }));
+  }
+}
+
 /** What the selection keeps of a candidate it has seen (only while lifting can merge rows). */
 interface CandidateState {
   matched: boolean;
@@ -72,6 +102,7 @@ function candidateOf(r: ReachRow, keepFields: boolean) {
         name: lifted.name,
         description: lifted.description,
         viaParent: null,
+        lists: r.lists ?? null,
       }
     : {
         urn: r.urn,
@@ -83,6 +114,7 @@ function candidateOf(r: ReachRow, keepFields: boolean) {
         name: r.name,
         description: r.description,
         viaParent: r.viaParent ?? null,
+        lists: r.lists ?? null,
       };
 }
 
@@ -112,11 +144,12 @@ export interface FacetGroup {
 }
 
 /**
- * The four facets, from groups of matching results (every filter applied but the degree
- * predicate). Degree counts come before the degree predicate, so a client filtering on "1" still
- * sees how many "2"s there are; the others count only what is selected.
+ * The facets, from groups of matching results (every filter applied but the degree predicate):
+ * degree, type, platform, origin, then the listed fields' when they were counted. Degree counts
+ * come before the degree predicate, so a client filtering on "1" still sees how many "2"s there
+ * are; the others count only what is selected.
  */
-export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery): Facet[] {
+export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery, listed: ListedCounts | null = null): Facet[] {
   const predicate = nq.degreePredicate;
   const selected = predicate ? matching.filter((g) => g.selected ?? predicate(g.degree)) : matching;
   const byDegree = (test: (d: number) => boolean) => matching.reduce((n, g) => n + (test(g.degree) ? g.count : 0), 0);
@@ -154,6 +187,7 @@ export function facetsOf(matching: FacetGroup[], nq: NormalizedQuery): Facet[] {
         nq.maxAggValues,
       ),
     },
+    ...(listed ? listed.facets(nq.maxAggValues) : []),
   ];
 }
 
@@ -207,6 +241,8 @@ export class SelectionBuilder {
   /** Once hits were dropped: the last one held. A hit after it can never be held (nothing is made for it). */
   private cutoff: CursorPosition | null = null;
   private total = 0;
+  /** With a filter on a listed field every candidate's lists come with its rows: their facets are counted here. */
+  private listed: ListedCounts | null;
 
   private readonly nq: NormalizedQuery;
   private readonly options: SelectionOptions;
@@ -214,6 +250,7 @@ export class SelectionBuilder {
   constructor(nq: NormalizedQuery, options: SelectionOptions) {
     this.nq = nq;
     this.options = options;
+    this.listed = countsListed(nq) ? new ListedCounts() : null;
   }
 
   /** Forget everything (the transaction that streams the rows is being retried). */
@@ -226,6 +263,7 @@ export class SelectionBuilder {
     this.dropped = false;
     this.cutoff = null;
     this.total = 0;
+    this.listed = countsListed(this.nq) ? new ListedCounts() : null;
   }
 
   add(r: ReachRow): void {
@@ -292,6 +330,7 @@ export class SelectionBuilder {
       state.group = to;
     }
     this.total++;
+    this.listed?.add(c.lists);
     const position = { degree: r.degree, urn: c.urn };
     const after = this.options.after;
     if (after && compareHits(position, after) <= 0) return;
@@ -343,9 +382,18 @@ export class SelectionBuilder {
       : facetsOf(
           [...this.groups.values()].filter((g) => g.count > 0),
           this.nq,
+          this.listed,
         );
     return { hits, complete: !this.dropped, total: this.total, facets };
   }
+}
+
+/**
+ * Whether a selection counts the listed facets itself: when their facets are asked for and a filter
+ * on a listed field made every candidate's lists come with its rows (service.ts).
+ */
+export function countsListed(nq: NormalizedQuery): boolean {
+  return nq.listedFacets && !nq.skipAggregates && nq.listedFields.size > 0;
 }
 
 /** The whole selection of rows held in memory (small reaches and tests). */

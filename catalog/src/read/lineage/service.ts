@@ -16,7 +16,18 @@ import {
   type LineageQuery,
   type NormalizedQuery,
 } from './query.ts';
-import { candidateUrnOf, selectResults, SelectionBuilder, type Facet, type LineageHit, type Selection } from './results.ts';
+import {
+  candidateUrnOf,
+  countsListed,
+  ListedCounts,
+  selectResults,
+  SelectionBuilder,
+  type Facet,
+  type LineageHit,
+  type Selection,
+} from './results.ts';
+import { ALL_LISTED, LISTED_FACETS_MAX_RESULTS, readListedValues } from './listed.ts';
+import type { ListedValues } from '../../model/filters.ts';
 import { reach, type ReachRow } from './traverse.ts';
 import { structuredMatches } from '../entity-search.ts';
 import { READ_AHEAD, selectInDatabase, selectPage } from './select.ts';
@@ -35,7 +46,10 @@ export interface LineagePage {
   hits: LineageHit[];
   /** Matching entities after every filter (degree included). */
   total: number;
-  /** [] when skipAggregates; else degree, _entityType, platform, origin. */
+  /**
+   * [] when skipAggregates; else degree, _entityType, platform, origin, and — when asked for and
+   * counted (addListedFacets) — domains, tags, glossaryTerms, owners.
+   */
   facets: Facet[];
   /** Scroll only: cursor after the last hit, null when exhausted. */
   nextCursor: string | null;
@@ -62,10 +76,13 @@ type Strategy = Walked | 'none' | 'snapshot';
 const STREAM_WINDOW = 5_000;
 
 function emptyPage(nq: NormalizedQuery, plan: LineagePlan): LineagePage {
+  // No results: the listed facets, when asked for, are there and empty (the selection counts them only under a filter on one).
+  const facets = nq.skipAggregates ? [] : selectResults([], nq).facets;
+  const listed = nq.listedFacets && !nq.skipAggregates && !countsListed(nq) ? new ListedCounts().facets(nq.maxAggValues) : [];
   return {
     hits: [],
     total: 0,
-    facets: nq.skipAggregates ? [] : selectResults([], nq).facets,
+    facets: [...facets, ...listed],
     nextCursor: null,
     isPartial: false,
     strategy: 'none',
@@ -102,8 +119,8 @@ const MAX_HELD_HITS = 20_000;
 const snapshotsOf = (store: Store) => store.cache<string, Snapshot>('lineage/snapshots', SNAPSHOTS);
 
 function snapshotKey(nq: NormalizedQuery): string {
-  // The fingerprint fixes the result list; these two only shape the facets.
-  return `${nq.fingerprint}|${nq.skipAggregates}|${nq.maxAggValues}`;
+  // The fingerprint fixes the result list; these three only shape the facets.
+  return `${nq.fingerprint}|${nq.skipAggregates}|${nq.maxAggValues}|${nq.listedFacets}`;
 }
 
 /** The write generation, read within what is left of the request's deadline. */
@@ -112,9 +129,12 @@ function generationBy(store: Store, deadline: number): Promise<string> {
 }
 
 /**
- * The reach into a selection; with a structured query, its rows are first held, their candidates
- * judged by the search statement in one batch (docs/wire-contract.md §Structured queries), and only
- * the rows of candidates it keeps go on — as if the others had not matched.
+ * The reach into a selection. With a structured query or a filter on a listed field (tags, terms,
+ * owners, domains), its rows are first held and their candidates looked at in batches: the
+ * structured query judged by the search statement (docs/wire-contract.md §Structured queries), the
+ * listed fields read (listed.ts, all four when their facets are asked for) and put on the rows, so
+ * the selection judges them before it counts anything. Only the rows of candidates the query keeps
+ * go on — as if the others had not matched.
  */
 async function reachSelected(
   store: Store,
@@ -125,16 +145,26 @@ async function reachSelected(
   builder: SelectionBuilder,
 ) {
   const program = nq.program;
-  if (!program) return reach(store, nq, plan, limits, startedAt, builder);
+  if (!program && nq.listedFields.size === 0) return reach(store, nq, plan, limits, startedAt, builder);
   let rows: ReachRow[] = [];
   const walked = await reach(store, nq, plan, limits, startedAt, { reset: () => (rows = []), add: (r) => rows.push(r) });
-  const kept = await structuredMatches(
-    store,
-    program,
-    rows.map((r) => candidateUrnOf(r, nq.keepFields)),
-  );
+  const candidates = rows.map((r) => candidateUrnOf(r, nq.keepFields));
+  const kept = program ? await structuredMatches(store, program, candidates) : null;
+  const lists =
+    nq.listedFields.size > 0
+      ? await readListedValues(
+          store,
+          kept ? candidates.filter((u) => kept.has(u)) : candidates,
+          countsListed(nq) ? ALL_LISTED : nq.listedFields,
+          startedAt + limits.deadlineMs - Date.now(),
+        )
+      : null;
   builder.reset();
-  for (const r of rows) if (kept.has(candidateUrnOf(r, nq.keepFields))) builder.add(r);
+  rows.forEach((r, i) => {
+    const urn = candidates[i]!;
+    if (kept && !kept.has(urn)) return;
+    builder.add(lists ? { ...r, lists: lists.get(urn) ?? null } : r);
+  });
   return walked;
 }
 
@@ -217,6 +247,7 @@ async function selection(store: Store, q: LineageQuery, limits: LineageLimits, w
     return { nq, plan, selected: snap.selected, isPartial: snap.isPartial, strategy: 'snapshot' as const, walkedBy: snap.strategy };
   }
   const walked: Omit<Snapshot, 'generation'> = await walk(store, nq, plan, limits, startedAt, generation, want);
+  await addListedFacets(store, nq, plan, walked.selected, walked.strategy, limits, startedAt);
   snapshots.set(key, { generation, ...walked });
   return { nq, plan, ...walked, walkedBy: walked.strategy };
 }
@@ -246,6 +277,43 @@ async function extendPrefix(
   const key = snapshotKey(nq);
   const snap = snapshots.get(key);
   if (snap?.selected === selected) snapshots.set(key, { ...snap });
+}
+
+/**
+ * The listed fields' facets when they are asked for and the selection did not count them (no filter
+ * on a listed field): only when the results number at most LISTED_FACETS_MAX_RESULTS — every hit is
+ * then held (fetched when a database prefix holds fewer) and their lists read in one batch. Larger
+ * results answer without them (docs/wire-contract.md §Lineage search).
+ */
+async function addListedFacets(
+  store: Store,
+  nq: NormalizedQuery,
+  plan: LineagePlan,
+  selected: Selection,
+  strategy: Walked,
+  limits: LineageLimits,
+  startedAt: number,
+): Promise<void> {
+  const max = limits.listedFacetsMax ?? LISTED_FACETS_MAX_RESULTS;
+  if (!nq.listedFacets || nq.skipAggregates || countsListed(nq) || selected.total > max) return;
+  let lists: Map<string, ListedValues>;
+  try {
+    await extendPrefix(store, nq, plan, selected, strategy, selected.total, limits);
+    if (!selected.complete && selected.hits.length < selected.total) return;
+    lists = await readListedValues(
+      store,
+      selected.hits.map((h) => h.urn),
+      ALL_LISTED,
+      startedAt + limits.deadlineMs - Date.now(),
+    );
+  } catch (e) {
+    // Out of time: the answer goes without these facets rather than fail.
+    if (isCatalogError(e) && e.kind === 'deadline') return;
+    throw e;
+  }
+  const counts = new ListedCounts();
+  for (const h of selected.hits) counts.add(lists.get(h.urn));
+  selected.facets = [...selected.facets, ...counts.facets(nq.maxAggValues)];
 }
 
 /** Paths for the page only; out of time they are left empty and the page marked partial, not failed. */

@@ -11,6 +11,7 @@ import { int, type Store } from '../../store/store.ts';
 import type { StatementName } from '../../store/cypher.ts';
 import { isIgnoredAsHop, windowParams, type LineageLimits, type NormalizedQuery } from './query.ts';
 import { planLineageRead, type LineagePlan } from './plan.ts';
+import type { ListedValues } from '../../model/filters.ts';
 
 interface ParentFields {
   urn: string;
@@ -41,6 +42,11 @@ export interface ReachRow {
   truncatedChildren: boolean;
   /** A via entity (a dataJob of column lineage): the node whose edge named it. */
   viaParent?: string | null;
+  /**
+   * The tags, terms, owners and domains of the entity the row stands for (its parent when lifted):
+   * set only for a filter on them, after the walk (service.ts); the walk never reads them.
+   */
+  lists?: ListedValues | null;
 }
 
 export interface Reach {
