@@ -13,6 +13,13 @@ import { badRequest } from './errors.ts';
 export const ENTITY_FILTER_FIELDS = ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description'] as const;
 /** What an entity holds through its tags, terms, owners and domains: catalogue and lineage searches judge these. */
 export const LISTED_FILTER_FIELDS = ['tags', 'glossaryTerms', 'owners', 'domains'] as const;
+/** DataHub's facets of those fields, with its display names, in the order its searches list them. */
+export const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: string }> = [
+  { field: 'domains', displayName: 'Domain' },
+  { field: 'tags', displayName: 'Tag' },
+  { field: 'glossaryTerms', displayName: 'Glossary Term' },
+  { field: 'owners', displayName: 'Owned By' },
+];
 export type ListedField = (typeof LISTED_FILTER_FIELDS)[number];
 /** The urns an entity holds under each listed field (a field not read: none). */
 export type ListedValues = Partial<Record<ListedField, readonly string[]>>;

@@ -12,6 +12,7 @@ import { badRequest } from '../model/errors.ts';
 import {
   clausesParam,
   ENTITY_FILTER_FIELDS,
+  LISTED_FACETS,
   LISTED_FILTER_FIELDS,
   parseClauses,
   type Clauses,
@@ -85,14 +86,6 @@ export function luceneQueryOf(text: string): string | undefined {
 type Group = { entityType: string; platform: string | null; origin: string | null; count: number };
 type Listed = { field: ListedField; value: string; count: number };
 type ListedField = (typeof LISTED_FILTER_FIELDS)[number];
-
-/** DataHub's facets of what an entity holds, with its display names, in the order it lists them. */
-const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: string }> = [
-  { field: 'domains', displayName: 'Domain' },
-  { field: 'tags', displayName: 'Tag' },
-  { field: 'glossaryTerms', displayName: 'Glossary Term' },
-  { field: 'owners', displayName: 'Owned By' },
-];
 
 /** Value counts → aggregations: most frequent first, then by value, at most `max`. */
 function aggregations(entries: Iterable<[string | null, number]>, max: number): FacetAggregation[] {

@@ -3,7 +3,7 @@
 // the degree predicate, order by (degree, urn). total, facets and every page come from this one
 // list, so the numbers always agree with each other.
 import { entityTypeToGraphql } from '../../model/entity-registry.ts';
-import { clausesMatch, LISTED_FILTER_FIELDS, type ListedField, type ListedValues } from '../../model/filters.ts';
+import { clausesMatch, LISTED_FACETS, LISTED_FILTER_FIELDS, type ListedField, type ListedValues } from '../../model/filters.ts';
 import { compareHits, textMatches, type CursorPosition, type NormalizedQuery } from './query.ts';
 import type { ReachRow } from './traverse.ts';
 
@@ -41,14 +41,6 @@ export interface Facet {
   displayName: string;
   aggregations: FacetAggregation[];
 }
-
-/** DataHub's facets of the listed fields, with its display names, in the order catalogue search lists them. */
-const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: string }> = [
-  { field: 'domains', displayName: 'Domain' },
-  { field: 'tags', displayName: 'Tag' },
-  { field: 'glossaryTerms', displayName: 'Glossary Term' },
-  { field: 'owners', displayName: 'Owned By' },
-];
 
 /** Per listed field, how many results hold each value (an entity counted once under each value it holds). */
 export class ListedCounts {
