@@ -17,7 +17,8 @@ const ownershipType = 'urn:li:ownershipType:gqs_steward';
 const term = 'urn:li:glossaryTerm:gqs_revenue';
 const node = 'urn:li:glossaryNode:gqs_finance';
 const rootNode = 'urn:li:glossaryNode:gqs_company';
-const domain = 'urn:li:domain:gqs_sales';
+// Unique per run, as the datasets are: a domain lists every entity ever put in it.
+const domain = `urn:li:domain:${ns.platform}_sales`;
 const parentDomain = 'urn:li:domain:gqs_business';
 const property = 'urn:li:structuredProperty:gqs.retention';
 const query = 'urn:li:query:gqs_q1';

@@ -8,61 +8,26 @@ import {
   lineageNeighbours,
   scrollLineage,
   searchLineage,
-  type LineageDirection,
   type LineageHit,
   type LineagePage,
   type LineageQuery,
-  type AndFilter,
-  type FacetFilter,
-  type LineageFlags,
   countLineage,
   maskUrns,
   restrictHits,
-  type LineageCountQuery,
   type Viewer,
 } from '@lineage/catalog/read';
 import { orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import { renderFacet } from '../facets.ts';
+import type { LineageInput, MutationResolvers, QueryResolvers, SearchAcrossLineageInput, SearchFlags } from '../generated/schema-types.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
 
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;
 
-interface GroupingCriterionInput {
-  baseEntityType?: string | null;
-  groupingEntityType: string;
-}
-
-interface SearchFlagsInput {
-  skipAggregates?: boolean | null;
-  includeSoftDeleted?: boolean | null;
-  maxAggValues?: number | null;
-  groupingSpec?: { groupingCriteria?: GroupingCriterionInput[] | null } | null;
-}
-
-interface LineageSearchInput {
-  urn?: string | null;
-  direction: LineageDirection;
-  types?: string[] | null;
-  query?: string | null;
-  count?: number | null;
-  orFilters?: AndFilter[] | null;
-  filters?: FacetFilter[] | null;
-  startTimeMillis?: number | null;
-  endTimeMillis?: number | null;
-  searchFlags?: SearchFlagsInput | null;
-  lineageFlags?: LineageFlags | null;
-}
-
-interface ScrollInput extends LineageSearchInput {
-  scrollId?: string | null;
-}
-
-interface SearchInput extends LineageSearchInput {
-  start?: number | null;
-}
+/** What both lineage searches' inputs share (scrollAcrossLineage pages by scrollId and has no deprecated filters). */
+type LineageSearchInput = Omit<SearchAcrossLineageInput, 'start' | 'viewUrn'>;
 
 /** Whether the operation selects `path` under this field (paths are computed only when asked for). */
 function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
@@ -81,7 +46,7 @@ function selects(info: GraphQLResolveInfo, path: readonly string[]): boolean {
  * groupingSpec is given without the SCHEMA_FIELD → DATASET criterion; scrollAcrossLineage always
  * lifts, whatever the spec says (both as DataHub does: docs/lineage-model.md §Columns).
  */
-function liftsFields(searchFlags: SearchFlagsInput | null | undefined): boolean {
+function liftsFields(searchFlags: SearchFlags | null | undefined): boolean {
   const spec = searchFlags?.groupingSpec;
   if (!spec) return true;
   return (spec.groupingCriteria ?? []).some((c) => c.baseEntityType === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');
@@ -139,17 +104,8 @@ async function renderPage(page: LineagePage, pageSize: number, viewer: Viewer) {
   };
 }
 
-export interface LineageFieldInput {
-  direction: LineageDirection;
-  start?: number | null;
-  count?: number | null;
-  startTimeMillis?: number | null;
-  endTimeMillis?: number | null;
-  includeGhostEntities?: boolean | null;
-}
-
 /** `lineage(input)` on every EntityWithRelationships: one hop, degree 1. */
-export async function lineageField(ref: EntityRef, { input }: { input: LineageFieldInput }, ctx: RequestContext) {
+export async function lineageField(ref: EntityRef, { input }: { input: LineageInput }, ctx: RequestContext) {
   const page = await lineageNeighbours(ctx.store, ref.urn.text, input.direction, {
     ...input,
     start: pageArgument('start', input.start, 0),
@@ -187,28 +143,24 @@ export const lineageResolvers = {
     lineage: () => null,
   },
   Mutation: {
-    updateLineage: async (
-      _: unknown,
-      { input }: { input: { edgesToAdd: Array<LineageEdgeInput | null>; edgesToRemove: Array<LineageEdgeInput | null> } },
-      ctx: RequestContext,
-    ) => {
-      const present = (edges: Array<LineageEdgeInput | null>) => edges.filter((e): e is LineageEdgeInput => e !== null);
+    updateLineage: async (_, { input }, ctx) => {
+      const present = (edges: ReadonlyArray<LineageEdgeInput | null | undefined>) => edges.filter((e): e is LineageEdgeInput => !!e);
       return updateLineage(ctx.store, { edgesToAdd: present(input.edgesToAdd), edgesToRemove: present(input.edgesToRemove) }, ctx.actor);
     },
-  },
+  } satisfies MutationResolvers,
   Query: {
-    scrollAcrossLineage: async (_: unknown, { input }: { input: ScrollInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
+    scrollAcrossLineage: async (_, { input }, ctx, info) => {
       requireRead(ctx);
       const count = pageSize(input.count);
       const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { nextScrollId: page.nextCursor, ...(await renderPage(page, count, ctx.viewer)) };
     },
-    searchAcrossLineageCounts: async (_: unknown, { input }: { input: LineageCountQuery }, ctx: RequestContext) => {
+    searchAcrossLineageCounts: async (_, { input }, ctx) => {
       requireRead(ctx);
       return { total: await countLineage(ctx.store, input, ctx.limits) };
     },
-    searchAcrossLineage: async (_: unknown, { input }: { input: SearchInput }, ctx: RequestContext, info: GraphQLResolveInfo) => {
+    searchAcrossLineage: async (_, { input }, ctx, info) => {
       requireRead(ctx);
       const start = pageArgument('start', input.start, 0);
       const count = pageSize(input.count);
@@ -216,5 +168,5 @@ export const lineageResolvers = {
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { start, ...(await renderPage(page, count, ctx.viewer)), lineageSearchPath: null };
     },
-  },
+  } satisfies QueryResolvers,
 };

@@ -1,24 +1,17 @@
 // search / searchAcrossEntities: parse, call the domain search, render DataHub's SearchResults.
 import { decodeOffset, encodeOffset, searchEntities, type EntitySearchInput } from '@lineage/catalog/read';
-import { badRequest, orFiltersOf, type RawFilter } from '@lineage/catalog/model';
+import { badRequest, orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
+import type { QueryResolvers, SearchAcrossEntitiesInput, SearchSortInput } from '../generated/schema-types.ts';
 import { storedRef } from '../entity-ref.ts';
 import { renderFacet } from '../facets.ts';
 
-interface SearchInputBase {
-  query: string;
-  start?: number | null;
-  count?: number | null;
-  filters?: RawFilter[] | null;
-  orFilters?: Array<{ and?: RawFilter[] | null }> | null;
-  searchFlags?: { skipAggregates?: boolean | null; maxAggValues?: number | null; includeSoftDeleted?: boolean | null } | null;
-}
-
-type SortInput = { sortCriterion?: SortCriterion | null; sortCriteria?: SortCriterion[] | null } | null | undefined;
-type SortCriterion = { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' };
+/** What every entity search's input shares (scrollAcrossEntities pages by scrollId, so it has no start and no filters). */
+type SearchInputBase = Pick<SearchAcrossEntitiesInput, 'query' | 'count' | 'orFilters' | 'searchFlags'> &
+  Partial<Pick<SearchAcrossEntitiesInput, 'start' | 'filters'>>;
 
 /** scrollAcrossEntities' sort: by urn or name; none = relevance. Other fields are a 400 naming them. */
-function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'> {
+function sortOf(input: SearchSortInput | null | undefined): Pick<EntitySearchInput, 'sort' | 'descending'> {
   const criteria = [...(input?.sortCriteria ?? []), ...(input?.sortCriterion ? [input.sortCriterion] : [])];
   if (criteria.length === 0) return {};
   if (criteria.length > 1) throw badRequest('Only one sort criterion is supported');
@@ -56,24 +49,18 @@ const common = (input: SearchInputBase) => ({
 
 export const searchResolvers = {
   Query: {
-    search: (_: unknown, { input }: { input: SearchInputBase & { type: string } }, ctx: RequestContext) =>
-      render(ctx, { ...common(input), types: [input.type] }),
-    searchAcrossEntities: (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null } }, ctx: RequestContext) =>
-      render(ctx, { ...common(input), types: input.types }),
-    globalViewsSettings: (_: unknown, __: unknown, ctx: RequestContext) => {
+    search: (_, { input }, ctx) => render(ctx, { ...common(input), types: [input.type] }),
+    searchAcrossEntities: (_, { input }, ctx) => render(ctx, { ...common(input), types: input.types }),
+    globalViewsSettings: (_, __, ctx) => {
       requireRead(ctx);
       return { defaultView: null };
     },
-    semanticSearchAcrossEntities: (_: unknown, __: unknown, ctx: RequestContext) => {
+    semanticSearchAcrossEntities: (_, __, ctx) => {
       requireRead(ctx);
       throw badRequest('Semantic search is disabled in this environment');
     },
     // Cursor pages over the same search: the scrollId is the next offset, opaque to the client.
-    scrollAcrossEntities: async (
-      _: unknown,
-      { input }: { input: SearchInputBase & { types?: string[] | null; scrollId?: string | null; sortInput?: SortInput } },
-      ctx: RequestContext,
-    ) => {
+    scrollAcrossEntities: async (_, { input }, ctx) => {
       const start = decodeOffset(input.scrollId);
       const page = await render(ctx, {
         ...common(input),
@@ -85,5 +72,5 @@ export const searchResolvers = {
       const next = start + page.searchResults.length;
       return { ...page, nextScrollId: page.searchResults.length > 0 && next < page.total ? encodeOffset(next) : null };
     },
-  },
+  } satisfies QueryResolvers,
 };
