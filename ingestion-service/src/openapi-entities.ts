@@ -33,7 +33,7 @@ import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf, decodePathUrn } from './restli.ts';
 import { parseSystemMetadata } from './proposals.ts';
-import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
+import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn, sliceOf } from './request-params.ts';
 import type { IngestionContext } from './context.ts';
 
 export interface OpenApiEntityDeps extends Pick<IngestionContext, 'viewer' | 'authorizeView'> {
@@ -100,24 +100,6 @@ function filterBody(raw: unknown, where: string): OrFilters {
   }
   if (raw.criteria !== undefined) out.push({ and: criteria(raw.criteria, `${where}.criteria`) });
   return out;
-}
-
-/**
- * sliceId / sliceMax: both or neither, 0 ≤ sliceId < sliceMax (DataHub passes them to Elasticsearch's
- * sliced scroll, which refuses an id outside the slices).
- */
-function sliceOf(ctx: Context): { id: number; max: number } | undefined {
-  const given = (name: string) => (queryParam(ctx, name) ?? '') !== '';
-  if (!given('sliceId') && !given('sliceMax')) return undefined;
-  if (!given('sliceId') || !given('sliceMax'))
-    throw badRequest(
-      `Query parameter '${given('sliceId') ? 'sliceMax' : 'sliceId'}' is required with '${given('sliceId') ? 'sliceId' : 'sliceMax'}'`,
-    );
-  const id = integerParam(ctx, 'sliceId', 0);
-  const max = integerParam(ctx, 'sliceMax', 0);
-  if (max === 0) throw badRequest("Query parameter 'sliceMax' must be at least 1");
-  if (id >= max) throw badRequest(`Query parameter 'sliceId' must be less than 'sliceMax' (${max}), got ${id}`);
-  return { id, max };
 }
 
 /** Sort criteria: body `sortCriteria` [{field, order}], or the `sortCriteria`/`sort` + `sortOrder` parameters. */

@@ -10,7 +10,7 @@ import * as read from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
-import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn } from './request-params.ts';
+import { booleanParam, integerParam, jsonValueBody, listParam, queryParam, requestUrn, sliceOf } from './request-params.ts';
 
 /** Page sizes above this are clamped: the client pages on, by the count it got. */
 const MAX_COUNT = 10_000;
@@ -134,8 +134,8 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
   });
 
   // OpenAPI v3 (SDK 1.7 scroll_lineage): POST /openapi/v3/lineage/scroll?relationshipTypes=&direction=UPSTREAM|DOWNSTREAM
-  //   &count=&scrollId=&includeSoftDelete=  body {"urns": [...]} or {}. sliceId/sliceMax/pitKeepAlive are
-  //   Elasticsearch scroll tuning with no meaning here.
+  //   &count=&scrollId=&includeSoftDelete=&sliceId=&sliceMax=  body {"urns": [...]} or {}. Slices are
+  //   disjoint and cover the edges, as the entity scroll's are; pitKeepAlive has no meaning here.
   router.post('/openapi/v3/lineage/scroll', async (ctx) => {
     const rawDirection = queryParam(ctx, 'direction');
     if (rawDirection !== undefined && rawDirection !== '' && rawDirection !== 'UPSTREAM' && rawDirection !== 'DOWNSTREAM') {
@@ -166,6 +166,6 @@ export function registerRelationshipRoutes(router: Router, deps: { store: Store;
     ctx.body =
       askedTypes.length && !types.length
         ? { scrollId: null, results: [] }
-        : await lineageScrollPage(store, { urns, types, direction, includeSoftDelete, count, after });
+        : await lineageScrollPage(store, { urns, types, direction, includeSoftDelete, count, after, slice: sliceOf(ctx) });
   });
 }

@@ -76,3 +76,21 @@ export async function jsonValueBody(
     throw badRequest(`Request body is not valid JSON: ${(e as Error).message}`);
   }
 }
+
+/**
+ * sliceId / sliceMax: both or neither, 0 ≤ sliceId < sliceMax (DataHub passes them to Elasticsearch's
+ * sliced scroll, which refuses an id outside the slices).
+ */
+export function sliceOf(ctx: Context): { id: number; max: number } | undefined {
+  const given = (name: string) => (queryParam(ctx, name) ?? '') !== '';
+  if (!given('sliceId') && !given('sliceMax')) return undefined;
+  if (!given('sliceId') || !given('sliceMax'))
+    throw badRequest(
+      `Query parameter '${given('sliceId') ? 'sliceMax' : 'sliceId'}' is required with '${given('sliceId') ? 'sliceId' : 'sliceMax'}'`,
+    );
+  const id = integerParam(ctx, 'sliceId', 0);
+  const max = integerParam(ctx, 'sliceMax', 0);
+  if (max === 0) throw badRequest("Query parameter 'sliceMax' must be at least 1");
+  if (id >= max) throw badRequest(`Query parameter 'sliceId' must be less than 'sliceMax' (${max}), got ${id}`);
+  return { id, max };
+}

@@ -549,6 +549,28 @@ describe('relationships', () => {
       });
     });
 
+    test('sliceId/sliceMax: disjoint slices, each paged on its own, that together are every edge', async () => {
+      const key = (e: any) => `${e.upstream}>${e.downstream}>${e.relationshipType}`;
+      const all = (await scroll('?count=100')).body.results.map(key).sort();
+      const slices: string[][] = [];
+      for (const id of [0, 1, 2]) {
+        const seen: string[] = [];
+        let scrollId: string | null = null;
+        do {
+          const r: Answer = await scroll(`?count=1&sliceId=${id}&sliceMax=3${scrollId ? `&scrollId=${scrollId}` : ''}`);
+          expect(r.status).toBe(200);
+          expect(r.body.results.length).toBeLessThanOrEqual(1);
+          seen.push(...r.body.results.map(key));
+          scrollId = r.body.scrollId;
+        } while (scrollId);
+        slices.push(seen);
+      }
+      expect(slices.flat().sort()).toEqual(all);
+      expect(new Set(slices.flat()).size).toBe(all.length);
+      expectOpenApiError(await scroll('?sliceId=3&sliceMax=3'), 400, /sliceId/);
+      expectOpenApiError(await scroll('?sliceId=0'), 400, /sliceMax/);
+    });
+
     test('soft-deleted ends are left out unless includeSoftDelete=true', async () => {
       const gone = ups[2]!;
       expect((await call('POST', '/openapi/v3/entity/dataset?async=false', [element(gone, { status: { removed: true } })])).status).toBe(

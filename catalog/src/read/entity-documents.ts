@@ -18,6 +18,7 @@ import { int, type Store } from '../store/store.ts';
 import { getAspect } from './aspect-reader.ts';
 import { searchEntities } from './entity-search.ts';
 import type { Viewer } from './view-authorization.ts';
+import { edgeSliceOf } from './edge-slices.ts';
 
 interface AspectDocument {
   value: unknown;
@@ -205,16 +206,6 @@ function typesToRead(asked: readonly string[], edge: ReturnType<typeof edgeClaus
   const union = [...new Set(pinned.flatMap((v) => v!))];
   const types = asked.length ? union.filter((t) => asked.includes(t)) : union;
   return types.length ? types : null;
-}
-
-/** Which of `max` slices an edge falls in: a 32-bit FNV-1a hash of its (source, type, destination). */
-function edgeSliceOf(source: string, type: string, destination: string, max: number): number {
-  let h = 0x811c9dc5;
-  for (const ch of `${source}\u0000${type}\u0000${destination}`) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h % max;
 }
 
 /** Urns every clause pins the `urn` field to (EQUAL/IN, not negated): where the walk can start. */

@@ -6,6 +6,7 @@ import { lineageDirectionOf } from '../model/relationships.ts';
 import type { RelationshipType } from '../model/entity-types.ts';
 import type { Urn } from '../model/urn.ts';
 import { int, type Store, type Tx } from '../store/store.ts';
+import { edgeSliceOf } from './edge-slices.ts';
 
 export type RelationshipDirection = 'INCOMING' | 'OUTGOING';
 
@@ -93,6 +94,8 @@ export interface LineageEdgeQuery {
   count: number;
   /** Exclusive: the key of the last edge already returned. */
   after: LineageEdgeKey | null;
+  /** sliceId / sliceMax: one of `max` disjoint parts of the edges (0 ≤ id < max, checked by the door). */
+  slice?: { id: number; max: number } | undefined;
 }
 
 interface EdgeRow {
@@ -127,15 +130,18 @@ function toLineageEdge(r: EdgeRow): LineageEdge {
  */
 export async function lineageEdgePage(store: Store, q: LineageEdgeQuery): Promise<{ next: LineageEdgeKey | null; results: LineageEdge[] }> {
   const wanted = q.count + 1;
+  // A slice keeps about one row in `max`: read that many more per round trip (bounded).
+  const perRead = Math.max(wanted, Math.min(wanted * (q.slice?.max ?? 1), 10_000));
   const edges = await store.read(async (tx: Tx) => {
     const out: EdgeRow[] = [];
     let after = q.after;
     for (;;) {
-      const params = { types: q.types, includeSoftDelete: q.includeSoftDelete, after, limit: int(wanted) };
+      const params = { types: q.types, includeSoftDelete: q.includeSoftDelete, after, limit: int(perRead) };
       const rows = q.urns.length
         ? await tx.run<EdgeRow>('relationships/lineage-scroll-anchored', { ...params, urns: q.urns, direction: q.direction ?? null })
         : await tx.run<EdgeRow>('relationships/lineage-scroll-all', { ...params, fromUpstream: after?.[0] ?? '' });
       for (const r of rows) {
+        if (q.slice && edgeSliceOf(r.upstream, r.type, r.downstream, q.slice.max) !== q.slice.id) continue;
         const last = out[out.length - 1];
         if (last && last.upstream === r.upstream && last.downstream === r.downstream && last.type === r.type) {
           if (last.upstreamIsSource === null) last.upstreamIsSource = r.upstreamIsSource;
@@ -143,7 +149,7 @@ export async function lineageEdgePage(store: Store, q: LineageEdgeQuery): Promis
         }
         out.push(r);
       }
-      if (rows.length < wanted || out.length >= wanted) return out;
+      if (rows.length < perRead || out.length >= wanted) return out;
       const tail = rows[rows.length - 1]!;
       after = [tail.upstream, tail.downstream, tail.type];
     }
