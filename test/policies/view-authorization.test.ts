@@ -143,10 +143,21 @@ describe('lineage', () => {
     expect(opaque).not.toBe(createHash('sha256').update(secret).digest('base64url'));
   });
 
-  test('facets name no restricted node', async () => {
-    const { facets } = await downstreamOfUp(on, 'outsider');
-    const values = facets.flatMap((f) => f.aggregations.map((a) => a.value));
-    expect(values).not.toContain(secret);
+  test('facets name no restricted node, nor what it holds (its domain)', async () => {
+    const valuesOf = (facets: Array<{ aggregations: Array<{ value: string }> }>) =>
+      facets.flatMap((f) => f.aggregations.map((a) => a.value));
+    const outsider = valuesOf((await downstreamOfUp(on, 'outsider')).facets);
+    expect(outsider).not.toContain(secret);
+    expect(outsider).not.toContain(secretDomain);
+    // Whoever views everything gets the domains facet, which names it.
+    expect(valuesOf((await downstreamOfUp(on, 'admin')).facets)).toContain(secretDomain);
+    // Under a filter on it too: the restricted hit is counted, its domain is in no facet.
+    const filtered = await gql(on, 'outsider', SCROLL, {
+      input: { urn: up, direction: 'DOWNSTREAM', count: 10, orFilters: [{ and: [{ field: 'domains', values: [secretDomain] }] }] },
+    });
+    expect(filtered.errors).toBeUndefined();
+    expect(filtered.data.scrollAcrossLineage.total).toBe(1);
+    expect(valuesOf(filtered.data.scrollAcrossLineage.facets)).not.toContain(secretDomain);
   });
 
   test('searchAcrossLineage and the one-hop lineage field answer it the same way', async () => {

@@ -17,7 +17,7 @@ export type { EntityTypeDescriptor } from './entity-types.ts';
 // The error taxonomy the doors render (REST status, GraphQL code).
 export { badRequest, CatalogError, forbidden, isCatalogError, notFound, unavailable, validationFailed, type ErrorKind } from './errors.ts';
 // Search filters of DataHub's search and lineage inputs.
-export { orFiltersOf, type OrFilters, type RawFilter } from './filters.ts';
+export { LISTED_FILTER_FIELDS, orFiltersOf, type OrFilters, type RawFilter } from './filters.ts';
 // JSON objects as the doors receive them.
 export { isJsonRecord, type JsonRecord } from './json.ts';
 // The shared JSON nesting limit on request bodies.

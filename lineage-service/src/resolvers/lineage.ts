@@ -16,12 +16,15 @@ import {
   restrictHits,
   type Viewer,
 } from '@lineage/catalog/read';
-import { orFiltersOf } from '@lineage/catalog/model';
+import { LISTED_FILTER_FIELDS, orFiltersOf } from '@lineage/catalog/model';
 import { requireRead, type RequestContext } from '../context.ts';
 import { storedRef, type EntityRef } from '../entity-ref.ts';
 import { renderFacet } from '../facets.ts';
 import type { LineageInput, MutationResolvers, QueryResolvers, SearchAcrossLineageInput, SearchFlags } from '../generated/schema-types.ts';
 import { MAX_PAGE_SIZE, pageArgument } from '../paging.ts';
+
+/** Facets whose values are entities a hit holds (tags, terms, owners, domains). */
+const LISTED_FACET_FIELDS: ReadonlySet<string> = new Set(LISTED_FILTER_FIELDS);
 
 /** DataHub's default page size for both lineage searches. */
 const DEFAULT_COUNT = 10;
@@ -52,7 +55,7 @@ function liftsFields(searchFlags: SearchFlags | null | undefined): boolean {
   return (spec.groupingCriteria ?? []).some((c) => c.baseEntityType === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');
 }
 
-function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftFields: boolean): LineageQuery {
+function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftFields: boolean, viewer: Viewer): LineageQuery {
   const orFilters = orFiltersOf(input);
   return {
     urn: input.urn ?? '',
@@ -67,8 +70,10 @@ function lineageQuery(input: LineageSearchInput, info: GraphQLResolveInfo, liftF
     skipAggregates: input.searchFlags?.skipAggregates,
     maxAggValues: input.searchFlags?.maxAggValues,
     includePaths: selects(info, ['searchResults', 'paths']),
-    // The tags, terms, owners and domains facets are read only for an operation that selects facets.
-    listedFacets: selects(info, ['facets']),
+    // The tags, terms, owners and domains facets are read only for an operation that selects facets,
+    // and never for a caller who does not view everything: their values would name what restricted
+    // entities hold (renderPage drops them under a filter on those fields too).
+    listedFacets: selects(info, ['facets']) && !viewer.restricts,
     liftFields,
   };
 }
@@ -98,7 +103,7 @@ async function renderPage(page: LineagePage, pageSize: number, viewer: Viewer) {
     count: pageSize,
     total: page.total,
     searchResults: (await restrictHits(viewer, page.hits)).map(renderHit),
-    facets: page.facets.map(renderFacet),
+    facets: page.facets.filter((f) => !viewer.restricts || !LISTED_FACET_FIELDS.has(f.field)).map(renderFacet),
     freshness: null,
     isPartial: page.isPartial,
   };
@@ -152,7 +157,12 @@ export const lineageResolvers = {
     scrollAcrossLineage: async (_, { input }, ctx, info) => {
       requireRead(ctx);
       const count = pageSize(input.count);
-      const page = await scrollLineage(ctx.store, lineageQuery(input, info, true), { count, scrollId: input.scrollId }, ctx.limits);
+      const page = await scrollLineage(
+        ctx.store,
+        lineageQuery(input, info, true, ctx.viewer),
+        { count, scrollId: input.scrollId },
+        ctx.limits,
+      );
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { nextScrollId: page.nextCursor, ...(await renderPage(page, count, ctx.viewer)) };
     },
@@ -164,7 +174,12 @@ export const lineageResolvers = {
       requireRead(ctx);
       const start = pageArgument('start', input.start, 0);
       const count = pageSize(input.count);
-      const page = await searchLineage(ctx.store, lineageQuery(input, info, liftsFields(input.searchFlags)), { start, count }, ctx.limits);
+      const page = await searchLineage(
+        ctx.store,
+        lineageQuery(input, info, liftsFields(input.searchFlags), ctx.viewer),
+        { start, count },
+        ctx.limits,
+      );
       ctx.lineagePlans.push({ field: info.path.key.toString(), strategy: page.strategy, plan: page.plan });
       return { start, ...(await renderPage(page, count, ctx.viewer)), lineageSearchPath: null };
     },
