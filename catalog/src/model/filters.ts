@@ -10,8 +10,8 @@ import { badRequest } from './errors.ts';
 export const ENTITY_FILTER_FIELDS = ['entityType', 'platform', 'origin', 'urn', 'removed', 'parent', 'name', 'description'] as const;
 /** What an entity holds through its tags, terms, owners and domains: judged by catalogue search only. */
 export const LISTED_FILTER_FIELDS = ['tags', 'glossaryTerms', 'owners', 'domains'] as const;
-/** hasUpstreams is known of a search's hits only (entity search asks for it). */
-export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | (typeof LISTED_FILTER_FIELDS)[number] | 'hasUpstreams';
+/** hasUpstreams is known of a search's hits only (entity search asks for it); typeNames (subtypes) is judged by catalogue search only. */
+export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | (typeof LISTED_FILTER_FIELDS)[number] | 'hasUpstreams' | 'typeNames';
 
 /** The filterable view of one entity. */
 export interface FilterSubject {
@@ -63,6 +63,7 @@ const FIELD_NAMES: ReadonlyMap<string, FilterField> = new Map<string, FilterFiel
   ['glossaryTerms', 'glossaryTerms'],
   ['owners', 'owners'],
   ['domains', 'domains'],
+  ['typeNames', 'typeNames'],
 ]);
 
 /** The FilterField a request field name stands for; undefined when the catalog has no such field. */

@@ -17,7 +17,7 @@ interface SearchInputBase {
 type SortInput = { sortCriterion?: SortCriterion | null; sortCriteria?: SortCriterion[] | null } | null | undefined;
 type SortCriterion = { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' };
 
-/** scrollAcrossEntities' sort: by urn or name; none = relevance. Other fields are a 400 naming them. */
+/** The sort of searchAcrossEntities and scrollAcrossEntities: by urn or name; none = relevance. Other fields are a 400 naming them. */
 function sortOf(input: SortInput): Pick<EntitySearchInput, 'sort' | 'descending'> {
   const criteria = [...(input?.sortCriteria ?? []), ...(input?.sortCriterion ? [input.sortCriterion] : [])];
   if (criteria.length === 0) return {};
@@ -58,8 +58,11 @@ export const searchResolvers = {
   Query: {
     search: (_: unknown, { input }: { input: SearchInputBase & { type: string } }, ctx: RequestContext) =>
       render(ctx, { ...common(input), types: [input.type] }),
-    searchAcrossEntities: (_: unknown, { input }: { input: SearchInputBase & { types?: string[] | null } }, ctx: RequestContext) =>
-      render(ctx, { ...common(input), types: input.types }),
+    searchAcrossEntities: (
+      _: unknown,
+      { input }: { input: SearchInputBase & { types?: string[] | null; sortInput?: SortInput } },
+      ctx: RequestContext,
+    ) => render(ctx, { ...common(input), types: input.types, ...sortOf(input.sortInput) }),
     globalViewsSettings: (_: unknown, __: unknown, ctx: RequestContext) => {
       requireRead(ctx);
       return { defaultView: null };
