@@ -67,6 +67,13 @@ export const searchResolvers = {
       requireRead(ctx);
       return { defaultView: null };
     },
+    appConfig: (_: unknown, __: unknown, ctx: RequestContext) => {
+      requireRead(ctx);
+      return {
+        telemetryConfig: { enableThirdPartyLogging: false },
+        semanticSearchConfig: { enabled: false, enabledEntities: [], embeddingConfig: null },
+      };
+    },
     semanticSearchAcrossEntities: (_: unknown, __: unknown, ctx: RequestContext) => {
       requireRead(ctx);
       throw badRequest('Semantic search is disabled in this environment');
