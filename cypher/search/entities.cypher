@@ -65,6 +65,7 @@ WHERE ($clauses IS NULL OR any(clause IN $clauses WHERE all(c IN clause WHERE
         WHEN 'glossaryTerms' THEN terms
         WHEN 'owners' THEN owners
         WHEN 'domains' THEN domains
+        WHEN 'typeNames' THEN coalesce(node.typeNames, [])
       END WHERE v IS NOT NULL]] |
       c.condition <> 'EXISTS' AND size(c.values) = 0 OR CASE
         WHEN c.condition = 'EXISTS' THEN any(v IN vals WHERE v <> '')

@@ -220,7 +220,7 @@ test('listQueries finds the queries whose subjects name a dataset; a domain list
   expect(r.body.data.domain.entities).toEqual({ total: 1, searchResults: [{ entity: { urn: ds } }] });
 });
 
-test('me, globalViewsSettings, and semantic search answering as DataHub does when it is disabled', async () => {
+test('me, globalViewsSettings, appConfig and semantic search answering as DataHub does when it is disabled', async () => {
   const r = await stack.graphql(
     '{ me { corpUser { urn username } platformPrivileges { manageTokens generatePersonalAccessTokens } } globalViewsSettings { defaultView } }',
     reader,
@@ -235,4 +235,16 @@ test('me, globalViewsSettings, and semantic search answering as DataHub does whe
   });
   const s = await stack.graphql('{ semanticSearchAcrossEntities(input: { query: "orders" }) { total } }', reader);
   expect(s.body.errors?.[0]?.message).toBe('Semantic search is disabled in this environment');
+  // What `datahub search diagnose` asks before it searches.
+  const config = await stack.graphql(
+    '{ appConfig { telemetryConfig { enableThirdPartyLogging } semanticSearchConfig { enabled enabledEntities embeddingConfig { provider } } } }',
+    reader,
+  );
+  expect(config.body.errors).toBeUndefined();
+  expect(config.body.data).toEqual({
+    appConfig: {
+      telemetryConfig: { enableThirdPartyLogging: false },
+      semanticSearchConfig: { enabled: false, enabledEntities: [], embeddingConfig: null },
+    },
+  });
 });

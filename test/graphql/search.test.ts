@@ -210,6 +210,38 @@ describe('words as DataHub splits them', () => {
     });
     expect(skipped.body.data.searchAcrossEntities.facets).toEqual([]);
   });
+
+  test('a filter on typeNames (the CLI entity_subtype) and sortInput by name, as DataHub sorts', async () => {
+    const datasets = { query: ws.platform, types: ['DATASET'], count: 3 };
+    const views = await search({ ...datasets, orFilters: [{ and: [{ field: 'typeNames', values: ['View'] }] }] });
+    expect(urnsOf(views)).toEqual([revenue]);
+    const notTables = await search({ ...datasets, orFilters: [{ and: [{ field: 'typeNames', values: ['Table'], negated: true }] }] });
+    expect(urnsOf(notTables)).not.toContain(orders);
+    // The sort key is the entity's name: its properties' name, else the key's.
+    const NAMES = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
+      searchResults { entity { ... on Dataset { name properties { name } } } } } }`;
+    const byName = async (sortOrder: string, start: number) => {
+      const input = {
+        query: ws.platform,
+        types: ['DATASET'],
+        start,
+        count: 3,
+        sortInput: { sortCriteria: [{ field: 'name', sortOrder }] },
+      };
+      const r = await stack.graphql(NAMES, reader, { variables: { input } });
+      return r.body.data.searchAcrossEntities.searchResults.map((x: any) => x.entity.properties?.name ?? x.entity.name);
+    };
+    const ascending = [...(await byName('ASCENDING', 0)), ...(await byName('ASCENDING', 3)), ...(await byName('ASCENDING', 6))];
+    expect(ascending).toHaveLength(8);
+    expect(ascending).toEqual([...ascending].sort());
+    expect(ascending.slice(0, 3)).toEqual(['CustomerLifetimeValue', 'fct_orders', 'fct_orders']);
+    expect((await byName('DESCENDING', 0))[0]).toBe(ascending[7]);
+    const bad = await search({ ...datasets, sortInput: { sortCriteria: [{ field: 'lastOperationTime', sortOrder: 'ASCENDING' }] } });
+    expect(bad.errors[0]).toMatchObject({
+      message: expect.stringContaining("Unknown sort field 'lastOperationTime'"),
+      extensions: { code: 400 },
+    });
+  });
 });
 
 test('needs READ', async () => {

@@ -23,8 +23,8 @@ export const LISTED_FACETS: ReadonlyArray<{ field: ListedField; displayName: str
 export type ListedField = (typeof LISTED_FILTER_FIELDS)[number];
 /** The urns an entity holds under each listed field (a field not read: none). */
 export type ListedValues = Partial<Record<ListedField, readonly string[]>>;
-/** hasUpstreams is known of a search's hits only (entity search asks for it). */
-export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | ListedField | 'hasUpstreams';
+/** hasUpstreams is known of a search's hits only (entity search asks for it); typeNames (subtypes) is judged by catalogue search only. */
+export type FilterField = (typeof ENTITY_FILTER_FIELDS)[number] | ListedField | 'hasUpstreams' | 'typeNames';
 
 /** The filterable view of one entity. */
 export interface FilterSubject {
@@ -78,6 +78,7 @@ const FIELD_NAMES: ReadonlyMap<string, FilterField> = new Map<string, FilterFiel
   ['glossaryTerms', 'glossaryTerms'],
   ['owners', 'owners'],
   ['domains', 'domains'],
+  ['typeNames', 'typeNames'],
 ]);
 
 /** The FilterField a request field name stands for; undefined when the catalog has no such field. */

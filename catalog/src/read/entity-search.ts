@@ -62,6 +62,7 @@ const SEARCH_FILTER_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
   ...ENTITY_FILTER_FIELDS,
   ...LISTED_FILTER_FIELDS,
   'hasUpstreams',
+  'typeNames',
 ]);
 
 export interface EntitySearchResult {

@@ -10,7 +10,7 @@ import { renderFacet } from '../facets.ts';
 type SearchInputBase = Pick<SearchAcrossEntitiesInput, 'query' | 'count' | 'orFilters' | 'searchFlags'> &
   Partial<Pick<SearchAcrossEntitiesInput, 'start' | 'filters'>>;
 
-/** scrollAcrossEntities' sort: by urn or name; none = relevance. Other fields are a 400 naming them. */
+/** The sort of searchAcrossEntities and scrollAcrossEntities: by urn or name; none = relevance. Other fields are a 400 naming them. */
 function sortOf(input: SearchSortInput | null | undefined): Pick<EntitySearchInput, 'sort' | 'descending'> {
   const criteria = [...(input?.sortCriteria ?? []), ...(input?.sortCriterion ? [input.sortCriterion] : [])];
   if (criteria.length === 0) return {};
@@ -50,10 +50,17 @@ const common = (input: SearchInputBase) => ({
 export const searchResolvers = {
   Query: {
     search: (_, { input }, ctx) => render(ctx, { ...common(input), types: [input.type] }),
-    searchAcrossEntities: (_, { input }, ctx) => render(ctx, { ...common(input), types: input.types }),
+    searchAcrossEntities: (_, { input }, ctx) => render(ctx, { ...common(input), types: input.types, ...sortOf(input.sortInput) }),
     globalViewsSettings: (_, __, ctx) => {
       requireRead(ctx);
       return { defaultView: null };
+    },
+    appConfig: (_, __, ctx) => {
+      requireRead(ctx);
+      return {
+        telemetryConfig: { enableThirdPartyLogging: false },
+        semanticSearchConfig: { enabled: false, enabledEntities: [], embeddingConfig: null },
+      };
     },
     semanticSearchAcrossEntities: (_, __, ctx) => {
       requireRead(ctx);
