@@ -8,6 +8,16 @@ import { join } from 'node:path';
 import { signInLink, startStack } from './stack.ts';
 import { loadSampleData } from './sample-data.ts';
 import { repoRoot } from './neo4j/neo4j-server.ts';
+import { Option } from 'commander';
+import { createProgram } from './cli/program.ts';
+
+const options = createProgram(
+  'start',
+  'The whole catalog on the embedded default: Neo4j (unless NEO4J_URI names a server), the ingestion service, the lineage subgraph and the gateway, configured by the environment (docs/configuration.md).',
+)
+  .addOption(new Option('--sample', 'load a small sample lineage graph through the ingestion doors once the stack is up').default(false))
+  .parse()
+  .opts<{ sample: boolean }>();
 
 const control: { stop?: () => Promise<void> } = {};
 
@@ -31,9 +41,7 @@ try {
   // A person at a terminal reads one line per log record; a pipe or a file gets the JSON lines.
   const stack = await startStack({ control, serviceOutput: process.stdout.isTTY ? 'pretty' : 'inherit' });
   // --sample: a small lineage graph through the ingestion service's doors, so the first view shows lineage.
-  const sample = process.argv.includes('--sample')
-    ? await loadSampleData({ ingestionUrl: stack.ingestionUrl, token: stack.token })
-    : undefined;
+  const sample = options.sample ? await loadSampleData({ ingestionUrl: stack.ingestionUrl, token: stack.token }) : undefined;
   const sampleLines = sample
     ? `
 Sample lineage loaded (${sample.proposals} aspects, ${sample.runEvents} OpenLineage events). Look at ${sample.featuredName}:

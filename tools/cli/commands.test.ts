@@ -16,6 +16,7 @@ interface CommandUnderTest {
 }
 
 const COMMANDS: CommandUnderTest[] = [
+  { name: 'start', script: 'start', entry: 'tools/start.ts' },
   { name: 'token', script: 'token', entry: 'tools/token.ts' },
   { name: 'migrate', script: 'migrate', entry: 'tools/migrate.ts' },
   { name: 'export', script: 'export', entry: 'tools/export.ts' },
