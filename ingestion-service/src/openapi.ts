@@ -184,7 +184,13 @@ async function batchGet(
   if (count > maxUrns) throw validationFailed(`Too many urns in one batchGet: ${count} > ${maxUrns} (MAX_BATCH_PROPOSALS)`);
   const urns = [...new Set(wanted.flatMap((w) => [...w.keys()]))];
   await deps.authorizeView(ctx, urns, getAspectDenied);
-  const latest = await latestAspectDocuments(deps.store, urns, undefined, withSystemMetadata);
+  // Only the urns some latest value is asked of: a page of older versions (how the MCP server's
+  // history walks) is one read. While an aspect lives, a version number names one value, so the two
+  // reads of a mixed request agree even with a write between them.
+  const latestOf = [
+    ...new Set(wanted.flatMap((w) => [...w].filter(([, { names, versions }]) => !names || names.size > versions.size).map(([urn]) => urn))),
+  ];
+  const latest = await latestAspectDocuments(deps.store, latestOf, undefined, withSystemMetadata);
   const versioned = await aspectVersionDocumentsOf(
     deps.store,
     wanted.flatMap((w) => [...w].flatMap(([urn, { versions }]) => [...versions].map(([name, version]) => ({ urn, name, version })))),
