@@ -16,7 +16,7 @@ import {
   type Urn,
   getAspectDenied,
 } from '@lineage/catalog/model';
-import { getLatestAspectsOf } from '@lineage/catalog/read';
+import { aspectVersionDocumentsOf, latestAspectDocuments } from '@lineage/catalog/read';
 import type { IngestionConfig } from '@lineage/catalog/runtime';
 import type { Store } from '@lineage/catalog/store';
 import { actorOf } from './restli.ts';
@@ -130,12 +130,30 @@ async function parseGenericBody(ctx: Context, limitBytes: number, changeType: 'U
   return { changes, parts };
 }
 
-type Wanted = Map<string, { urn: Urn; names: Set<string> | undefined }>;
+type Wanted = Map<string, { urn: Urn; names: Set<string> | undefined; versions: Map<string, number> }>;
+
+/**
+ * The version an aspect entry of a batchGet body asks for: its `headers` object's If-Version-Match
+ * (DataHub's selector, one per aspect), 0 (the latest) without one.
+ */
+function askedVersion(entry: unknown, at: string): number {
+  if (!isJsonRecord(entry) || !isJsonRecord(entry.headers)) return 0;
+  const headers = entry.headers;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === 'if-version-match');
+  const raw = key === undefined ? undefined : headers[key];
+  if (raw === undefined || raw === null) return 0;
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  if (typeof text !== 'string' || !/^\d{1,15}$/.test(text.trim()))
+    throw badRequest(`${at}.headers: If-Version-Match must be an aspect version (0 = the latest), got ${JSON.stringify(raw)}`);
+  return Number(text.trim());
+}
 
 /**
  * batchGet of one list per entity type, read together: per list, in request order, the urns found
  * with the asked aspects (names resolved as the per-aspect paths resolve them), a urn with none of
- * them left out, as DataHub does. At most `maxUrns` urns in all (422).
+ * them left out, as DataHub does. An aspect whose entry carries If-Version-Match in its `headers`
+ * is answered at that version (docs/wire-contract.md §OpenAPI), and left out when there is none.
+ * At most `maxUrns` urns in all (422).
  */
 async function batchGet(
   ctx: Context,
@@ -144,16 +162,20 @@ async function batchGet(
   lists: ReadonlyArray<{ entityType: string; body: unknown[] }>,
 ): Promise<JsonRecord[][]> {
   const withSystemMetadata = booleanParam(ctx, 'systemMetadata', false);
-  // urn → wanted aspect names (undefined = all of them); a repeated urn unions its lists.
+  // urn → wanted aspect names (undefined = all of them) and the versions asked of some; a repeated
+  // urn unions its lists.
   const wanted: Wanted[] = lists.map(({ entityType, body }) => {
     const byUrn: Wanted = new Map();
-    for (const { urn, aspectNames } of entityElements(body, entityType)) {
-      const names = aspectNames.map(canonicalAspectName);
-      const seen = byUrn.get(urn.text);
-      if (!seen) byUrn.set(urn.text, { urn, names: names.length ? new Set(names) : undefined });
-      else if (seen.names) {
-        if (names.length === 0) seen.names = undefined;
-        else for (const n of names) seen.names.add(n);
+    for (const { element, where, urn, aspectNames } of entityElements(body, entityType)) {
+      let seen = byUrn.get(urn.text);
+      if (!seen) byUrn.set(urn.text, (seen = { urn, names: aspectNames.length ? new Set() : undefined, versions: new Map() }));
+      else if (aspectNames.length === 0) seen.names = undefined;
+      for (const asked of aspectNames) {
+        const name = canonicalAspectName(asked);
+        seen.names?.add(name);
+        const version = askedVersion(element[asked], `${where}.${asked}`);
+        if (version > 0) seen.versions.set(name, version);
+        else seen.versions.delete(name);
       }
     }
     return byUrn;
@@ -162,15 +184,27 @@ async function batchGet(
   if (count > maxUrns) throw validationFailed(`Too many urns in one batchGet: ${count} > ${maxUrns} (MAX_BATCH_PROPOSALS)`);
   const urns = [...new Set(wanted.flatMap((w) => [...w.keys()]))];
   await deps.authorizeView(ctx, urns, getAspectDenied);
-  const stored = urns.length ? await getLatestAspectsOf(deps.store, urns) : new Map();
+  // Only the urns some latest value is asked of: a page of older versions (how the MCP server's
+  // history walks) is one read. While an aspect lives, a version number names one value, so the two
+  // reads of a mixed request agree even with a write between them.
+  const latestOf = [
+    ...new Set(wanted.flatMap((w) => [...w].filter(([, { names, versions }]) => !names || names.size > versions.size).map(([urn]) => urn))),
+  ];
+  const latest = await latestAspectDocuments(deps.store, latestOf, undefined, withSystemMetadata);
+  const versioned = await aspectVersionDocumentsOf(
+    deps.store,
+    wanted.flatMap((w) => [...w].flatMap(([urn, { versions }]) => [...versions].map(([name, version]) => ({ urn, name, version })))),
+    withSystemMetadata,
+  );
   return wanted.map((w) =>
-    [...w].flatMap(([urn, { names }]) => {
+    [...w].flatMap(([urn, { names, versions }]) => {
       const aspects: JsonRecord = {};
-      for (const r of stored.get(urn)?.values() ?? []) {
-        if (names && !names.has(r.name)) continue;
-        aspects[r.name] = withSystemMetadata
-          ? { value: r.value, systemMetadata: r.systemMetadata, auditStamp: { time: r.createdOn, actor: r.createdBy } }
-          : { value: r.value };
+      for (const [name, doc] of Object.entries(latest.get(urn) ?? {})) {
+        if (names && !names.has(name)) continue;
+        if (!versions.has(name)) aspects[name] = doc as unknown as JsonRecord;
+      }
+      for (const [name, doc] of Object.entries(versioned.get(urn) ?? {})) {
+        if (versions.has(name)) aspects[name] = doc as unknown as JsonRecord;
       }
       return Object.keys(aspects).length ? [{ urn, ...aspects }] : [];
     }),

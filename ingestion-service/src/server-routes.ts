@@ -27,6 +27,17 @@ function defaultGraphqlUrl(config: IngestionConfig): string {
   return `${config.GATEWAY_URL ?? `http://127.0.0.1:${config.GATEWAY_PORT}`}/api/graphql`;
 }
 
+/**
+ * The DataHub version GET /config reports, the one place it is written: the lowest whose clients
+ * call nothing this catalog does not serve. DataHub's MCP server (mcp-server-datahub 0.8.0) lists
+ * get_aspect_history, get_me and the document tools from 1.4.0 on; they read the versioned v3
+ * batchGet, GraphQL `me` and document search, all served (docs/ai-agents.md). From 1.0.1 on the SDK
+ * in SDK mode ingests through the OpenAPI v3 doors, served too; its write-trace API is used only for
+ * ASYNC_WAIT, which is not (docs/wire-contract.md §Differences from DataHub). From 1.7.0 on the
+ * SDK's connectors PATCH the status aspect rather than write it, a path no suite checks here.
+ */
+const DATAHUB_VERSION = '1.4.0';
+
 export function registerServerRoutes(router: Router, deps: IngestionContext): void {
   const { store, config } = deps;
   router.get('/config', (ctx) => {
@@ -37,10 +48,10 @@ export function registerServerRoutes(router: Router, deps: IngestionContext): vo
       patchCapable: true,
       timeZone: 'UTC',
       supportsImpactAnalysis: true,
-      versions: { 'acryldata/datahub': { version: deps.serverVersion ?? 'v0.15.0', commit: 'lineage-catalog' } },
+      versions: { 'acryldata/datahub': { version: deps.serverVersion ?? `v${DATAHUB_VERSION}`, commit: 'lineage-catalog' } },
       ...(config.PUBLIC_BASE_URL ? { baseUrl: config.PUBLIC_BASE_URL } : {}),
       telemetry: { enabledCli: false, enabledIngestion: false },
-      managedIngestion: { enabled: false, defaultCliVersion: '0.15.0' },
+      managedIngestion: { enabled: false, defaultCliVersion: DATAHUB_VERSION },
       datahub: { serverType: 'quickstart' },
       datasetUrnNameCasing: false,
       models: {},

@@ -337,6 +337,45 @@ describe('POST /openapi/v3/entity/{entityType}/batchGet', () => {
     expect(plain!.status.systemMetadata).toBeUndefined();
   });
 
+  test("If-Version-Match in an aspect's headers answers that version, as the MCP server's aspect history asks", async () => {
+    const h = ns.dataset('history');
+    for (const description of ['first', 'second', 'third']) {
+      expect(
+        (await call('POST', '/openapi/v3/entity/dataset?async=false', [element(h, { datasetProperties: { description } })])).status,
+      ).toBe(200);
+    }
+    const at = async (version: string, aspects: Record<string, unknown> = {}) => {
+      const r = await call('POST', '/openapi/v3/entity/dataset/batchGet?systemMetadata=true', [
+        { urn: h, datasetProperties: { headers: { 'If-Version-Match': version } }, ...aspects },
+      ]);
+      expect(r.status).toBe(200);
+      return r.body as Array<Record<string, any>>;
+    };
+    // The latest reports how many values were written; 1 and 2 are the older ones, 3 is the latest itself.
+    const [latest] = await at('0');
+    expect(latest!.datasetProperties.value).toEqual({ description: 'third' });
+    expect(latest!.datasetProperties.systemMetadata.version).toBe('3');
+    expect(latest!.datasetProperties.auditStamp.actor).toBe('urn:li:corpuser:datahub');
+    const values = await Promise.all(['1', '2', '3'].map(async (v) => (await at(v))[0]!.datasetProperties));
+    expect(values.map((d) => d.value.description)).toEqual(['first', 'second', 'third']);
+    expect(values.map((d) => d.systemMetadata.version)).toEqual(['1', '2', '3']);
+    // No such version: the aspect is left out, the other asked aspects are not.
+    expect(await at('4')).toEqual([]);
+    expect(Object.keys((await at('9', { datasetKey: {} }))[0]!).sort()).toEqual(['datasetKey', 'urn']);
+    // Without ?systemMetadata the value alone, as for the latest.
+    const r = await call('POST', '/openapi/v3/entity/dataset/batchGet', [
+      { urn: h, datasetProperties: { headers: { 'If-Version-Match': '1' } } },
+    ]);
+    expect(r.body).toEqual([{ urn: h, datasetProperties: { value: { description: 'first' } } }]);
+    expectOpenApiError(
+      await call('POST', '/openapi/v3/entity/dataset/batchGet', [
+        { urn: h, datasetProperties: { headers: { 'If-Version-Match': 'abc' } } },
+      ]),
+      400,
+      /If-Version-Match must be an aspect version/,
+    );
+  });
+
   test('bad requests are 400s', async () => {
     expectOpenApiError(await call('POST', '/openapi/v3/entity/dataset/batchGet', { urn: g }), 400, /JSON array/);
     expectOpenApiError(await call('POST', '/openapi/v3/entity/dataset/batchGet', [{ urn: 'urn:li:dataset:(x' }]), 400, /Invalid urn/);

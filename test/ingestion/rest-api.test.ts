@@ -337,6 +337,8 @@ describe('authentication and authorization', () => {
     const cfg = await call('GET', '/config', undefined, null);
     expect(cfg.status).toBe(200);
     expect(cfg.body.noCode).toBe('true');
+    // The version DataHub's MCP server gates its aspect-history, me and document tools on (docs/ai-agents.md).
+    expect(cfg.body.versions['acryldata/datahub'].version).toBe('v1.4.0');
     expect((await call('GET', '/health', undefined, null)).status).toBe(200);
     expect((await call('GET', `/aspects/${enc(down)}?aspect=datasetKey`, undefined, null)).status).toBe(401);
     expect((await call('GET', `/aspects/${enc(down)}?aspect=datasetKey`, undefined, 'not.a.jwt')).status).toBe(401);

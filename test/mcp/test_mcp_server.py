@@ -23,7 +23,8 @@ from datahub.emitter.mcp import MetadataChangeProposalWrapper
 from datahub.emitter.rest_emitter import DatahubRestEmitter
 from datahub.ingestion.graph.client import DataHubGraph, DatahubClientConfig
 from datahub.metadata.schema_classes import (
-    ChartInfoClass, ChangeAuditStampsClass, DashboardInfoClass, DatasetLineageTypeClass, DatasetPropertiesClass,
+    ChartInfoClass, ChangeAuditStampsClass, CorpGroupInfoClass, CorpUserInfoClass, DocumentContentsClass, DocumentInfoClass,
+    DocumentStatusClass, GroupMembershipClass, TagPropertiesClass, DashboardInfoClass, DatasetLineageTypeClass, DatasetPropertiesClass,
     FineGrainedLineageClass, FineGrainedLineageDownstreamTypeClass, FineGrainedLineageUpstreamTypeClass, NumberTypeClass,
     OtherSchemaClass, QueryPropertiesClass, QueryStatementClass, QuerySubjectClass, QuerySubjectsClass, SchemaFieldClass,
     SchemaFieldDataTypeClass, SchemaMetadataClass, StringTypeClass, UpstreamClass, UpstreamLineageClass, AuditStampClass,
@@ -43,6 +44,11 @@ RAW, CLEAN, REPORT = (make_dataset_urn(PLATFORM, f"{NS}.{n}", "PROD") for n in (
 CHART = f"urn:li:chart:(looker,{NS}_revenue)"
 DASHBOARD = f"urn:li:dashboard:(looker,{NS}_sales)"
 QUERY = f"urn:li:query:{NS}_q1"
+DOCUMENT = f"urn:li:document:{NS}_runbook"
+USER, GROUP = f"urn:li:corpuser:{NS}_alice", f"urn:li:corpGroup:{NS}_analysts"
+TAG = f"urn:li:tag:{NS}_pii"
+# datasetProperties of CLEAN as written, oldest first: the aspect history the suite reads back.
+CLEAN_DESCRIPTIONS = [f"clean_orders of {NS}", f"clean_orders of {NS}, deduplicated", f"clean_orders of {NS}, deduplicated daily"]
 STAMP = AuditStampClass(time=1_700_000_000_000, actor="urn:li:corpuser:datahub")
 
 
@@ -77,28 +83,58 @@ def graph_written() -> None:
             title=f"{NS} revenue", description="revenue by day", lastModified=ChangeAuditStampsClass(), inputs=[REPORT])),
         MetadataChangeProposalWrapper(entityUrn=DASHBOARD, aspect=DashboardInfoClass(
             title=f"{NS} sales", description="sales", lastModified=ChangeAuditStampsClass(), charts=[CHART])),
+        MetadataChangeProposalWrapper(entityUrn=DOCUMENT, aspect=DocumentInfoClass(
+            title=f"{NS} orders runbook", status=DocumentStatusClass(state="PUBLISHED"), created=STAMP, lastModified=STAMP,
+            contents=DocumentContentsClass(text=f"When clean_orders is late, rerun the {NS} dedup job.\nThen run kubectl rollout restart deploy/orders."))),
+        MetadataChangeProposalWrapper(entityUrn=GROUP, aspect=CorpGroupInfoClass(displayName=f"{NS} analysts", admins=[], members=[], groups=[])),
+        MetadataChangeProposalWrapper(entityUrn=USER, aspect=CorpUserInfoClass(
+            active=True, displayName="Alice Analyst", fullName="Alice Analyst", email=f"alice@{NS}.example", title="Analyst")),
+        MetadataChangeProposalWrapper(entityUrn=USER, aspect=GroupMembershipClass(groups=[GROUP])),
+        MetadataChangeProposalWrapper(entityUrn=TAG, aspect=TagPropertiesClass(name=f"{NS}_pii")),
     ]
+    # Two later descriptions of CLEAN, so its datasetProperties has a history of two older versions.
+    mcps += [MetadataChangeProposalWrapper(entityUrn=CLEAN, aspect=DatasetPropertiesClass(name="clean_orders", description=d))
+             for d in CLEAN_DESCRIPTIONS[1:]]
     for m in mcps:
         emitter.emit_mcp(m)
 
 
-def call_tools(calls: list[tuple[str, dict]]) -> list[dict]:
-    """Starts mcp-server-datahub over stdio with the official client and makes the calls in order."""
+def server_params(env: dict | None = None) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "mcp_server_datahub"],
+        env={**os.environ, "DATAHUB_GMS_URL": GMS_URL, "DATAHUB_GMS_TOKEN": TOKEN, "DISABLE_TELEMETRY": "true", **(env or {})},
+    )
+
+
+def call_tools(calls: list[tuple[str, dict]], env: dict | None = None, failing: frozenset[str] = frozenset()) -> list[dict]:
+    """Starts mcp-server-datahub over stdio with the official client and makes the calls in order.
+
+    A tool named in `failing` must fail: its answer is {"error": <the text the agent sees>}."""
     async def run() -> list[dict]:
-        params = StdioServerParameters(
-            command=sys.executable, args=["-m", "mcp_server_datahub"],
-            env={**os.environ, "DATAHUB_GMS_URL": GMS_URL, "DATAHUB_GMS_TOKEN": TOKEN, "DISABLE_TELEMETRY": "true"},
-        )
-        async with stdio_client(params) as (read, write):
+        async with stdio_client(server_params(env)) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 answers = []
                 for name, args in calls:
                     result = await session.call_tool(name, args)
                     text = "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+                    if name in failing:
+                        assert result.isError, f"{name}({args}) should have failed, answered: {text[:2000]}"
+                        answers.append({"error": text})
+                        continue
                     assert not result.isError, f"{name}({args}) failed: {text[:2000]}"
                     answers.append(json.loads(text))
                 return answers
+    return asyncio.run(asyncio.wait_for(run(), timeout=300))
+
+
+def listed_tools(env: dict | None = None) -> set[str]:
+    """The tools the server lists (after its GMS-version and document filters), as an agent sees them."""
+    async def run() -> set[str]:
+        async with stdio_client(server_params(env)) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return {t.name for t in (await session.list_tools()).tools}
     return asyncio.run(asyncio.wait_for(run(), timeout=300))
 
 
@@ -167,3 +203,79 @@ def test_structured_search_after_q():
     ])
     assert {CLEAN, REPORT} <= urns_in(both) and RAW not in urns_in(both)
     assert {CLEAN, REPORT} <= urns_in(exact) and RAW not in urns_in(exact) and CHART not in urns_in(exact)
+
+
+def user_token(actor: str) -> str:
+    """A personal access token for another user, minted by the suite's admin through GraphQL."""
+    graph = DataHubGraph(DatahubClientConfig(server=GMS_URL, token=TOKEN))
+    answer = graph.execute_graphql(
+        "mutation t($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken } }",
+        variables={"input": {"type": "PERSONAL", "actorUrn": actor, "duration": "ONE_HOUR", "name": f"{NS} mcp"}},
+    )
+    return answer["createAccessToken"]["accessToken"]
+
+
+def test_tools_gated_on_the_gms_version_are_listed():
+    """/config reports the version the server shows them to; the document tools also need a document to exist."""
+    tools = listed_tools({"TOOLS_IS_USER_ENABLED": "true"})
+    assert {"get_aspect_history", "get_me", "search_documents", "grep_documents"} <= tools
+    assert {"search", "get_entities", "get_lineage", "get_lineage_paths_between", "list_schema_fields", "get_dataset_queries"} <= tools
+    # Off unless asked for, whatever the version.
+    assert not {"add_tags", "add_owners", "get_dataset_assertions"} & tools
+
+
+def test_get_aspect_history_reads_the_stored_versions():
+    never = make_dataset_urn(PLATFORM, f"{NS}.never_written", "PROD")
+    (history, missing) = call_tools([
+        ("get_aspect_history", {"urns": [CLEAN, REPORT], "aspect_names": ["datasetProperties", "upstreamLineage"]}),
+        ("get_aspect_history", {"urns": [never, CLEAN], "aspect_names": ["datasetProperties", "chartInfo"]}),
+    ])
+    pairs = {(r["urn"], r["aspectName"]): r for r in history["results"]}
+    props = pairs[(CLEAN, "datasetProperties")]
+    assert props["error"] is None
+    # The latest value, then the two before it, newest first, anchored on the latest's systemMetadata.version.
+    assert props["current"]["version"] == 0 and props["current"]["value"]["description"] == CLEAN_DESCRIPTIONS[2]
+    assert [(h["version"], h["value"]["description"]) for h in props["history"]] == [(2, CLEAN_DESCRIPTIONS[1]), (1, CLEAN_DESCRIPTIONS[0])]
+    assert props["page"]["anchorSource"] == "systemMetadata" and props["page"]["fromVersion"] == 2 and not props["page"]["hasMore"]
+    assert props["current"]["systemMetadata"]["version"] == "3"
+    assert all(h["auditStamp"]["actor"] == "urn:li:corpuser:datahub" and h["auditStamp"]["time"] > 0 for h in props["history"])
+    # Written once: the current value and no history.
+    lineage = pairs[(CLEAN, "upstreamLineage")]
+    assert [u["dataset"] for u in lineage["current"]["value"]["upstreams"]] == [RAW] and lineage["history"] == []
+    assert pairs[(REPORT, "datasetProperties")]["current"]["value"]["name"] == "order_report"
+    assert [u["dataset"] for u in pairs[(REPORT, "upstreamLineage")]["current"]["value"]["upstreams"]] == [CLEAN]
+    # The tool's own answers for an entity that does not exist and an aspect it does not read.
+    errors = {(r["urn"], r["aspectName"]): r["error"] for r in missing["results"]}
+    assert errors[(never, "datasetProperties")] == f"Entity {never} not found"
+    assert errors[(CLEAN, "chartInfo")] == "aspect_name is not an allowed governance aspect"
+    assert errors[(CLEAN, "datasetProperties")] is None
+
+
+def test_get_me_answers_the_token_user():
+    (me,) = call_tools([("get_me", {})], env={"TOOLS_IS_USER_ENABLED": "true", "DATAHUB_GMS_TOKEN": user_token(USER)})
+    user = me["data"]["corpUser"]
+    assert me["success"] is True
+    assert (user["urn"], user["username"], user["exists"]) == (USER, f"{NS}_alice", True)
+    assert user["info"]["displayName"] == "Alice Analyst" and user["info"]["email"] == f"alice@{NS}.example"
+    # The catalog keeps groupMembership (authorization reads it) but derives no IsMemberOfGroup edges, so
+    # the groups the tool asks for as relationships answer none (docs/ai-agents.md §Limits worth knowing).
+    assert user["groups"]["relationships"] == []
+
+
+def test_document_tools_find_and_grep_the_document():
+    (found, grepped) = call_tools([
+        ("search_documents", {"query": "*", "num_results": 50}),
+        ("grep_documents", {"urns": [DOCUMENT], "pattern": "kubectl [a-z]+", "context_chars": 10}),
+    ])
+    assert DOCUMENT in {r["entity"]["urn"] for r in found["searchResults"]}
+    doc = next(r["entity"] for r in found["searchResults"] if r["entity"]["urn"] == DOCUMENT)
+    assert doc["info"]["title"] == f"{NS} orders runbook"
+    assert grepped["documents_with_matches"] == 1 and grepped["results"][0]["urn"] == DOCUMENT
+    assert grepped["results"][0]["total_matches"] == 1 and "kubectl rollout" in json.dumps(grepped["results"][0]["matches"])
+
+
+def test_write_tools_fail_clearly_when_turned_on():
+    """TOOLS_IS_MUTATION_ENABLED lists them at this version, but their mutations are not served: the agent reads why."""
+    (tagged,) = call_tools([("add_tags", {"tag_urns": [TAG], "entity_urns": [CLEAN]})],
+                           env={"TOOLS_IS_MUTATION_ENABLED": "true"}, failing=frozenset({"add_tags"}))
+    assert "batchAddTags" in tagged["error"]

@@ -15,6 +15,7 @@ import {
 } from '../model/filters.ts';
 import type { Urn } from '../model/urn.ts';
 import { int, type Store } from '../store/store.ts';
+import { rowKey } from '../store/rows.ts';
 import { getAspect } from './aspect-reader.ts';
 import { searchEntities } from './entity-search.ts';
 import type { Viewer } from './view-authorization.ts';
@@ -80,6 +81,55 @@ export async function aspectVersionDocument(store: Store, urn: Urn, name: string
     systemMetadata: { ...row.systemMetadata, version: row.systemMetadata.version ?? String(version) },
     auditStamp: { time: row.createdOn, actor: row.createdBy },
   };
+}
+
+/** One version a versioned read asks for: ≥ 1, numbered as aspectVersionDocument numbers them. */
+interface AspectVersionRequest {
+  urn: string;
+  name: string;
+  version: number;
+}
+
+/**
+ * Chosen versions of several aspects in one read (DataHub's batchGet with a version per aspect):
+ * urn → aspect name → document, rendered as the latest is. Version maxVersion + 1 is the latest
+ * value itself — the number its system metadata reports, as DataHub numbers it —, so a reader
+ * anchored on that number reads no duplicate. A version that does not exist is absent.
+ */
+export async function aspectVersionDocumentsOf(
+  store: Store,
+  requests: readonly AspectVersionRequest[],
+  withSystemMetadata: boolean,
+): Promise<Map<string, EntityDocument>> {
+  const out = new Map<string, EntityDocument>();
+  if (!requests.length) return out;
+  const byKey = new Map(requests.map((r) => [rowKey(r.urn, r.name, r.version), r]));
+  type Row = {
+    key: string;
+    version: number;
+    value: string;
+    systemMetadata: string | null;
+    createdOn: number | null;
+    createdBy: string | null;
+  };
+  const rows = await store.read((tx) =>
+    tx.run<Row>('aspects/fetch-versions-by-key', {
+      wanted: [...byKey].map(([key, r]) => ({ key, latestKey: rowKey(r.urn, r.name), version: int(r.version) })),
+    }),
+  );
+  for (const row of rows) {
+    const r = byKey.get(row.key)!;
+    let doc = out.get(r.urn);
+    if (!doc) out.set(r.urn, (doc = {}));
+    const aspect: AspectDocument = { value: JSON.parse(row.value) };
+    if (withSystemMetadata) {
+      const stored = row.systemMetadata ? (JSON.parse(row.systemMetadata) as Record<string, unknown>) : {};
+      aspect.systemMetadata = { ...stored, version: stored.version ?? String(r.version) };
+      aspect.auditStamp = { time: row.createdOn ?? 0, actor: row.createdBy ?? 'urn:li:corpuser:unknown' };
+    }
+    doc[r.name] = aspect;
+  }
+  return out;
 }
 
 /** An opaque cursor: the offset of the next page, which the client passes back unchanged. */

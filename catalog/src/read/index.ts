@@ -28,6 +28,7 @@ export { columnLineageCounts, jobRuns, mostConnectedEntities, recentlyChangedEnt
 // Entities as the OpenAPI v3 doors answer them, and the offset cursor search pages share.
 export {
   aspectVersionDocument,
+  aspectVersionDocumentsOf,
   decodeOffset,
   encodeOffset,
   latestAspectDocuments,

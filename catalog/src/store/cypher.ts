@@ -17,6 +17,7 @@ const FILE_STATEMENTS = [
   'aspects/fetch-latest',
   'aspects/fetch-versions',
   'aspects/fetch-one-version',
+  'aspects/fetch-versions-by-key',
   'aspects/fetch-entity-latest',
   'aspects/create-rows',
   'aspects/update-rows',
