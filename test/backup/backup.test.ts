@@ -659,7 +659,7 @@ describe('schema versions', () => {
 
       const result = await migrateStore(target, { by: 'test' });
       expect(result).toMatchObject({ from: 1, to: SCHEMA_VERSION });
-      expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+      expect(result.steps.map((s) => s.to)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
       expect(await target.schemaState()).toEqual({ version: SCHEMA_VERSION, entities: true });
       const indexes = (await cypher<{ name: string }>(target, 'SHOW INDEXES YIELD name RETURN name')).map((i) => i.name);
       expect(indexes).toEqual(
@@ -748,6 +748,7 @@ describe('schema versions', () => {
         [6, [`${before.mcl.length + before.pe.length} change event(s) moved into batches`]],
         [7, []],
         [8, []],
+        [9, []],
       ]);
       expect(await cypher(target, 'MATCH (e:ChangeEvent) RETURN e')).toEqual([]);
       expect(await poll()).toEqual(before);
@@ -760,6 +761,27 @@ describe('schema versions', () => {
       const after = await readEvents(target, 'PlatformEvent_v1', 0, 1000);
       expect(after.slice(0, 2)).toEqual(before.pe);
       expect(after).toHaveLength(3);
+    },
+    SLOW,
+  );
+
+  test(
+    "a store at version 8 gains its users' group edges from the membership rows it already holds",
+    async () => {
+      await wipe(target);
+      const [alice, group] = ['urn:li:corpuser:migrated_alice', 'urn:li:corpGroup:migrated_analysts'];
+      await writeAspects(target, [upsert(alice, 'groupMembership', { groups: [group] })], {
+        actor: ACTOR,
+        existenceMode: 'relaxed',
+        now: T0,
+      });
+      // Version 8 derived nothing from groupMembership.
+      await cypher(target, 'MATCH ()-[r:IsMemberOfGroup]->() DELETE r');
+      await target.stampSchemaVersion(8, 'test');
+      const result = await migrateStore(target, { by: 'test' });
+      expect(result.steps.map((s) => s.to)).toEqual([9]);
+      const edges = await cypher<{ s: string; d: string }>(target, 'MATCH (s)-[:IsMemberOfGroup]->(d) RETURN s.urn AS s, d.urn AS d');
+      expect(edges).toEqual([{ s: alice, d: group }]);
     },
     SLOW,
   );

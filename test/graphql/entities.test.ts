@@ -26,10 +26,11 @@ const upsert = (urn: string, aspectName: string, value: unknown): AspectChange =
   systemMetadata: { lastObserved: T0 },
 });
 
+const opts = { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' as const, now: T0 };
+
 beforeAll(async () => {
   stack = await startStack();
   reader = await tokenFor(stack.store, ns.user('reader'), 'Reader');
-  const opts = { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' as const, now: T0 };
   await writeAspects(
     stack.store,
     [
@@ -82,7 +83,6 @@ test('dataset description, schemaMetadata by version, and the platform instance 
       platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
       fields,
     });
-  const opts = { actor: 'urn:li:corpuser:seeder', existenceMode: 'strict' as const, now: T0 };
   await writeAspects(
     stack.store,
     [schema('h1', [{ fieldPath: 'id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }])],
@@ -268,6 +268,40 @@ test('relationships(input) returns typed edges in either direction, paged', asyn
     reader,
   );
   expect(page.body.data.dataset.relationships).toEqual({ start: 1, count: 0, total: 1, relationships: [] });
+});
+
+test("a user's groups are its IsMemberOfGroup / IsMemberOfNativeGroup relationships, and a group's members the incoming ones", async () => {
+  const alice = ns.user('alice');
+  const [ldap, native] = [`urn:li:corpGroup:${ns.platform}_ldap`, `urn:li:corpGroup:${ns.platform}_native`];
+  await writeAspects(
+    stack.store,
+    [
+      upsert(ldap, 'corpGroupInfo', { displayName: 'LDAP analysts', admins: [], members: [], groups: [] }),
+      upsert(native, 'corpGroupInfo', { displayName: 'Native admins', admins: [], members: [], groups: [] }),
+      upsert(alice, 'groupMembership', { groups: [ldap] }),
+      upsert(alice, 'nativeGroupMembership', { nativeGroups: [native] }),
+    ],
+    opts,
+  );
+  const types = '["IsMemberOfGroup", "IsMemberOfNativeGroup"]';
+  const r = await stack.graphql(
+    `{ corpUser(urn: "${alice}") { relationships(input: {types: ${types}, direction: OUTGOING}) {
+        total relationships { type entity { urn ... on CorpGroup { name properties { displayName } } } } } }
+      corpGroup(urn: "${ldap}") { relationships(input: {types: ${types}, direction: INCOMING}) { total relationships { entity { urn } } } } }`,
+    reader,
+  );
+  expect(r.body.errors).toBeUndefined();
+  const groups = r.body.data.corpUser.relationships;
+  expect(groups.total).toBe(2);
+  expect(
+    new Set(
+      groups.relationships.map(
+        (g: { type: string; entity: { urn: string; properties: { displayName: string } } }) =>
+          `${g.type} ${g.entity.urn} ${g.entity.properties.displayName}`,
+      ),
+    ),
+  ).toEqual(new Set([`IsMemberOfGroup ${ldap} LDAP analysts`, `IsMemberOfNativeGroup ${native} Native admins`]));
+  expect(r.body.data.corpGroup.relationships).toEqual({ total: 1, relationships: [{ entity: { urn: alice } }] });
 });
 
 test('lineage(input) is one hop with the DataHub relationship name', async () => {

@@ -257,9 +257,10 @@ def test_get_me_answers_the_token_user():
     assert me["success"] is True
     assert (user["urn"], user["username"], user["exists"]) == (USER, f"{NS}_alice", True)
     assert user["info"]["displayName"] == "Alice Analyst" and user["info"]["email"] == f"alice@{NS}.example"
-    # The catalog keeps groupMembership (authorization reads it) but derives no IsMemberOfGroup edges, so
-    # the groups the tool asks for as relationships answer none (docs/ai-agents.md §Limits worth knowing).
-    assert user["groups"]["relationships"] == []
+    # The tool asks for groups as IsMemberOfGroup / IsMemberOfNativeGroup relationships, which the
+    # catalog derives from the user's groupMembership.
+    groups = [r["entity"] for r in user["groups"]["relationships"]]
+    assert [(g["urn"], g["name"], g["properties"]["displayName"]) for g in groups] == [(GROUP, f"{NS}_analysts", f"{NS} analysts")]
 
 
 def test_document_tools_find_and_grep_the_document():

@@ -83,6 +83,10 @@ class EventTap:
     upstream: str
     exchanges: List[Exchange] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Exchanges being forwarded: `stop` waits for them, since a producer that stopped waiting for an
+    # answer (or exited) leaves its request still on its way to the door.
+    in_flight: int = 0
+    settled: threading.Condition = field(default_factory=threading.Condition)
     server: Optional[ThreadingHTTPServer] = None
 
     @property
@@ -101,6 +105,16 @@ class EventTap:
                 pass
 
             def _forward(self) -> None:
+                with tap.settled:
+                    tap.in_flight += 1
+                try:
+                    self._relay()
+                finally:
+                    with tap.settled:
+                        tap.in_flight -= 1
+                        tap.settled.notify_all()
+
+            def _relay(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "transfer-encoding")}
                 conn = http.client.HTTPConnection(target.hostname, target.port, timeout=120)
@@ -143,7 +157,9 @@ class EventTap:
                 f.write(json.dumps({"method": x.method, "path": x.path, "status": x.status, "answer": x.answer[:2000], "body": x.body}) + "\n")
         return path
 
-    def stop(self) -> None:
+    def stop(self, bound_s: float = 300) -> None:
+        with self.settled:
+            self.settled.wait_for(lambda: self.in_flight == 0, timeout=bound_s)
         if self.server:
             self.server.shutdown()
             self.server.server_close()

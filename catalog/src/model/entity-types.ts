@@ -117,6 +117,8 @@ export const RELATIONSHIP_TYPES = [
   'OwnedBy',
   'SchemaFieldTaggedWith',
   'SchemaFieldWithGlossaryTerm',
+  'IsMemberOfGroup',
+  'IsMemberOfNativeGroup',
 ] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 

@@ -397,6 +397,20 @@ describe('the derivation table, one row at a time', () => {
         ['Consumes', legacyProcess, ds('out'), 'upstream'],
       ],
     ],
+    [
+      "a user's groups, from LDAP and native, are its group edges (a non-group urn derives none)",
+      'urn:li:corpuser:alice',
+      'groupMembership',
+      { groups: ['urn:li:corpGroup:analysts', 'urn:li:corpuser:bob'] },
+      [['IsMemberOfGroup', 'urn:li:corpuser:alice', 'urn:li:corpGroup:analysts', null]],
+    ],
+    [
+      'native group membership',
+      'urn:li:corpuser:alice',
+      'nativeGroupMembership',
+      { nativeGroups: ['urn:li:corpGroup:admins'] },
+      [['IsMemberOfNativeGroup', 'urn:li:corpuser:alice', 'urn:li:corpGroup:admins', null]],
+    ],
   ];
 
   test.each(cases)('%s', (_label, urn, aspect, value, expected) => {

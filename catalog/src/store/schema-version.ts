@@ -5,7 +5,7 @@
 // when a service first applies the schema. A newer store than this code knows is refused.
 
 /** The version this code writes and reads. Raise it with a migration in operations/backup/migrate.ts. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** What each version is, for `npm run migrate` and the docs. */
 export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; what: string }> = [
@@ -29,6 +29,10 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; what: string }> =
   },
   { version: 7, what: 'exports hold rows deleted while they run: ExportHold constraint and HeldRow index' },
   { version: 8, what: "qualifiedName on entity nodes (structured search's qualifiedName: field), from the descriptive aspect" },
+  {
+    version: 9,
+    what: "users' IsMemberOfGroup / IsMemberOfNativeGroup edges (from groupMembership, nativeGroupMembership) and their owner indexes",
+  },
 ];
 
 export interface SchemaState {

@@ -24,6 +24,9 @@ spark = (
     .config("spark.openlineage.transport.transports.door.type", "http")
     .config("spark.openlineage.transport.transports.door.url", url)
     .config("spark.openlineage.transport.transports.door.endpoint", "/api/v1/lineage")
+    # The listener gives up on an answer after 5 s by default; beside the stack on two cores a write
+    # can take longer, and an abandoned request is an event the file has but the door's count lacks.
+    .config("spark.openlineage.transport.transports.door.timeoutInMillis", "120000")
     .config("spark.openlineage.transport.transports.door.auth.type", "api_key")
     .config("spark.openlineage.transport.transports.door.auth.apiKey", api_key)
     .config("spark.openlineage.transport.transports.copy.type", "file")

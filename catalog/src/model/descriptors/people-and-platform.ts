@@ -1,5 +1,5 @@
 // DataHub's own modelled types: users and groups, platforms, queries, access tokens, roles, telemetry.
-import { type EntityTypeDescriptor, type GraphqlEntityType, OWN, str } from '../entity-types.ts';
+import { type EntityTypeDescriptor, type GraphqlEntityType, OWN, edge, str } from '../entity-types.ts';
 
 /** A type keyed by one string field that also names it in the graph, its key aspect `<name>Key`. */
 const keyedBy = (
@@ -29,7 +29,13 @@ export const CORP_USER: EntityTypeDescriptor = {
     namePart: 'username',
     descriptive: { aspect: 'corpUserInfo', name: ['displayName', 'fullName'], description: [] },
   },
-  aspects: { corpUserInfo: OWN },
+  aspects: {
+    corpUserInfo: OWN,
+    // A user's groups as DataHub relates them (what `relationships(types: [IsMemberOfGroup])` reads);
+    // who may do what reads the aspects themselves (policies/resource-spec.ts).
+    groupMembership: { edges: [edge('groups', 'urnList', 'IsMemberOfGroup', ['corpGroup'])] },
+    nativeGroupMembership: { edges: [edge('nativeGroups', 'urnList', 'IsMemberOfNativeGroup', ['corpGroup'])] },
+  },
 };
 
 export const CORP_GROUP: EntityTypeDescriptor = {

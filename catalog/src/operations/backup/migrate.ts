@@ -81,6 +81,11 @@ const MIGRATIONS: readonly MigrationStep[] = [
     what: 'rebuild the search fields from the rows: qualifiedName joins them (structured search)',
     run: applySchemaAndRebuild,
   },
+  {
+    to: 9,
+    what: "apply the owner indexes of users' group edges, then rebuild derived edges from the rows: IsMemberOfGroup, IsMemberOfNativeGroup",
+    run: applySchemaAndRebuild,
+  },
 ];
 
 export interface MigrationResult {
