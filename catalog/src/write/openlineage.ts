@@ -1,9 +1,11 @@
 // The OpenLineage door's write (docs/lineage-model.md §OpenLineage): the events' plans (model/
 // openlineage) are read under their entities' locks and written through the one write path, so every
-// aspect is validated, versioned and derived exactly as from the other doors. A batch is one write:
-// its entities locked together, what its plans merge with read once, each event's writes computed
-// on what the events before it wrote, and all of it handed to the write path as one list — the
-// batching the write path is built for.
+// aspect is validated, versioned and derived exactly as from the other doors. A batch is written in
+// transactions of up to EVENTS_PER_WRITE events, in order: each one's entities locked together, what
+// its plans merge with read once, each event's writes computed on what the events before it wrote,
+// and all of it handed to the write path as one list — the batching the write path is built for.
+// Bounded because a transaction holds its events' values, their stored state and their change
+// events at once: a 500-event batch of re-runs took the ingestion service's heap past 112 MB.
 //
 // Each event is judged on its own: whatever refuses one event (a name the urn grammar does not
 // take, a value the write path refuses) is that event's failure, reported with its reason; the
@@ -171,8 +173,7 @@ function preview(urn: string): string {
 
 /**
  * Writes events in order: each is planned and its names checked on its own (a bad one reported);
- * the good ones in one transaction, or, when the write path refuses one of them, each in its own
- * so the others are kept. Store failures propagate.
+ * the good ones EVENTS_PER_WRITE to a transaction (writeInOrder). Store failures propagate.
  */
 export async function ingestOpenLineage(
   store: Store,
@@ -191,9 +192,22 @@ export async function ingestOpenLineage(
       outcomes.push({ index, ok: false, error: e });
     }
   }
-  const done = () => outcomes.sort((a, b) => a.index - b.index);
-  if (planned.length === 0) return done();
-  if (authorize) await authorize([...new Set(planned.flatMap((p) => p.plan.urns))]);
+  if (planned.length > 0 && authorize) await authorize([...new Set(planned.flatMap((p) => p.plan.urns))]);
+  for (let i = 0; i < planned.length; i += EVENTS_PER_WRITE) {
+    outcomes.push(...(await writeInOrder(store, planned.slice(i, i + EVENTS_PER_WRITE), options)));
+  }
+  return outcomes.sort((a, b) => a.index - b.index);
+}
+
+/** Events a transaction writes together (the batch route takes more: it writes them in turn). */
+export const EVENTS_PER_WRITE = 100;
+
+/** Planned events in one transaction; when the write path refuses one of them, each in its own so the others are kept. */
+async function writeInOrder(
+  store: Store,
+  planned: ReadonlyArray<{ index: number; plan: EventPlan }>,
+  options: WriteOptions,
+): Promise<EventOutcome[]> {
   const write = (work: (tx: Tx) => Promise<void>) => store.write(work, options.metadata ? { metadata: options.metadata } : undefined);
   try {
     await write((tx) =>
@@ -203,15 +217,12 @@ export async function ingestOpenLineage(
         options,
       ),
     );
-    for (const { index } of planned) outcomes.push({ index, ok: true });
-    return done();
+    return planned.map(({ index }) => ({ index, ok: true }));
   } catch (e) {
     if (!isEventError(e)) throw e;
-    if (planned.length === 1) {
-      outcomes.push({ index: planned[0]!.index, ok: false, error: e });
-      return done();
-    }
+    if (planned.length === 1) return [{ index: planned[0]!.index, ok: false, error: e }];
   }
+  const outcomes: EventOutcome[] = [];
   for (const { index, plan } of planned) {
     try {
       await write((tx) => applyPlans(tx, [plan], options));
@@ -221,5 +232,5 @@ export async function ingestOpenLineage(
       outcomes.push({ index, ok: false, error: e });
     }
   }
-  return done();
+  return outcomes;
 }
