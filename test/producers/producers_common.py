@@ -82,11 +82,10 @@ class EventTap:
 
     upstream: str
     exchanges: List[Exchange] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    # Exchanges being forwarded: `stop` waits for them, since a producer that stopped waiting for an
-    # answer (or exited) leaves its request still on its way to the door.
+    # Guards the exchanges and the count of those being forwarded, which `stop` waits to settle: a
+    # producer that stopped waiting for an answer (or exited) leaves its request on its way to the door.
+    lock: threading.Condition = field(default_factory=threading.Condition)
     in_flight: int = 0
-    settled: threading.Condition = field(default_factory=threading.Condition)
     server: Optional[ThreadingHTTPServer] = None
 
     @property
@@ -105,14 +104,14 @@ class EventTap:
                 pass
 
             def _forward(self) -> None:
-                with tap.settled:
+                with tap.lock:
                     tap.in_flight += 1
                 try:
                     self._relay()
                 finally:
-                    with tap.settled:
+                    with tap.lock:
                         tap.in_flight -= 1
-                        tap.settled.notify_all()
+                        tap.lock.notify_all()
 
             def _relay(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -158,8 +157,8 @@ class EventTap:
         return path
 
     def stop(self, bound_s: float = 300) -> None:
-        with self.settled:
-            self.settled.wait_for(lambda: self.in_flight == 0, timeout=bound_s)
+        with self.lock:
+            self.lock.wait_for(lambda: self.in_flight == 0, timeout=bound_s)
         if self.server:
             self.server.shutdown()
             self.server.server_close()
